@@ -1,0 +1,39 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
+import globals from 'globals';
+
+export default tseslint.config(
+  { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', '.tmp'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    languageOptions: { globals: { ...globals.browser, ...globals.node } },
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['src/ui/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  // The architecture is the shape of the code: machines and streams never import React or the UI,
+  // the protocol imports nothing of ours, the server never imports client code but the protocol.
+  {
+    files: ['src/machines/**', 'src/streams/**', 'src/protocol/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['react', 'react-dom', '@xstate/react', '**/ui/**'], message: 'Machines, streams and protocol stay free of React and the UI.' },
+      ] }],
+    },
+  },
+  {
+    files: ['server/**'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [
+        { group: ['**/src/ui/**', '**/src/machines/**', '**/src/streams/**', '**/src/api/**'], message: 'The server shares only src/protocol with the client.' },
+      ] }],
+    },
+  },
+);

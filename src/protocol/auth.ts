@@ -1,0 +1,121 @@
+import { z } from 'zod';
+import { LOCALES } from './locales';
+import { RANKS } from './ranks';
+
+/**
+ * SPEC 5: at least eight characters with a digit, an uppercase letter, a lowercase letter and a
+ * special character (anything that is not a letter or digit).
+ */
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+export const PASSWORD_RULE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).{8,}$/;
+export const USERNAME_MAX_LENGTH = 32;
+export const EMAIL_MAX_LENGTH = 254;
+/** Governor ids are all digits; twelve is more than any game server hands out. */
+export const PLAYER_ID_RULE = /^\d{1,12}$/;
+export const EMAIL_RULE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+export function isStrongPassword(value: string): boolean {
+  return value.length <= PASSWORD_MAX_LENGTH && PASSWORD_RULE.test(value);
+}
+
+/** The server's answers to bad sign-up, sign-in and account input, word for word. */
+export const AUTH_ERRORS = {
+  invalidBody: 'The request body is not valid JSON.',
+  emailRequired: 'Please fill in a valid email',
+  passwordRequired: 'Please fill in a password',
+  usernameRequired: 'Please fill in a valid username',
+  usernameTooLong: `The username may have at most ${USERNAME_MAX_LENGTH} characters.`,
+  playerIdRequired: 'Please fill in a valid governer id',
+  playerIdDigits: 'The governor id must contain digits only.',
+  weakPassword:
+    'Password must contain minimum eight characters, at least one uppercase letter, one number and one special character!',
+  emailTaken: 'An account with this email already exists.',
+  usernameTaken: 'This username is already taken.',
+  wrongCredentials: 'The email or password is incorrect.',
+  tooManyAttempts: 'Too many sign-in attempts. Please wait a minute and try again.',
+  unauthenticated: 'You are not signed in, or your session has ended. Please sign in again.',
+  forbidden: 'You do not have the rank needed for this.',
+  wrongOldPassword: 'The current password is incorrect.',
+  samePassword: 'The new password must differ from the current one.',
+  unknownUser: 'No user has this username.',
+  invalidRank: 'The rank must be user, council or admin.',
+  invalidLocale: 'This language is not offered.',
+} as const;
+
+const trimmed = z.string().transform((s) => s.trim());
+
+export const loginBody = z.object({
+  email: z.string({ error: AUTH_ERRORS.emailRequired }).trim().toLowerCase().min(1, AUTH_ERRORS.emailRequired).max(EMAIL_MAX_LENGTH, AUTH_ERRORS.emailRequired),
+  password: z.string({ error: AUTH_ERRORS.passwordRequired }).min(1, AUTH_ERRORS.passwordRequired).max(PASSWORD_MAX_LENGTH, AUTH_ERRORS.wrongCredentials),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export const registerBody = z.object({
+  username: z
+    .string({ error: AUTH_ERRORS.usernameRequired })
+    .pipe(trimmed)
+    .pipe(z.string().min(1, AUTH_ERRORS.usernameRequired).max(USERNAME_MAX_LENGTH, AUTH_ERRORS.usernameTooLong)),
+  playerid: z
+    .union([z.string(), z.number()], { error: AUTH_ERRORS.playerIdRequired })
+    .transform((v) => String(v).trim())
+    .pipe(z.string().min(1, AUTH_ERRORS.playerIdRequired).regex(PLAYER_ID_RULE, AUTH_ERRORS.playerIdDigits)),
+  email: z
+    .string({ error: AUTH_ERRORS.emailRequired })
+    .trim()
+    .toLowerCase()
+    .max(EMAIL_MAX_LENGTH, AUTH_ERRORS.emailRequired)
+    .regex(EMAIL_RULE, AUTH_ERRORS.emailRequired),
+  password: z
+    .string({ error: AUTH_ERRORS.weakPassword })
+    .max(PASSWORD_MAX_LENGTH, AUTH_ERRORS.weakPassword)
+    .regex(PASSWORD_RULE, AUTH_ERRORS.weakPassword),
+});
+export type RegisterBody = z.input<typeof registerBody>;
+
+export const changePasswordBody = z.object({
+  oldPassword: z.string({ error: AUTH_ERRORS.wrongOldPassword }).min(1, AUTH_ERRORS.wrongOldPassword).max(PASSWORD_MAX_LENGTH, AUTH_ERRORS.wrongOldPassword),
+  newPassword: z.string({ error: AUTH_ERRORS.weakPassword }).max(PASSWORD_MAX_LENGTH, AUTH_ERRORS.weakPassword).regex(PASSWORD_RULE, AUTH_ERRORS.weakPassword),
+});
+export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
+
+export const localeBody = z.object({ locale: z.enum(LOCALES, { error: AUTH_ERRORS.invalidLocale }) });
+export const rankBody = z.object({ rank: z.enum(RANKS, { error: AUTH_ERRORS.invalidRank }) });
+
+/** The signed-in user as POST auth/me returns it. `rank` stays a string: unknown ranks are shown as such. */
+export const user = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  rank: z.string(),
+  balance: z.number().int(),
+  reserved: z.number().int(),
+  available: z.number().int(),
+  playerid: z.string(),
+  email: z.string(),
+  locale: z.string(),
+});
+export type User = z.infer<typeof user>;
+
+export const loginAnswer = z.union([
+  z.object({ result: z.literal(true), token: z.object({ access_token: z.string() }), error: z.null() }),
+  z.object({ result: z.literal(false), token: z.null(), error: z.string() }),
+]);
+export type LoginAnswer = z.infer<typeof loginAnswer>;
+
+export const meAnswer = z.union([
+  z.object({ result: z.literal(true), user, error: z.null() }),
+  z.object({ result: z.literal(false), user: z.null(), error: z.string() }),
+]);
+export type MeAnswer = z.infer<typeof meAnswer>;
+
+export const statusAnswer = z.object({ status: z.string(), error: z.string().nullable().optional() });
+export type StatusAnswer = z.infer<typeof statusAnswer>;
+
+/** The REST style beyond auth: `{result: true, …}` or `{result: false, error}` with a 4xx status. */
+export const resultAnswer = z.object({ result: z.boolean(), error: z.string().nullable().optional() }).passthrough();
+export type ResultAnswer = z.infer<typeof resultAnswer>;
+
+/** The first message of a zod error, for a `{result:false, error}` answer. */
+export function firstIssue(error: z.ZodError): string {
+  return error.issues[0]?.message ?? AUTH_ERRORS.invalidBody;
+}

@@ -1,0 +1,130 @@
+import { z } from 'zod';
+
+/** Socket message type names. Nothing else defines a wire name. */
+export const MSG = {
+  AUTHENTICATION: 'AUTHENTICATION',
+  GET_STATUS: 'GET_STATUS',
+  CREATE_BID: 'CREATE_BID',
+  HISTORY: 'HISTORY',
+  STATUS: 'STATUS',
+  BIDDING_STARTED: 'BIDDING_STARTED',
+  BID_CREATED: 'BID_CREATED',
+  SALE_COMPLETED: 'SALE_COMPLETED',
+  NO_BUYER: 'NO_BUYER',
+  WINNER: 'WINNER',
+  OUTBID: 'OUTBID',
+  VIRTUAL_BALANCE_UPDATE: 'VIRTUAL_BALANCE_UPDATE',
+  ERROR: 'ERROR',
+} as const;
+
+/** SPEC 8's socket error types. */
+export const ERROR_TYPES = [
+  'OUT_OF_BALANCE',
+  'SYSTEM_ERROR',
+  'DATABASE_ERROR',
+  'WS_ERROR',
+  'JSON_ERROR',
+  'UNAUTHENTICATED',
+  'UNKNOWN_ITEM',
+  'BID_OPEN_ERROR',
+  'BID_AMOUNT_ERROR',
+  'SALE_ERROR',
+  'BID_NOT_ALLOWED',
+  'BID_ERROR',
+] as const;
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+/** The two sockets and their default ports. */
+export const CHANNELS = ['auction', 'user'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+/** Largest frame a server accepts; a larger one gets WS_ERROR. */
+export const MAX_FRAME_BYTES = 4096;
+
+const itemId = z.number().int().positive();
+const epochMs = z.number().int().nonnegative();
+
+// ── client → server ─────────────────────────────────────────────────────────────────────────
+export const authenticationFrame = z.object({ type: z.literal(MSG.AUTHENTICATION), access_token: z.string().max(2048) });
+export const getStatusFrame = z.object({ type: z.literal(MSG.GET_STATUS) });
+export const createBidFrame = z.object({
+  type: z.literal(MSG.CREATE_BID),
+  data: z.object({ itemId, amount: z.number(), requestId: z.string().min(1).max(64) }),
+});
+export const clientFrame = z.discriminatedUnion('type', [authenticationFrame, getStatusFrame, createBidFrame]);
+export type ClientFrame = z.infer<typeof clientFrame>;
+
+// ── server → client ─────────────────────────────────────────────────────────────────────────
+export const bid = z.object({
+  itemId,
+  itemName: z.string(),
+  amount: z.number().int(),
+  username: z.string(),
+  timer: z.number().int(),
+  timestamp: epochMs,
+  endsAt: epochMs,
+});
+export type Bid = z.infer<typeof bid>;
+
+export const item = z
+  .object({
+    itemId,
+    itemName: z.string(),
+    type: z.string(),
+    amount: z.number().int(),
+    username: z.string(),
+    timer: z.number().int(),
+    timestamp: epochMs,
+    endsAt: epochMs,
+    state: z.enum(['scheduled', 'live', 'finished', 'cancelled']),
+    start_price: z.number().int(),
+    minIncrement: z.number().int(),
+  })
+  .passthrough();
+export type Item = z.infer<typeof item>;
+
+export const balance = z.object({ balance: z.number().int(), reserved: z.number().int(), available: z.number().int() });
+export type Balance = z.infer<typeof balance>;
+
+export const historyMsg = z.object({ type: z.literal(MSG.HISTORY), data: z.object({ bids: z.array(bid), items: z.array(item) }) });
+export const statusMsg = z.object({
+  type: z.literal(MSG.STATUS),
+  data: balance.extend({ username: z.string(), rank: z.string() }),
+});
+export const biddingStartedMsg = z.object({
+  type: z.literal(MSG.BIDDING_STARTED),
+  data: z.object({ itemId, itemName: z.string(), start_price: z.number().int(), timer: z.number().int(), timestamp: epochMs, endsAt: epochMs }),
+});
+export const bidCreatedMsg = z.object({ type: z.literal(MSG.BID_CREATED), data: bid });
+export const saleCompletedMsg = z.object({
+  type: z.literal(MSG.SALE_COMPLETED),
+  data: z.object({ itemId, itemName: z.string(), username: z.string(), amount: z.number().int() }),
+});
+export const noBuyerMsg = z.object({ type: z.literal(MSG.NO_BUYER), data: z.object({ itemId, itemName: z.string() }) });
+export const winnerMsg = z.object({
+  type: z.literal(MSG.WINNER),
+  data: z.object({ itemId, itemName: z.string(), amount: z.number().int(), username: z.string() }),
+});
+export const outbidMsg = z.object({ type: z.literal(MSG.OUTBID), data: bid });
+export const virtualBalanceUpdateMsg = z.object({ type: z.literal(MSG.VIRTUAL_BALANCE_UPDATE), data: balance });
+export const errorMsg = z.object({
+  type: z.literal(MSG.ERROR),
+  /** A string, not an enum: an error type this client does not know still reaches the catalogue's "any other" row. */
+  error_type: z.string(),
+  data: z.object({ itemId: itemId.optional(), requestId: z.string().optional() }).optional(),
+});
+
+export const serverMsg = z.discriminatedUnion('type', [
+  historyMsg,
+  statusMsg,
+  biddingStartedMsg,
+  bidCreatedMsg,
+  saleCompletedMsg,
+  noBuyerMsg,
+  winnerMsg,
+  outbidMsg,
+  virtualBalanceUpdateMsg,
+  errorMsg,
+]);
+export type ServerMsg = z.infer<typeof serverMsg>;
+export type ServerMsgOf<T extends ServerMsg['type']> = Extract<ServerMsg, { type: T }>;
