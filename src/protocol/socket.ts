@@ -128,3 +128,6 @@ export const serverMsg = z.discriminatedUnion('type', [
 ]);
 export type ServerMsg = z.infer<typeof serverMsg>;
 export type ServerMsgOf<T extends ServerMsg['type']> = Extract<ServerMsg, { type: T }>;
+
+/** Close code of a socket whose token is bad, revoked or expired (after an ERROR UNAUTHENTICATED): sign in again, do not retry. */
+export const WS_CLOSE_UNAUTHENTICATED = 4401;
