@@ -1,0 +1,99 @@
+import type { AddressInfo } from 'node:net';
+import { createAuthenticator } from './auth/authenticate';
+import { loadJwtSecret } from './auth/jwt-secret';
+import { createPasswordHasher } from './auth/passwords';
+import { resolveConfig, type Config } from './config';
+import type { AppContext } from './context';
+import { openDatabase, type Db } from './db/open';
+import { createFastify, setupHttpApp } from './http/build-app';
+import { auctionChannel } from './sockets/auction';
+import { Hub } from './sockets/hub';
+import { startSocketServer, type SocketServer } from './sockets/socket-server';
+import { userChannel } from './sockets/user';
+import { readTls } from './tls';
+
+export interface RunningServer {
+  config: Config;
+  httpUrl: string;
+  auctionUrl: string;
+  userUrl: string;
+  db: Db;
+  hub: Hub;
+  close(): Promise<void>;
+}
+
+function urlHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::' || host === '') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+function listenError(error: unknown, name: string, port: number): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  if (code === 'EADDRINUSE') return new Error(`Port ${port} (${name}) is already in use: stop what uses it or set ${name}.`, { cause: error });
+  if (code === 'EACCES') return new Error(`Not allowed to listen on port ${port} (${name}): choose a port above 1023.`, { cause: error });
+  return error instanceof Error ? error : new Error(String(error));
+}
+
+/**
+ * Opens the database (migrating it), then starts the auction socket, the user socket and HTTP (API
+ * and built client). Configuration: the environment, overridden by `opts` (tests pass ports 0).
+ */
+export async function startServer(opts: Partial<Config> = {}): Promise<RunningServer> {
+  const config = resolveConfig(opts);
+  const tls = readTls(config);
+  const jwtSecret = loadJwtSecret(config.dataDir, config.jwtSecret);
+  const db = await openDatabase(config.dataDir);
+  const app = createFastify(config, tls);
+  const ctx: AppContext = {
+    config,
+    db,
+    jwtSecret,
+    passwords: createPasswordHasher(config.passwordHashCost),
+    authenticate: createAuthenticator(db, jwtSecret),
+    hub: new Hub(),
+    log: app.log,
+    ports: { http: 0, auction: 0, user: 0 },
+  };
+
+  const sockets: SocketServer[] = [];
+  const closeAll = async () => {
+    await Promise.allSettled(sockets.map((s) => s.close()));
+    await app.close().catch(() => undefined);
+    await db.destroy();
+  };
+
+  try {
+    const auction = await startSocketServer(ctx, auctionChannel(ctx), config.auctionPort, tls).catch((e: unknown) => {
+      throw listenError(e, 'AUCTION_PORT', config.auctionPort);
+    });
+    sockets.push(auction);
+    ctx.ports.auction = auction.port;
+    const user = await startSocketServer(ctx, userChannel(ctx), config.userPort, tls).catch((e: unknown) => {
+      throw listenError(e, 'USER_PORT', config.userPort);
+    });
+    sockets.push(user);
+    ctx.ports.user = user.port;
+
+    await setupHttpApp(app, ctx);
+    await app.listen({ port: config.port, host: config.host }).catch((e: unknown) => {
+      throw listenError(e, 'PORT', config.port);
+    });
+    ctx.ports.http = (app.server.address() as AddressInfo).port;
+  } catch (error) {
+    await closeAll();
+    throw error;
+  }
+
+  const host = urlHost(config.host);
+  const [web, ws] = tls ? ['https', 'wss'] : ['http', 'ws'];
+  let closing: Promise<void> | null = null;
+  return {
+    config,
+    httpUrl: `${web}://${host}:${ctx.ports.http}`,
+    auctionUrl: `${ws}://${host}:${ctx.ports.auction}`,
+    userUrl: `${ws}://${host}:${ctx.ports.user}`,
+    db,
+    hub: ctx.hub,
+    close: () => (closing ??= closeAll()),
+  };
+}

@@ -1,0 +1,46 @@
+import { randomUUID } from 'node:crypto';
+import type { Db } from '../db/open';
+import type { SessionRow } from '../db/schema';
+import { TOKEN_LIFETIME_MS } from './tokens';
+
+export async function createSession(db: Db, userId: number, now = Date.now()): Promise<SessionRow> {
+  const session: SessionRow = {
+    id: randomUUID(),
+    user_id: userId,
+    created_at: now,
+    expires_at: now + TOKEN_LIFETIME_MS,
+    revoked_at: null,
+  };
+  await db.insertInto('sessions').values(session).execute();
+  return session;
+}
+
+/** The session if it exists, belongs to the user, is not revoked and has not expired. */
+export async function findActiveSession(db: Db, sessionId: string, userId: number, now = Date.now()): Promise<SessionRow | null> {
+  const row = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('id', '=', sessionId)
+    .where('user_id', '=', userId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+export async function revokeSession(db: Db, sessionId: string, now = Date.now()): Promise<void> {
+  await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+}
+
+/** Revokes every live session of the user but `keep`; returns the revoked ids (their sockets must close). */
+export async function revokeOtherSessions(db: Db, userId: number, keep: string, now = Date.now()): Promise<string[]> {
+  const rows = await db
+    .updateTable('sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('id', '!=', keep)
+    .where('revoked_at', 'is', null)
+    .returning('id')
+    .execute();
+  return rows.map((r) => r.id);
+}

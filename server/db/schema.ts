@@ -1,0 +1,35 @@
+import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+
+/** Times are epoch milliseconds (INTEGER). Points are whole numbers. */
+export interface UsersTable {
+  id: Generated<number>;
+  /** Stored lowercased. */
+  email: string;
+  /** Unique without regard to ASCII case (COLLATE NOCASE). */
+  username: string;
+  playerid: string;
+  password_hash: string;
+  rank: ColumnType<string, string | undefined, string>;
+  balance: ColumnType<number, number | undefined, number>;
+  reserved: ColumnType<number, number | undefined, number>;
+  locale: ColumnType<string, string | undefined, string>;
+  created_at: number;
+}
+
+export interface SessionsTable {
+  /** The JWT's jti. */
+  id: string;
+  user_id: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface Database {
+  users: UsersTable;
+  sessions: SessionsTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;
+export type SessionRow = Selectable<SessionsTable>;

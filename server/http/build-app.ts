@@ -1,0 +1,50 @@
+import type { TlsFiles } from '../tls';
+import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
+import Fastify, { type FastifyInstance } from 'fastify';
+import type { Config } from '../config';
+import type { AppContext } from '../context';
+import { acceptJsonOnly, BODY_LIMIT } from './body-parser';
+import { registerClient } from './client';
+import { classifyError, errorAnswer } from './errors';
+import './fastify-types';
+import { registerOpenApi } from './openapi';
+import { accountRoutes } from './routes/account';
+import { adminRoutes } from './routes/admin';
+import { authRoutes } from './routes/auth';
+
+/** The Fastify instance, not yet set up: app.ts needs its logger first. */
+export function createFastify(config: Config, tls: TlsFiles | null): FastifyInstance {
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    forceCloseConnections: true,
+    ...(tls ? { https: { cert: tls.cert, key: tls.key } } : {}),
+  });
+  return app as unknown as FastifyInstance;
+}
+
+/** REST API (DESIGN.md, wire contract), its OpenAPI, CORS and the built client. */
+export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  app.decorateRequest('auth', null);
+  acceptJsonOnly(app);
+
+  // Every error keeps the answer shape of its route; a 5xx is logged and never shows a stack.
+  app.setErrorHandler((error, request, reply) => {
+    const { statusCode, message } = classifyError(error);
+    if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    const shape = request.routeOptions.config?.answer ?? 'result';
+    return reply.code(statusCode).send(errorAnswer(shape, message));
+  });
+
+  // Bearer tokens, no cookies: any origin may call (the vite dev server on 5173, integrations).
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 });
+  await app.register(rateLimit, { global: false });
+  await registerOpenApi(app);
+
+  await app.register(authRoutes(ctx));
+  await app.register(accountRoutes(ctx));
+  await app.register(adminRoutes(ctx));
+  await registerClient(app, ctx);
+}

@@ -1,0 +1,86 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AppContext } from '../context';
+import { HTTP_ERRORS, errorAnswer } from './errors';
+
+export const CONFIG_PLACEHOLDER = '<!--kingdom-config-->';
+
+/** Paths that belong to the API: an unknown one is a JSON 404, never the client's page. */
+const API_PREFIXES = ['/auth', '/account', '/store', '/points', '/openapi.json', '/docs'];
+
+const NOT_BUILT = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Kingdom</title></head>
+<body><h1>Kingdom</h1><p>The client is not built yet. Run <code>npm run build</code> (or <code>npm start</code>, which builds it) and reload.</p></body></html>
+`;
+
+function isApiPath(url: string): boolean {
+  const pathname = url.split('?')[0];
+  return API_PREFIXES.some((prefix) => pathname === prefix || pathname.startsWith(`${prefix}/`));
+}
+
+/** /assets/app.js, /favicon.ico: a missing file is a 404, not the client's page. */
+function looksLikeFile(url: string): boolean {
+  const last = url.split('?')[0].split('/').pop() ?? '';
+  return last.includes('.');
+}
+
+/** What a client served by this server needs to find its sockets and error reporting. */
+export function runtimeConfigScript(ctx: AppContext): string {
+  const json = JSON.stringify({
+    auctionPort: ctx.ports.auction,
+    userPort: ctx.ports.user,
+    sentryDsn: ctx.config.sentryDsn,
+  }).replace(/</g, '\\u003c');
+  return `<script>window.__KINGDOM__=${json}</script>`;
+}
+
+export function injectRuntimeConfig(html: string, script: string): string {
+  if (html.includes(CONFIG_PLACEHOLDER)) return html.replace(CONFIG_PLACEHOLDER, () => script);
+  return html.includes('</head>') ? html.replace('</head>', () => `${script}</head>`) : script + html;
+}
+
+/**
+ * The built client (DIST_DIR): files as they are (hashed /assets/ cached for a year), and index.html,
+ * with the runtime config injected, for every other GET that is not an API route, so the client's
+ * router shows its own pages, its 404 included.
+ */
+export async function registerClient(app: FastifyInstance, ctx: AppContext): Promise<void> {
+  const dist = ctx.config.distDir;
+  const assets = path.join(dist, 'assets') + path.sep;
+
+  const sendIndex = async (_request: FastifyRequest, reply: FastifyReply) => {
+    let html: string;
+    try {
+      html = await fs.promises.readFile(path.join(dist, 'index.html'), 'utf8');
+    } catch {
+      return reply.code(200).header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(NOT_BUILT);
+    }
+    return reply
+      .code(200)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(injectRuntimeConfig(html, runtimeConfigScript(ctx)));
+  };
+
+  if (fs.existsSync(dist)) {
+    await app.register(fastifyStatic, {
+      root: dist,
+      index: false,
+      wildcard: true,
+      cacheControl: false,
+      setHeaders(res, filePath) {
+        res.setHeader('cache-control', filePath.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
+  }
+  app.get('/', { schema: { hide: true } }, sendIndex);
+  app.get('/index.html', { schema: { hide: true } }, sendIndex);
+
+  app.setNotFoundHandler(async (request, reply) => {
+    const { method, url } = request;
+    if ((method === 'GET' || method === 'HEAD') && !isApiPath(url) && !looksLikeFile(url)) return sendIndex(request, reply);
+    return reply.code(404).send(errorAnswer('result', HTTP_ERRORS.notFound));
+  });
+}

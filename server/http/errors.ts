@@ -1,0 +1,57 @@
+import type { z } from 'zod';
+import { AUTH_ERRORS, firstIssue } from '../../src/protocol/auth';
+
+/** Texts of the server's own HTTP errors (the account and sign-in texts are AUTH_ERRORS). */
+export const HTTP_ERRORS = {
+  bodyTooLarge: 'The request body is too large.',
+  badRequest: 'The request is not valid.',
+  notFound: 'There is no API route at this address.',
+  internal: 'Something went wrong on the server. Please try again later.',
+} as const;
+
+/** How a route answers, so its errors keep the route's shape (DESIGN.md, wire contract). */
+export type AnswerShape = 'status' | 'login' | 'me' | 'result';
+
+export function errorAnswer(shape: AnswerShape, error: string): Record<string, unknown> {
+  switch (shape) {
+    case 'status':
+      return { status: 'error', error };
+    case 'login':
+      return { result: false, token: null, error };
+    case 'me':
+      return { result: false, user: null, error };
+    default:
+      return { result: false, error };
+  }
+}
+
+/** An error with a status and a text meant for the client. */
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** The body, validated by a protocol schema; a 400 with the schema's own text otherwise. */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, AUTH_ERRORS.invalidBody);
+  const result = schema.safeParse(body);
+  if (!result.success) throw new HttpError(400, firstIssue(result.error));
+  return result.data;
+}
+
+/** Status and text for any error a route or Fastify raised; never a stack. */
+export function classifyError(error: unknown): { statusCode: number; message: string } {
+  if (error instanceof HttpError) return { statusCode: error.statusCode, message: error.message };
+  const { code, statusCode } = (error ?? {}) as { code?: unknown; statusCode?: unknown };
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { statusCode: 400, message: HTTP_ERRORS.bodyTooLarge };
+  if (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')) return { statusCode: 400, message: AUTH_ERRORS.invalidBody };
+  if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
+    return { statusCode, message: HTTP_ERRORS.badRequest };
+  }
+  return { statusCode: 500, message: HTTP_ERRORS.internal };
+}

@@ -1,0 +1,15 @@
+import type { AuthContext } from '../auth/authenticate';
+import type { AnswerShape } from './errors';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The shape of this route's answers, for its error answers. Default 'result'. */
+    answer?: AnswerShape;
+  }
+  interface FastifyRequest {
+    /** Set by the rank guard on routes that need a signed-in caller. */
+    auth: AuthContext | null;
+  }
+}
+
+export {};

@@ -1,0 +1,36 @@
+import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import { AUTH_ERRORS } from '../../src/protocol/auth';
+import type { AuthContext } from '../auth/authenticate';
+import type { AppContext } from '../context';
+import { HttpError } from './errors';
+import './fastify-types';
+
+/** Who may call a route. Unknown ranks count as plain users on the server. */
+export type Access = 'signed-in' | 'council+admin' | 'admin';
+
+export function rankAllows(rank: string, access: Access): boolean {
+  switch (access) {
+    case 'signed-in':
+      return true;
+    case 'council+admin':
+      return rank === 'council' || rank === 'admin';
+    case 'admin':
+      return rank === 'admin';
+  }
+}
+
+/** preHandler: 401 without a live session, 403 without the rank; sets request.auth. */
+export function requireRank(ctx: AppContext, access: Access): preHandlerAsyncHookHandler {
+  return async (request) => {
+    const auth = await ctx.authenticate(request.headers.authorization);
+    if (!auth) throw new HttpError(401, AUTH_ERRORS.unauthenticated);
+    if (!rankAllows(auth.user.rank, access)) throw new HttpError(403, AUTH_ERRORS.forbidden);
+    request.auth = auth;
+  };
+}
+
+/** request.auth on a guarded route. */
+export function authOf(request: FastifyRequest): AuthContext {
+  if (!request.auth) throw new HttpError(401, AUTH_ERRORS.unauthenticated);
+  return request.auth;
+}

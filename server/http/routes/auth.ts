@@ -1,0 +1,128 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { AUTH_ERRORS, loginAnswer, loginBody, meAnswer, registerBody, statusAnswer } from '../../../src/protocol/auth';
+import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
+import { createSession, revokeSession } from '../../auth/sessions';
+import { signAccessToken } from '../../auth/tokens';
+import type { AppContext } from '../../context';
+import { registerUser } from '../../users/register';
+import { findUserByEmail, toWireUser } from '../../users/users';
+import { HttpError, parseBody } from '../errors';
+import { authOf, requireRank } from '../guards';
+import { BEARER, jsonSchema, statusError } from '../openapi';
+
+function emailKey(request: FastifyRequest): string {
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  return typeof email === 'string' && email.trim() ? `email:${email.trim().toLowerCase()}` : `no-email:${request.ip}`;
+}
+
+/** POST auth/register, POST auth/login, POST auth/me, GET auth/logout (DESIGN.md, wire contract). */
+export function authRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    const { db, passwords, hub } = ctx;
+    const limits = ctx.config.loginRateLimit;
+    const byEmail = app.createRateLimit({ max: limits.perEmail, timeWindow: limits.windowMs, keyGenerator: emailKey });
+    const byAddress = app.createRateLimit({
+      max: limits.perAddress,
+      timeWindow: limits.windowMs,
+      keyGenerator: (request) => `address:${request.ip}`,
+    });
+    const loginLimit = async (request: FastifyRequest) => {
+      const [address, email] = await Promise.all([byAddress(request), byEmail(request)]);
+      if ((!address.isAllowed && address.isExceeded) || (!email.isAllowed && email.isExceeded)) {
+        throw new HttpError(429, AUTH_ERRORS.tooManyAttempts);
+      }
+    };
+
+    app.post(
+      '/auth/register',
+      {
+        config: { answer: 'status' },
+        schema: {
+          summary: 'Create an account; the first account on an empty database is the admin',
+          tags: ['auth'],
+          body: jsonSchema(registerBody, 'input'),
+          response: {
+            200: jsonSchema(z.object({ status: z.literal('success') })),
+            400: jsonSchema(statusError),
+            409: jsonSchema(statusError),
+          },
+        },
+      },
+      async (request) => {
+        const input = parseBody(registerBody, request.body);
+        const result = await registerUser(db, passwords, input);
+        if (!result.ok) throw new HttpError(409, AUTH_ERRORS[result.reason]);
+        request.log.info({ userId: result.user.id, rank: result.user.rank }, 'account created');
+        return { status: 'success' };
+      },
+    );
+
+    app.post(
+      '/auth/login',
+      {
+        config: { answer: 'login' },
+        preHandler: loginLimit,
+        schema: {
+          summary: 'Sign in; answers an access token (30 days) for the Authorization header and the sockets',
+          description: 'Limited per email and per client address; over the limit answers 429.',
+          tags: ['auth'],
+          body: jsonSchema(loginBody, 'input'),
+          response: {
+            200: jsonSchema(loginAnswer),
+            400: jsonSchema(loginAnswer),
+            401: jsonSchema(loginAnswer),
+            429: jsonSchema(loginAnswer),
+          },
+        },
+      },
+      async (request) => {
+        const input = parseBody(loginBody, request.body);
+        const user = await findUserByEmail(db, input.email);
+        if (!user) {
+          await passwords.verifyNothing(input.password);
+          throw new HttpError(401, AUTH_ERRORS.wrongCredentials);
+        }
+        if (!(await passwords.verify(user.password_hash, input.password))) throw new HttpError(401, AUTH_ERRORS.wrongCredentials);
+        const session = await createSession(db, user.id);
+        const token = await signAccessToken(ctx.jwtSecret, { userId: user.id, sessionId: session.id }, session.expires_at);
+        return { result: true, token: { access_token: token }, error: null };
+      },
+    );
+
+    app.post(
+      '/auth/me',
+      {
+        config: { answer: 'me' },
+        preHandler: requireRank(ctx, 'signed-in'),
+        schema: {
+          summary: 'The signed-in account',
+          tags: ['auth'],
+          security: BEARER,
+          response: { 200: jsonSchema(meAnswer), 401: jsonSchema(meAnswer) },
+        },
+      },
+      async (request) => ({ result: true, user: toWireUser(authOf(request).user), error: null }),
+    );
+
+    app.get(
+      '/auth/logout',
+      {
+        config: { answer: 'status' },
+        preHandler: requireRank(ctx, 'signed-in'),
+        schema: {
+          summary: 'Sign out: the token stops working everywhere and its sockets close (code 4401)',
+          tags: ['auth'],
+          security: BEARER,
+          response: { 200: jsonSchema(statusAnswer), 401: jsonSchema(statusError) },
+        },
+      },
+      async (request) => {
+        const { sessionId } = authOf(request);
+        await revokeSession(db, sessionId);
+        hub.closeSessions([sessionId], WS_CLOSE_UNAUTHENTICATED, 'Signed out');
+        return { status: 'success', error: null };
+      },
+    );
+  };
+}

@@ -1,0 +1,3 @@
+import { serve } from './serve';
+
+await serve();

@@ -1,0 +1,98 @@
+import { WebSocket } from 'ws';
+import type { Channel, ServerMsg } from '../../src/protocol/socket';
+import type { AuthContext } from '../auth/authenticate';
+
+/** One socket connection on either channel. `auth` is set once its AUTHENTICATION frame was accepted. */
+export interface Connection {
+  readonly id: number;
+  readonly channel: Channel;
+  readonly ws: WebSocket;
+  auth: AuthContext | null;
+}
+
+export type AuthedConnection = Connection & { auth: AuthContext };
+
+function addTo<K>(map: Map<K, Set<Connection>>, key: K, conn: Connection) {
+  let set = map.get(key);
+  if (!set) map.set(key, (set = new Set()));
+  set.add(conn);
+}
+
+function removeFrom<K>(map: Map<K, Set<Connection>>, key: K, conn: Connection) {
+  const set = map.get(key);
+  if (!set) return;
+  set.delete(conn);
+  if (set.size === 0) map.delete(key);
+}
+
+/**
+ * The authenticated connections of both sockets, by user and by session: the auction engine tells
+ * everyone or one user through it, and logout or a password change closes a session's sockets.
+ */
+export class Hub {
+  private readonly byUser = new Map<number, Set<Connection>>();
+  private readonly bySession = new Map<string, Set<Connection>>();
+  private readonly byChannel = new Map<Channel, Set<Connection>>();
+
+  attach(conn: Connection, auth: AuthContext): AuthedConnection {
+    this.detach(conn);
+    conn.auth = auth;
+    addTo(this.byUser, auth.user.id, conn);
+    addTo(this.bySession, auth.sessionId, conn);
+    addTo(this.byChannel, conn.channel, conn);
+    return conn as AuthedConnection;
+  }
+
+  detach(conn: Connection): void {
+    if (!conn.auth) return;
+    removeFrom(this.byUser, conn.auth.user.id, conn);
+    removeFrom(this.bySession, conn.auth.sessionId, conn);
+    removeFrom(this.byChannel, conn.channel, conn);
+    conn.auth = null;
+  }
+
+  send(conn: Connection, msg: ServerMsg): void {
+    if (conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(msg));
+  }
+
+  /** To every authenticated connection of a channel. */
+  broadcast(channel: Channel, msg: ServerMsg): void {
+    const text = JSON.stringify(msg);
+    for (const conn of this.byChannel.get(channel) ?? []) {
+      if (conn.ws.readyState === WebSocket.OPEN) conn.ws.send(text);
+    }
+  }
+
+  /** To every connection of one user on a channel (a user may have several tabs). */
+  sendToUser(userId: number, channel: Channel, msg: ServerMsg): void {
+    for (const conn of this.connectionsOf(userId)) {
+      if (conn.channel === channel) this.send(conn, msg);
+    }
+  }
+
+  /** A user's account changed (rank, balance…): their connections see the new row. */
+  refreshUser(user: AuthContext['user']): void {
+    for (const conn of this.byUser.get(user.id) ?? []) if (conn.auth) conn.auth = { ...conn.auth, user };
+  }
+
+  connectionsOf(userId: number): Connection[] {
+    return [...(this.byUser.get(userId) ?? [])];
+  }
+
+  /** Closes every socket authenticated with one of these sessions (logout, password change). */
+  closeSessions(sessionIds: Iterable<string>, code: number, reason: string): void {
+    for (const id of sessionIds) {
+      for (const conn of [...(this.bySession.get(id) ?? [])]) {
+        this.detach(conn);
+        conn.ws.close(code, reason);
+      }
+    }
+  }
+
+  count(channel?: Channel): number {
+    if (channel) return this.byChannel.get(channel)?.size ?? 0;
+    let n = 0;
+    for (const set of this.byChannel.values()) n += set.size;
+    return n;
+  }
+}
