@@ -1,10 +1,13 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
+import { precompileMessages } from './scripts/vite-precompile-messages';
 
 export default defineConfig({
-  plugins: [react(), tailwindcss()],
+  // tests read the locale files as they are; the app gets them precompiled
+  plugins: [react(), tailwindcss(), ...(process.env.VITEST ? [] : [precompileMessages()])],
   build: {
+    manifest: true,
     outDir: 'dist',
     sourcemap: true,
     chunkSizeWarningLimit: 600,

@@ -1,6 +1,8 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { LOCALES } from './locales';
 import { RANKS } from './ranks';
+
+// zod/mini: the same schemas as classic zod, tree-shaken, so the client's first page stays small.
 
 /**
  * SPEC 5: at least eight characters with a digit, an uppercase letter, a lowercase letter and a
@@ -43,39 +45,50 @@ export const AUTH_ERRORS = {
   invalidLocale: 'This language is not offered.',
 } as const;
 
-const trimmed = z.string().transform((s) => s.trim());
+const trimLower = z.transform((v: string) => v.trim().toLowerCase());
+const trim = z.transform((v: string) => v.trim());
 
 export const loginBody = z.object({
-  email: z.string({ error: AUTH_ERRORS.emailRequired }).trim().toLowerCase().min(1, AUTH_ERRORS.emailRequired).max(EMAIL_MAX_LENGTH, AUTH_ERRORS.emailRequired),
-  password: z.string({ error: AUTH_ERRORS.passwordRequired }).min(1, AUTH_ERRORS.passwordRequired).max(PASSWORD_MAX_LENGTH, AUTH_ERRORS.wrongCredentials),
+  email: z.pipe(
+    z.string({ error: AUTH_ERRORS.emailRequired }),
+    z.pipe(trimLower, z.string().check(z.minLength(1, AUTH_ERRORS.emailRequired), z.maxLength(EMAIL_MAX_LENGTH, AUTH_ERRORS.emailRequired))),
+  ),
+  password: z.string({ error: AUTH_ERRORS.passwordRequired }).check(
+    z.minLength(1, AUTH_ERRORS.passwordRequired),
+    z.maxLength(PASSWORD_MAX_LENGTH, AUTH_ERRORS.wrongCredentials),
+  ),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
 export const registerBody = z.object({
-  username: z
-    .string({ error: AUTH_ERRORS.usernameRequired })
-    .pipe(trimmed)
-    .pipe(z.string().min(1, AUTH_ERRORS.usernameRequired).max(USERNAME_MAX_LENGTH, AUTH_ERRORS.usernameTooLong)),
-  playerid: z
-    .union([z.string(), z.number()], { error: AUTH_ERRORS.playerIdRequired })
-    .transform((v) => String(v).trim())
-    .pipe(z.string().min(1, AUTH_ERRORS.playerIdRequired).regex(PLAYER_ID_RULE, AUTH_ERRORS.playerIdDigits)),
-  email: z
-    .string({ error: AUTH_ERRORS.emailRequired })
-    .trim()
-    .toLowerCase()
-    .max(EMAIL_MAX_LENGTH, AUTH_ERRORS.emailRequired)
-    .regex(EMAIL_RULE, AUTH_ERRORS.emailRequired),
+  username: z.pipe(
+    z.string({ error: AUTH_ERRORS.usernameRequired }),
+    z.pipe(trim, z.string().check(z.minLength(1, AUTH_ERRORS.usernameRequired), z.maxLength(USERNAME_MAX_LENGTH, AUTH_ERRORS.usernameTooLong))),
+  ),
+  playerid: z.pipe(
+    z.union([z.string(), z.number()], { error: AUTH_ERRORS.playerIdRequired }),
+    z.pipe(
+      z.transform((v: string | number) => String(v).trim()),
+      z.string().check(z.minLength(1, AUTH_ERRORS.playerIdRequired), z.regex(PLAYER_ID_RULE, AUTH_ERRORS.playerIdDigits)),
+    ),
+  ),
+  email: z.pipe(
+    z.string({ error: AUTH_ERRORS.emailRequired }),
+    z.pipe(trimLower, z.string().check(z.maxLength(EMAIL_MAX_LENGTH, AUTH_ERRORS.emailRequired), z.regex(EMAIL_RULE, AUTH_ERRORS.emailRequired))),
+  ),
   password: z
     .string({ error: AUTH_ERRORS.weakPassword })
-    .max(PASSWORD_MAX_LENGTH, AUTH_ERRORS.weakPassword)
-    .regex(PASSWORD_RULE, AUTH_ERRORS.weakPassword),
+    .check(z.maxLength(PASSWORD_MAX_LENGTH, AUTH_ERRORS.weakPassword), z.regex(PASSWORD_RULE, AUTH_ERRORS.weakPassword)),
 });
 export type RegisterBody = z.input<typeof registerBody>;
 
 export const changePasswordBody = z.object({
-  oldPassword: z.string({ error: AUTH_ERRORS.wrongOldPassword }).min(1, AUTH_ERRORS.wrongOldPassword).max(PASSWORD_MAX_LENGTH, AUTH_ERRORS.wrongOldPassword),
-  newPassword: z.string({ error: AUTH_ERRORS.weakPassword }).max(PASSWORD_MAX_LENGTH, AUTH_ERRORS.weakPassword).regex(PASSWORD_RULE, AUTH_ERRORS.weakPassword),
+  oldPassword: z
+    .string({ error: AUTH_ERRORS.wrongOldPassword })
+    .check(z.minLength(1, AUTH_ERRORS.wrongOldPassword), z.maxLength(PASSWORD_MAX_LENGTH, AUTH_ERRORS.wrongOldPassword)),
+  newPassword: z
+    .string({ error: AUTH_ERRORS.weakPassword })
+    .check(z.maxLength(PASSWORD_MAX_LENGTH, AUTH_ERRORS.weakPassword), z.regex(PASSWORD_RULE, AUTH_ERRORS.weakPassword)),
 });
 export type ChangePasswordBody = z.infer<typeof changePasswordBody>;
 
@@ -84,12 +97,12 @@ export const rankBody = z.object({ rank: z.enum(RANKS, { error: AUTH_ERRORS.inva
 
 /** The signed-in user as POST auth/me returns it. `rank` stays a string: unknown ranks are shown as such. */
 export const user = z.object({
-  id: z.number().int(),
+  id: z.int(),
   username: z.string(),
   rank: z.string(),
-  balance: z.number().int(),
-  reserved: z.number().int(),
-  available: z.number().int(),
+  balance: z.int(),
+  reserved: z.int(),
+  available: z.int(),
   playerid: z.string(),
   email: z.string(),
   locale: z.string(),
@@ -108,14 +121,14 @@ export const meAnswer = z.union([
 ]);
 export type MeAnswer = z.infer<typeof meAnswer>;
 
-export const statusAnswer = z.object({ status: z.string(), error: z.string().nullable().optional() });
+export const statusAnswer = z.object({ status: z.string(), error: z.optional(z.nullable(z.string())) });
 export type StatusAnswer = z.infer<typeof statusAnswer>;
 
 /** The REST style beyond auth: `{result: true, …}` or `{result: false, error}` with a 4xx status. */
-export const resultAnswer = z.object({ result: z.boolean(), error: z.string().nullable().optional() }).passthrough();
+export const resultAnswer = z.looseObject({ result: z.boolean(), error: z.optional(z.nullable(z.string())) });
 export type ResultAnswer = z.infer<typeof resultAnswer>;
 
-/** The first message of a zod error, for a `{result:false, error}` answer. */
-export function firstIssue(error: z.ZodError): string {
+/** The first message of a schema error, for a `{result:false, error}` answer. */
+export function firstIssue(error: { issues: readonly { message: string }[] }): string {
   return error.issues[0]?.message ?? AUTH_ERRORS.invalidBody;
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 
 /** Socket message type names. Nothing else defines a wire name. */
 export const MSG = {
@@ -41,15 +41,15 @@ export type Channel = (typeof CHANNELS)[number];
 /** Largest frame a server accepts; a larger one gets WS_ERROR. */
 export const MAX_FRAME_BYTES = 4096;
 
-const itemId = z.number().int().positive();
-const epochMs = z.number().int().nonnegative();
+const itemId = z.int().check(z.positive());
+const epochMs = z.int().check(z.nonnegative());
 
 // ── client → server ─────────────────────────────────────────────────────────────────────────
-export const authenticationFrame = z.object({ type: z.literal(MSG.AUTHENTICATION), access_token: z.string().max(2048) });
+export const authenticationFrame = z.object({ type: z.literal(MSG.AUTHENTICATION), access_token: z.string().check(z.maxLength(2048)) });
 export const getStatusFrame = z.object({ type: z.literal(MSG.GET_STATUS) });
 export const createBidFrame = z.object({
   type: z.literal(MSG.CREATE_BID),
-  data: z.object({ itemId, amount: z.number(), requestId: z.string().min(1).max(64) }),
+  data: z.object({ itemId, amount: z.number(), requestId: z.string().check(z.minLength(1), z.maxLength(64)) }),
 });
 export const clientFrame = z.discriminatedUnion('type', [authenticationFrame, getStatusFrame, createBidFrame]);
 export type ClientFrame = z.infer<typeof clientFrame>;
@@ -58,52 +58,50 @@ export type ClientFrame = z.infer<typeof clientFrame>;
 export const bid = z.object({
   itemId,
   itemName: z.string(),
-  amount: z.number().int(),
+  amount: z.int(),
   username: z.string(),
-  timer: z.number().int(),
+  timer: z.int(),
   timestamp: epochMs,
   endsAt: epochMs,
 });
 export type Bid = z.infer<typeof bid>;
 
-export const item = z
-  .object({
+export const item = z.looseObject({
     itemId,
     itemName: z.string(),
     type: z.string(),
-    amount: z.number().int(),
+    amount: z.int(),
     username: z.string(),
-    timer: z.number().int(),
+    timer: z.int(),
     timestamp: epochMs,
     endsAt: epochMs,
     state: z.enum(['scheduled', 'live', 'finished', 'cancelled']),
-    start_price: z.number().int(),
-    minIncrement: z.number().int(),
-  })
-  .passthrough();
+    start_price: z.int(),
+    minIncrement: z.int(),
+});
 export type Item = z.infer<typeof item>;
 
-export const balance = z.object({ balance: z.number().int(), reserved: z.number().int(), available: z.number().int() });
+export const balance = z.object({ balance: z.int(), reserved: z.int(), available: z.int() });
 export type Balance = z.infer<typeof balance>;
 
 export const historyMsg = z.object({ type: z.literal(MSG.HISTORY), data: z.object({ bids: z.array(bid), items: z.array(item) }) });
 export const statusMsg = z.object({
   type: z.literal(MSG.STATUS),
-  data: balance.extend({ username: z.string(), rank: z.string() }),
+  data: z.extend(balance, { username: z.string(), rank: z.string() }),
 });
 export const biddingStartedMsg = z.object({
   type: z.literal(MSG.BIDDING_STARTED),
-  data: z.object({ itemId, itemName: z.string(), start_price: z.number().int(), timer: z.number().int(), timestamp: epochMs, endsAt: epochMs }),
+  data: z.object({ itemId, itemName: z.string(), start_price: z.int(), timer: z.int(), timestamp: epochMs, endsAt: epochMs }),
 });
 export const bidCreatedMsg = z.object({ type: z.literal(MSG.BID_CREATED), data: bid });
 export const saleCompletedMsg = z.object({
   type: z.literal(MSG.SALE_COMPLETED),
-  data: z.object({ itemId, itemName: z.string(), username: z.string(), amount: z.number().int() }),
+  data: z.object({ itemId, itemName: z.string(), username: z.string(), amount: z.int() }),
 });
 export const noBuyerMsg = z.object({ type: z.literal(MSG.NO_BUYER), data: z.object({ itemId, itemName: z.string() }) });
 export const winnerMsg = z.object({
   type: z.literal(MSG.WINNER),
-  data: z.object({ itemId, itemName: z.string(), amount: z.number().int(), username: z.string() }),
+  data: z.object({ itemId, itemName: z.string(), amount: z.int(), username: z.string() }),
 });
 export const outbidMsg = z.object({ type: z.literal(MSG.OUTBID), data: bid });
 export const virtualBalanceUpdateMsg = z.object({ type: z.literal(MSG.VIRTUAL_BALANCE_UPDATE), data: balance });
@@ -111,7 +109,7 @@ export const errorMsg = z.object({
   type: z.literal(MSG.ERROR),
   /** A string, not an enum: an error type this client does not know still reaches the catalogue's "any other" row. */
   error_type: z.string(),
-  data: z.object({ itemId: itemId.optional(), requestId: z.string().optional() }).optional(),
+  data: z.optional(z.object({ itemId: z.optional(itemId), requestId: z.optional(z.string()) })),
 });
 
 export const serverMsg = z.discriminatedUnion('type', [

@@ -1,0 +1,21 @@
+import type { MessageFormatElement } from 'react-intl';
+import type { Locale } from '../protocol/locales';
+import en from './en.json';
+
+/** Locale messages: precompiled ICU ASTs in the app (see scripts/vite-precompile-messages.ts). */
+export type Messages = Record<string, string> | Record<string, MessageFormatElement[]>;
+export const englishMessages = en as unknown as Messages;
+
+/** English ships with the page; the other languages load on demand. */
+const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Messages }>> = {
+  zh: () => import('./zh.json'),
+  ar: () => import('./ar.json'),
+  it: () => import('./it.json'),
+  es: () => import('./es.json'),
+  fr: () => import('./fr.json'),
+};
+
+export async function loadMessages(locale: Locale): Promise<Messages> {
+  if (locale === 'en') return englishMessages;
+  return (await loaders[locale]()).default;
+}

@@ -1,0 +1,146 @@
+import { assign, fromPromise, sendParent, setup } from 'xstate';
+import type { User } from '../protocol/auth';
+import type { Balance } from '../protocol/socket';
+
+/**
+ * Who is signed in. The token comes from storage at start; the user is fetched at start and
+ * whenever the token changes. A failed load clears loading. Logout calls the API, then clears
+ * token and user whatever the API answered.
+ */
+export class UnauthorizedError extends Error {
+  readonly unauthorized = true;
+}
+
+export interface AuthInput {
+  token: string | null;
+}
+
+export interface AuthContext {
+  token: string | null;
+  user: User | null;
+  /** The protected path a visitor asked for before signing in. */
+  returnTo: string | null;
+  /** Why the last user load failed, when it did. */
+  loadError: string | null;
+}
+
+export type AuthEvent =
+  | { type: 'LOGGED_IN'; token: string; remember: boolean }
+  | { type: 'TOKEN_CHANGED'; token: string | null }
+  | { type: 'LOGOUT' }
+  | { type: 'USER_UPDATED'; user: User }
+  | { type: 'BALANCE'; balance: Balance }
+  | { type: 'REMEMBER_PATH'; path: string }
+  | { type: 'FORGET_PATH' };
+
+export type AuthOutEvent = { type: 'AUTH.TOKEN'; token: string | null } | { type: 'AUTH.USER'; user: User | null };
+
+export const authMachine = setup({
+  types: {
+    input: {} as AuthInput,
+    context: {} as AuthContext,
+    events: {} as AuthEvent,
+  },
+  actors: {
+    fetchUser: fromPromise<User, { token: string }>(async () => {
+      throw new Error('fetchUser is provided by the app');
+    }),
+    logout: fromPromise<void, { token: string }>(async () => undefined),
+  },
+  actions: {
+    /** Where the token is kept (local or session storage) is the app's concern. */
+    storeToken: (_, _params: { token: string; remember: boolean }) => {},
+    clearStoredToken: () => {},
+    announceToken: sendParent(({ context }): AuthOutEvent => ({ type: 'AUTH.TOKEN', token: context.token })),
+    announceUser: sendParent(({ context }): AuthOutEvent => ({ type: 'AUTH.USER', user: context.user })),
+  },
+  guards: {
+    hasToken: ({ context }) => context.token !== null,
+    unauthorized: ({ event }) => (event as { error?: unknown }).error instanceof UnauthorizedError,
+  },
+}).createMachine({
+  id: 'auth',
+  context: ({ input }) => ({ token: input.token, user: null, returnTo: null, loadError: null }),
+  initial: 'boot',
+  on: {
+    REMEMBER_PATH: { actions: assign({ returnTo: ({ event }) => event.path }) },
+    FORGET_PATH: { actions: assign({ returnTo: null }) },
+    TOKEN_CHANGED: [
+      {
+        guard: ({ event }) => event.token !== null,
+        target: '.loading',
+        reenter: true,
+        actions: [assign({ token: ({ event }) => event.token, user: null }), 'announceToken'],
+      },
+      { target: '.anonymous', actions: [assign({ token: null, user: null }), 'announceToken', 'announceUser'] },
+    ],
+  },
+  states: {
+    boot: {
+      entry: 'announceToken',
+      always: [{ guard: 'hasToken', target: 'loading' }, { target: 'anonymous' }],
+    },
+    loading: {
+      invoke: {
+        src: 'fetchUser',
+        input: ({ context }) => ({ token: context.token! }),
+        onDone: {
+          target: 'signedIn',
+          actions: [assign({ user: ({ event }) => event.output, loadError: null }), 'announceUser'],
+        },
+        onError: [
+          {
+            guard: 'unauthorized',
+            target: 'anonymous',
+            actions: [assign({ token: null, user: null, loadError: ({ event }) => String((event.error as Error).message) }), 'clearStoredToken', 'announceToken', 'announceUser'],
+          },
+          {
+            target: 'anonymous',
+            actions: [assign({ user: null, loadError: ({ event }) => String((event.error as Error)?.message ?? event.error) }), 'announceUser'],
+          },
+        ],
+      },
+    },
+    anonymous: {
+      on: {
+        LOGGED_IN: {
+          target: 'loading',
+          actions: [
+            assign({ token: ({ event }) => event.token }),
+            { type: 'storeToken', params: ({ event }) => ({ token: event.token, remember: event.remember }) },
+            'announceToken',
+          ],
+        },
+      },
+    },
+    signedIn: {
+      on: {
+        LOGOUT: 'loggingOut',
+        USER_UPDATED: { actions: [assign({ user: ({ event }) => event.user }), 'announceUser'] },
+        BALANCE: {
+          actions: assign({ user: ({ context, event }) => (context.user ? { ...context.user, ...event.balance } : null) }),
+        },
+        LOGGED_IN: {
+          target: 'loading',
+          actions: [
+            assign({ token: ({ event }) => event.token, user: null }),
+            { type: 'storeToken', params: ({ event }) => ({ token: event.token, remember: event.remember }) },
+            'announceToken',
+          ],
+        },
+      },
+    },
+    loggingOut: {
+      invoke: {
+        src: 'logout',
+        input: ({ context }) => ({ token: context.token! }),
+        onDone: 'loggedOut',
+        onError: 'loggedOut',
+      },
+    },
+    loggedOut: {
+      entry: [assign({ token: null, user: null, returnTo: null }), 'clearStoredToken', 'announceToken', 'announceUser'],
+      always: 'anonymous',
+    },
+  },
+});

@@ -1,0 +1,52 @@
+import { assign, enqueueActions, setup } from 'xstate';
+
+/**
+ * The notification queue. A notification carries locale message ids (title and text) or a raw
+ * text from the server; it closes itself after `duration` ms of the system clock.
+ */
+export interface Notification {
+  id: number;
+  kind: 'error' | 'success' | 'info' | 'warning';
+  titleId: string;
+  textId?: string;
+  text?: string;
+  values?: Record<string, string | number>;
+  duration: number;
+}
+
+export type NotificationInput = Omit<Notification, 'id' | 'duration'> & { duration?: number };
+
+export type NotificationsEvent =
+  | { type: 'NOTIFY'; notification: NotificationInput }
+  | { type: 'DISMISS'; id: number };
+
+export const DEFAULT_DURATION_MS = 6000;
+export const MAX_VISIBLE = 5;
+
+export const notificationsMachine = setup({
+  types: {
+    context: {} as { items: Notification[]; nextId: number },
+    events: {} as NotificationsEvent,
+  },
+}).createMachine({
+  id: 'notifications',
+  context: { items: [], nextId: 1 },
+  on: {
+    NOTIFY: {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const notification: Notification = { duration: DEFAULT_DURATION_MS, ...event.notification, id: context.nextId };
+        enqueue.assign({
+          items: [...context.items, notification].slice(-MAX_VISIBLE),
+          nextId: context.nextId + 1,
+        });
+        enqueue.raise({ type: 'DISMISS', id: notification.id }, { delay: notification.duration, id: `dismiss-${notification.id}` });
+      }),
+    },
+    DISMISS: {
+      actions: [
+        enqueueActions(({ event, enqueue }) => enqueue.cancel(`dismiss-${event.id}`)),
+        assign({ items: ({ context, event }) => context.items.filter((n) => n.id !== event.id) }),
+      ],
+    },
+  },
+});

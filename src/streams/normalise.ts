@@ -1,0 +1,37 @@
+import { Observable, map } from 'rxjs';
+import { serverMsg, type ServerMsg } from '../protocol/socket';
+
+/** A frame turned into a typed event. A bad frame is a typed protocol error, never an exception. */
+export type ProtocolEvent =
+  | { type: 'message'; msg: ServerMsg }
+  | { type: 'protocol-error'; reason: 'json' | 'schema' | 'binary'; raw: string; detail?: string };
+
+const MAX_RAW_KEPT = 500;
+
+export function normalise(frame: unknown): ProtocolEvent {
+  if (typeof frame !== 'string') {
+    return { type: 'protocol-error', reason: 'binary', raw: '' };
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(frame);
+  } catch {
+    return { type: 'protocol-error', reason: 'json', raw: frame.slice(0, MAX_RAW_KEPT) };
+  }
+  const result = serverMsg.safeParse(parsed);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return {
+      type: 'protocol-error',
+      reason: 'schema',
+      raw: frame.slice(0, MAX_RAW_KEPT),
+      detail: issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : undefined,
+    };
+  }
+  return { type: 'message', msg: result.data };
+}
+
+/** The RxJS operator form: raw frames in, typed events out. */
+export function normaliseFrames() {
+  return (source: Observable<unknown>): Observable<ProtocolEvent> => source.pipe(map(normalise));
+}

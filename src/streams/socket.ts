@@ -1,0 +1,80 @@
+import { Observable, Subject, share } from 'rxjs';
+import type { ClientFrame } from '../protocol/socket';
+import { normalise, type ProtocolEvent } from './normalise';
+
+/** The part of the WebSocket constructor we use; tests pass mock-socket's. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  onopen: ((ev: unknown) => void) | null;
+  onclose: ((ev: { code: number; reason?: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+}
+export type WebSocketCtor = new (url: string) => WebSocketLike;
+
+export type SocketEvent =
+  | { kind: 'open' }
+  | { kind: 'close'; code: number }
+  | { kind: 'frame'; event: ProtocolEvent };
+
+export interface SocketHandle {
+  /** Open, frames (normalised) and close, in order. Subscribing opens the socket; it completes on close. */
+  readonly events$: Observable<SocketEvent>;
+  /** Frames the client sends, for recording. */
+  readonly sent$: Observable<ClientFrame>;
+  send(frame: ClientFrame): boolean;
+  close(): void;
+}
+
+const OPEN = 1;
+
+/**
+ * A socket factory: one WebSocket per subscription of `events$`, every incoming frame run
+ * through the normaliser. The WebSocket constructor is a parameter so tests use mock-socket.
+ */
+export function createSocket(url: string, WebSocketImpl: WebSocketCtor): SocketHandle {
+  let ws: WebSocketLike | null = null;
+  const sent = new Subject<ClientFrame>();
+
+  const events$ = new Observable<SocketEvent>((subscriber) => {
+    let socket: WebSocketLike;
+    try {
+      socket = new WebSocketImpl(url);
+    } catch {
+      subscriber.next({ kind: 'close', code: 1006 });
+      subscriber.complete();
+      return;
+    }
+    ws = socket;
+    socket.onopen = () => subscriber.next({ kind: 'open' });
+    socket.onmessage = (ev) => subscriber.next({ kind: 'frame', event: normalise(ev.data) });
+    socket.onerror = () => {
+      /* a close always follows an error; it carries the outcome */
+    };
+    socket.onclose = (ev) => {
+      subscriber.next({ kind: 'close', code: ev.code });
+      subscriber.complete();
+    };
+    return () => {
+      socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
+      if (socket.readyState <= OPEN) socket.close(1000);
+      if (ws === socket) ws = null;
+    };
+  }).pipe(share());
+
+  return {
+    events$,
+    sent$: sent.asObservable(),
+    send(frame) {
+      if (!ws || ws.readyState !== OPEN) return false;
+      ws.send(JSON.stringify(frame));
+      sent.next(frame);
+      return true;
+    },
+    close() {
+      ws?.close(1000);
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import { createContext, useContext } from 'react';
+import { useSelector } from '@xstate/react';
+import type { Api } from '../api/client';
+import type { AppActor } from '../machines/app.machine';
+
+/** The root actor and the API, given to every component; state is read from the actors. */
+export const AppContext = createContext<{ actor: AppActor; api: Api } | null>(null);
+
+export function useRuntime() {
+  const runtime = useContext(AppContext);
+  if (!runtime) throw new Error('AppContext is missing');
+  return runtime;
+}
+
+export function useChild<K extends 'auth' | 'settings' | 'navigation' | 'notifications'>(key: K) {
+  const { actor } = useRuntime();
+  return useSelector(actor, (s) => s.context[key]);
+}
+
+export function useConnected(): boolean {
+  const { actor } = useRuntime();
+  return useSelector(actor, (s) => s.context.connected.auction && s.context.connected.user);
+}

@@ -1,0 +1,21 @@
+import type { AppRuntime } from './boot/create-app';
+import { AppContext } from './app-context';
+import { ErrorBoundary } from './error-boundary';
+import { AppIntlProvider } from './intl-provider';
+import { AppRouter } from './router';
+import { CookieBanner } from './shell/cookie-banner';
+import { Notifications } from './shell/notifications';
+
+export function App({ runtime }: { runtime: AppRuntime }) {
+  return (
+    <AppContext.Provider value={{ actor: runtime.actor, api: runtime.api }}>
+      <AppIntlProvider>
+        <ErrorBoundary>
+          <AppRouter />
+        </ErrorBoundary>
+        <Notifications />
+        <CookieBanner />
+      </AppIntlProvider>
+    </AppContext.Provider>
+  );
+}

@@ -1,0 +1,56 @@
+import { createActor, fromPromise } from 'xstate';
+import { createApi, type Api } from '../../api/client';
+import { endpoints } from '../../api/config';
+import { appMachine } from '../../machines/app.machine';
+import { authMachine } from '../../machines/auth.machine';
+import { settingsFromQuery, settingsMachine } from '../../machines/settings.machine';
+import { createSocket, type WebSocketCtor } from '../../streams/socket';
+import { TOKEN_KEY, clearToken, readSettings, readToken, storeSettings, storeToken } from './storage';
+
+/** Wires the root machine to the real API, sockets and storage, and starts it. */
+export function createApp() {
+  const ends = endpoints();
+  const api: Api = createApi(ends.api);
+
+  const machine = appMachine.provide({
+    actors: {
+      auth: authMachine.provide({
+        actors: {
+          fetchUser: fromPromise(({ input }) => api.me(input.token)),
+          logout: fromPromise(({ input }) => api.logout(input.token)),
+        },
+        actions: {
+          storeToken: (_, params) => storeToken(params.token, params.remember),
+          clearStoredToken: () => clearToken(),
+        },
+      }),
+      settings: settingsMachine.provide({
+        actions: { persist: (_, settings) => storeSettings(settings) },
+      }),
+    },
+  });
+
+  const settings = { ...readSettings(), ...settingsFromQuery(new URLSearchParams(window.location.search)) };
+  const actor = createActor(machine, {
+    input: {
+      token: readToken(),
+      settings,
+      urls: ends.sockets,
+      createSocket: (url) => createSocket(url, window.WebSocket as unknown as WebSocketCtor),
+    },
+  });
+  actor.start();
+  // query parameters are remembered like any other change of settings
+  actor.getSnapshot().context.settings.send({ type: 'SET', settings });
+
+  // another tab signed in or out: follow it
+  window.addEventListener('storage', (event) => {
+    if (event.key === TOKEN_KEY || event.key === null) {
+      actor.getSnapshot().context.auth.send({ type: 'TOKEN_CHANGED', token: readToken() });
+    }
+  });
+
+  return { actor, api, endpoints: ends };
+}
+
+export type AppRuntime = ReturnType<typeof createApp>;

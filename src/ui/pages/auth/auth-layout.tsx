@@ -1,0 +1,31 @@
+import type { ReactNode } from 'react';
+import { FormattedMessage } from 'react-intl';
+import { LanguagePicker } from '../../shell/language-picker';
+
+/** The public pages' frame: a centred card with the language switcher. */
+export function AuthLayout({ titleId, subtitleId, children }: { titleId: string; subtitleId: string; children: ReactNode }) {
+  return (
+    <div className="flex min-h-screen flex-col items-center justify-center px-4 py-10">
+      <div className="w-full max-w-md">
+        <div className="mb-6 flex items-center justify-between gap-3">
+          <div className="flex items-center gap-2 text-xl font-bold">
+            <svg viewBox="0 0 32 32" className="h-7 w-7 text-primary" aria-hidden="true">
+              <path fill="currentColor" d="M4 26h24l-2-14-6 5-4-9-4 9-6-5z" />
+            </svg>
+            <FormattedMessage id="app.name" />
+          </div>
+          <LanguagePicker />
+        </div>
+        <div className="rounded-xl border border-border bg-card p-6 shadow-sm sm:p-8">
+          <h1 className="text-2xl font-semibold">
+            <FormattedMessage id={titleId} />
+          </h1>
+          <p className="mb-6 mt-1 text-sm text-muted-foreground">
+            <FormattedMessage id={subtitleId} />
+          </p>
+          {children}
+        </div>
+      </div>
+    </div>
+  );
+}

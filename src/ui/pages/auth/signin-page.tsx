@@ -1,0 +1,78 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { FormattedMessage } from 'react-intl';
+import { Link } from 'wouter';
+import { fromPromise } from 'xstate';
+import { signInMachine } from '../../../machines/signIn.machine';
+import { useChild, useRuntime } from '../../app-context';
+import { Button } from '../../components/button';
+import { Checkbox } from '../../components/checkbox';
+import { Field } from '../../components/field';
+import { Input } from '../../components/input';
+import { Label } from '../../components/label';
+import { PasswordInput } from '../../components/password-input';
+import { AuthLayout } from './auth-layout';
+
+export default function SignInPage() {
+  const { api } = useRuntime();
+  const auth = useChild('auth');
+  const notifications = useChild('notifications');
+  const signIn = useActorRef(
+    signInMachine.provide({
+      actors: { login: fromPromise(({ input }) => api.login(input)) },
+      actions: {
+        signedIn: (_, { token, remember }) => auth.send({ type: 'LOGGED_IN', token, remember }),
+        notifyFailure: (_, { text }) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text } }),
+      },
+    }),
+  );
+  const { values, errors } = useSelector(signIn, (s) => s.context);
+  const submitting = useSelector(signIn, (s) => s.matches('submitting') || s.matches('done'));
+
+  return (
+    <AuthLayout titleId="signin.title" subtitleId="signin.subtitle">
+      <form
+        noValidate
+        className="grid gap-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          signIn.send({ type: 'SUBMIT' });
+        }}
+      >
+        <Field id="email" label={<FormattedMessage id="signin.email" />} error={errors.email}>
+          <Input
+            id="email"
+            type="email"
+            autoComplete="email"
+            value={values.email}
+            aria-invalid={!!errors.email}
+            onChange={(e) => signIn.send({ type: 'CHANGE', field: 'email', value: e.target.value })}
+          />
+        </Field>
+        <Field id="password" label={<FormattedMessage id="signin.password" />} error={errors.password}>
+          <PasswordInput
+            id="password"
+            autoComplete="current-password"
+            value={values.password}
+            aria-invalid={!!errors.password}
+            onChange={(e) => signIn.send({ type: 'CHANGE', field: 'password', value: e.target.value })}
+          />
+        </Field>
+        <div className="flex items-center gap-2">
+          <Checkbox id="remember" checked={values.remember} onCheckedChange={(v) => signIn.send({ type: 'SET_REMEMBER', value: v === true })} />
+          <Label htmlFor="remember" className="font-normal">
+            <FormattedMessage id="signin.remember" />
+          </Label>
+        </div>
+        <Button type="submit" size="lg" disabled={submitting}>
+          <FormattedMessage id="signin.submit" />
+        </Button>
+        <p className="text-center text-sm text-muted-foreground">
+          <FormattedMessage id="signin.noAccount" />{' '}
+          <Link href="/signup" className="font-medium text-primary hover:underline">
+            <FormattedMessage id="signin.toSignup" />
+          </Link>
+        </p>
+      </form>
+    </AuthLayout>
+  );
+}

@@ -1,0 +1,92 @@
+import { useActorRef, useSelector } from '@xstate/react';
+import { FormattedMessage } from 'react-intl';
+import { Link } from 'wouter';
+import { fromPromise } from 'xstate';
+import { signUpMachine, type SignUpField } from '../../../machines/signUp.machine';
+import { useRuntime } from '../../app-context';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Field } from '../../components/field';
+import { Input } from '../../components/input';
+import { PasswordInput } from '../../components/password-input';
+import { AuthLayout } from './auth-layout';
+
+const TEXT_FIELDS: { field: Exclude<SignUpField, 'password' | 'confirm'>; type: string; autoComplete: string; inputMode?: 'numeric' }[] = [
+  { field: 'username', type: 'text', autoComplete: 'username' },
+  { field: 'playerid', type: 'text', autoComplete: 'off', inputMode: 'numeric' },
+  { field: 'email', type: 'email', autoComplete: 'email' },
+];
+
+export default function SignUpPage() {
+  const { api } = useRuntime();
+  const signUp = useActorRef(signUpMachine.provide({ actors: { register: fromPromise(({ input }) => api.register(input)) } }));
+  const { values, errors, serverError } = useSelector(signUp, (s) => s.context);
+  const state = useSelector(signUp, (s) => s.value);
+  const change = (field: SignUpField, value: string) => signUp.send({ type: 'CHANGE', field, value });
+
+  return (
+    <AuthLayout titleId="signup.title" subtitleId="signup.subtitle">
+      <form
+        noValidate
+        className="grid gap-4"
+        onSubmit={(e) => {
+          e.preventDefault();
+          signUp.send({ type: 'SUBMIT' });
+        }}
+      >
+        {state === 'success' && (
+          <Alert variant="success" data-testid="signup-success">
+            <FormattedMessage id="signup.success" />
+          </Alert>
+        )}
+        {state === 'error' && (
+          <Alert variant="error" data-testid="signup-error">
+            <FormattedMessage id="signup.error" />
+            {serverError && <div className="mt-1 text-foreground/80">{serverError}</div>}
+          </Alert>
+        )}
+        {TEXT_FIELDS.map(({ field, type, autoComplete, inputMode }) => (
+          <Field key={field} id={field} label={<FormattedMessage id={`signup.${field}`} />} error={errors[field]}>
+            <Input
+              id={field}
+              type={type}
+              autoComplete={autoComplete}
+              inputMode={inputMode}
+              value={values[field]}
+              aria-invalid={!!errors[field]}
+              onChange={(e) => change(field, e.target.value)}
+            />
+          </Field>
+        ))}
+        <Field id="password" label={<FormattedMessage id="signup.password" />} error={errors.password}>
+          <PasswordInput
+            id="password"
+            strength
+            autoComplete="new-password"
+            value={values.password}
+            aria-invalid={!!errors.password}
+            onChange={(e) => change('password', e.target.value)}
+          />
+        </Field>
+        <Field id="confirm" label={<FormattedMessage id="signup.confirm" />} error={errors.confirm}>
+          <PasswordInput
+            id="confirm"
+            autoComplete="new-password"
+            value={values.confirm}
+            aria-invalid={!!errors.confirm}
+            onChange={(e) => change('confirm', e.target.value)}
+          />
+        </Field>
+        <Button type="submit" size="lg" disabled={state === 'submitting'}>
+          <FormattedMessage id="signup.submit" />
+        </Button>
+        <p className="text-center text-sm text-muted-foreground">
+          <FormattedMessage id="signup.haveAccount" />{' '}
+          <Link href="/signin" className="font-medium text-primary hover:underline">
+            <FormattedMessage id="signup.toSignin" />
+          </Link>
+        </p>
+      </form>
+    </AuthLayout>
+  );
+}

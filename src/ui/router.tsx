@@ -1,0 +1,90 @@
+import { useSelector } from '@xstate/react';
+import { Suspense, lazy, useEffect, type ReactNode } from 'react';
+import { Redirect, Route, Switch } from 'wouter';
+import { useChild } from './app-context';
+import { FullPageLoader } from './components/loader';
+import { NotFoundPage } from './pages/errors/error-page';
+import { PROTECTED_ROUTES, landingPath } from './routes';
+import { PageLoading } from './shell/page-loading';
+
+const SignInPage = lazy(() => import('./pages/auth/signin-page'));
+const SignUpPage = lazy(() => import('./pages/auth/signup-page'));
+const Shell = lazy(() => import('./shell/shell'));
+
+type AuthStatus = 'loading' | 'signedIn' | 'anonymous';
+
+function useAuthStatus(): AuthStatus {
+  return useSelector(useChild('auth'), (s) => (s.matches('signedIn') ? 'signedIn' : s.matches('anonymous') ? 'anonymous' : 'loading'));
+}
+
+/** '/': anonymous visitors to /signin; signed-in users to the remembered address or the profile. */
+function Home() {
+  const status = useAuthStatus();
+  const auth = useChild('auth');
+  const returnTo = useSelector(auth, (s) => s.context.returnTo);
+  const target = landingPath(returnTo);
+  useEffect(() => {
+    if (status === 'signedIn' && returnTo) auth.send({ type: 'FORGET_PATH' });
+  }, [status, returnTo, auth]);
+  if (status === 'loading') return <FullPageLoader />;
+  return <Redirect to={status === 'signedIn' ? target : '/signin'} replace />;
+}
+
+/** /signin and /signup: a signed-in user goes to '/'. */
+function PublicOnly({ children }: { children: ReactNode }) {
+  const status = useAuthStatus();
+  if (status === 'loading') return <FullPageLoader />;
+  if (status === 'signedIn') return <Redirect to="/" replace />;
+  return <Suspense fallback={<PageLoading />}>{children}</Suspense>;
+}
+
+/** Every other path needs a signed-in user; the requested address is remembered. */
+function Protected({ children }: { children: ReactNode }) {
+  const status = useAuthStatus();
+  const auth = useChild('auth');
+  const anonymous = status === 'anonymous';
+  useEffect(() => {
+    if (anonymous) auth.send({ type: 'REMEMBER_PATH', path: window.location.pathname + window.location.search });
+  }, [anonymous, auth]);
+  if (status === 'loading') return <FullPageLoader />;
+  if (anonymous) return <Redirect to="/signin" replace />;
+  return (
+    <Suspense fallback={<PageLoading />}>
+      <Shell>
+        <Suspense fallback={<PageLoading />}>{children}</Suspense>
+      </Shell>
+    </Suspense>
+  );
+}
+
+export function AppRouter() {
+  return (
+    <Switch>
+      <Route path="/">
+        <Home />
+      </Route>
+      <Route path="/signin">
+        <PublicOnly>
+          <SignInPage />
+        </PublicOnly>
+      </Route>
+      <Route path="/signup">
+        <PublicOnly>
+          <SignUpPage />
+        </PublicOnly>
+      </Route>
+      {PROTECTED_ROUTES.map(({ path, titleId, page: Page }) => (
+        <Route key={path} path={path}>
+          <Protected>
+            <Page titleId={titleId} />
+          </Protected>
+        </Route>
+      ))}
+      <Route>
+        <Protected>
+          <NotFoundPage />
+        </Protected>
+      </Route>
+    </Switch>
+  );
+}

@@ -1,0 +1,52 @@
+import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+
+/** Every protected route of SPEC 2, with the page that serves it. Pages load lazily. */
+const ProfilePage = lazy(() => import('./pages/account/profile-page'));
+const AccountSettingsPage = lazy(() => import('./pages/account/account-settings-page'));
+const PlannedPage = lazy(() => import('./pages/planned-page'));
+
+export interface ProtectedRoute {
+  path: string;
+  titleId: string;
+  page: LazyExoticComponent<ComponentType<{ titleId: string }>>;
+}
+
+const planned = (path: string, titleId: string): ProtectedRoute => ({ path, titleId, page: PlannedPage });
+
+export const PROTECTED_ROUTES: ProtectedRoute[] = [
+  { path: '/my-account/profile', titleId: 'menu.profile', page: ProfilePage },
+  { path: '/my-account/account-settings', titleId: 'menu.accountSettings', page: AccountSettingsPage },
+  planned('/my-account/groups', 'menu.groups'),
+  planned('/my-account/kingdom-store', 'menu.kingdomStore'),
+  planned('/my-kingdom/dashboard', 'menu.dashboard'),
+  planned('/my-kingdom/kvk-dashboard', 'menu.kvkDashboard'),
+  planned('/my-kingdom/metrics', 'menu.metrics'),
+  planned('/my-kingdom/kingdom-points/store-management', 'menu.storeManagement'),
+  planned('/my-kingdom/kingdom-points/point-management', 'menu.pointManagement'),
+  planned('/my-kingdom/kingdom-points/store-history', 'menu.storeHistory'),
+  planned('/my-kingdom/kingdom-points/automatic-points', 'menu.automaticPoints'),
+  planned('/my-kingdom/settings', 'menu.settings'),
+  planned('/my-kingdom/migrant-dashboard', 'menu.migrantDashboard'),
+  planned('/admin/admin-dashboard', 'menu.adminDashboard'),
+  planned('/admin/kvk-management', 'menu.kvkManagement'),
+  planned('/admin/kingdom-management', 'menu.kingdomManagement'),
+  planned('/admin/scans', 'menu.scans'),
+  planned('/admin/users', 'menu.users'),
+  planned('/admin/bot/status', 'menu.botStatus'),
+  planned('/admin/bot/monitor', 'menu.botMonitor'),
+  planned('/admin/bot/console', 'menu.botConsole'),
+  planned('/admin/player-ids', 'menu.playerIds'),
+  planned('/admin/alliances', 'menu.alliances'),
+];
+
+export const HOME_PATH = '/my-account/profile';
+
+/** SPEC 2: after sign-in, the requested address unless it was /, empty or /signin. */
+export function landingPath(returnTo: string | null): string {
+  if (!returnTo) return HOME_PATH;
+  const path = returnTo.split(/[?#]/)[0];
+  if (path === '' || path === '/' || path === '/signin' || path === '/signup' || !returnTo.startsWith('/') || returnTo.startsWith('//')) {
+    return HOME_PATH;
+  }
+  return returnTo;
+}

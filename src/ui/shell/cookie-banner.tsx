@@ -1,0 +1,34 @@
+import { useState } from 'react';
+import { FormattedMessage } from 'react-intl';
+import { Button } from '../components/button';
+
+/** SPEC 9: bottom banner, the consent remembered for 150 days. */
+const COOKIE = 'kingdom_cookie_consent';
+const MAX_AGE_S = 150 * 24 * 60 * 60;
+
+function consented(): boolean {
+  return document.cookie.split('; ').some((c) => c === `${COOKIE}=1`);
+}
+
+export function CookieBanner() {
+  const [visible, setVisible] = useState(() => !consented());
+  if (!visible) return null;
+  return (
+    <div role="region" aria-label="Cookies" data-testid="cookie-banner" className="fixed inset-x-0 bottom-0 z-40 border-t border-border bg-card/95 px-4 py-3 shadow-lg backdrop-blur">
+      <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3">
+        <p className="text-sm">
+          <FormattedMessage id="cookie.text" />
+        </p>
+        <Button
+          size="sm"
+          onClick={() => {
+            document.cookie = `${COOKIE}=1; max-age=${MAX_AGE_S}; path=/; SameSite=Lax`;
+            setVisible(false);
+          }}
+        >
+          <FormattedMessage id="cookie.accept" />
+        </Button>
+      </div>
+    </div>
+  );
+}

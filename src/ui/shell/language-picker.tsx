@@ -1,0 +1,45 @@
+import { useSelector } from '@xstate/react';
+import { useIntl } from 'react-intl';
+import { LANGUAGE_NAMES } from '../../locales/names';
+import { LOCALES, type Locale } from '../../protocol/locales';
+import { useChild, useRuntime } from '../app-context';
+import { NativeSelect } from '../components/native-select';
+
+/** Changes the interface language; a signed-in account also keeps it on the server. */
+export function LanguagePicker({ className }: { className?: string }) {
+  const intl = useIntl();
+  const { api } = useRuntime();
+  const settings = useChild('settings');
+  const auth = useChild('auth');
+  const locale = useSelector(settings, (s) => s.context.locale);
+  const token = useSelector(auth, (s) => (s.matches('signedIn') ? s.context.token : null));
+
+  function change(value: string) {
+    const next = value as Locale;
+    settings.send({ type: 'SET', settings: { locale: next } });
+    if (token) {
+      api.setLocale(token, next).then(
+        (user) => auth.send({ type: 'USER_UPDATED', user }),
+        () => {
+          /* the choice still holds on this device */
+        },
+      );
+    }
+  }
+
+  return (
+    <NativeSelect
+      className={className}
+      value={locale}
+      onChange={(e) => change(e.target.value)}
+      aria-label={intl.formatMessage({ id: 'app.language' })}
+      data-testid="language-picker"
+    >
+      {LOCALES.map((l) => (
+        <option key={l} value={l} lang={l}>
+          {LANGUAGE_NAMES[l]}
+        </option>
+      ))}
+    </NativeSelect>
+  );
+}

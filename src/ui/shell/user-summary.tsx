@@ -1,0 +1,28 @@
+import { useSelector } from '@xstate/react';
+import { FormattedMessage, FormattedNumber } from 'react-intl';
+import { useChild } from '../app-context';
+import { RankTag } from '../components/rank-tag';
+
+/** The sidebar's head: the user's name with the rank tag, and the kingdom points balance. */
+export function UserSummary() {
+  const user = useSelector(useChild('auth'), (s) => s.context.user);
+  if (!user) return null;
+  return (
+    <div className="border-b border-border px-5 py-4" data-testid="user-summary">
+      <div className="flex flex-wrap items-center gap-2">
+        <span className="truncate font-semibold" data-testid="user-name">
+          {user.username}
+        </span>
+        <RankTag rank={user.rank} />
+      </div>
+      <div className="mt-1 text-sm text-muted-foreground" data-testid="user-balance">
+        <FormattedMessage id="app.kingdomPoints" values={{ balance: <FormattedNumber value={user.balance} /> }} />
+      </div>
+      {user.reserved > 0 && (
+        <div className="text-xs text-muted-foreground" data-testid="user-reserved">
+          <FormattedMessage id="app.reserved" values={{ reserved: <FormattedNumber value={user.reserved} /> }} />
+        </div>
+      )}
+    </div>
+  );
+}
