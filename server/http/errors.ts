@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { z } from 'zod';
 import { AUTH_ERRORS, firstIssue } from '../../src/protocol/auth';
 
 /** Texts of the server's own HTTP errors (the account and sign-in texts are AUTH_ERRORS). */
@@ -37,9 +37,9 @@ export class HttpError extends Error {
 }
 
 /** The body, validated by a protocol schema; a 400 with the schema's own text otherwise. */
-export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+export function parseBody<T extends z.core.$ZodType>(schema: T, body: unknown): z.output<T> {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, AUTH_ERRORS.invalidBody);
-  const result = schema.safeParse(body);
+  const result = z.safeParse(schema, body);
   if (!result.success) throw new HttpError(400, firstIssue(result.error));
   return result.data;
 }

@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 
 /** A protocol zod schema as OpenAPI 3.0 JSON schema, for documentation (validation stays with zod). */
-export function jsonSchema(schema: z.ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
+export function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
   const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, target: 'openapi-3.0', unrepresentable: 'any' });
   return rest;
 }
