@@ -1,0 +1,80 @@
+import { pathToFileURL } from 'node:url';
+import { RANKS } from '../../src/protocol/ranks';
+import { loadConfig } from '../config';
+import { openDatabase } from '../db/open';
+import { findUserByEmail, setUserRank } from '../users/users';
+
+export const USAGE = `Usage: npm run admin -- rank EMAIL RANK
+
+Commands:
+  rank EMAIL RANK   set the rank of the account with this email (RANK: ${RANKS.join(', ')})
+
+The database is DATA_DIR/kingdom.db (DATA_DIR defaults to ./data); the server may be running.`;
+
+export type AdminCommand = { kind: 'rank'; email: string; rank: string } | { kind: 'help' };
+
+export class UsageError extends Error {}
+
+/** Parses the arguments after `npm run admin --`; throws UsageError with a clear message. */
+export function parseAdminArgs(argv: readonly string[]): AdminCommand {
+  const [command, ...rest] = argv;
+  if (command === undefined) throw new UsageError('Missing command.');
+  if (command === 'help' || command === '--help' || command === '-h') return { kind: 'help' };
+  if (command !== 'rank') throw new UsageError(`Unknown command "${command}".`);
+  if (rest.length !== 2) throw new UsageError('The rank command takes an email and a rank.');
+  const [email, rank] = rest;
+  if (!(RANKS as readonly string[]).includes(rank)) throw new UsageError(`"${rank}" is not a rank: use ${RANKS.join(', ')}.`);
+  return { kind: 'rank', email: email.trim().toLowerCase(), rank };
+}
+
+export interface CliIo {
+  out(line: string): void;
+  err(line: string): void;
+}
+
+/** Runs the admin command in DATA_DIR's database; answers the process exit code. */
+export async function runAdminCli(argv: readonly string[], dataDir: string, io: CliIo): Promise<number> {
+  let command: AdminCommand;
+  try {
+    command = parseAdminArgs(argv);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    io.err(error.message);
+    io.err(USAGE);
+    return 2;
+  }
+  if (command.kind === 'help') {
+    io.out(USAGE);
+    return 0;
+  }
+  const db = await openDatabase(dataDir);
+  try {
+    const user = await findUserByEmail(db, command.email);
+    if (!user) {
+      io.err(`No account has the email ${command.email} (database: ${dataDir}).`);
+      return 1;
+    }
+    if (user.rank === command.rank) {
+      io.out(`${user.username} <${user.email}> already has the rank ${command.rank}; nothing changed.`);
+      return 0;
+    }
+    await setUserRank(db, user.id, command.rank);
+    io.out(`${user.username} <${user.email}>: rank ${user.rank} → ${command.rank}.`);
+    return 0;
+  } finally {
+    await db.destroy();
+  }
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  try {
+    const code = await runAdminCli(process.argv.slice(2), loadConfig().dataDir, {
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+    });
+    process.exit(code);
+  } catch (error) {
+    console.error(`admin: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  }
+}
