@@ -64,17 +64,16 @@ export async function registerClient(app: FastifyInstance, ctx: AppContext): Pro
       .send(injectRuntimeConfig(html, runtimeConfigScript(ctx)));
   };
 
-  if (fs.existsSync(dist)) {
-    await app.register(fastifyStatic, {
-      root: dist,
-      index: false,
-      wildcard: true,
-      cacheControl: false,
-      setHeaders(res, filePath) {
-        res.setHeader('cache-control', filePath.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
-      },
-    });
-  }
+  // Registered even when DIST_DIR does not exist yet: a build made while the server runs is served.
+  await app.register(fastifyStatic, {
+    root: dist,
+    index: false,
+    wildcard: true,
+    cacheControl: false,
+    setHeaders(res, filePath) {
+      res.setHeader('cache-control', filePath.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
   app.get('/', { schema: { hide: true } }, sendIndex);
   app.get('/index.html', { schema: { hide: true } }, sendIndex);
 

@@ -58,6 +58,8 @@ export async function startSocketServer(
     res.end(`This is Kingdom's ${handler.channel} socket: connect with WebSocket.\n`);
   });
   const wss = new WebSocketServer({ server, maxPayload: HARD_PAYLOAD_LIMIT });
+  // ws re-emits the HTTP server's errors (EADDRINUSE…); listen() below reports them.
+  wss.on('error', () => undefined);
   const alive = new WeakMap<WebSocket, boolean>();
 
   const sendError = (conn: Connection, errorType: ErrorType) => hub.send(conn, { type: MSG.ERROR, error_type: errorType });
