@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { AUTH_ERRORS } from '../../src/protocol/auth';
+import { classifyError, errorAnswer, HTTP_ERRORS, HttpError } from '../../server/http/errors';
+import { rankAllows } from '../../server/http/guards';
+
+describe('classifyError', () => {
+  it('keeps our own errors', () => {
+    expect(classifyError(new HttpError(409, AUTH_ERRORS.emailTaken))).toEqual({ statusCode: 409, message: AUTH_ERRORS.emailTaken });
+  });
+
+  it('turns body-parsing errors into 400s', () => {
+    expect(classifyError(Object.assign(new Error('x'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }))).toEqual({
+      statusCode: 400,
+      message: HTTP_ERRORS.bodyTooLarge,
+    });
+    expect(classifyError(Object.assign(new Error('x'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }))).toEqual({
+      statusCode: 400,
+      message: AUTH_ERRORS.invalidBody,
+    });
+  });
+
+  it('never shows the text of an unexpected error', () => {
+    const answer = classifyError(new Error('SQLITE_IOERR at /secret/path'));
+    expect(answer).toEqual({ statusCode: 500, message: HTTP_ERRORS.internal });
+  });
+});
+
+describe('errorAnswer', () => {
+  it('keeps each route family’s shape', () => {
+    expect(errorAnswer('status', 'x')).toEqual({ status: 'error', error: 'x' });
+    expect(errorAnswer('login', 'x')).toEqual({ result: false, token: null, error: 'x' });
+    expect(errorAnswer('me', 'x')).toEqual({ result: false, user: null, error: 'x' });
+    expect(errorAnswer('result', 'x')).toEqual({ result: false, error: 'x' });
+  });
+});
+
+describe('rankAllows', () => {
+  it.each([
+    ['user', 'signed-in', true],
+    ['user', 'council+admin', false],
+    ['council', 'council+admin', true],
+    ['council', 'admin', false],
+    ['admin', 'admin', true],
+    ['admin', 'council+admin', true],
+    ['king', 'council+admin', false],
+    ['king', 'signed-in', true],
+  ] as const)('%s for %s: %s', (rank, access, allowed) => {
+    expect(rankAllows(rank, access)).toBe(allowed);
+  });
+});

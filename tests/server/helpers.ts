@@ -1,0 +1,166 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { WebSocket, type ClientOptions } from 'ws';
+import { startServer, type RunningServer } from '../../server/app';
+import type { Config } from '../../server/config';
+
+export const PASSWORD = 'Passw0rd!';
+
+/** A server on random ports over its own temp DATA_DIR, with cheap argon2id (tests only). */
+export async function startTestServer(overrides: Partial<Config> = {}): Promise<RunningServer & { dir: string }> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-test-'));
+  const server = await startServer({
+    host: '127.0.0.1',
+    port: 0,
+    auctionPort: 0,
+    userPort: 0,
+    dataDir: path.join(dir, 'data'),
+    distDir: path.join(dir, 'dist'),
+    tlsCert: null,
+    tlsKey: null,
+    databaseUrl: null,
+    jwtSecret: null,
+    sentryDsn: null,
+    logLevel: 'silent',
+    passwordHashCost: { memoryCost: 256, timeCost: 1, parallelism: 1 },
+    ...overrides,
+  });
+  const close = server.close;
+  return {
+    ...server,
+    dir,
+    async close() {
+      await close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface Answer {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+  text: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  token?: string;
+  /** Sent as is, with `contentType` (default application/json). */
+  raw?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+/** A real HTTP call; `body` parsed when it is JSON. */
+export async function call(server: { httpUrl: string }, method: string, url: string, options: CallOptions = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...options.headers };
+  let payload: string | undefined;
+  if (options.raw !== undefined) payload = options.raw;
+  else if (options.body !== undefined) payload = JSON.stringify(options.body);
+  if (payload !== undefined) headers['content-type'] = options.contentType ?? 'application/json';
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  const response = await fetch(server.httpUrl + url, { method, headers, body: payload });
+  const text = await response.text();
+  let body: Record<string, unknown> = {};
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    // not JSON (the client's pages)
+  }
+  return { status: response.status, headers: response.headers, body, text };
+}
+
+let counter = 0;
+export function newAccount(prefix = 'player') {
+  counter += 1;
+  const id = `${prefix}${counter}${Math.random().toString(36).slice(2, 7)}`;
+  return { email: `${id}@example.com`, password: PASSWORD, username: id, playerid: String(100000 + counter) };
+}
+
+export async function register(server: { httpUrl: string }, account = newAccount()) {
+  const answer = await call(server, 'POST', '/auth/register', { body: account });
+  if (answer.status !== 200) throw new Error(`register failed: ${answer.text}`);
+  return account;
+}
+
+export async function login(server: { httpUrl: string }, email: string, password = PASSWORD): Promise<string> {
+  const answer = await call(server, 'POST', '/auth/login', { body: { email, password } });
+  if (answer.status !== 200) throw new Error(`login failed: ${answer.text}`);
+  return (answer.body.token as { access_token: string }).access_token;
+}
+
+/** Registers and signs in a fresh account. */
+export async function signedIn(server: { httpUrl: string }, prefix?: string) {
+  const account = await register(server, newAccount(prefix));
+  return { ...account, token: await login(server, account.email) };
+}
+
+/** A ws client that queues incoming frames and remembers how it closed. */
+export class TestSocket {
+  readonly ws: WebSocket;
+  private readonly frames: unknown[] = [];
+  private waiters: ((frame: unknown) => void)[] = [];
+  readonly opened: Promise<void>;
+  readonly closed: Promise<{ code: number; reason: string }>;
+
+  constructor(url: string, options?: ClientOptions) {
+    this.ws = new WebSocket(url, options);
+    this.opened = new Promise((resolve, reject) => {
+      this.ws.once('open', () => resolve());
+      this.ws.once('error', reject);
+    });
+    this.closed = new Promise((resolve) => this.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.ws.on('message', (data) => {
+      const frame: unknown = JSON.parse(data.toString());
+      const waiter = this.waiters.shift();
+      if (waiter) waiter(frame);
+      else this.frames.push(frame);
+    });
+  }
+
+  static async open(url: string, options?: ClientOptions): Promise<TestSocket> {
+    const socket = new TestSocket(url, options);
+    await socket.opened;
+    return socket;
+  }
+
+  send(frame: unknown): void {
+    this.ws.send(typeof frame === 'string' ? frame : JSON.stringify(frame));
+  }
+
+  /** The next frame from the server; fails after `ms`. */
+  next(ms = 3000): Promise<Record<string, unknown>> {
+    const queued = this.frames.shift();
+    if (queued !== undefined) return Promise.resolve(queued as Record<string, unknown>);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('no frame from the server')), ms);
+      this.waiters.push((frame) => {
+        clearTimeout(timer);
+        resolve(frame as Record<string, unknown>);
+      });
+    });
+  }
+
+  /** True when nothing arrives within `ms`. */
+  async quiet(ms = 150): Promise<boolean> {
+    await new Promise((r) => setTimeout(r, ms));
+    return this.frames.length === 0;
+  }
+
+  get isOpen(): boolean {
+    return this.ws.readyState === WebSocket.OPEN;
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
+
+/** Opens a socket and authenticates it with the token. */
+export async function authedSocket(url: string, token: string): Promise<TestSocket> {
+  const socket = await TestSocket.open(url);
+  socket.send({ type: 'AUTHENTICATION', access_token: `Bearer ${token}` });
+  return socket;
+}
