@@ -109,6 +109,8 @@ export function authRoutes(ctx: AppContext) {
       '/auth/logout',
       {
         config: { answer: 'status' },
+        // a HEAD request must not sign anyone out
+        exposeHeadRoute: false,
         preHandler: requireRank(ctx, 'signed-in'),
         schema: {
           summary: 'Sign out: the token stops working everywhere and its sockets close (code 4401)',
