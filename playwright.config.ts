@@ -9,6 +9,7 @@ export default defineConfig({
   retries: process.env.CI ? 1 : 0,
   reporter: process.env.CI ? 'line' : 'list',
   globalSetup: './tests/e2e/global-setup.ts',
+  testMatch: '**/*.spec.ts',
   use: {
     baseURL: process.env.E2E_BASE_URL ?? 'http://127.0.0.1:7411',
     launchOptions: {

@@ -81,11 +81,9 @@ export const appMachine = setup({
       actions: assign({ connected: ({ context, event }) => ({ ...context.connected, [event.channel]: event.connected }) }),
     },
     'CONNECTION.UNAUTHORIZED': {
-      // the socket refused the token: ask the server again who we are (a 401 there signs out)
-      actions: enqueueActions(({ context, enqueue }) => {
-        const token = context.auth.getSnapshot().context.token;
-        enqueue.sendTo(context.auth, { type: 'TOKEN_CHANGED', token });
-      }),
+      // the socket refused the token: ask the server again who we are (a 401 there signs out);
+      // the refusing connection waits for a new token, the other one is left alone
+      actions: enqueueActions(({ context, enqueue }) => enqueue.sendTo(context.auth, { type: 'REVALIDATE' })),
     },
     'CONNECTION.MESSAGE': {
       actions: enqueueActions(({ context, event, enqueue }) => {

@@ -28,6 +28,8 @@ export type AuthEvent =
   | { type: 'LOGGED_IN'; token: string; remember: boolean }
   | { type: 'TOKEN_CHANGED'; token: string | null }
   | { type: 'LOGOUT' }
+  /** A socket refused the token: ask the server again, without dropping what is shown. */
+  | { type: 'REVALIDATE' }
   | { type: 'USER_UPDATED'; user: User }
   | { type: 'BALANCE'; balance: Balance }
   | { type: 'REMEMBER_PATH'; path: string }
@@ -116,6 +118,7 @@ export const authMachine = setup({
     signedIn: {
       on: {
         LOGOUT: 'loggingOut',
+        REVALIDATE: 'revalidating',
         USER_UPDATED: { actions: [assign({ user: ({ event }) => event.user }), 'announceUser'] },
         BALANCE: {
           actions: assign({ user: ({ context, event }) => (context.user ? { ...context.user, ...event.balance } : null) }),
@@ -128,6 +131,22 @@ export const authMachine = setup({
             'announceToken',
           ],
         },
+      },
+    },
+    revalidating: {
+      invoke: {
+        src: 'fetchUser',
+        input: ({ context }) => ({ token: context.token! }),
+        onDone: { target: 'signedIn', actions: [assign({ user: ({ event }) => event.output }), 'announceUser'] },
+        onError: [
+          {
+            guard: 'unauthorized',
+            target: 'anonymous',
+            actions: [assign({ token: null, user: null }), 'clearStoredToken', 'announceToken', 'announceUser'],
+          },
+          // the server could not be asked: keep the session; the sockets retry by themselves
+          { target: 'signedIn' },
+        ],
       },
     },
     loggingOut: {

@@ -33,6 +33,8 @@ export type ConnectionOutEvent =
 
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_MAX_MS = 30_000;
+/** A server that opens the socket but never answers AUTHENTICATION is treated as a drop. */
+export const AUTH_TIMEOUT_MS = 10_000;
 /** The server closes with this code when a token is not (or no longer) valid. */
 export const CLOSE_UNAUTHORIZED = 4401;
 
@@ -147,6 +149,7 @@ export const connectionMachine = setup({
             enqueue('authenticate');
             if (context.channel === 'user') enqueue('requestStatus');
           }),
+          after: { [AUTH_TIMEOUT_MS]: '#connection.disconnected' },
           on: {
             SEND: { actions: 'sendFrame' },
             SOCKET_EVENT: [

@@ -43,9 +43,11 @@ function Protected({ children }: { children: ReactNode }) {
   const status = useAuthStatus();
   const auth = useChild('auth');
   const anonymous = status === 'anonymous';
+  // read during render: the redirect below changes the address before effects run
+  const requested = window.location.pathname + window.location.search;
   useEffect(() => {
-    if (anonymous) auth.send({ type: 'REMEMBER_PATH', path: window.location.pathname + window.location.search });
-  }, [anonymous, auth]);
+    if (anonymous) auth.send({ type: 'REMEMBER_PATH', path: requested });
+  }, [anonymous, auth, requested]);
   if (status === 'loading') return <FullPageLoader />;
   if (anonymous) return <Redirect to="/signin" replace />;
   return (

@@ -179,7 +179,8 @@ describe('app machine', () => {
     const auction = t.sockets.last(URLS.auction);
     auction.open();
     auction.receive(UNAUTHENTICATED);
-    expect(t.auth().value).toBe('loading');
+    expect(t.auth().value).toBe('revalidating');
+    expect(t.auth().context.user).not.toBeNull(); // nothing shown is dropped while asking
     expect(t.fetches.map((f) => f.token)).toEqual(['tok-1', 'tok-1']);
 
     t.fetches[1].answer.reject(new UnauthorizedError('Session ended'));
@@ -188,5 +189,23 @@ describe('app machine', () => {
     expect(t.clearStoredToken).toHaveBeenCalledTimes(1);
     expect(t.connection('auction').value).toBe('idle');
     expect(t.connection('user').value).toBe('idle');
+  });
+
+  it('when the server still knows the token, auth stays signed in and the other socket is left alone', async () => {
+    const t = await signedIn();
+    const user = t.sockets.last(URLS.user);
+    user.open();
+    user.receive(STATUS);
+    expect(t.connection('user').value).toEqual({ online: 'connected' });
+    const socketsBefore = t.sockets.sockets.length;
+    const auction = t.sockets.last(URLS.auction);
+    auction.open();
+    auction.receive(UNAUTHENTICATED);
+    expect(t.auth().value).toBe('revalidating');
+    t.fetches[1].answer.resolve(USER);
+    await t.authUntil('signedIn');
+    expect(t.connection('user').value).toEqual({ online: 'connected' });
+    expect(t.connection('auction').value).toBe('unauthorized');
+    expect(t.sockets.sockets.length).toBe(socketsBefore); // no reconnect storm
   });
 });

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, setup, type ActorRefFrom } from 'xstate';
 import { WS_CLOSE_UNAUTHENTICATED, type Channel } from '../../src/protocol/socket';
 import {
+  AUTH_TIMEOUT_MS,
   BACKOFF_BASE_MS,
   BACKOFF_MAX_MS,
   CLOSE_UNAUTHORIZED,
@@ -121,6 +122,19 @@ describe('connection machine', () => {
       { type: 'CONNECTION.MESSAGE', channel: 'auction', msg: HISTORY },
       { type: 'CONNECTION.STATUS', channel: 'auction', connected: true },
     ]);
+  });
+
+  it('gives up authenticating after AUTH_TIMEOUT_MS of silence and retries with backoff', () => {
+    const t = start();
+    t.sockets.last().open();
+    t.clock.increment(AUTH_TIMEOUT_MS - 1);
+    expect(t.state()).toEqual({ online: 'authenticating' });
+    t.clock.increment(1);
+    expect(t.state()).toBe('disconnected');
+    expect(t.sockets.last().tornDown).toBe(true);
+    t.clock.increment(backoffDelay(1));
+    expect(t.state()).toEqual({ online: 'connecting' });
+    expect(t.sockets.sockets).toHaveLength(2);
   });
 
   it('auction: a STATUS is not its answer to authentication (forwarded, still authenticating)', () => {

@@ -29,7 +29,9 @@ function Submenu({ entry }: { entry: MenuSubmenu }) {
   return (
     <Collapsible.Root open={open} onOpenChange={setOpen}>
       <Collapsible.Trigger className="flex w-full cursor-pointer items-center justify-between rounded-md py-2 ps-4 pe-3 text-start text-sm text-foreground/85 hover:bg-muted">
-        <FormattedMessage id={entry.labelId} />
+        <span>
+          <FormattedMessage id={entry.labelId} />
+        </span>
         <span aria-hidden="true" className={cn('text-xs transition-transform', open && 'rotate-90 rtl:-rotate-90')}>
           ›
         </span>

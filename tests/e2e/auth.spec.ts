@@ -1,0 +1,116 @@
+import { expect, test } from '@playwright/test';
+import { acceptCookies, newAccount, register, signIn } from './support';
+
+test.beforeEach(async ({ page }) => acceptCookies(page));
+
+test('sign-up shows every validation message of SPEC 5 and sends nothing while invalid', async ({ page }) => {
+  let registerCalls = 0;
+  page.on('request', (r) => r.url().endsWith('/auth/register') && registerCalls++);
+  await page.goto('/signup');
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expect(page.getByText('Please fill in a valid username')).toBeVisible();
+  await expect(page.getByText('Please fill in a valid governer id')).toBeVisible();
+  await expect(page.getByText('Please fill in a valid email')).toBeVisible();
+  await expect(page.getByText('Password must contain minimum eight characters, at least one uppercase letter, one number and one special character!')).toBeVisible();
+  await expect(page.getByText('Please confirm your password!')).toBeVisible();
+
+  await page.locator('#playerid').fill('12ab');
+  await page.locator('#email').fill('not-an-email');
+  await page.locator('#password').fill('Abcdefg1'); // no special character
+  await page.locator('#confirm').fill('Abcdefg1!');
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expect(page.getByText('Please fill in a valid governer id')).toBeVisible();
+  await expect(page.getByText('Please fill in a valid email')).toBeVisible();
+  await expect(page.getByText('Password must contain minimum eight characters', { exact: false })).toBeVisible();
+  await expect(page.getByText('The two passwords that you entered do not match!')).toBeVisible();
+  expect(registerCalls).toBe(0);
+});
+
+test('password strength indicator follows the password', async ({ page }) => {
+  await page.goto('/signup');
+  const meter = page.getByTestId('password-strength');
+  await expect(meter).toHaveAttribute('data-score', '0');
+  await page.locator('#password').fill('abc');
+  await expect(meter).toHaveAttribute('data-score', '0');
+  await page.locator('#password').fill('Abcdefg1');
+  await expect(meter).toHaveAttribute('data-score', '2');
+  await page.locator('#password').fill('Abcdefgh1!xyz');
+  await expect(meter).toHaveAttribute('data-score', '4');
+  await expect(meter).toContainText('Strong');
+});
+
+test('sign-up succeeds, clears the form, and the new account can sign in', async ({ page }) => {
+  const account = newAccount('new');
+  await page.goto('/signup');
+  await page.locator('#username').fill(account.username);
+  await page.locator('#playerid').fill(account.playerid);
+  await page.locator('#email').fill(account.email.toUpperCase());
+  await page.locator('#password').fill(account.password);
+  await page.locator('#confirm').fill(account.password);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expect(page.getByText('Your account has been created')).toBeVisible();
+  await expect(page.locator('#username')).toHaveValue('');
+  await expect(page.locator('#email')).toHaveValue('');
+
+  // the email was stored lowercased: signing in with it works
+  await signIn(page, account);
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+  await expect(page.getByTestId('user-name')).toHaveText(account.username);
+});
+
+test('sign-up with a taken email shows the error alert and the reason', async ({ page }) => {
+  const existing = await register();
+  await page.goto('/signup');
+  await page.locator('#username').fill(`${existing.username}x`.slice(0, 32));
+  await page.locator('#playerid').fill('123');
+  await page.locator('#email').fill(existing.email);
+  await page.locator('#password').fill(existing.password);
+  await page.locator('#confirm').fill(existing.password);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  const alert = page.getByTestId('signup-error');
+  await expect(alert).toContainText('There was an error creating your account');
+  await expect(alert).toContainText('already exists');
+  await expect(page.locator('#email')).toHaveValue(existing.email);
+});
+
+test('sign-in: required fields, then a failure notification titled Error with the server text', async ({ page }) => {
+  await page.goto('/signin');
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page.getByText('Please fill in an email')).toBeVisible();
+  await expect(page.getByText('Please fill in a password')).toBeVisible();
+
+  const account = await register();
+  await page.locator('#email').fill(account.email);
+  await page.locator('#password').fill('Wrong!pass1');
+  await page.getByRole('button', { name: 'Login' }).click();
+  const toast = page.getByTestId('notification');
+  await expect(toast).toContainText('Error');
+  await expect(toast).toContainText('The email or password is incorrect.');
+  await expect(page).toHaveURL(/\/signin$/);
+});
+
+test('an email typed in capitals with spaces signs in, and "remember me" off keeps the token for this session only', async ({ page }) => {
+  const account = await register();
+  await page.goto('/signin');
+  await page.locator('#email').fill(`  ${account.email.toUpperCase()} `);
+  await page.locator('#password').fill(account.password);
+  await page.locator('#remember').click();
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+  expect(await page.evaluate(() => localStorage.getItem('kingdom.token'))).toBeNull();
+  expect(await page.evaluate(() => sessionStorage.getItem('kingdom.token'))).toBeTruthy();
+});
+
+test('logout from the popover revokes the token and returns to /signin', async ({ page }) => {
+  const account = await register();
+  await signIn(page, account);
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+  const token = await page.evaluate(() => localStorage.getItem('kingdom.token'));
+  expect(token).toBeTruthy();
+  await page.getByTestId('user-popover-trigger').click();
+  await page.getByRole('button', { name: 'Logout' }).click();
+  await expect(page).toHaveURL(/\/signin$/);
+  expect(await page.evaluate(() => localStorage.getItem('kingdom.token'))).toBeNull();
+  const me = await page.request.post('/auth/me', { headers: { authorization: `Bearer ${token}` } });
+  expect(me.status()).toBe(401);
+});

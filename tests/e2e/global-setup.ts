@@ -1,0 +1,39 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ADMIN, BASE_URL, PORTS } from './support';
+
+/**
+ * Starts the real server (built client, SQLite in a fresh temporary folder) on the test ports,
+ * registers the first account (which becomes admin) and stops it all afterwards.
+ */
+export default async function globalSetup() {
+  const dataDir = mkdtempSync(join(tmpdir(), 'kingdom-e2e-'));
+  const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+    env: { ...process.env, PORT: String(PORTS.http), AUCTION_PORT: String(PORTS.auction), USER_PORT: String(PORTS.user), DATA_DIR: dataDir },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const deadline = Date.now() + 30_000;
+  for (;;) {
+    try {
+      if ((await fetch(`${BASE_URL}/openapi.json`)).ok) break;
+    } catch {
+      /* not up yet */
+    }
+    if (Date.now() > deadline || server.exitCode !== null) throw new Error('the server did not start for the browser tests');
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  const res = await fetch(`${BASE_URL}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(ADMIN),
+  });
+  if ((await res.json()).status !== 'success') throw new Error('could not register the first (admin) account');
+
+  return async () => {
+    server.kill('SIGTERM');
+    await new Promise((r) => server.once('exit', r));
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,93 @@
+import { expect, test } from '@playwright/test';
+import { acceptCookies, accountWithRank, register, signIn } from './support';
+
+test.beforeEach(async ({ page }) => acceptCookies(page));
+
+test('/ sends an anonymous visitor to /signin', async ({ page }) => {
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/signin$/);
+});
+
+test('a protected path sends an anonymous visitor to /signin, and sign-in returns to it', async ({ page }) => {
+  const account = await register();
+  await page.goto('/my-kingdom/metrics?range=30');
+  await expect(page).toHaveURL(/\/signin$/);
+  await page.locator('#email').fill(account.email);
+  await page.locator('#password').fill(account.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/my-kingdom\/metrics\?range=30$/);
+});
+
+test('a signed-in user: / goes to the profile, /signin and /signup go to /', async ({ page }) => {
+  const account = await register();
+  await signIn(page, account);
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+  await page.goto('/');
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+  await page.goto('/signin');
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+  await page.goto('/signup');
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+});
+
+test('an unknown path shows the 404 page with Go to Home', async ({ page }) => {
+  await signIn(page, await register());
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+  await page.goto('/no/such/page');
+  await expect(page.getByText('Oops, an error has occurred. Page not found!')).toBeVisible();
+  await page.getByRole('link', { name: 'Go to Home' }).click();
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+});
+
+const KINGDOM = ['Dashboard', 'KvK Dashboard', 'Metrics', 'Kingdom Points', 'Migrant Dashboard', 'Kingdom Settings'];
+const ADMIN = ['Admin Dashboard', 'KvK Management', 'Kingdom Management', 'Player IDs', 'Alliances', 'Servers', 'Scans', 'Users'];
+
+for (const [rank, tag, groups] of [
+  ['user', 'User', ['account']],
+  ['council', 'Council', ['account', 'kingdom']],
+  ['admin', 'Admin', ['account', 'kingdom', 'admin']],
+] as const) {
+  test(`menus for a ${rank}: ${groups.join(', ')}; name, rank tag and balance in the sidebar`, async ({ page }) => {
+    const account = await accountWithRank(rank);
+    await signIn(page, account);
+    const sidebar = page.getByTestId('sidebar');
+    await expect(sidebar.getByTestId('user-name')).toHaveText(account.username);
+    await expect(sidebar.locator('[data-rank]')).toHaveText(tag, { ignoreCase: true });
+    await expect(sidebar.getByTestId('user-balance')).toHaveText('0 kingdom points');
+    await expect(sidebar.locator('[data-menu-group]')).toHaveCount(groups.length);
+    await expect(sidebar.getByRole('link', { name: 'Profile' })).toBeVisible();
+    await expect(sidebar.getByRole('link', { name: 'Kingdom Store' })).toBeVisible();
+    for (const label of KINGDOM) await expect(sidebar.getByText(label, { exact: true })).toHaveCount(groups.includes('kingdom') ? 1 : 0);
+    for (const label of ADMIN) await expect(sidebar.getByText(label, { exact: true })).toHaveCount(groups.includes('admin') ? 1 : 0);
+  });
+}
+
+test('submenus open, and their pages say plainly they are not built yet', async ({ page }) => {
+  await signIn(page, await accountWithRank('admin'));
+  const sidebar = page.getByTestId('sidebar');
+  await sidebar.getByText('Kingdom Points', { exact: true }).click();
+  await sidebar.getByRole('link', { name: 'Store History' }).click();
+  await expect(page).toHaveURL(/\/my-kingdom\/kingdom-points\/store-history$/);
+  await expect(page.getByRole('heading', { name: 'Store History' })).toBeVisible();
+  await expect(page.getByTestId('planned')).toContainText('This page is not built yet.');
+  await sidebar.getByText('Servers', { exact: true }).click();
+  await sidebar.getByRole('link', { name: 'Monitor' }).click();
+  await expect(page).toHaveURL(/\/admin\/bot\/monitor$/);
+});
+
+test('the top bar shows Connected once both sockets are authenticated', async ({ page }) => {
+  await signIn(page, await register());
+  await expect(page.getByTestId('connection')).toHaveText('Connected');
+});
+
+test('below 992 px the sidebar is a drawer that closes on navigation', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 800 });
+  await signIn(page, await register());
+  await expect(page.getByTestId('sidebar')).toBeHidden();
+  await page.getByTestId('menu-button').click();
+  const drawer = page.getByTestId('drawer');
+  await expect(drawer).toBeVisible();
+  await drawer.getByRole('link', { name: 'Kingdom Store' }).click();
+  await expect(page).toHaveURL(/\/my-account\/kingdom-store$/);
+  await expect(drawer).toBeHidden();
+});

@@ -1,0 +1,63 @@
+import { expect, type Page } from '@playwright/test';
+
+export const PORTS = { http: 7411, auction: 7412, user: 7413 } as const;
+export const BASE_URL = `http://127.0.0.1:${PORTS.http}`;
+export const PASSWORD = 'Str0ng!pass';
+export const ADMIN = { email: 'admin@e2e.test', password: PASSWORD, username: 'HighKing', playerid: '10000001' };
+
+let counter = 0;
+/** A fresh account for one test: unique email, username and governor id. */
+export function newAccount(prefix = 'gov') {
+  const n = `${Date.now().toString(36)}${(counter++).toString(36)}${Math.floor(Math.random() * 1e4)}`;
+  return { email: `${prefix}.${n}@e2e.test`, password: PASSWORD, username: `${prefix}${n}`.slice(0, 32), playerid: String(20000000 + Math.floor(Math.random() * 9e7)) };
+}
+
+export async function api<T>(path: string, body?: unknown, token?: string, method = 'POST'): Promise<T> {
+  const res = await fetch(`${BASE_URL}/${path}`, {
+    method,
+    headers: { ...(body ? { 'content-type': 'application/json' } : {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return (await res.json()) as T;
+}
+
+export async function register(account = newAccount()) {
+  const answer = await api<{ status: string; error?: string }>('auth/register', account);
+  expect(answer.status, answer.error).toBe('success');
+  return account;
+}
+
+const tokens = new Map<string, string>();
+/** A token for the account, signed in once per test run (sign-in is rate-limited per email). */
+export async function tokenOf(account: { email: string; password: string }): Promise<string> {
+  const known = tokens.get(account.email);
+  if (known) return known;
+  const answer = await api<{ token: { access_token: string } }>('auth/login', { email: account.email, password: account.password });
+  tokens.set(account.email, answer.token.access_token);
+  return answer.token.access_token;
+}
+
+/** A registered account with the given rank (set by the admin through the API). */
+export async function accountWithRank(rank: 'user' | 'council' | 'admin', prefix = rank) {
+  const account = await register(newAccount(prefix));
+  if (rank !== 'user') {
+    const admin = await tokenOf(ADMIN);
+    const answer = await api<{ result: boolean }>(`admin/users/${encodeURIComponent(account.username)}/rank`, { rank }, admin);
+    expect(answer.result).toBe(true);
+  }
+  return account;
+}
+
+/** Accepts the cookie banner up front so it covers nothing. */
+export async function acceptCookies(page: Page) {
+  await page.context().addCookies([{ name: 'kingdom_cookie_consent', value: '1', url: BASE_URL }]);
+}
+
+export async function signIn(page: Page, account: { email: string; password: string }, { remember = true } = {}) {
+  await page.goto('/signin');
+  await page.locator('#email').fill(account.email);
+  await page.locator('#password').fill(account.password);
+  if (!remember) await page.locator('#remember').click();
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+}
