@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
-import { precompileMessages } from './scripts/vite-precompile-messages';
+import { precompileMessages } from './scripts/vite-precompile-messages.ts';
 
 export default defineConfig({
   // tests read the locale files as they are; the app gets them precompiled

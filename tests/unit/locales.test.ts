@@ -1,0 +1,42 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { checkLocales } from '../../scripts/check-locales';
+
+const real = (locale: string) => JSON.parse(readFileSync(`src/locales/${locale}.json`, 'utf8'));
+
+describe('the locale check', () => {
+  it('passes on the shipped locales', () => {
+    expect(checkLocales(real)).toEqual([]);
+  });
+
+  it('names a missing key, an extra key, an empty value, a lost placeholder and bad ICU', () => {
+    const problems = checkLocales((locale) => {
+      const messages = real(locale);
+      if (locale === 'fr') delete messages['signin.title'];
+      if (locale === 'es') messages['made.up'] = 'x';
+      if (locale === 'it') messages['signin.submit'] = '';
+      if (locale === 'zh') messages['app.kingdomPoints'] = '王国积分';
+      if (locale === 'ar') messages['app.reserved'] = '{reserved';
+      return messages;
+    });
+    expect(problems).toEqual(
+      expect.arrayContaining([
+        'fr: missing key signin.title',
+        'es: extra key made.up',
+        'it: signin.submit is not a non-empty string',
+        'zh: app.kingdomPoints has placeholders {}, English has {balance}',
+        expect.stringMatching(/^ar: app\.reserved is not valid ICU MessageFormat/),
+      ]),
+    );
+    expect(problems).toHaveLength(5);
+  });
+
+  it('keeps SPEC texts word for word in English', () => {
+    const en = real('en');
+    expect(en['error.404']).toBe('Oops, an error has occurred. Page not found!');
+    expect(en['error.500']).toBe('Sorry, server goes wrong');
+    expect(en['cookie.accept']).toBe('I understand!');
+    expect(en['signup.success']).toBe('Your account has been created');
+    expect(en['signup.error']).toBe('There was an error creating your account');
+  });
+});
