@@ -42,11 +42,12 @@ test('an unknown path shows the 404 page with Go to Home', async ({ page }) => {
 const KINGDOM = ['Dashboard', 'KvK Dashboard', 'Metrics', 'Kingdom Points', 'Migrant Dashboard', 'Kingdom Settings'];
 const ADMIN = ['Admin Dashboard', 'KvK Management', 'Kingdom Management', 'Player IDs', 'Alliances', 'Servers', 'Scans', 'Users'];
 
-for (const [rank, tag, groups] of [
+const RANK_MENUS: ['user' | 'council' | 'admin', string, string[]][] = [
   ['user', 'User', ['account']],
   ['council', 'Council', ['account', 'kingdom']],
   ['admin', 'Admin', ['account', 'kingdom', 'admin']],
-] as const) {
+];
+for (const [rank, tag, groups] of RANK_MENUS) {
   test(`menus for a ${rank}: ${groups.join(', ')}; name, rank tag and balance in the sidebar`, async ({ page }) => {
     const account = await accountWithRank(rank);
     await signIn(page, account);
