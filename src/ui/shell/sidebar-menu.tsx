@@ -32,7 +32,7 @@ function Submenu({ entry }: { entry: MenuSubmenu }) {
         <span>
           <FormattedMessage id={entry.labelId} />
         </span>
-        <span aria-hidden="true" className={cn('text-xs transition-transform', open && 'rotate-90 rtl:-rotate-90')}>
+        <span aria-hidden="true" className={cn('text-xs transition-transform rtl:-scale-x-100', open && 'rotate-90')}>
           ›
         </span>
       </Collapsible.Trigger>

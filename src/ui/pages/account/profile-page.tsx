@@ -40,7 +40,7 @@ export default function ProfilePage() {
           <FormattedMessage id="planned.title" />
         </h2>
         <p className="mt-1 text-sm text-muted-foreground">
-          <FormattedMessage id="planned.text" />
+          <FormattedMessage id="profile.planned" />
         </p>
       </Card>
     </div>
