@@ -1,5 +1,5 @@
 import { FormattedMessage } from 'react-intl';
-import { Card } from '../components/card';
+import { PlannedNotice } from '../components/planned-notice';
 
 /** A route whose feature comes in a later release says so plainly, with no sample data. */
 export default function PlannedPage({ titleId }: { titleId: string }) {
@@ -8,14 +8,7 @@ export default function PlannedPage({ titleId }: { titleId: string }) {
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id={titleId} />
       </h1>
-      <Card data-testid="planned">
-        <h2 className="font-semibold">
-          <FormattedMessage id="planned.title" />
-        </h2>
-        <p className="mt-1 text-sm text-muted-foreground">
-          <FormattedMessage id="planned.text" />
-        </p>
-      </Card>
+      <PlannedNotice />
     </div>
   );
 }

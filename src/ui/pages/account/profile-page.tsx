@@ -2,6 +2,7 @@ import { useSelector } from '@xstate/react';
 import { FormattedMessage, FormattedNumber } from 'react-intl';
 import { useChild } from '../../app-context';
 import { Card } from '../../components/card';
+import { PlannedNotice } from '../../components/planned-notice';
 import { RankTag } from '../../components/rank-tag';
 
 /** The profile: who you are now; governor stats and bidding history arrive with later releases. */
@@ -35,14 +36,7 @@ export default function ProfilePage() {
           </div>
         </dl>
       </Card>
-      <Card data-testid="planned">
-        <h2 className="font-semibold">
-          <FormattedMessage id="planned.title" />
-        </h2>
-        <p className="mt-1 text-sm text-muted-foreground">
-          <FormattedMessage id="profile.planned" />
-        </p>
-      </Card>
+      <PlannedNotice textId="profile.planned" />
     </div>
   );
 }

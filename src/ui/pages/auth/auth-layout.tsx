@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
+import { Link } from 'wouter';
 import { LanguagePicker } from '../../shell/language-picker';
 
 /** The public pages' frame: a centred card with the language switcher. */
@@ -27,5 +28,17 @@ export function AuthLayout({ titleId, subtitleId, children }: { titleId: string;
         </div>
       </div>
     </div>
+  );
+}
+
+/** The line under a public form that leads to the other one ("Don't have an account? Sign Up"). */
+export function AuthSwitch({ questionId, linkId, href }: { questionId: string; linkId: string; href: string }) {
+  return (
+    <p className="text-center text-sm text-muted-foreground">
+      <FormattedMessage id={questionId} />{' '}
+      <Link href={href} className="font-medium text-primary hover:underline">
+        <FormattedMessage id={linkId} />
+      </Link>
+    </p>
   );
 }

@@ -1,6 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { FormattedMessage } from 'react-intl';
-import { Link } from 'wouter';
 import { fromPromise } from 'xstate';
 import { signInMachine } from '../../../machines/signIn.machine';
 import { useChild, useRuntime } from '../../app-context';
@@ -10,7 +9,7 @@ import { Field } from '../../components/field';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { PasswordInput } from '../../components/password-input';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout, AuthSwitch } from './auth-layout';
 
 export default function SignInPage() {
   const { api } = useRuntime();
@@ -66,12 +65,7 @@ export default function SignInPage() {
         <Button type="submit" size="lg" disabled={submitting}>
           <FormattedMessage id="signin.submit" />
         </Button>
-        <p className="text-center text-sm text-muted-foreground">
-          <FormattedMessage id="signin.noAccount" />{' '}
-          <Link href="/signup" className="font-medium text-primary hover:underline">
-            <FormattedMessage id="signin.toSignup" />
-          </Link>
-        </p>
+        <AuthSwitch questionId="signin.noAccount" linkId="signin.toSignup" href="/signup" />
       </form>
     </AuthLayout>
   );

@@ -1,6 +1,5 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { FormattedMessage } from 'react-intl';
-import { Link } from 'wouter';
 import { fromPromise } from 'xstate';
 import { signUpMachine, type SignUpField } from '../../../machines/signUp.machine';
 import { useRuntime } from '../../app-context';
@@ -9,7 +8,7 @@ import { Button } from '../../components/button';
 import { Field } from '../../components/field';
 import { Input } from '../../components/input';
 import { PasswordInput } from '../../components/password-input';
-import { AuthLayout } from './auth-layout';
+import { AuthLayout, AuthSwitch } from './auth-layout';
 
 const TEXT_FIELDS: { field: Exclude<SignUpField, 'password' | 'confirm'>; type: string; autoComplete: string; inputMode?: 'numeric' }[] = [
   { field: 'username', type: 'text', autoComplete: 'username' },
@@ -80,12 +79,7 @@ export default function SignUpPage() {
         <Button type="submit" size="lg" disabled={state === 'submitting'}>
           <FormattedMessage id="signup.submit" />
         </Button>
-        <p className="text-center text-sm text-muted-foreground">
-          <FormattedMessage id="signup.haveAccount" />{' '}
-          <Link href="/signin" className="font-medium text-primary hover:underline">
-            <FormattedMessage id="signup.toSignin" />
-          </Link>
-        </p>
+        <AuthSwitch questionId="signup.haveAccount" linkId="signup.toSignin" href="/signin" />
       </form>
     </AuthLayout>
   );
