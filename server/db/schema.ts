@@ -25,11 +25,25 @@ export interface SessionsTable {
   revoked_at: number | null;
 }
 
+/** Append-only (triggers refuse UPDATE and DELETE): every change of a balance, with who and why. */
+export interface PointsTransactionsTable {
+  id: Generated<number>;
+  user_id: number;
+  delta: number;
+  kind: 'grant' | 'deduct' | 'purchase' | 'refund' | 'automatic';
+  reason: string;
+  actor_id: number | null;
+  balance_after: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
+  points_transactions: PointsTransactionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
+export type PointsTransactionRow = Selectable<PointsTransactionsTable>;

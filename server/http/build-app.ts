@@ -12,6 +12,7 @@ import { registerOpenApi } from './openapi';
 import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
+import { pointsRoutes } from './routes/points';
 
 /** The Fastify instance, not yet set up: app.ts needs its logger first. */
 export function createFastify(config: Config, tls: TlsFiles | null): FastifyInstance {
@@ -46,5 +47,6 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(authRoutes(ctx));
   await app.register(accountRoutes(ctx));
   await app.register(adminRoutes(ctx));
+  await app.register(pointsRoutes(ctx));
   await registerClient(app, ctx);
 }
