@@ -1,0 +1,90 @@
+import * as z from 'zod/mini';
+import { RANKS } from './ranks';
+
+/** The kingdom store on the wire (REST): items auctioned for kingdom points, and their sales. */
+export const ITEM_STATES = ['scheduled', 'live', 'finished', 'cancelled'] as const;
+export type ItemState = (typeof ITEM_STATES)[number];
+
+export const ITEM_NAME_MAX = 100;
+export const DESCRIPTION_MAX = 1000;
+export const MAX_PRICE = 1_000_000_000;
+export const MIN_DURATION_S = 10;
+export const MAX_DURATION_S = 30 * 24 * 3600;
+export const MAX_EXTEND_WINDOW_S = 3600;
+export const MAX_EXTENSIONS = 1000;
+/** How far back a start may lie: a little clock skew, not a backdated auction. */
+export const STARTS_AT_PAST_TOLERANCE_MS = 60_000;
+
+export const STORE_ERRORS = {
+  itemNameRequired: 'Please give the item a name.',
+  itemNameTooLong: `The item name may have at most ${ITEM_NAME_MAX} characters.`,
+  descriptionTooLong: `The description may have at most ${DESCRIPTION_MAX} characters.`,
+  imageUrl: 'The image must be an http(s) address or an uploaded image.',
+  type: 'The item type must be "auction".',
+  startPrice: `The start price must be a whole number from 0 to ${MAX_PRICE.toLocaleString('en')}.`,
+  minIncrement: `The minimum increment must be a whole number from 1 to ${MAX_PRICE.toLocaleString('en')}.`,
+  startsAt: 'The start must be a time (epoch milliseconds) that is not in the past.',
+  duration: `The duration must be a whole number of seconds from ${MIN_DURATION_S} to ${MAX_DURATION_S}.`,
+  extendWindow: `The extend window must be a whole number of seconds from 0 to ${MAX_EXTEND_WINDOW_S}.`,
+  maxExtensions: `The maximum number of extensions must be a whole number from 0 to ${MAX_EXTENSIONS}.`,
+  eligibility: 'Eligibility lists ranks (user, council, admin) and group names.',
+  badState: 'The state must be scheduled, live, finished or cancelled.',
+  unknownItem: 'There is no such item.',
+  notCancellable: 'Only a scheduled or live item can be cancelled.',
+  badPage: 'The page must be a whole number from 1.',
+} as const;
+
+const wholeIn = (min: number, max: number, error: string) => z.int({ error }).check(z.gte(min, error), z.lte(max, error));
+const trimmed = z.transform((v: string) => v.trim());
+
+export const eligibility = z.object({
+  ranks: z.optional(z.array(z.enum(RANKS, { error: STORE_ERRORS.eligibility }), { error: STORE_ERRORS.eligibility })),
+  groups: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(50)), { error: STORE_ERRORS.eligibility })),
+});
+export type Eligibility = z.infer<typeof eligibility>;
+
+export const createItemBody = z.object({
+  itemName: z.pipe(
+    z.string({ error: STORE_ERRORS.itemNameRequired }),
+    z.pipe(trimmed, z.string().check(z.minLength(1, STORE_ERRORS.itemNameRequired), z.maxLength(ITEM_NAME_MAX, STORE_ERRORS.itemNameTooLong))),
+  ),
+  description: z.optional(z.string({ error: STORE_ERRORS.descriptionTooLong }).check(z.maxLength(DESCRIPTION_MAX, STORE_ERRORS.descriptionTooLong))),
+  imageUrl: z.optional(
+    z.string({ error: STORE_ERRORS.imageUrl }).check(z.maxLength(500, STORE_ERRORS.imageUrl), z.regex(/^(https?:\/\/\S+|\/uploads\/[\w.-]+)$/, STORE_ERRORS.imageUrl)),
+  ),
+  type: z.optional(z.literal('auction', { error: STORE_ERRORS.type })),
+  start_price: wholeIn(0, MAX_PRICE, STORE_ERRORS.startPrice),
+  minIncrement: wholeIn(1, MAX_PRICE, STORE_ERRORS.minIncrement),
+  startsAt: z.optional(z.int({ error: STORE_ERRORS.startsAt }).check(z.gte(0, STORE_ERRORS.startsAt))),
+  duration: wholeIn(MIN_DURATION_S, MAX_DURATION_S, STORE_ERRORS.duration),
+  extendWindow: wholeIn(0, MAX_EXTEND_WINDOW_S, STORE_ERRORS.extendWindow),
+  maxExtensions: wholeIn(0, MAX_EXTENSIONS, STORE_ERRORS.maxExtensions),
+  eligibility: z.optional(eligibility),
+});
+export type CreateItemBody = z.input<typeof createItemBody>;
+
+/** An item as REST returns it: the socket's Item plus what the store manages. */
+export const storeItem = z.looseObject({
+  itemId: z.int(),
+  itemName: z.string(),
+  description: z.string(),
+  imageUrl: z.nullable(z.string()),
+  type: z.string(),
+  state: z.enum(ITEM_STATES),
+  start_price: z.int(),
+  minIncrement: z.int(),
+  amount: z.int(),
+  username: z.string(),
+  startsAt: z.int(),
+  endsAt: z.int(),
+  timer: z.int(),
+  timestamp: z.int(),
+  extendWindow: z.int(),
+  maxExtensions: z.int(),
+  extensions: z.int(),
+  eligibility: eligibility,
+});
+export type StoreItem = z.infer<typeof storeItem>;
+
+export const sale = z.object({ itemId: z.int(), itemName: z.string(), username: z.string(), amount: z.int(), at: z.int() });
+export type Sale = z.infer<typeof sale>;
