@@ -2,7 +2,9 @@ import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Channel } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
 import type { SocketHandle } from '../streams/socket';
+import { notificationFor } from './auction-notifications';
 import { authMachine, type AuthOutEvent } from './auth.machine';
+import { boardMachine, type BoardOutEvent } from './board.machine';
 import { connectionMachine, type ConnectionOutEvent } from './connection.machine';
 import { navigationMachine } from './navigation.machine';
 import { notificationsMachine } from './notifications.machine';
@@ -18,9 +20,12 @@ export interface AppInput {
   settings?: Partial<Settings>;
   urls: Record<Channel, string>;
   createSocket: (url: string) => SocketHandle;
+  /** The actor system's clock and a source of unique bid request ids. */
+  now: () => number;
+  newRequestId: () => string;
 }
 
-export type AppEvent = AuthOutEvent | ConnectionOutEvent;
+export type AppEvent = AuthOutEvent | ConnectionOutEvent | BoardOutEvent;
 
 export const appMachine = setup({
   types: {
@@ -31,6 +36,7 @@ export const appMachine = setup({
       navigation: ActorRefFrom<typeof navigationMachine>;
       notifications: ActorRefFrom<typeof notificationsMachine>;
       connections: Record<Channel, ActorRefFrom<typeof connectionMachine>>;
+      board: ActorRefFrom<typeof boardMachine>;
       connected: Record<Channel, boolean>;
     },
     events: {} as AppEvent,
@@ -41,6 +47,11 @@ export const appMachine = setup({
     navigation: navigationMachine,
     notifications: notificationsMachine,
     connection: connectionMachine,
+    board: boardMachine,
+  },
+  actions: {
+    /** SPEC 9: a sound at bidding start, at volume 0.5 (the app provides it). */
+    playStartSound: () => {},
   },
 }).createMachine({
   id: 'app',
@@ -61,6 +72,7 @@ export const appMachine = setup({
         input: { channel: 'user', url: input.urls.user, token: null, createSocket: input.createSocket },
       }),
     },
+    board: spawn('board', { id: 'board', systemId: 'board', input: { now: input.now, newRequestId: input.newRequestId } }),
     connected: { auction: false, user: false },
   }),
   on: {
@@ -78,7 +90,15 @@ export const appMachine = setup({
       }),
     },
     'CONNECTION.STATUS': {
-      actions: assign({ connected: ({ context, event }) => ({ ...context.connected, [event.channel]: event.connected }) }),
+      actions: [
+        assign({ connected: ({ context, event }) => ({ ...context.connected, [event.channel]: event.connected }) }),
+        enqueueActions(({ context, event, enqueue }) => {
+          if (event.channel === 'auction') enqueue.sendTo(context.board, { type: 'CONNECTED', connected: event.connected });
+        }),
+      ],
+    },
+    'BOARD.SEND': {
+      actions: enqueueActions(({ context, event, enqueue }) => enqueue.sendTo(context.connections.auction, { type: 'SEND', frame: event.frame })),
     },
     'CONNECTION.UNAUTHORIZED': {
       // the socket refused the token: ask the server again who we are (a 401 there signs out);
@@ -92,6 +112,12 @@ export const appMachine = setup({
           const { balance, reserved, available } = msg.data;
           enqueue.sendTo(context.auth, { type: 'BALANCE', balance: { balance, reserved, available } });
         }
+        if (event.channel === 'auction') enqueue.sendTo(context.board, { type: 'SERVER', msg });
+        // the connection handles a refused token itself; everything else is told to the player
+        const unauthenticated = msg.type === MSG.ERROR && msg.error_type === 'UNAUTHENTICATED';
+        const notification = unauthenticated ? null : notificationFor(msg);
+        if (notification) enqueue.sendTo(context.notifications, { type: 'NOTIFY', notification });
+        if (msg.type === MSG.BIDDING_STARTED) enqueue('playStartSound');
       }),
     },
     'CONNECTION.PROTOCOL_ERROR': {},

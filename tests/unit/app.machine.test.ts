@@ -35,6 +35,7 @@ function start(options: { token?: string | null; settings?: Partial<Settings> } 
     },
   });
   const clock = new SimulatedClock();
+  let requests = 0;
   const app = createActor(machine, {
     clock,
     input: {
@@ -42,6 +43,8 @@ function start(options: { token?: string | null; settings?: Partial<Settings> } 
       settings: options.settings,
       urls: URLS,
       createSocket: sockets.createSocket,
+      now: () => clock.now(),
+      newRequestId: () => `req-${++requests}`,
     },
   }).start();
   const ctx = () => app.getSnapshot().context;
@@ -70,10 +73,10 @@ async function signedIn(user: User = USER) {
 }
 
 describe('app machine', () => {
-  it('spawns auth, settings, navigation, notifications and both connections', () => {
+  it('spawns auth, settings, navigation, notifications, both connections and the board', () => {
     const t = start({ token: null });
     const children = Object.keys(t.app.getSnapshot().children).sort();
-    expect(children).toEqual(['auth', 'connection.auction', 'connection.user', 'navigation', 'notifications', 'settings']);
+    expect(children).toEqual(['auth', 'board', 'connection.auction', 'connection.user', 'navigation', 'notifications', 'settings']);
     expect(t.ctx().connected).toEqual({ auction: false, user: false });
     expect(t.settings()).toEqual(DEFAULT_SETTINGS);
   });

@@ -5,7 +5,14 @@ import { appMachine } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
 import { settingsFromQuery, settingsMachine } from '../../machines/settings.machine';
 import { createSocket, type WebSocketCtor } from '../../streams/socket';
+import { playStartSound } from './sound';
 import { TOKEN_KEY, clearToken, readSettings, readToken, storeSettings, storeToken } from './storage';
+
+/** A unique bid request id; crypto.randomUUID needs a secure context, so not only that. */
+function newRequestId(): string {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
 
 /** Wires the root machine to the real API, sockets and storage, and starts it. */
 export function createApp() {
@@ -13,6 +20,7 @@ export function createApp() {
   const api: Api = createApi(ends.api);
 
   const machine = appMachine.provide({
+    actions: { playStartSound: () => void playStartSound() },
     actors: {
       auth: authMachine.provide({
         actors: {
@@ -37,6 +45,8 @@ export function createApp() {
       settings,
       urls: ends.sockets,
       createSocket: (url) => createSocket(url, window.WebSocket as unknown as WebSocketCtor),
+      now: () => Date.now(),
+      newRequestId,
     },
   });
   actor.start();
