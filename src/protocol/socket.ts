@@ -129,3 +129,11 @@ export type ServerMsgOf<T extends ServerMsg['type']> = Extract<ServerMsg, { type
 
 /** Close code of a socket whose token is bad, revoked or expired (after an ERROR UNAUTHENTICATED): sign in again, do not retry. */
 export const WS_CLOSE_UNAUTHENTICATED = 4401;
+
+/**
+ * Per-connection flood limit on both sockets (a token bucket): FRAME_BURST frames at once, then
+ * FRAME_RATE_PER_S a second. A frame over the limit is dropped unread and answered ERROR WS_ERROR
+ * (with data {itemId, requestId} when it was a CREATE_BID), so a client can settle its pending bid.
+ */
+export const FRAME_RATE_PER_S = 10;
+export const FRAME_BURST = 20;

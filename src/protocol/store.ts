@@ -88,3 +88,53 @@ export type StoreItem = z.infer<typeof storeItem>;
 
 export const sale = z.object({ itemId: z.int(), itemName: z.string(), username: z.string(), amount: z.int(), at: z.int() });
 export type Sale = z.infer<typeof sale>;
+
+// ── additions for the auction engine (server) and the store pages (client) ────────────────────
+
+/** GET store/items pages, GET store/history and store/my-history pages. */
+export const STORE_ITEMS_PAGE_SIZE = 500;
+export const SALES_PAGE_SIZE = 50;
+/** HISTORY on the auction socket: this many latest bids, and this many most recently finished items. */
+export const HISTORY_BIDS = 50;
+export const HISTORY_FINISHED_ITEMS = 50;
+/** The leader's name on an item nobody has bid on yet. */
+export const NO_LEADER = 'server';
+
+const pageParam = z.optional(
+  z.pipe(
+    z.string({ error: STORE_ERRORS.badPage }),
+    z.pipe(z.transform((v: string) => Number(v)), z.int({ error: STORE_ERRORS.badPage }).check(z.gte(1, STORE_ERRORS.badPage))),
+  ),
+);
+
+/** GET store/items?state=&page= (query strings). */
+export const storeItemsQuery = z.object({
+  state: z.optional(z.enum(ITEM_STATES, { error: STORE_ERRORS.badState })),
+  page: pageParam,
+});
+
+/** GET store/my-history?page=. */
+export const pageQuery = z.object({ page: pageParam });
+
+/** GET store/history?user=&page= (council, admin). */
+export const salesQuery = z.object({
+  user: z.optional(z.string().check(z.maxLength(64))),
+  page: pageParam,
+});
+
+/** The smallest bid an item takes now: the start price before the first bid, then amount + increment (an equal bid loses). */
+export function nextMinimum(item: { username: string; amount: number; start_price: number; minIncrement: number }): number {
+  return item.username === NO_LEADER ? Math.max(item.start_price, 1) : item.amount + item.minIncrement;
+}
+
+/**
+ * Whether an account may bid under an item's eligibility: no ranks and no groups means everyone;
+ * otherwise a listed rank or membership of a listed group (names compared without regard to case).
+ */
+export function isEligible(rules: Eligibility | undefined, rank: string, groups: readonly string[]): boolean {
+  const ranks = rules?.ranks ?? [];
+  const wanted = (rules?.groups ?? []).map((g) => g.toLowerCase());
+  if (ranks.length === 0 && wanted.length === 0) return true;
+  if ((ranks as readonly string[]).includes(rank)) return true;
+  return groups.some((g) => wanted.includes(g.toLowerCase()));
+}
