@@ -37,13 +37,88 @@ export interface PointsTransactionsTable {
   created_at: number;
 }
 
+export type ItemStateColumn = 'scheduled' | 'live' | 'finished' | 'cancelled';
+
+/** An auctioned item. `ends_at` is the current end (soft close moves it); `amount` the leading amount. */
+export interface ItemsTable {
+  id: Generated<number>;
+  name: string;
+  description: ColumnType<string, string | undefined, string>;
+  image_url: string | null;
+  type: ColumnType<string, string | undefined, string>;
+  start_price: number;
+  min_increment: number;
+  starts_at: number;
+  duration_s: number;
+  ends_at: number;
+  extend_window_s: number;
+  max_extensions: number;
+  extensions: ColumnType<number, number | undefined, number>;
+  state: ItemStateColumn;
+  /** JSON of {ranks?, groups?}; '{}' is everyone. */
+  eligibility: ColumnType<string, string | undefined, string>;
+  leader_id: number | null;
+  amount: number;
+  created_by: number | null;
+  created_at: number;
+  started_at: number | null;
+  settled_at: number | null;
+}
+
+/** Every accepted bid; `ends_at` is the item's end right after it. */
+export interface BidsTable {
+  id: Generated<number>;
+  item_id: number;
+  user_id: number;
+  amount: number;
+  ends_at: number;
+  created_at: number;
+}
+
+/** The first answer to each (user_id, request_id): a bid or an error type, never both. */
+export interface BidRequestsTable {
+  user_id: number;
+  request_id: string;
+  item_id: number;
+  bid_id: number | null;
+  error_type: string | null;
+  created_at: number;
+}
+
+export interface SalesTable {
+  id: Generated<number>;
+  item_id: number;
+  user_id: number;
+  amount: number;
+  at: number;
+}
+
+export interface GroupsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+export interface UserGroupsTable {
+  user_id: number;
+  group_id: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
   points_transactions: PointsTransactionsTable;
+  items: ItemsTable;
+  bids: BidsTable;
+  bid_requests: BidRequestsTable;
+  sales: SalesTable;
+  groups: GroupsTable;
+  user_groups: UserGroupsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;
 export type SessionRow = Selectable<SessionsTable>;
 export type PointsTransactionRow = Selectable<PointsTransactionsTable>;
+export type ItemRow = Selectable<ItemsTable>;
+export type BidRow = Selectable<BidsTable>;

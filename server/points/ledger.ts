@@ -1,6 +1,7 @@
 import { POINTS_ERRORS, TRANSACTIONS_PAGE_SIZE, type Transaction, type TransactionKind } from '../../src/protocol/points';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
+import { writeTransaction, type Queryable } from '../db/write';
 import { HttpError } from '../http/errors';
 
 /**
@@ -16,40 +17,46 @@ export interface Booking {
 }
 
 export async function book(db: Db, booking: Booking, now = Date.now()): Promise<{ transaction: Transaction; user: UserRow }> {
-  return db.transaction().execute(async (trx) => {
-    const user = await trx.selectFrom('users').selectAll().where('id', '=', booking.userId).executeTakeFirst();
-    if (!user) throw new HttpError(404, POINTS_ERRORS.unknownUser);
-    const balance = user.balance + booking.delta;
-    if (balance < user.reserved) throw new HttpError(409, POINTS_ERRORS.belowReserved);
-    const { id } = await trx
-      .insertInto('points_transactions')
-      .values({
-        user_id: user.id,
-        delta: booking.delta,
-        kind: booking.kind,
-        reason: booking.reason,
-        actor_id: booking.actorId,
-        balance_after: balance,
-        created_at: now,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const updated = await trx.updateTable('users').set({ balance }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
-    const actor = booking.actorId === null ? null : await trx.selectFrom('users').select('username').where('id', '=', booking.actorId).executeTakeFirst();
-    return {
-      user: updated,
-      transaction: {
-        id,
-        username: updated.username,
-        delta: booking.delta,
-        kind: booking.kind,
-        reason: booking.reason,
-        actor: actor?.username ?? null,
-        balanceAfter: balance,
-        at: now,
-      },
-    };
-  });
+  return writeTransaction(db, (trx) => bookIn(trx, booking, now));
+}
+
+/**
+ * The same booking inside a write transaction the caller already holds (settlement books the
+ * winner's purchase together with the sale): commits or rolls back with it.
+ */
+export async function bookIn(trx: Queryable, booking: Booking, now = Date.now()): Promise<{ transaction: Transaction; user: UserRow }> {
+  const user = await trx.selectFrom('users').selectAll().where('id', '=', booking.userId).executeTakeFirst();
+  if (!user) throw new HttpError(404, POINTS_ERRORS.unknownUser);
+  const balance = user.balance + booking.delta;
+  if (balance < user.reserved) throw new HttpError(409, POINTS_ERRORS.belowReserved);
+  const { id } = await trx
+    .insertInto('points_transactions')
+    .values({
+      user_id: user.id,
+      delta: booking.delta,
+      kind: booking.kind,
+      reason: booking.reason,
+      actor_id: booking.actorId,
+      balance_after: balance,
+      created_at: now,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const updated = await trx.updateTable('users').set({ balance }).where('id', '=', user.id).returningAll().executeTakeFirstOrThrow();
+  const actor = booking.actorId === null ? null : await trx.selectFrom('users').select('username').where('id', '=', booking.actorId).executeTakeFirst();
+  return {
+    user: updated,
+    transaction: {
+      id,
+      username: updated.username,
+      delta: booking.delta,
+      kind: booking.kind,
+      reason: booking.reason,
+      actor: actor?.username ?? null,
+      balanceAfter: balance,
+      at: now,
+    },
+  };
 }
 
 /** Newest first, a page at a time; optionally one player's. */
