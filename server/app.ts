@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { AuctionEngine, type Clock } from './auction/engine';
 import { createAuthenticator } from './auth/authenticate';
 import { loadJwtSecret } from './auth/jwt-secret';
 import { createPasswordHasher } from './auth/passwords';
@@ -19,7 +20,13 @@ export interface RunningServer {
   userUrl: string;
   db: Db;
   hub: Hub;
+  auction: AuctionEngine;
   close(): Promise<void>;
+}
+
+/** What tests may replace: the engine's clock. */
+export interface ServerDeps {
+  now?: Clock;
 }
 
 function urlHost(host: string): string {
@@ -38,36 +45,44 @@ function listenError(error: unknown, name: string, port: number): Error {
  * Opens the database (migrating it), then starts the auction socket, the user socket and HTTP (API
  * and built client). Configuration: the environment, overridden by `opts` (tests pass ports 0).
  */
-export async function startServer(opts: Partial<Config> = {}): Promise<RunningServer> {
+export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps = {}): Promise<RunningServer> {
   const config = resolveConfig(opts);
   const tls = readTls(config);
   const jwtSecret = loadJwtSecret(config.dataDir, config.jwtSecret);
   const db = await openDatabase(config.dataDir);
   const app = createFastify(config, tls);
+  const now = deps.now ?? Date.now;
+  const hub = new Hub();
+  const auction = new AuctionEngine({ db, hub, now, log: app.log });
   const ctx: AppContext = {
     config,
     db,
     jwtSecret,
     passwords: createPasswordHasher(config.passwordHashCost),
     authenticate: createAuthenticator(db, jwtSecret),
-    hub: new Hub(),
+    hub,
+    auction,
+    now,
     log: app.log,
     ports: { http: 0, auction: 0, user: 0 },
   };
 
   const sockets: SocketServer[] = [];
   const closeAll = async () => {
+    await auction.stop();
     await Promise.allSettled(sockets.map((s) => s.close()));
     await app.close().catch(() => undefined);
     await db.destroy();
   };
 
   try {
-    const auction = await startSocketServer(ctx, auctionChannel(ctx), config.auctionPort, tls).catch((e: unknown) => {
+    // before anyone can connect: start, end and settle whatever fell due while the server was down
+    await auction.start();
+    const auctionSocket = await startSocketServer(ctx, auctionChannel(ctx), config.auctionPort, tls).catch((e: unknown) => {
       throw listenError(e, 'AUCTION_PORT', config.auctionPort);
     });
-    sockets.push(auction);
-    ctx.ports.auction = auction.port;
+    sockets.push(auctionSocket);
+    ctx.ports.auction = auctionSocket.port;
     const user = await startSocketServer(ctx, userChannel(ctx), config.userPort, tls).catch((e: unknown) => {
       throw listenError(e, 'USER_PORT', config.userPort);
     });
@@ -93,7 +108,8 @@ export async function startServer(opts: Partial<Config> = {}): Promise<RunningSe
     auctionUrl: `${ws}://${host}:${ctx.ports.auction}`,
     userUrl: `${ws}://${host}:${ctx.ports.user}`,
     db,
-    hub: ctx.hub,
+    hub,
+    auction,
     close: () => (closing ??= closeAll()),
   };
 }

@@ -1,4 +1,6 @@
 import path from 'node:path';
+import { FRAME_BURST, FRAME_RATE_PER_S } from '../src/protocol/socket';
+import type { FrameRateLimit } from './sockets/rate-limit';
 
 /** Argon2 cost parameters. Production uses argon2id's defaults; only tests pass cheaper ones, in code. */
 export interface PasswordHashCost {
@@ -39,6 +41,8 @@ export interface Config {
   heartbeatMs: number;
   /** A socket that has not authenticated within this time is closed. */
   authTimeoutMs: number;
+  /** Per-connection flood limit of both sockets (a token bucket); frames over it get WS_ERROR and are dropped. */
+  frameRateLimit: FrameRateLimit;
   /** Only for tests: cheaper argon2id. Never read from the environment. */
   passwordHashCost: PasswordHashCost | null;
 }
@@ -88,6 +92,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: { perEmail: 10, perAddress: 30, windowMs: 60_000 },
     heartbeatMs: 30_000,
     authTimeoutMs: 15_000,
+    frameRateLimit: { perSecond: FRAME_RATE_PER_S, burst: FRAME_BURST },
     passwordHashCost: null,
   };
 }

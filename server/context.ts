@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import type { AuctionEngine, Clock } from './auction/engine';
 import type { Authenticate } from './auth/authenticate';
 import type { PasswordHasher } from './auth/passwords';
 import type { Config } from './config';
@@ -13,6 +14,10 @@ export interface AppContext {
   passwords: PasswordHasher;
   authenticate: Authenticate;
   hub: Hub;
+  /** The live auction: bids, the schedule, the store. Every balance change goes through its queue. */
+  auction: AuctionEngine;
+  /** The engine's clock (epoch ms); tests may pass their own. */
+  now: Clock;
   log: FastifyBaseLogger;
   /** Ports actually bound (the configured ones may be 0); filled as each server listens. */
   ports: { http: number; auction: number; user: number };

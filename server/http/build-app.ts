@@ -13,6 +13,7 @@ import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { pointsRoutes } from './routes/points';
+import { storeRoutes } from './routes/store';
 
 /** The Fastify instance, not yet set up: app.ts needs its logger first. */
 export function createFastify(config: Config, tls: TlsFiles | null): FastifyInstance {
@@ -48,5 +49,6 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(accountRoutes(ctx));
   await app.register(adminRoutes(ctx));
   await app.register(pointsRoutes(ctx));
+  await app.register(storeRoutes(ctx));
   await registerClient(app, ctx);
 }

@@ -1,32 +1,23 @@
-import { MSG, type Bid, type ClientFrame, type Item, type ServerMsgOf } from '../../src/protocol/socket';
-import type { UserRow } from '../db/schema';
+import { MSG } from '../../src/protocol/socket';
+import type { AuctionService } from '../auction/engine';
 import type { AppContext } from '../context';
 import type { ChannelHandler } from './socket-server';
 
-type CreateBid = Extract<ClientFrame, { type: 'CREATE_BID' }>['data'];
+export type { AuctionService } from '../auction/engine';
 
-/**
- * What the auction socket asks of the auction engine. The engine (a later issue) implements this and
- * talks back to everyone through ctx.hub (BIDDING_STARTED, BID_CREATED, SALE_COMPLETED, …).
- */
-export interface AuctionService {
-  /** Sent as HISTORY on authentication: bids newest first, the live and finished items. */
-  history(user: UserRow): Promise<{ bids: Bid[]; items: Item[] }>;
-  /** Places a bid; an ERROR frame to send back to the bidder, or null when the bid was accepted. */
-  createBid(user: UserRow, bid: CreateBid): Promise<ServerMsgOf<'ERROR'> | null>;
+function isRequestId(value: unknown): value is string {
+  return typeof value === 'string' && value.length >= 1 && value.length <= 64;
 }
 
-/** Until the auction engine exists: no items, so every bid is for an unknown item. */
-export const noAuction: AuctionService = {
-  async history() {
-    return { bids: [], items: [] };
-  },
-  async createBid(_user, bid) {
-    return { type: MSG.ERROR, error_type: 'UNKNOWN_ITEM', data: { itemId: bid.itemId, requestId: bid.requestId } };
-  },
-};
+function isItemId(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value > 0;
+}
 
-export function auctionChannel(ctx: AppContext, auction: AuctionService = noAuction): ChannelHandler {
+/**
+ * The auction socket: HISTORY on authentication, CREATE_BID to the engine. The engine tells
+ * everyone through ctx.hub (BIDDING_STARTED, BID_CREATED, OUTBID, WINNER, SALE_COMPLETED, NO_BUYER).
+ */
+export function auctionChannel(ctx: AppContext, auction: AuctionService = ctx.auction): ChannelHandler {
   return {
     channel: 'auction',
     accepts: [MSG.CREATE_BID],
@@ -37,6 +28,19 @@ export function auctionChannel(ctx: AppContext, auction: AuctionService = noAuct
       if (frame.type !== MSG.CREATE_BID) return;
       const answer = await auction.createBid(conn.auth.user, frame.data);
       if (answer) ctx.hub.send(conn, answer);
+    },
+    /**
+     * A CREATE_BID whose item and request ids are fine but whose amount is not a number (a string,
+     * null, missing, 1e400 → Infinity) is a bid with a bad amount: BID_AMOUNT_ERROR from the engine,
+     * remembered under its requestId like any answer. Any other malformed frame is WS_ERROR.
+     */
+    async onInvalidFrame(conn, parsed) {
+      const { type, data } = parsed as { type?: unknown; data?: { itemId?: unknown; requestId?: unknown; amount?: unknown } };
+      if (type !== MSG.CREATE_BID || typeof data !== 'object' || data === null) return false;
+      if (!isItemId(data.itemId) || !isRequestId(data.requestId)) return false;
+      const answer = await auction.createBid(conn.auth.user, { itemId: data.itemId, requestId: data.requestId, amount: data.amount });
+      if (answer) ctx.hub.send(conn, answer);
+      return true;
     },
   };
 }

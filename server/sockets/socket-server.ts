@@ -15,6 +15,7 @@ import {
 import type { AppContext } from '../context';
 import type { TlsFiles } from '../tls';
 import type { AuthedConnection, Connection } from './hub';
+import { TokenBucket } from './rate-limit';
 
 /** What one socket (auction or user) does once a connection is authenticated. */
 export interface ChannelHandler {
@@ -23,6 +24,11 @@ export interface ChannelHandler {
   accepts: readonly Exclude<ClientFrame['type'], 'AUTHENTICATION'>[];
   onAuthenticated(conn: AuthedConnection): Promise<void>;
   onFrame(conn: AuthedConnection, frame: ClientFrame): Promise<void>;
+  /**
+   * A frame of an accepted type that failed its schema: true when the channel answered it itself,
+   * false for the usual WS_ERROR.
+   */
+  onInvalidFrame?(conn: AuthedConnection, parsed: unknown): Promise<boolean>;
 }
 
 export interface SocketServer {
@@ -38,6 +44,22 @@ const HARD_PAYLOAD_LIMIT = 64 * 1024;
 const GOING_AWAY = 1001;
 
 let nextConnectionId = 1;
+
+/** `{data: {itemId, requestId}}` of a small CREATE_BID frame, so the rate limit's WS_ERROR names the bid it dropped; else nothing. */
+function bidIds(data: RawData, isBinary: boolean): { data?: { itemId?: number; requestId?: string } } {
+  if (isBinary || byteLength(data) > MAX_FRAME_BYTES) return {};
+  try {
+    const frame = JSON.parse(data.toString()) as { type?: unknown; data?: { itemId?: unknown; requestId?: unknown } } | null;
+    if (frame?.type !== MSG.CREATE_BID || typeof frame.data !== 'object' || frame.data === null) return {};
+    const { itemId, requestId } = frame.data;
+    const ids: { itemId?: number; requestId?: string } = {};
+    if (typeof itemId === 'number' && Number.isSafeInteger(itemId) && itemId > 0) ids.itemId = itemId;
+    if (typeof requestId === 'string' && requestId.length <= 64) ids.requestId = requestId;
+    return Object.keys(ids).length ? { data: ids } : {};
+  } catch {
+    return {};
+  }
+}
 
 function byteLength(data: RawData): number {
   if (Array.isArray(data)) return data.reduce((n, b) => n + b.length, 0);
@@ -91,7 +113,10 @@ export async function startSocketServer(
     if (Date.now() >= conn.auth.sessionExpiresAt) return reject(conn);
     if (!(handler.accepts as readonly unknown[]).includes(type)) return sendError(conn, 'WS_ERROR');
     const frame = clientFrame.safeParse(parsed);
-    if (!frame.success) return sendError(conn, 'WS_ERROR');
+    if (!frame.success) {
+      if (await handler.onInvalidFrame?.(conn as AuthedConnection, parsed)) return;
+      return sendError(conn, 'WS_ERROR');
+    }
     return handler.onFrame(conn as AuthedConnection, frame.data);
   }
 
@@ -110,7 +135,13 @@ export async function startSocketServer(
     // Frames of one connection are handled one after the other: GET_STATUS sent right after
     // AUTHENTICATION waits for the authentication to finish.
     let queue = Promise.resolve();
+    const bucket = new TokenBucket(ctx.config.frameRateLimit);
     ws.on('message', (data, isBinary) => {
+      // a flood is dropped unread (beyond a look for the bid it carried), before it can queue work
+      if (!bucket.take()) {
+        hub.send(conn, { type: MSG.ERROR, error_type: 'WS_ERROR', ...bidIds(data, isBinary) });
+        return;
+      }
       queue = queue
         .then(() => handleFrame(conn, data, isBinary))
         .catch((error: unknown) => {

@@ -71,7 +71,7 @@ describe('the built client', () => {
     ['POST', '/auth/unknown'],
     ['POST', '/nope'],
     ['GET', '/account/whatever'],
-    ['GET', '/store/items'],
+    ['GET', '/store/nothing-here'],
   ])('answers an unknown API route %s %s with a JSON 404', async (method, url) => {
     const answer = await call(server, method, url);
     expect(answer.status).toBe(404);
@@ -107,7 +107,20 @@ describe('OpenAPI, docs and CORS', () => {
     expect(answer.body.openapi).toMatch(/^3\./);
     const paths = answer.body.paths as Record<string, Record<string, unknown>>;
     expect(Object.keys(paths).sort()).toEqual(
-      ['/account/locale', '/account/password', '/admin/users/{username}/rank', '/auth/login', '/auth/logout', '/auth/me', '/auth/register'].sort(),
+      [
+        '/account/locale',
+        '/account/password',
+        '/admin/users/{username}/rank',
+        '/auth/login',
+        '/auth/logout',
+        '/auth/me',
+        '/auth/register',
+        '/points/transactions',
+        '/store/history',
+        '/store/items',
+        '/store/items/{itemId}/cancel',
+        '/store/my-history',
+      ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');
     for (const p of ['/auth/register', '/auth/login', '/auth/me', '/account/password', '/account/locale', '/admin/users/{username}/rank']) {

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { MSG } from '../../../src/protocol/socket';
 import { POINTS_ERRORS, transaction, transactionBody, transactionsQuery } from '../../../src/protocol/points';
 import type { AppContext } from '../../context';
 import { book, listTransactions } from '../../points/ledger';
@@ -35,18 +34,16 @@ export function pointsRoutes(ctx: AppContext) {
         const body = parseBody(transactionBody, request.body);
         const target = await findUserByUsername(ctx.db, body.username);
         if (!target) throw new HttpError(404, POINTS_ERRORS.unknownUser);
-        const { transaction: booked, user } = await book(ctx.db, {
-          userId: target.id,
-          delta: body.delta,
-          kind: body.delta > 0 ? 'grant' : 'deduct',
-          reason: body.reason,
-          actorId: authOf(request).user.id,
-        });
-        // committed: now the player's open pages hear of it
-        ctx.hub.refreshUser(user);
-        ctx.hub.sendToUser(user.id, 'user', {
-          type: MSG.VIRTUAL_BALANCE_UPDATE,
-          data: { balance: user.balance, reserved: user.reserved, available: user.balance - user.reserved },
+        // through the engine's queue, so this balance update keeps its place among the bids' ones
+        const { transaction: booked, user } = await ctx.auction.exclusive(async () => {
+          const booking = await book(
+            ctx.db,
+            { userId: target.id, delta: body.delta, kind: body.delta > 0 ? 'grant' : 'deduct', reason: body.reason, actorId: authOf(request).user.id },
+            ctx.now(),
+          );
+          // committed: now the player's open pages hear of it
+          ctx.auction.announceBalance(booking.user);
+          return booking;
         });
         return { result: true, transaction: booked, balance: user.balance };
       },

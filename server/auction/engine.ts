@@ -1,0 +1,475 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { z } from 'zod/mini';
+import { MSG, type Bid, type ErrorType, type Item, type ServerMsg, type ServerMsgOf } from '../../src/protocol/socket';
+import {
+  HISTORY_BIDS,
+  HISTORY_FINISHED_ITEMS,
+  isEligible,
+  MAX_PRICE,
+  SALES_PAGE_SIZE,
+  STARTS_AT_PAST_TOLERANCE_MS,
+  STORE_ERRORS,
+  STORE_ITEMS_PAGE_SIZE,
+  type createItemBody,
+  type ItemState,
+  type Sale,
+  type StoreItem,
+} from '../../src/protocol/store';
+import type { Db } from '../db/open';
+import type { ItemRow, UserRow } from '../db/schema';
+import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
+import { HttpError } from '../http/errors';
+import { bookIn } from '../points/ledger';
+import type { Hub } from '../sockets/hub';
+import { Scheduler } from './scheduler';
+import { Serial } from './serial';
+import { readEligibility, secondsLeft, selectBids, selectItems, toBid, toStoreItem, writeEligibility } from './wire';
+
+export type Clock = () => number;
+
+/** A CREATE_BID as the engine takes it: `amount` unchecked (anything but a valid amount is BID_AMOUNT_ERROR). */
+export interface BidRequest {
+  itemId: number;
+  amount: unknown;
+  requestId: string;
+}
+
+/** What a bid gets back on its own connection: ERROR, the echoed BID_CREATED of a repeated request, or nothing (BID_CREATED went to everyone). */
+export type BidAnswer = ServerMsgOf<'ERROR'> | ServerMsgOf<'BID_CREATED'> | null;
+
+/** What the auction socket asks of the engine. */
+export interface AuctionService {
+  /** Sent as HISTORY on authentication: bids newest first, the live and recently finished items. */
+  history(user: UserRow): Promise<{ bids: Bid[]; items: Item[] }>;
+  createBid(user: UserRow, bid: BidRequest): Promise<BidAnswer>;
+}
+
+export interface EngineDeps {
+  db: Db;
+  hub: Hub;
+  now: Clock;
+  log: FastifyBaseLogger;
+}
+
+type BidOutcome =
+  | { kind: 'rejected'; errorType: ErrorType; itemId: number }
+  | { kind: 'repeat'; bid: Bid }
+  | { kind: 'accepted'; bid: Bid; bidder: UserRow; outbid: UserRow | null };
+
+const SETTLE_RETRY_MS = 1000;
+
+function errorFrame(errorType: ErrorType, itemId: number, requestId: string): ServerMsgOf<'ERROR'> {
+  return { type: MSG.ERROR, error_type: errorType, data: { itemId, requestId } };
+}
+
+function validAmount(amount: unknown): amount is number {
+  return typeof amount === 'number' && Number.isSafeInteger(amount) && amount > 0 && amount <= MAX_PRICE;
+}
+
+function orderFor(state: ItemState | undefined) {
+  switch (state) {
+    case 'scheduled':
+      return [['i.starts_at', 'asc'], ['i.id', 'asc']] as const;
+    case 'live':
+      return [['i.ends_at', 'asc'], ['i.id', 'asc']] as const;
+    case 'finished':
+    case 'cancelled':
+      return [['i.settled_at', 'desc'], ['i.id', 'desc']] as const;
+    default:
+      return [['i.id', 'desc']] as const;
+  }
+}
+
+/**
+ * The live auction (DESIGN.md, "Auction rules"). Every change runs through one queue: its write
+ * transaction commits, then it is announced, then the next change starts. The schedule is the
+ * database's (items.starts_at / ends_at); `start()` catches up on whatever fell due while the
+ * server was down, each item exactly once (conditional UPDATEs on the state, and sales.item_id is
+ * unique).
+ */
+export class AuctionEngine implements AuctionService {
+  private readonly queue = new Serial();
+  readonly scheduler: Scheduler;
+  private readonly db: Db;
+  private readonly hub: Hub;
+  private readonly log: FastifyBaseLogger;
+  readonly now: Clock;
+
+  constructor(deps: EngineDeps) {
+    this.db = deps.db;
+    this.hub = deps.hub;
+    this.now = deps.now;
+    this.log = deps.log;
+    this.scheduler = new Scheduler({
+      now: this.now,
+      nextDue: () => this.nextDue(),
+      fire: () => void this.tick(),
+    });
+  }
+
+  /** Runs `job` alone, after every change queued before it (grants use it too, so balance updates keep their order). */
+  exclusive<T>(job: () => Promise<T>): Promise<T> {
+    return this.queue.run(job);
+  }
+
+  /** Catches up (starts, ends and settles what fell due while stopped), then arms the timer. */
+  start(): Promise<void> {
+    return this.tick();
+  }
+
+  /** Stops the timer and waits for the queue to drain. */
+  async stop(): Promise<void> {
+    this.scheduler.stop();
+    await this.queue.idle();
+  }
+
+  /** Starts, ends and settles everything due now (the timer calls it; tests with a manual clock too). */
+  tick(): Promise<void> {
+    return this.exclusive(() => this.runDue());
+  }
+
+  // ── bids ──────────────────────────────────────────────────────────────────────────────────
+
+  createBid(user: UserRow, request: BidRequest): Promise<BidAnswer> {
+    return this.exclusive(async () => {
+      let outcome: BidOutcome;
+      try {
+        outcome = await writeTransaction(this.db, (trx) => this.placeBid(trx, user.id, request, this.now()));
+      } catch (error) {
+        this.log.error({ err: error, userId: user.id, itemId: request.itemId }, 'bid failed');
+        return errorFrame(isDatabaseError(error) ? 'DATABASE_ERROR' : 'SYSTEM_ERROR', request.itemId, request.requestId);
+      }
+      switch (outcome.kind) {
+        case 'rejected':
+          return errorFrame(outcome.errorType, outcome.itemId, request.requestId);
+        case 'repeat':
+          return { type: MSG.BID_CREATED, data: outcome.bid };
+        case 'accepted':
+          // committed: now everyone hears of it
+          this.hub.broadcast('auction', { type: MSG.BID_CREATED, data: outcome.bid });
+          if (outcome.outbid) {
+            this.hub.sendToUser(outcome.outbid.id, 'auction', { type: MSG.OUTBID, data: outcome.bid });
+            this.announceBalance(outcome.outbid);
+          }
+          this.announceBalance(outcome.bidder);
+          return null;
+      }
+    });
+  }
+
+  /** The check and the write of one bid, inside its write transaction. */
+  private async placeBid(trx: Queryable, userId: number, request: BidRequest, now: number): Promise<BidOutcome> {
+    const { itemId, requestId, amount } = request;
+    const first = await trx.selectFrom('bid_requests').selectAll().where('user_id', '=', userId).where('request_id', '=', requestId).executeTakeFirst();
+    if (first) {
+      if (first.bid_id === null) return { kind: 'rejected', errorType: first.error_type as ErrorType, itemId: first.item_id };
+      const stored = await selectBids(trx).where('b.id', '=', first.bid_id).executeTakeFirstOrThrow();
+      return { kind: 'repeat', bid: toBid(stored) };
+    }
+    const reject = async (errorType: ErrorType): Promise<BidOutcome> => {
+      await trx.insertInto('bid_requests').values({ user_id: userId, request_id: requestId, item_id: itemId, bid_id: null, error_type: errorType, created_at: now }).execute();
+      return { kind: 'rejected', errorType, itemId };
+    };
+
+    const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
+    if (!item) return reject('UNKNOWN_ITEM');
+    if (item.state !== 'live' || now >= item.ends_at) return reject('BID_OPEN_ERROR');
+    const bidder = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+    if (!(await this.mayBid(trx, item, bidder))) return reject('BID_NOT_ALLOWED');
+    if (!validAmount(amount)) return reject('BID_AMOUNT_ERROR');
+    const minimum = item.leader_id === null ? Math.max(item.start_price, 1) : item.amount + item.min_increment;
+    if (amount < minimum) return reject('BID_AMOUNT_ERROR');
+    // the bidder's own lead on this item is theirs to raise
+    const ownLead = item.leader_id === bidder.id ? item.amount : 0;
+    if (amount > bidder.balance - bidder.reserved + ownLead) return reject('OUT_OF_BALANCE');
+
+    // soft close: an accepted bid in the last extendWindow seconds moves the end, a limited number of times
+    let endsAt = item.ends_at;
+    let extensions = item.extensions;
+    const window = item.extend_window_s * 1000;
+    if (window > 0 && item.ends_at - now < window && extensions < item.max_extensions) {
+      endsAt = now + window;
+      extensions += 1;
+    }
+
+    const { id: bidId } = await trx
+      .insertInto('bids')
+      .values({ item_id: item.id, user_id: bidder.id, amount, ends_at: endsAt, created_at: now })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.insertInto('bid_requests').values({ user_id: userId, request_id: requestId, item_id: itemId, bid_id: bidId, error_type: null, created_at: now }).execute();
+    await trx
+      .updateTable('items')
+      .set({ leader_id: bidder.id, amount, ends_at: endsAt, extensions })
+      .where('id', '=', item.id)
+      .where('state', '=', 'live')
+      .executeTakeFirstOrThrow();
+    let outbid: UserRow | null = null;
+    if (item.leader_id !== null && item.leader_id !== bidder.id) {
+      outbid = await trx
+        .updateTable('users')
+        .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
+        .where('id', '=', item.leader_id)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    const updated = await trx
+      .updateTable('users')
+      .set((eb) => ({ reserved: eb('reserved', '+', amount - ownLead) }))
+      .where('id', '=', bidder.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const bid = toBid({ item_id: item.id, item_name: item.name, amount, username: bidder.username, ends_at: endsAt, created_at: now });
+    return { kind: 'accepted', bid, bidder: updated, outbid };
+  }
+
+  private async mayBid(trx: Queryable, item: ItemRow, user: UserRow): Promise<boolean> {
+    const rules = readEligibility(item.eligibility);
+    if (!rules.ranks?.length && !rules.groups?.length) return true;
+    const groups = rules.groups?.length ? await groupsOf(trx, user.id) : [];
+    return isEligible(rules, user.rank, groups);
+  }
+
+  // ── the schedule ──────────────────────────────────────────────────────────────────────────
+
+  private async nextDue(): Promise<number | null> {
+    const start = await this.db.selectFrom('items').select((eb) => eb.fn.min('starts_at').as('at')).where('state', '=', 'scheduled').executeTakeFirst();
+    const end = await this.db.selectFrom('items').select((eb) => eb.fn.min('ends_at').as('at')).where('state', '=', 'live').executeTakeFirst();
+    const times = [start?.at, end?.at].filter((t): t is number => typeof t === 'number');
+    return times.length ? Math.min(...times) : null;
+  }
+
+  /** Every start and end that is due, in time order (a start before an end at the same moment), then the timer. */
+  private async runDue(): Promise<void> {
+    try {
+      for (;;) {
+        const now = this.now();
+        const start = await this.db
+          .selectFrom('items')
+          .select(['id', 'starts_at'])
+          .where('state', '=', 'scheduled')
+          .where('starts_at', '<=', now)
+          .orderBy('starts_at')
+          .orderBy('id')
+          .limit(1)
+          .executeTakeFirst();
+        const end = await this.db
+          .selectFrom('items')
+          .select(['id', 'ends_at'])
+          .where('state', '=', 'live')
+          .where('ends_at', '<=', now)
+          .orderBy('ends_at')
+          .orderBy('id')
+          .limit(1)
+          .executeTakeFirst();
+        if (start && (!end || start.starts_at <= end.ends_at)) await this.startItem(start.id, now);
+        else if (end) await this.settleItem(end.id, now);
+        else break;
+      }
+    } catch (error) {
+      this.log.error({ err: error }, 'auction schedule failed; retrying');
+      this.scheduler.retryIn(SETTLE_RETRY_MS);
+      return;
+    }
+    await this.scheduler.arm();
+  }
+
+  private async startItem(id: number, now: number): Promise<void> {
+    const row = await this.db
+      .updateTable('items')
+      .set({ state: 'live', started_at: now })
+      .where('id', '=', id)
+      .where('state', '=', 'scheduled')
+      .returningAll()
+      .executeTakeFirst();
+    if (row) this.announceStart(row, now);
+  }
+
+  private announceStart(row: ItemRow, now: number): void {
+    this.hub.broadcast('auction', {
+      type: MSG.BIDDING_STARTED,
+      data: { itemId: row.id, itemName: row.name, start_price: row.start_price, timer: secondsLeft(row.ends_at, now), timestamp: now, endsAt: row.ends_at },
+    });
+  }
+
+  /**
+   * Ends a live item whose end has passed, in one transaction: finished, and with a leader the
+   * reservation becomes a 'purchase' ledger entry and a sale. The UPDATE only matches a live item,
+   * so a second settle finds nothing; sales.item_id is unique besides.
+   */
+  private async settleItem(id: number, now: number): Promise<void> {
+    const settled = await writeTransaction(this.db, async (trx) => {
+      const item = await trx
+        .updateTable('items')
+        .set({ state: 'finished', settled_at: now })
+        .where('id', '=', id)
+        .where('state', '=', 'live')
+        .where('ends_at', '<=', now)
+        .returningAll()
+        .executeTakeFirst();
+      if (!item) return null;
+      if (item.leader_id === null) return { item, winner: null };
+      await trx
+        .updateTable('users')
+        .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
+        .where('id', '=', item.leader_id)
+        .execute();
+      await trx.insertInto('sales').values({ item_id: item.id, user_id: item.leader_id, amount: item.amount, at: item.ends_at }).execute();
+      const { user } = await bookIn(trx, { userId: item.leader_id, delta: -item.amount, kind: 'purchase', reason: `Won "${item.name}"`, actorId: null }, now);
+      return { item, winner: user };
+    });
+    if (!settled) return;
+    const { item, winner } = settled;
+    if (winner) {
+      const result = { itemId: item.id, itemName: item.name, amount: item.amount, username: winner.username };
+      this.hub.sendToUser(winner.id, 'auction', { type: MSG.WINNER, data: result });
+      this.hub.broadcast('auction', { type: MSG.SALE_COMPLETED, data: { itemId: item.id, itemName: item.name, username: winner.username, amount: item.amount } });
+      this.announceBalance(winner);
+    } else {
+      this.hub.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name } });
+    }
+  }
+
+  // ── the store ─────────────────────────────────────────────────────────────────────────────
+
+  /**
+   * A new item. Without startsAt (or with one a little in the past: clock skew) it goes live at once
+   * and BIDDING_STARTED goes out; later starts wait for the scheduler.
+   */
+  createItem(body: z.output<typeof createItemBody>, creatorId: number): Promise<StoreItem> {
+    return this.exclusive(async () => {
+      const now = this.now();
+      if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new HttpError(400, STORE_ERRORS.startsAt);
+      const startsAt = Math.max(body.startsAt ?? now, now);
+      const live = startsAt <= now;
+      const row = await this.db
+        .insertInto('items')
+        .values({
+          name: body.itemName,
+          description: body.description ?? '',
+          image_url: body.imageUrl ?? null,
+          type: body.type ?? 'auction',
+          start_price: body.start_price,
+          min_increment: body.minIncrement,
+          starts_at: startsAt,
+          duration_s: body.duration,
+          ends_at: startsAt + body.duration * 1000,
+          extend_window_s: body.extendWindow,
+          max_extensions: body.maxExtensions,
+          state: live ? 'live' : 'scheduled',
+          eligibility: writeEligibility(body.eligibility),
+          amount: body.start_price,
+          created_by: creatorId,
+          created_at: now,
+          started_at: live ? now : null,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (live) this.announceStart(row, now);
+      await this.scheduler.arm();
+      return toStoreItem({ ...row, leader_name: null }, now);
+    });
+  }
+
+  /**
+   * Cancels a scheduled or live item: the leader's reservation is released (VIRTUAL_BALANCE_UPDATE)
+   * and, when it was live, NO_BUYER tells every board to finish it. A scheduled item was never on
+   * the boards, so nothing is broadcast for it.
+   */
+  cancelItem(itemId: number): Promise<StoreItem> {
+    return this.exclusive(async () => {
+      const now = this.now();
+      const result = await writeTransaction(this.db, async (trx) => {
+        const item = await selectItems(trx).where('i.id', '=', itemId).executeTakeFirst();
+        if (!item) throw new HttpError(404, STORE_ERRORS.unknownItem);
+        if (item.state !== 'scheduled' && item.state !== 'live') throw new HttpError(409, STORE_ERRORS.notCancellable);
+        await trx.updateTable('items').set({ state: 'cancelled', settled_at: now }).where('id', '=', item.id).where('state', '=', item.state).executeTakeFirstOrThrow();
+        let released: UserRow | null = null;
+        if (item.state === 'live' && item.leader_id !== null) {
+          released = await trx
+            .updateTable('users')
+            .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
+            .where('id', '=', item.leader_id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+        }
+        return { item, released };
+      });
+      const { item, released } = result;
+      if (released) this.announceBalance(released);
+      if (item.state === 'live') this.hub.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name } });
+      await this.scheduler.arm();
+      return toStoreItem({ ...item, state: 'cancelled', settled_at: now }, now);
+    });
+  }
+
+  async listItems(state: ItemState | undefined, page = 1): Promise<{ items: StoreItem[]; page: number; pageSize: number; total: number }> {
+    const now = this.now();
+    let query = selectItems(this.db);
+    let count = this.db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n'));
+    if (state) {
+      query = query.where('i.state', '=', state);
+      count = count.where('state', '=', state);
+    }
+    for (const [column, direction] of orderFor(state)) query = query.orderBy(column, direction);
+    const [rows, total] = await Promise.all([
+      query.limit(STORE_ITEMS_PAGE_SIZE).offset((page - 1) * STORE_ITEMS_PAGE_SIZE).execute(),
+      count.executeTakeFirstOrThrow(),
+    ]);
+    return { items: rows.map((r) => toStoreItem(r, now)), page, pageSize: STORE_ITEMS_PAGE_SIZE, total: Number(total.n) };
+  }
+
+  /** Sales newest first, a page at a time; optionally one buyer's. */
+  async sales({ userId, page = 1 }: { userId?: number; page?: number }): Promise<{ sales: Sale[]; page: number; pageSize: number; total: number }> {
+    let query = this.db.selectFrom('sales as s').innerJoin('items as i', 'i.id', 's.item_id').innerJoin('users as u', 'u.id', 's.user_id');
+    if (userId !== undefined) query = query.where('s.user_id', '=', userId);
+    const [rows, total] = await Promise.all([
+      query
+        .select(['s.item_id', 'i.name', 'u.username', 's.amount', 's.at'])
+        .orderBy('s.at', 'desc')
+        .orderBy('s.id', 'desc')
+        .limit(SALES_PAGE_SIZE)
+        .offset((page - 1) * SALES_PAGE_SIZE)
+        .execute(),
+      query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return {
+      sales: rows.map((r) => ({ itemId: r.item_id, itemName: r.name, username: r.username, amount: r.amount, at: r.at })),
+      page,
+      pageSize: SALES_PAGE_SIZE,
+      total: Number(total.n),
+    };
+  }
+
+  /** HISTORY: the latest bids (not on cancelled items), every live item and the most recently finished ones. */
+  history(): Promise<{ bids: Bid[]; items: Item[] }> {
+    return this.exclusive(async () => {
+      const now = this.now();
+      const bids = await selectBids(this.db).where('i.state', '!=', 'cancelled').limit(HISTORY_BIDS).execute();
+      const live = await selectItems(this.db).where('i.state', '=', 'live').orderBy('i.ends_at').orderBy('i.id').execute();
+      const finished = await selectItems(this.db)
+        .where('i.state', '=', 'finished')
+        .orderBy('i.settled_at', 'desc')
+        .orderBy('i.id', 'desc')
+        .limit(HISTORY_FINISHED_ITEMS)
+        .execute();
+      return { bids: bids.map(toBid), items: [...live, ...finished].map((r) => toStoreItem(r, now)) };
+    });
+  }
+
+  /** After a commit that changed a user's balance or reserved points: their pages hear of it. */
+  announceBalance(user: UserRow): void {
+    this.hub.refreshUser(user);
+    const message: ServerMsg = {
+      type: MSG.VIRTUAL_BALANCE_UPDATE,
+      data: { balance: user.balance, reserved: user.reserved, available: user.balance - user.reserved },
+    };
+    this.hub.sendToUser(user.id, 'user', message);
+  }
+}
+
+/** The names of the groups a user belongs to. */
+export async function groupsOf(db: Queryable, userId: number): Promise<string[]> {
+  const rows = await db.selectFrom('user_groups as ug').innerJoin('groups as g', 'g.id', 'ug.group_id').select('g.name').where('ug.user_id', '=', userId).execute();
+  return rows.map((r) => r.name);
+}

@@ -1,0 +1,62 @@
+/** Longest single wait: setTimeout takes at most 2^31−1 ms, and an hour re-checks often enough. */
+const MAX_WAIT_MS = 60 * 60 * 1000;
+
+export interface SchedulerDeps {
+  now(): number;
+  /** The time of the next start or end that is stored (epoch ms), or null when nothing is pending. */
+  nextDue(): Promise<number | null>;
+  /** Starts, ends and settles whatever is due (the engine queues it behind other changes). */
+  fire(): void;
+}
+
+/**
+ * One timer, always set to the next stored start or end. The schedule itself lives in the
+ * database (items.starts_at, items.ends_at), so nothing is lost when the process dies: at the next
+ * start the engine catches up from the same rows. Re-armed after every change that can move the
+ * next event earlier (a new item); a soft-close extension only moves an end later, so the timer
+ * may fire early, find nothing due and re-arm.
+ */
+export class Scheduler {
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  /** When the armed timer fires (epoch ms on the engine's clock), for tests and logs. */
+  armedFor: number | null = null;
+
+  constructor(private readonly deps: SchedulerDeps) {}
+
+  async arm(): Promise<void> {
+    if (this.stopped) return;
+    const next = await this.deps.nextDue();
+    this.clear();
+    if (next === null || this.stopped) return;
+    this.setTimer(next);
+  }
+
+  /** After a failure: try again in `ms`. */
+  retryIn(ms: number): void {
+    if (this.stopped) return;
+    this.clear();
+    this.setTimer(this.deps.now() + ms);
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.clear();
+  }
+
+  private setTimer(at: number): void {
+    const wait = Math.min(Math.max(at - this.deps.now(), 0), MAX_WAIT_MS);
+    this.armedFor = at;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.armedFor = null;
+      this.deps.fire();
+    }, wait);
+  }
+
+  private clear(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    this.armedFor = null;
+  }
+}

@@ -1,0 +1,87 @@
+import { eligibility as eligibilitySchema, NO_LEADER, type Eligibility, type StoreItem } from '../../src/protocol/store';
+import type { Bid, Item } from '../../src/protocol/socket';
+import type { ItemRow } from '../db/schema';
+import type { Queryable } from '../db/write';
+
+/** Whole seconds left until `endsAt` at `now` (rounded up: 0 only once it has ended). */
+export function secondsLeft(endsAt: number, now: number): number {
+  return Math.max(0, Math.ceil((endsAt - now) / 1000));
+}
+
+/** The stored eligibility JSON; anything unreadable counts as "everyone" would be unsafe, so as "nobody but admins". */
+export function readEligibility(json: string): Eligibility {
+  try {
+    const parsed = eligibilitySchema.safeParse(JSON.parse(json));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // fall through
+  }
+  return { ranks: ['admin'] };
+}
+
+/** Only the lists that restrict anything, so '{}' means everyone. */
+export function writeEligibility(rules: Eligibility | undefined): string {
+  const out: Eligibility = {};
+  if (rules?.ranks?.length) out.ranks = [...new Set(rules.ranks)];
+  if (rules?.groups?.length) out.groups = [...new Set(rules.groups.map((g) => g.trim()).filter(Boolean))];
+  return JSON.stringify(out);
+}
+
+export type ItemWithLeader = ItemRow & { leader_name: string | null };
+
+/** An item with its leader's name: the shape every item query here selects. */
+export function selectItems(db: Queryable) {
+  return db.selectFrom('items as i').leftJoin('users as l', 'l.id', 'i.leader_id').selectAll('i').select('l.username as leader_name');
+}
+
+/**
+ * An item on the wire. The socket's Item and REST's StoreItem are one shape: the socket fields
+ * (itemId, itemName, type, amount, username, timer, timestamp, endsAt, state, start_price,
+ * minIncrement) plus what the store manages.
+ */
+export function toStoreItem(row: ItemWithLeader, now: number): StoreItem & Item {
+  return {
+    itemId: row.id,
+    itemName: row.name,
+    type: row.type,
+    amount: row.amount,
+    username: row.leader_name ?? NO_LEADER,
+    timer: row.state === 'live' ? secondsLeft(row.ends_at, now) : 0,
+    timestamp: now,
+    endsAt: row.ends_at,
+    state: row.state,
+    start_price: row.start_price,
+    minIncrement: row.min_increment,
+    description: row.description,
+    imageUrl: row.image_url,
+    startsAt: row.starts_at,
+    duration: row.duration_s,
+    extendWindow: row.extend_window_s,
+    maxExtensions: row.max_extensions,
+    extensions: row.extensions,
+    eligibility: readEligibility(row.eligibility),
+  };
+}
+
+/** A bid as it was when accepted: `timer` and `endsAt` at its own `timestamp`. */
+export function toBid(b: { item_id: number; item_name: string; amount: number; username: string; ends_at: number; created_at: number }): Bid {
+  return {
+    itemId: b.item_id,
+    itemName: b.item_name,
+    amount: b.amount,
+    username: b.username,
+    timer: secondsLeft(b.ends_at, b.created_at),
+    timestamp: b.created_at,
+    endsAt: b.ends_at,
+  };
+}
+
+/** Bids with their item's name and bidder's name, newest first. */
+export function selectBids(db: Queryable) {
+  return db
+    .selectFrom('bids as b')
+    .innerJoin('items as i', 'i.id', 'b.item_id')
+    .innerJoin('users as u', 'u.id', 'b.user_id')
+    .select(['b.id', 'b.item_id', 'i.name as item_name', 'b.amount', 'u.username', 'b.ends_at', 'b.created_at'])
+    .orderBy('b.id', 'desc');
+}
