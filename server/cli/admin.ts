@@ -2,16 +2,23 @@ import { pathToFileURL } from 'node:url';
 import { RANKS } from '../../src/protocol/ranks';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/open';
+import { addToGroup, GROUP_NAME_MAX, removeFromGroup } from '../auction/groups';
 import { findUserByEmail, setUserRank } from '../users/users';
 
 export const USAGE = `Usage: npm run admin -- rank EMAIL RANK
+       npm run admin -- group add|remove EMAIL GROUP
 
 Commands:
-  rank EMAIL RANK   set the rank of the account with this email (RANK: ${RANKS.join(', ')})
+  rank EMAIL RANK           set the rank of the account with this email (RANK: ${RANKS.join(', ')})
+  group add EMAIL GROUP     put the account in a group (created on first use); items may limit bidding to groups
+  group remove EMAIL GROUP  take the account out of a group
 
 The database is DATA_DIR/kingdom.db (DATA_DIR defaults to ./data); the server may be running.`;
 
-export type AdminCommand = { kind: 'rank'; email: string; rank: string } | { kind: 'help' };
+export type AdminCommand =
+  | { kind: 'rank'; email: string; rank: string }
+  | { kind: 'group'; action: 'add' | 'remove'; email: string; group: string }
+  | { kind: 'help' };
 
 export class UsageError extends Error {}
 
@@ -20,11 +27,21 @@ export function parseAdminArgs(argv: readonly string[]): AdminCommand {
   const [command, ...rest] = argv;
   if (command === undefined) throw new UsageError('Missing command.');
   if (command === 'help' || command === '--help' || command === '-h') return { kind: 'help' };
+  if (command === 'group') return parseGroupArgs(rest);
   if (command !== 'rank') throw new UsageError(`Unknown command "${command}".`);
   if (rest.length !== 2) throw new UsageError('The rank command takes an email and a rank.');
   const [email, rank] = rest;
   if (!(RANKS as readonly string[]).includes(rank)) throw new UsageError(`"${rank}" is not a rank: use ${RANKS.join(', ')}.`);
   return { kind: 'rank', email: email.trim().toLowerCase(), rank };
+}
+
+function parseGroupArgs(rest: readonly string[]): AdminCommand {
+  const [action, email, group, ...extra] = rest;
+  if (action !== 'add' && action !== 'remove') throw new UsageError('The group command is "group add EMAIL GROUP" or "group remove EMAIL GROUP".');
+  if (email === undefined || group === undefined || extra.length > 0) throw new UsageError(`"group ${action}" takes an email and a group name.`);
+  const name = group.trim();
+  if (name.length === 0 || name.length > GROUP_NAME_MAX) throw new UsageError(`A group name has 1 to ${GROUP_NAME_MAX} characters.`);
+  return { kind: 'group', action, email: email.trim().toLowerCase(), group: name };
 }
 
 export interface CliIo {
@@ -53,6 +70,17 @@ export async function runAdminCli(argv: readonly string[], dataDir: string, io: 
     if (!user) {
       io.err(`No account has the email ${command.email} (database: ${dataDir}).`);
       return 1;
+    }
+    if (command.kind === 'group') {
+      const who = `${user.username} <${user.email}>`;
+      if (command.action === 'add') {
+        const added = await addToGroup(db, user.id, command.group);
+        io.out(added ? `${who} is now in the group ${command.group}.` : `${who} is already in the group ${command.group}; nothing changed.`);
+      } else {
+        const removed = await removeFromGroup(db, user.id, command.group);
+        io.out(removed ? `${who} is no longer in the group ${command.group}.` : `${who} is not in the group ${command.group}; nothing changed.`);
+      }
+      return 0;
     }
     if (user.rank === command.rank) {
       io.out(`${user.username} <${user.email}> already has the rank ${command.rank}; nothing changed.`);
