@@ -2,13 +2,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WebSocket, type ClientOptions } from 'ws';
-import { startServer, type RunningServer } from '../../server/app';
+import { startServer, type RunningServer, type ServerDeps } from '../../server/app';
 import type { Config } from '../../server/config';
 
 export const PASSWORD = 'Passw0rd!';
 
 /** A server on random ports over its own temp DATA_DIR, with cheap argon2id (tests only). */
-export async function startTestServer(overrides: Partial<Config> = {}): Promise<RunningServer & { dir: string }> {
+export async function startTestServer(overrides: Partial<Config> = {}, deps: ServerDeps = {}): Promise<RunningServer & { dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-test-'));
   const server = await startServer({
     host: '127.0.0.1',
@@ -25,7 +25,7 @@ export async function startTestServer(overrides: Partial<Config> = {}): Promise<
     logLevel: 'silent',
     passwordHashCost: { memoryCost: 256, timeCost: 1, parallelism: 1 },
     ...overrides,
-  });
+  }, deps);
   const close = server.close;
   return {
     ...server,
@@ -101,7 +101,8 @@ export async function signedIn(server: { httpUrl: string }, prefix?: string) {
 export class TestSocket {
   readonly ws: WebSocket;
   private readonly frames: unknown[] = [];
-  private waiters: ((frame: unknown) => void)[] = [];
+  /** Pending waits, oldest first: a frame goes to the first whose match takes it, else to the queue. */
+  private waiters: { match: (frame: Record<string, unknown>) => boolean; take: (frame: unknown) => void }[] = [];
   readonly opened: Promise<void>;
   readonly closed: Promise<{ code: number; reason: string }>;
 
@@ -114,9 +115,11 @@ export class TestSocket {
     this.closed = new Promise((resolve) => this.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
     this.ws.on('message', (data) => {
       const frame: unknown = JSON.parse(data.toString());
-      const waiter = this.waiters.shift();
-      if (waiter) waiter(frame);
-      else this.frames.push(frame);
+      const waiter = this.waiters.find((w) => w.match(frame as Record<string, unknown>));
+      if (waiter) {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        waiter.take(frame);
+      } else this.frames.push(frame);
     });
   }
 
@@ -132,15 +135,40 @@ export class TestSocket {
 
   /** The next frame from the server; fails after `ms`. */
   next(ms = 3000): Promise<Record<string, unknown>> {
-    const queued = this.frames.shift();
-    if (queued !== undefined) return Promise.resolve(queued as Record<string, unknown>);
+    return this.waitFor(() => true, ms);
+  }
+
+  /**
+   * The first frame (queued or arriving within `ms`) that matches; frames that do not match stay
+   * queued for later waits.
+   */
+  waitFor(match: (frame: Record<string, unknown>) => boolean, ms = 3000): Promise<Record<string, unknown>> {
+    const index = this.frames.findIndex((f) => match(f as Record<string, unknown>));
+    if (index >= 0) return Promise.resolve(this.frames.splice(index, 1)[0] as Record<string, unknown>);
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error('no frame from the server')), ms);
-      this.waiters.push((frame) => {
-        clearTimeout(timer);
-        resolve(frame as Record<string, unknown>);
-      });
+      const waiter = {
+        match,
+        take: (frame: unknown) => {
+          clearTimeout(timer);
+          resolve(frame as Record<string, unknown>);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== waiter);
+        reject(new Error(`no matching frame from the server within ${ms} ms; queued: ${JSON.stringify(this.frames).slice(0, 500)}`));
+      }, ms);
+      this.waiters.push(waiter);
     });
+  }
+
+  /** The next frame of this type (others stay queued). */
+  nextOf(type: string, ms = 3000): Promise<Record<string, unknown>> {
+    return this.waitFor((f) => f.type === type, ms);
+  }
+
+  /** Every frame received and not yet taken, removed from the queue. */
+  drain(): Record<string, unknown>[] {
+    return this.frames.splice(0) as Record<string, unknown>[];
   }
 
   /** True when nothing arrives within `ms`. */

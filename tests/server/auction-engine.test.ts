@@ -1,0 +1,363 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PRICE } from '../../src/protocol/store';
+import { addToGroup } from '../../server/auction/groups';
+import {
+  bidCreated,
+  bidder,
+  counts,
+  createItem,
+  errorFor,
+  expectBooksBalance,
+  grant,
+  itemRow,
+  ManualClock,
+  newRequestId,
+  sendBid,
+  userRow,
+  type Bidder,
+} from './auction-helpers';
+import { authedSocket, call, signedIn, startTestServer } from './helpers';
+
+const clock = new ManualClock();
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let admin: Awaited<ReturnType<typeof signedIn>>;
+let watcher: Bidder;
+
+beforeAll(async () => {
+  server = await startTestServer({ frameRateLimit: { perSecond: 1000, burst: 1000 } }, { now: clock.now });
+  admin = await signedIn(server, 'admin'); // the first account
+  watcher = await bidder(server, admin.token, 0, 'watcher');
+});
+afterAll(() => server.close());
+
+const error = (error_type: string, itemId: number, requestId: string) => ({ type: 'ERROR', error_type, data: { itemId, requestId } });
+
+/** Sends a bid and returns the ERROR it got. */
+async function rejected(who: Bidder, itemId: number, amount: unknown) {
+  const requestId = sendBid(who.auction, itemId, amount);
+  return { requestId, answer: await errorFor(who.auction, requestId) };
+}
+
+/** The rows a rejected bid must not touch. */
+async function snapshot(itemId: number, ...users: Bidder[]) {
+  return { item: await itemRow(server.db, itemId), users: await Promise.all(users.map((u) => userRow(server.db, u.id))), bids: (await counts(server.db)).bids };
+}
+
+describe('accepted bids', () => {
+  it('the first bid may be the start price: BID_CREATED to everyone after the commit, points reserved, VIRTUAL_BALANCE_UPDATE', async () => {
+    const alice = await bidder(server, admin.token, 1_000);
+    const item = await createItem(server, admin.token, { start_price: 100, minIncrement: 10 });
+    expect(item).toMatchObject({ state: 'live', amount: 100, username: 'server' });
+
+    sendBid(alice.auction, item.itemId, 100);
+    const created = await bidCreated(alice.auction, item.itemId, 100, alice.username);
+    expect(created).toEqual({
+      type: 'BID_CREATED',
+      data: { itemId: item.itemId, itemName: 'Golden Sword', amount: 100, username: alice.username, timer: 600, timestamp: clock.t, endsAt: item.endsAt },
+    });
+    // the same frame reached another player
+    expect(await bidCreated(watcher.auction, item.itemId, 100, alice.username)).toEqual(created);
+    expect(await alice.user.nextOf('VIRTUAL_BALANCE_UPDATE')).toEqual({ type: 'VIRTUAL_BALANCE_UPDATE', data: { balance: 1_000, reserved: 100, available: 900 } });
+    expect(await itemRow(server.db, item.itemId)).toMatchObject({ leader_id: alice.id, amount: 100, state: 'live' });
+    await expectBooksBalance(server.db);
+  });
+
+  it('a later bid needs amount + minIncrement: an equal bid loses; the outbid player gets OUTBID and their points back', async () => {
+    const alice = await bidder(server, admin.token, 1_000);
+    const bob = await bidder(server, admin.token, 1_000);
+    const item = await createItem(server, admin.token, { start_price: 100, minIncrement: 25 });
+    sendBid(alice.auction, item.itemId, 150);
+    await bidCreated(alice.auction, item.itemId, 150, alice.username);
+    await alice.user.nextOf('VIRTUAL_BALANCE_UPDATE');
+
+    const before = await snapshot(item.itemId, alice, bob);
+    for (const amount of [150, 174]) {
+      const { requestId, answer } = await rejected(bob, item.itemId, amount);
+      expect(answer).toEqual(error('BID_AMOUNT_ERROR', item.itemId, requestId));
+    }
+    expect(await snapshot(item.itemId, alice, bob)).toEqual(before);
+
+    sendBid(bob.auction, item.itemId, 175);
+    const created = await bidCreated(bob.auction, item.itemId, 175, bob.username);
+    expect(await alice.auction.nextOf('OUTBID')).toEqual({ type: 'OUTBID', data: created.data });
+    expect(await alice.user.nextOf('VIRTUAL_BALANCE_UPDATE')).toEqual({ type: 'VIRTUAL_BALANCE_UPDATE', data: { balance: 1_000, reserved: 0, available: 1_000 } });
+    expect(await bob.user.nextOf('VIRTUAL_BALANCE_UPDATE')).toEqual({ type: 'VIRTUAL_BALANCE_UPDATE', data: { balance: 1_000, reserved: 175, available: 825 } });
+    // OUTBID goes to the one outbid only
+    expect(bob.auction.drain().some((f) => f.type === 'OUTBID')).toBe(false);
+    expect(watcher.auction.drain().some((f) => f.type === 'OUTBID')).toBe(false);
+    await expectBooksBalance(server.db);
+  });
+
+  it('a leader raising their own bid counts their lead as free: reserved is the new amount, not the sum', async () => {
+    const carol = await bidder(server, admin.token, 500);
+    const item = await createItem(server, admin.token, { start_price: 300, minIncrement: 100 });
+    sendBid(carol.auction, item.itemId, 300);
+    await bidCreated(carol.auction, item.itemId, 300, carol.username);
+    sendBid(carol.auction, item.itemId, 500);
+    await bidCreated(carol.auction, item.itemId, 500, carol.username);
+    expect(await userRow(server.db, carol.id)).toMatchObject({ balance: 500, reserved: 500 });
+    expect(carol.auction.drain().some((f) => f.type === 'OUTBID')).toBe(false);
+    const { requestId, answer } = await rejected(carol, item.itemId, 600);
+    expect(answer).toEqual(error('OUT_OF_BALANCE', item.itemId, requestId));
+    await expectBooksBalance(server.db);
+  });
+});
+
+describe('rejected bids change nothing', () => {
+  let dave: Bidder;
+  let itemId: number;
+  beforeAll(async () => {
+    dave = await bidder(server, admin.token, 1_000);
+    ({ itemId } = await createItem(server, admin.token, { start_price: 10, minIncrement: 5 }));
+  });
+
+  it.each([
+    ['a fraction', 50.5],
+    ['zero', 0],
+    ['a negative amount', -50],
+    ['more than MAX_PRICE', MAX_PRICE + 1],
+    ['an unsafe integer', 2 ** 60],
+    ['a string', '50'],
+    ['null', null],
+    ['a boolean', true],
+    ['an object', { points: 50 }],
+  ])('BID_AMOUNT_ERROR for %s', async (_name, amount) => {
+    const before = await snapshot(itemId, dave);
+    const { requestId, answer } = await rejected(dave, itemId, amount);
+    expect(answer).toEqual(error('BID_AMOUNT_ERROR', itemId, requestId));
+    expect(await snapshot(itemId, dave)).toEqual(before);
+  });
+
+  it('BID_AMOUNT_ERROR for a missing amount and for 1e400 (Infinity once parsed)', async () => {
+    const before = await snapshot(itemId, dave);
+    dave.auction.send({ type: 'CREATE_BID', data: { itemId, requestId: 'no-amount' } });
+    expect(await errorFor(dave.auction, 'no-amount')).toEqual(error('BID_AMOUNT_ERROR', itemId, 'no-amount'));
+    dave.auction.send(`{"type":"CREATE_BID","data":{"itemId":${itemId},"amount":1e400,"requestId":"infinite"}}`);
+    expect(await errorFor(dave.auction, 'infinite')).toEqual(error('BID_AMOUNT_ERROR', itemId, 'infinite'));
+    expect(await snapshot(itemId, dave)).toEqual(before);
+  });
+
+  it('BID_AMOUNT_ERROR below the start price', async () => {
+    const { requestId, answer } = await rejected(dave, itemId, 9);
+    expect(answer).toEqual(error('BID_AMOUNT_ERROR', itemId, requestId));
+  });
+
+  it('UNKNOWN_ITEM for an item that does not exist', async () => {
+    const before = await counts(server.db);
+    const { requestId, answer } = await rejected(dave, 987_654, 50);
+    expect(answer).toEqual(error('UNKNOWN_ITEM', 987_654, requestId));
+    expect(await counts(server.db)).toEqual(before);
+  });
+
+  it('OUT_OF_BALANCE when the available points (balance − reserved) do not cover the bid', async () => {
+    const erin = await bidder(server, admin.token, 300);
+    const other = await createItem(server, admin.token, { start_price: 200 });
+    sendBid(erin.auction, other.itemId, 200);
+    await bidCreated(erin.auction, other.itemId, 200, erin.username);
+    const before = await snapshot(itemId, erin);
+    const { requestId, answer } = await rejected(erin, itemId, 101); // 100 available
+    expect(answer).toEqual(error('OUT_OF_BALANCE', itemId, requestId));
+    expect(await snapshot(itemId, erin)).toEqual(before);
+    sendBid(erin.auction, itemId, 100);
+    await bidCreated(erin.auction, itemId, 100, erin.username);
+    expect(await userRow(server.db, erin.id)).toMatchObject({ balance: 300, reserved: 300 });
+    await expectBooksBalance(server.db);
+  });
+
+  it('BID_OPEN_ERROR on a scheduled, a cancelled and a finished item, and on a live one whose end has passed', async () => {
+    const scheduled = await createItem(server, admin.token, { startsAt: clock.t + 3_600_000 });
+    expect(scheduled.state).toBe('scheduled');
+    const cancelled = await createItem(server, admin.token);
+    await call(server, 'POST', `/store/items/${cancelled.itemId}/cancel`, { token: admin.token });
+    const ending = await createItem(server, admin.token, { duration: 10 });
+    clock.advance(10_000); // its end has passed; the scheduler has not run yet
+    for (const id of [scheduled.itemId, cancelled.itemId, ending.itemId]) {
+      const before = await snapshot(id, dave);
+      const { requestId, answer } = await rejected(dave, id, 500);
+      expect(answer).toEqual(error('BID_OPEN_ERROR', id, requestId));
+      expect(await snapshot(id, dave)).toEqual(before);
+    }
+    await server.auction.tick();
+    expect((await itemRow(server.db, ending.itemId)).state).toBe('finished');
+    const { requestId, answer } = await rejected(dave, ending.itemId, 500);
+    expect(answer).toEqual(error('BID_OPEN_ERROR', ending.itemId, requestId));
+  });
+
+  it('BID_NOT_ALLOWED by rank and by group; the group check reads the membership at bid time', async () => {
+    const council = await bidder(server, admin.token, 1_000, 'council');
+    await call(server, 'POST', `/admin/users/${council.username}/rank`, { token: admin.token, body: { rank: 'council' } });
+    const byRank = await createItem(server, admin.token, { eligibility: { ranks: ['council', 'admin'] } });
+    const byGroup = await createItem(server, admin.token, { eligibility: { groups: ['Vanguard'] } });
+
+    for (const id of [byRank.itemId, byGroup.itemId]) {
+      const before = await snapshot(id, dave);
+      const { requestId, answer } = await rejected(dave, id, 100);
+      expect(answer).toEqual(error('BID_NOT_ALLOWED', id, requestId));
+      expect(await snapshot(id, dave)).toEqual(before);
+    }
+    sendBid(council.auction, byRank.itemId, 100);
+    await bidCreated(council.auction, byRank.itemId, 100, council.username);
+
+    await addToGroup(server.db, dave.id, 'vanguard'); // names compare without regard to case
+    sendBid(dave.auction, byGroup.itemId, 100);
+    await bidCreated(dave.auction, byGroup.itemId, 100, dave.username);
+  });
+});
+
+describe('idempotent requestId', () => {
+  it('the same requestId twice gets the same answer and makes one bid', async () => {
+    const frank = await bidder(server, admin.token, 1_000);
+    const item = await createItem(server, admin.token);
+    const requestId = sendBid(frank.auction, item.itemId, 200);
+    const first = await bidCreated(frank.auction, item.itemId, 200, frank.username);
+    await frank.user.nextOf('VIRTUAL_BALANCE_UPDATE');
+    watcher.auction.drain();
+    frank.auction.drain();
+    const before = await counts(server.db);
+
+    sendBid(frank.auction, item.itemId, 200, requestId);
+    expect(await frank.auction.next()).toEqual(first);
+    // a different amount under the same requestId still gets the first answer
+    sendBid(frank.auction, item.itemId, 900, requestId);
+    expect(await frank.auction.next()).toEqual(first);
+    expect(await counts(server.db)).toEqual(before);
+    expect(await userRow(server.db, frank.id)).toMatchObject({ reserved: 200 });
+    // the echo is for the sender only, and moves no balance
+    expect(await watcher.auction.quiet(100)).toBe(true);
+    expect(await frank.user.quiet(50)).toBe(true);
+  });
+
+  it('a rejected requestId stays rejected, even once the bid would pass', async () => {
+    const gina = await bidder(server, admin.token, 50);
+    const item = await createItem(server, admin.token, { start_price: 100 });
+    const requestId = sendBid(gina.auction, item.itemId, 100);
+    expect(await errorFor(gina.auction, requestId)).toEqual(error('OUT_OF_BALANCE', item.itemId, requestId));
+    await grant(server, admin.token, gina.username, 1_000);
+    sendBid(gina.auction, item.itemId, 100, requestId);
+    expect(await errorFor(gina.auction, requestId)).toEqual(error('OUT_OF_BALANCE', item.itemId, requestId));
+    expect((await itemRow(server.db, item.itemId)).leader_id).toBeNull();
+  });
+
+  it('requestIds are per user: another player may use the same one', async () => {
+    const [hank, ivy] = await Promise.all([bidder(server, admin.token, 1_000), bidder(server, admin.token, 1_000)]);
+    const item = await createItem(server, admin.token);
+    sendBid(hank.auction, item.itemId, 100, 'shared-id');
+    await bidCreated(hank.auction, item.itemId, 100, hank.username);
+    sendBid(ivy.auction, item.itemId, 110, 'shared-id');
+    await bidCreated(ivy.auction, item.itemId, 110, ivy.username);
+  });
+});
+
+describe('soft close', () => {
+  it('an accepted bid in the last extendWindow seconds moves the end to now + extendWindow, at most maxExtensions times; rejected bids never do', async () => {
+    const [jack, kate] = await Promise.all([bidder(server, admin.token, 10_000), bidder(server, admin.token, 10_000)]);
+    const item = await createItem(server, admin.token, { duration: 60, extendWindow: 10, maxExtensions: 2, start_price: 100, minIncrement: 10 });
+    const end0 = item.endsAt;
+
+    // outside the window: no extension
+    clock.t = end0 - 30_000;
+    sendBid(jack.auction, item.itemId, 100);
+    expect((await bidCreated(jack.auction, item.itemId, 100, jack.username)).data).toMatchObject({ endsAt: end0, timer: 30 });
+
+    // inside the window: a rejected bid (too low, too expensive) does not move it
+    clock.t = end0 - 5_000;
+    const low = await rejected(kate, item.itemId, 105);
+    expect(low.answer.error_type).toBe('BID_AMOUNT_ERROR');
+    const costly = await rejected(kate, item.itemId, 10_001);
+    expect(costly.answer.error_type).toBe('OUT_OF_BALANCE');
+    expect(await itemRow(server.db, item.itemId)).toMatchObject({ ends_at: end0, extensions: 0 });
+
+    // accepted: extended to now + 10 s
+    sendBid(kate.auction, item.itemId, 110);
+    const first = await bidCreated(kate.auction, item.itemId, 110, kate.username);
+    expect(first.data).toMatchObject({ endsAt: clock.t + 10_000, timer: 10, timestamp: clock.t });
+    const end1 = clock.t + 10_000;
+
+    clock.t = end1 - 2_000;
+    sendBid(jack.auction, item.itemId, 120);
+    expect((await bidCreated(jack.auction, item.itemId, 120, jack.username)).data).toMatchObject({ endsAt: clock.t + 10_000 });
+    const end2 = clock.t + 10_000;
+    expect(await itemRow(server.db, item.itemId)).toMatchObject({ ends_at: end2, extensions: 2 });
+
+    // the third time in the window: accepted, but the end stays
+    clock.t = end2 - 1_000;
+    sendBid(kate.auction, item.itemId, 130);
+    expect((await bidCreated(kate.auction, item.itemId, 130, kate.username)).data).toMatchObject({ endsAt: end2, timer: 1 });
+    expect(await itemRow(server.db, item.itemId)).toMatchObject({ ends_at: end2, extensions: 2 });
+
+    // a tick before the end does nothing; at the end the item settles to kate
+    await server.auction.tick();
+    expect((await itemRow(server.db, item.itemId)).state).toBe('live');
+    clock.t = end2;
+    await server.auction.tick();
+    expect(await itemRow(server.db, item.itemId)).toMatchObject({ state: 'finished', leader_id: kate.id, amount: 130 });
+    await expectBooksBalance(server.db);
+  });
+});
+
+describe('errors inside the engine', () => {
+  it('DATABASE_ERROR when SQLite refuses the write; the transaction rolls back and a retry of the same requestId is a fresh attempt', async () => {
+    const liam = await bidder(server, admin.token, 1_000);
+    const item = await createItem(server, admin.token);
+    await sql`create trigger refuse_bids before insert on bids begin select raise(abort, 'disk says no'); end`.execute(server.db);
+    const before = await snapshot(item.itemId, liam);
+    const requestId = sendBid(liam.auction, item.itemId, 100);
+    expect(await errorFor(liam.auction, requestId)).toEqual(error('DATABASE_ERROR', item.itemId, requestId));
+    expect(await snapshot(item.itemId, liam)).toEqual(before);
+    await sql`drop trigger refuse_bids`.execute(server.db);
+    sendBid(liam.auction, item.itemId, 100, requestId);
+    await bidCreated(liam.auction, item.itemId, 100, liam.username);
+  });
+
+  it('SYSTEM_ERROR for anything unexpected, and nothing is stored', async () => {
+    const mia = await bidder(server, admin.token, 1_000);
+    const item = await createItem(server, admin.token);
+    const before = await snapshot(item.itemId, mia);
+    const requestId = newRequestId();
+    clock.failNext = true;
+    sendBid(mia.auction, item.itemId, 100, requestId);
+    expect(await errorFor(mia.auction, requestId)).toEqual(error('SYSTEM_ERROR', item.itemId, requestId));
+    expect(await snapshot(item.itemId, mia)).toEqual(before);
+    expect(mia.auction.isOpen).toBe(true);
+  });
+});
+
+describe('HISTORY on authentication', () => {
+  it('has the latest bids newest first and every live item with its leader, amount and time left', async () => {
+    const nick = await bidder(server, admin.token, 5_000);
+    const fresh = await createItem(server, admin.token, { itemName: 'Untouched Shield', start_price: 40, minIncrement: 4, description: 'Shiny', imageUrl: 'https://example.com/s.png' });
+    const item = await createItem(server, admin.token, { itemName: 'Bid Upon Helm' });
+    sendBid(nick.auction, item.itemId, 100);
+    await bidCreated(nick.auction, item.itemId, 100, nick.username);
+    clock.advance(1_500);
+    sendBid(nick.auction, item.itemId, 150);
+    await bidCreated(nick.auction, item.itemId, 150, nick.username);
+
+    const socket = await authedSocket(server.auctionUrl, nick.token);
+    const history = (await socket.nextOf('HISTORY')) as { data: { bids: { amount: number; itemId: number }[]; items: Record<string, unknown>[] } };
+    expect(history.data.bids.slice(0, 2).map((b) => [b.itemId, b.amount])).toEqual([
+      [item.itemId, 150],
+      [item.itemId, 100],
+    ]);
+    expect(history.data.bids.length).toBeLessThanOrEqual(50);
+    const untouched = history.data.items.find((i) => i.itemId === fresh.itemId);
+    expect(untouched).toMatchObject({
+      itemName: 'Untouched Shield',
+      type: 'auction',
+      amount: 40,
+      username: 'server',
+      state: 'live',
+      start_price: 40,
+      minIncrement: 4,
+      description: 'Shiny',
+      imageUrl: 'https://example.com/s.png',
+      timestamp: clock.t,
+      endsAt: fresh.endsAt,
+      timer: Math.ceil((fresh.endsAt - clock.t) / 1000),
+    });
+    expect(history.data.items.find((i) => i.itemId === item.itemId)).toMatchObject({ amount: 150, username: nick.username, state: 'live' });
+    expect(history.data.items.every((i) => i.state === 'live' || i.state === 'finished')).toBe(true);
+    socket.close();
+  });
+});
