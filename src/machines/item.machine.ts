@@ -16,6 +16,9 @@ export interface ItemContext {
   minIncrement: number | null;
   imageUrl: string | null;
   description: string | null;
+  /** Ranks and groups allowed to bid, when the item is limited (both empty: everyone). */
+  ranks: string[];
+  groups: string[];
   /** Once finished: sold (to `username` for `amount`) or not. */
   sold: boolean | null;
   /** Server time, as the board estimates it on the actor system's clock. */
@@ -35,6 +38,11 @@ export type ItemEvent =
 
 function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
+}
+
+function listOf(eligibility: unknown, key: 'ranks' | 'groups'): string[] {
+  const list = (eligibility as Record<string, unknown> | undefined)?.[key];
+  return Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string') : [];
 }
 
 export const itemMachine = setup({
@@ -73,6 +81,8 @@ export const itemMachine = setup({
       minIncrement: it?.minIncrement ?? null,
       imageUrl: str(it?.imageUrl),
       description: str(it?.description),
+      ranks: listOf(it?.eligibility, 'ranks'),
+      groups: listOf(it?.eligibility, 'groups'),
       sold: it?.state === 'finished' ? it.username !== 'server' : null,
       now: input.now,
       snapshotState: it?.state ?? null,

@@ -1,10 +1,11 @@
 import { createContext, useContext } from 'react';
 import { useSelector } from '@xstate/react';
 import type { Api } from '../api/client';
+import type { StoreApi } from '../api/store';
 import type { AppActor } from '../machines/app.machine';
 
 /** The root actor and the API, given to every component; state is read from the actors. */
-export const AppContext = createContext<{ actor: AppActor; api: Api } | null>(null);
+export const AppContext = createContext<{ actor: AppActor; api: Api; storeApi: StoreApi } | null>(null);
 
 export function useRuntime() {
   const runtime = useContext(AppContext);
@@ -12,7 +13,7 @@ export function useRuntime() {
   return runtime;
 }
 
-export function useChild<K extends 'auth' | 'settings' | 'navigation' | 'notifications'>(key: K) {
+export function useChild<K extends 'auth' | 'settings' | 'navigation' | 'notifications' | 'board'>(key: K) {
   const { actor } = useRuntime();
   return useSelector(actor, (s) => s.context[key]);
 }

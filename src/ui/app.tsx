@@ -8,7 +8,7 @@ import { Notifications } from './shell/notifications';
 
 export function App({ runtime }: { runtime: AppRuntime }) {
   return (
-    <AppContext.Provider value={{ actor: runtime.actor, api: runtime.api }}>
+    <AppContext.Provider value={{ actor: runtime.actor, api: runtime.api, storeApi: runtime.storeApi }}>
       <AppIntlProvider>
         <ErrorBoundary>
           <AppRouter />

@@ -4,6 +4,8 @@ import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
 const ProfilePage = lazy(() => import('./pages/account/profile-page'));
 const AccountSettingsPage = lazy(() => import('./pages/account/account-settings-page'));
 const PlannedPage = lazy(() => import('./pages/planned-page'));
+const KingdomStorePage = lazy(() => import('./pages/store/kingdom-store-page'));
+const StoreManagementPage = lazy(() => import('./pages/store/store-management-page'));
 
 export interface ProtectedRoute {
   path: string;
@@ -17,11 +19,11 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { path: '/my-account/profile', titleId: 'menu.profile', page: ProfilePage },
   { path: '/my-account/account-settings', titleId: 'menu.accountSettings', page: AccountSettingsPage },
   planned('/my-account/groups', 'menu.groups'),
-  planned('/my-account/kingdom-store', 'menu.kingdomStore'),
+  { path: '/my-account/kingdom-store', titleId: 'menu.kingdomStore', page: KingdomStorePage },
   planned('/my-kingdom/dashboard', 'menu.dashboard'),
   planned('/my-kingdom/kvk-dashboard', 'menu.kvkDashboard'),
   planned('/my-kingdom/metrics', 'menu.metrics'),
-  planned('/my-kingdom/kingdom-points/store-management', 'menu.storeManagement'),
+  { path: '/my-kingdom/kingdom-points/store-management', titleId: 'menu.storeManagement', page: StoreManagementPage },
   planned('/my-kingdom/kingdom-points/point-management', 'menu.pointManagement'),
   planned('/my-kingdom/kingdom-points/store-history', 'menu.storeHistory'),
   planned('/my-kingdom/kingdom-points/automatic-points', 'menu.automaticPoints'),

@@ -1,5 +1,6 @@
 import { createActor, fromPromise } from 'xstate';
 import { createApi, type Api } from '../../api/client';
+import { createStoreApi } from '../../api/store';
 import { endpoints } from '../../api/config';
 import { appMachine } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
@@ -60,7 +61,7 @@ export function createApp() {
     }
   });
 
-  return { actor, api, endpoints: ends };
+  return { actor, api, storeApi: createStoreApi(ends.api), endpoints: ends };
 }
 
 export type AppRuntime = ReturnType<typeof createApp>;

@@ -1,3 +1,4 @@
+import { QueryClientProvider } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { useEffect, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
@@ -5,6 +6,7 @@ import { Link, useLocation } from 'wouter';
 import { useChild } from '../app-context';
 import { Sheet, SheetContent, SheetTitle } from '../components/sheet';
 import { cn } from '../lib/cn';
+import { queryClient } from '../lib/query-client';
 import { ConnectionIndicator } from './connection-indicator';
 import { Footer } from './footer';
 import { LanguagePicker } from './language-picker';
@@ -86,7 +88,9 @@ export default function Shell({ children }: { children: ReactNode }) {
             <UserPopover />
           </div>
         </header>
-        <main className={cn('flex-1 p-4 sm:p-6', layoutType === 'boxed' && 'mx-auto w-full max-w-6xl')}>{children}</main>
+        <main className={cn('flex-1 p-4 sm:p-6', layoutType === 'boxed' && 'mx-auto w-full max-w-6xl')}>
+          <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+        </main>
         <Footer />
       </div>
     </div>

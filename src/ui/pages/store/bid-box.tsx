@@ -1,0 +1,91 @@
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import type { ItemRef } from '../../../machines/board.machine';
+import { useChild } from '../../app-context';
+import { Button } from '../../components/button';
+import { Input } from '../../components/input';
+import { availableFor, checkBid, nextMinimum, type BidTarget } from './bid-check';
+
+/** The bid box of one live item: an amount, quick raises, and an explanation before sending. */
+export function BidBox({ item }: { item: ItemRef }) {
+  const intl = useIntl();
+  const board = useChild('board');
+  const user = useSelector(useChild('auth'), (s) => s.context.user);
+  const connected = useSelector(board, (s) => s.context.connected);
+  const itemId = useSelector(item, (s) => s.context.itemId);
+  const target: BidTarget = useSelector(
+    item,
+    (s) => ({ amount: s.context.amount, username: s.context.username, start_price: s.context.start_price, minIncrement: s.context.minIncrement, ranks: s.context.ranks, groups: s.context.groups }),
+    (a, b) => a.amount === b.amount && a.username === b.username && a.ranks === b.ranks,
+  );
+  const itemName = useSelector(item, (s) => s.context.itemName);
+  const sending = useSelector(board, (s) => Object.values(s.context.pending).some((p) => p.itemId === itemId));
+  const min = nextMinimum(target);
+  const [typed, setTyped] = useState('');
+  const amount = typed === '' ? min : Number(typed);
+  if (!user) return null;
+  const me = { username: user.username, rank: user.rank, available: user.available };
+  const check = checkBid(amount, target, me);
+  const leading = target.username === user.username;
+  const step = target.minIncrement ?? 1;
+
+  function send(value: number) {
+    if (!checkBid(value, target, me).ok || !connected) return;
+    board.send({ type: 'PLACE_BID', itemId, amount: value });
+    setTyped('');
+  }
+
+  return (
+    <form
+      className="grid gap-2"
+      onSubmit={(e) => {
+        e.preventDefault();
+        send(amount);
+      }}
+    >
+      {leading && (
+        <p className="text-xs font-medium text-success" data-testid="leading">
+          <FormattedMessage id="store.check.leading" values={{ amount: target.amount }} />
+        </p>
+      )}
+      <div className="flex gap-2">
+        <Input
+          type="number"
+          inputMode="numeric"
+          min={min}
+          step={step}
+          value={typed}
+          placeholder={intl.formatNumber(min)}
+          aria-label={intl.formatMessage({ id: 'store.bidAmount' }, { itemName })}
+          aria-invalid={!check.ok && typed !== ''}
+          onChange={(e) => setTyped(e.target.value)}
+          className="min-w-0"
+          data-testid="bid-amount"
+        />
+        <Button type="submit" disabled={!check.ok || !connected || sending} data-testid="bid-submit">
+          <FormattedMessage id={sending ? 'store.sending' : 'store.bid'} />
+        </Button>
+      </div>
+      <div className="flex flex-wrap gap-1.5">
+        {[0, 5, 10].map((times) => {
+          const value = min + times * step;
+          return (
+            <Button key={times} type="button" size="sm" variant="outline" onClick={() => setTyped(String(value))} data-testid={`raise-${times}`}>
+              {times === 0 ? <FormattedMessage id="store.minimum" /> : <>+<FormattedNumber value={times * step} /></>}
+            </Button>
+          );
+        })}
+      </div>
+      <p className="text-xs text-muted-foreground" data-testid="bid-hint" role={check.ok ? undefined : 'alert'}>
+        {!connected ? (
+          <FormattedMessage id="store.disconnected" />
+        ) : check.ok ? (
+          <FormattedMessage id="store.check.balance" values={{ available: availableFor(target, me) }} />
+        ) : (
+          <FormattedMessage id={check.messageId} values={check.values} />
+        )}
+      </p>
+    </form>
+  );
+}

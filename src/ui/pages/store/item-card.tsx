@@ -1,0 +1,95 @@
+import { useSelector } from '@xstate/react';
+import { memo } from 'react';
+import { FormattedMessage, FormattedNumber } from 'react-intl';
+import type { ItemRef } from '../../../machines/board.machine';
+import { useChild } from '../../app-context';
+import { cn } from '../../lib/cn';
+import { formatCountdown, useNow } from '../../lib/use-now';
+import { BidBox } from './bid-box';
+import { nextMinimum } from './bid-check';
+
+function Countdown({ item }: { item: ItemRef }) {
+  const board = useChild('board');
+  const endsAt = useSelector(item, (s) => s.context.endsAt);
+  const closing = useSelector(item, (s) => s.matches({ live: 'closing' }));
+  const now = useNow();
+  const offset = board.getSnapshot().context.clock.offset ?? 0;
+  const left = endsAt - (now + offset);
+  if (closing || left <= 0) return <FormattedMessage id="store.closing" />;
+  return (
+    <span dir="ltr" className={cn('tabular-nums', left < 60_000 && 'text-danger')}>
+      {formatCountdown(left)}
+    </span>
+  );
+}
+
+function ItemImage({ url, name }: { url: string | null; name: string }) {
+  if (!url) {
+    return (
+      <div aria-hidden="true" className="flex h-14 w-14 shrink-0 items-center justify-center rounded-md bg-muted text-lg font-semibold text-muted-foreground">
+        {name.slice(0, 1).toUpperCase()}
+      </div>
+    );
+  }
+  return <img src={url} alt="" loading="lazy" className="h-14 w-14 shrink-0 rounded-md bg-muted object-cover" />;
+}
+
+/** One live item: name, image, current amount, leader, countdown, next minimum and the bid box. */
+export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef }) {
+  const me = useSelector(useChild('auth'), (s) => s.context.user?.username);
+  const c = useSelector(item, (s) => s.context);
+  const noBids = c.username === 'server';
+  return (
+    <article className="flex h-full flex-col gap-3 rounded-lg border border-border bg-card p-4" data-testid="live-item" data-item-id={c.itemId}>
+      <div className="flex gap-3">
+        <ItemImage url={c.imageUrl} name={c.itemName} />
+        <div className="min-w-0">
+          <h3 className="truncate font-semibold" title={c.itemName}>
+            {c.itemName}
+          </h3>
+          <p className="text-xs text-muted-foreground">
+            <FormattedMessage id="store.endsIn" />{' '}
+            <Countdown item={item} />
+          </p>
+        </div>
+      </div>
+      <dl className="grid grid-cols-2 gap-2 text-sm">
+        <div>
+          <dt className="text-xs text-muted-foreground">
+            <FormattedMessage id="store.currentBid" />
+          </dt>
+          <dd className="font-semibold tabular-nums" data-testid="item-amount">
+            <FormattedNumber value={c.amount} />
+          </dd>
+        </div>
+        <div className="min-w-0">
+          <dt className="text-xs text-muted-foreground">
+            <FormattedMessage id="store.leader" />
+          </dt>
+          <dd className="truncate" data-testid="item-leader">
+            {noBids ? <FormattedMessage id="store.noLeader" /> : c.username === me ? <strong><FormattedMessage id="store.you" /></strong> : c.username}
+          </dd>
+        </div>
+      </dl>
+      <p className="text-xs text-muted-foreground">
+        <FormattedMessage id="store.nextMin" values={{ amount: nextMinimum(c) }} />
+      </p>
+      <div className="mt-auto">
+        <BidBox item={item} />
+      </div>
+    </article>
+  );
+});
+
+/** A finished item: winner and price, or not sold. */
+export function FinishedItemRow({ item }: { item: ItemRef }) {
+  const c = useSelector(item, (s) => s.context);
+  return (
+    <li className="flex items-center justify-between gap-3 py-2 text-sm" data-testid="finished-item" data-item-id={c.itemId}>
+      <span className="truncate font-medium">{c.itemName}</span>
+      <span className="shrink-0 text-muted-foreground">
+        {c.sold ? <FormattedMessage id="store.wonBy" values={{ username: c.username, amount: c.amount }} /> : <FormattedMessage id="store.noBuyer" />}
+      </span>
+    </li>
+  );
+}

@@ -1,0 +1,116 @@
+import { useQuery } from '@tanstack/react-query';
+import { useSelector } from '@xstate/react';
+import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
+import { useChild, useRuntime } from '../../app-context';
+import { Card, CardTitle } from '../../components/card';
+import { FinishedItemRow } from './item-card';
+import { LatestBids } from './latest-bids';
+import { LiveGrid } from './live-grid';
+import { useItemGroups } from './use-item-groups';
+
+const FINISHED_SHOWN = 20;
+
+function Upcoming() {
+  const { storeApi } = useRuntime();
+  const token = useSelector(useChild('auth'), (s) => s.context.token);
+  const liveIds = useSelector(useChild('board'), (s) => s.context.items);
+  const query = useQuery({
+    queryKey: ['store', 'items', 'scheduled'],
+    queryFn: () => storeApi.listItems(token!, 'scheduled'),
+    enabled: !!token,
+    refetchInterval: 30_000,
+  });
+  if (query.isError) {
+    return (
+      <p role="alert" className="text-sm text-danger">
+        <FormattedMessage id="store.loadFailed" values={{ error: (query.error as Error).message }} />
+      </p>
+    );
+  }
+  // an item that started is on the board now, whatever the last fetch said
+  const items = (query.data ?? []).filter((it) => !(String(it.itemId) in liveIds)).sort((a, b) => a.startsAt - b.startsAt);
+  if (items.length === 0) {
+    return (
+      <p className="text-sm text-muted-foreground">
+        <FormattedMessage id="store.noUpcoming" />
+      </p>
+    );
+  }
+  return (
+    <ul className="divide-y divide-border" data-testid="upcoming">
+      {items.map((it) => (
+        <li key={it.itemId} className="flex items-baseline justify-between gap-3 py-2 text-sm" data-testid="upcoming-item">
+          <span className="truncate font-medium">{it.itemName}</span>
+          <span className="shrink-0 text-end text-xs text-muted-foreground">
+            <FormattedMessage
+              id="store.startsAt"
+              values={{ time: <FormattedDate value={it.startsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" /> }}
+            />
+            <span className="block">
+              <FormattedNumber value={it.start_price} />
+            </span>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/** /my-account/kingdom-store: the live board, the 5 latest bids, upcoming and finished items. */
+export default function KingdomStorePage({ titleId }: { titleId: string }) {
+  const board = useChild('board');
+  const { live, finished } = useItemGroups(board);
+  return (
+    <div className="grid gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_20rem]">
+        <section aria-labelledby="live-title" className="min-w-0">
+          <h2 id="live-title" className="mb-3 text-lg font-semibold">
+            <FormattedMessage id="store.live" /> <span className="text-muted-foreground">({live.length})</span>
+          </h2>
+          {live.length === 0 ? (
+            <Card>
+              <p className="text-sm text-muted-foreground" data-testid="no-live">
+                <FormattedMessage id="store.noLive" />
+              </p>
+            </Card>
+          ) : (
+            <LiveGrid items={live} />
+          )}
+        </section>
+        <aside className="grid content-start gap-4">
+          <Card>
+            <CardTitle>
+              <FormattedMessage id="store.latestBids" />
+            </CardTitle>
+            <LatestBids />
+          </Card>
+          <Card>
+            <CardTitle>
+              <FormattedMessage id="store.upcoming" />
+            </CardTitle>
+            <Upcoming />
+          </Card>
+          <Card>
+            <CardTitle>
+              <FormattedMessage id="store.finished" />
+            </CardTitle>
+            {finished.length === 0 ? (
+              <p className="text-sm text-muted-foreground">
+                <FormattedMessage id="store.noFinished" />
+              </p>
+            ) : (
+              <ul className="divide-y divide-border" data-testid="finished">
+                {finished.slice(0, FINISHED_SHOWN).map((item) => (
+                  <FinishedItemRow key={item.id} item={item} />
+                ))}
+              </ul>
+            )}
+          </Card>
+        </aside>
+      </div>
+    </div>
+  );
+}

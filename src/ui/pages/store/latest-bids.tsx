@@ -1,0 +1,34 @@
+import { useSelector } from '@xstate/react';
+import { FormattedMessage, FormattedNumber, FormattedTime } from 'react-intl';
+import { useChild } from '../../app-context';
+
+/** The 5 latest bids, newest first. */
+export function LatestBids() {
+  const bids = useSelector(useChild('board'), (s) => s.context.latestBids);
+  if (bids.length === 0) {
+    return (
+      <p className="text-sm text-muted-foreground">
+        <FormattedMessage id="store.noBids" />
+      </p>
+    );
+  }
+  return (
+    <ol className="divide-y divide-border" data-testid="latest-bids">
+      {bids.map((bid) => (
+        <li key={`${bid.itemId}:${bid.amount}`} className="flex items-baseline justify-between gap-3 py-2 text-sm" data-testid="latest-bid">
+          <span className="min-w-0">
+            <span className="font-medium">{bid.username}</span> · <span className="text-muted-foreground">{bid.itemName}</span>
+          </span>
+          <span className="shrink-0 text-end">
+            <span className="font-semibold tabular-nums">
+              <FormattedNumber value={bid.amount} />
+            </span>
+            <span className="block text-xs text-muted-foreground">
+              <FormattedTime value={bid.timestamp} hour="2-digit" minute="2-digit" second="2-digit" />
+            </span>
+          </span>
+        </li>
+      ))}
+    </ol>
+  );
+}

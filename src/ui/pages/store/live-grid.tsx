@@ -1,0 +1,49 @@
+import { useWindowVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import type { ItemRef } from '../../../machines/board.machine';
+import { LiveItemCard } from './item-card';
+
+const CARD_MIN_WIDTH = 290;
+const GAP = 16;
+
+/** Live items in a grid whose rows are virtualised against the window: smooth with hundreds. */
+export function LiveGrid({ items }: { items: ItemRef[] }) {
+  const ref = useRef<HTMLDivElement>(null);
+  const [columns, setColumns] = useState(1);
+  const [offset, setOffset] = useState(0);
+
+  useLayoutEffect(() => {
+    const el = ref.current;
+    if (!el) return;
+    const measure = () => {
+      setColumns(Math.max(1, Math.floor((el.clientWidth + GAP) / (CARD_MIN_WIDTH + GAP))));
+      setOffset(el.getBoundingClientRect().top + window.scrollY);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, []);
+
+  const rows = Math.ceil(items.length / columns);
+  const virtualizer = useWindowVirtualizer({ count: rows, estimateSize: () => 300 + GAP, overscan: 3, scrollMargin: offset });
+  useEffect(() => virtualizer.measure(), [columns, virtualizer]);
+
+  return (
+    <div ref={ref} data-testid="live-grid" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+      {virtualizer.getVirtualItems().map((row) => (
+        <div
+          key={row.key}
+          data-index={row.index}
+          ref={virtualizer.measureElement}
+          className="absolute inset-x-0 grid"
+          style={{ top: row.start - virtualizer.options.scrollMargin, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap: GAP, paddingBottom: GAP }}
+        >
+          {items.slice(row.index * columns, row.index * columns + columns).map((item) => (
+            <LiveItemCard key={item.id} item={item} />
+          ))}
+        </div>
+      ))}
+    </div>
+  );
+}
