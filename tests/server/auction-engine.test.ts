@@ -25,7 +25,10 @@ let admin: Awaited<ReturnType<typeof signedIn>>;
 let watcher: Bidder;
 
 beforeAll(async () => {
-  server = await startTestServer({ frameRateLimit: { perSecond: 1000, burst: 1000 } }, { now: clock.now });
+  server = await startTestServer(
+    { frameRateLimit: { perSecond: 1000, burst: 1000 }, loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 } },
+    { now: clock.now },
+  );
   admin = await signedIn(server, 'admin'); // the first account
   watcher = await bidder(server, admin.token, 0, 'watcher');
 });

@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_FRAME_BYTES } from '../../src/protocol/socket';
+import { bidCreated, bidder, counts, createItem, expectBooksBalance, type Bidder } from './auction-helpers';
+import { authedSocket, signedIn, startTestServer, TestSocket } from './helpers';
+
+describe('the per-connection flood limit', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  let admin: Awaited<ReturnType<typeof signedIn>>;
+  beforeAll(async () => {
+    server = await startTestServer({ frameRateLimit: { perSecond: 4, burst: 5 } });
+    admin = await signedIn(server, 'admin');
+  });
+  afterAll(() => server.close());
+
+  it('drops frames over the limit with WS_ERROR naming the bid, stores none of them, and recovers', async () => {
+    const who = await bidder(server, admin.token, 100_000);
+    await new Promise((r) => setTimeout(r, 1_300)); // the bucket refills after the two frames the setup sent
+    const item = await createItem(server, admin.token, { start_price: 1, minIncrement: 1 });
+    const before = await counts(server.db);
+    const ids = Array.from({ length: 12 }, (_, i) => `flood-${i}`);
+    ids.forEach((requestId, i) => who.auction.send({ type: 'CREATE_BID', data: { itemId: item.itemId, amount: 10 + i, requestId } }));
+
+    const dropped: string[] = [];
+    const accepted: number[] = [];
+    for (let i = 0; i < ids.length; i++) {
+      const frame = await who.auction.waitFor((f) => f.type === 'ERROR' || (f.type === 'BID_CREATED' && (f.data as { itemId: number }).itemId === item.itemId));
+      if (frame.type === 'ERROR') {
+        expect(frame).toMatchObject({ error_type: 'WS_ERROR', data: { itemId: item.itemId } });
+        dropped.push((frame.data as { requestId: string }).requestId);
+      } else accepted.push((frame.data as { amount: number }).amount);
+    }
+    expect(accepted.length).toBeGreaterThanOrEqual(5);
+    expect(accepted.length).toBeLessThanOrEqual(6);
+    expect(dropped.length).toBe(ids.length - accepted.length);
+    // the dropped ones were never seen by the engine: no bid, no remembered answer
+    const remembered = await server.db.selectFrom('bid_requests').select('request_id').where('request_id', 'in', dropped).execute();
+    expect(remembered).toEqual([]);
+    expect((await counts(server.db)).bids).toBe(before.bids + accepted.length);
+
+    await new Promise((r) => setTimeout(r, 600));
+    who.auction.send({ type: 'CREATE_BID', data: { itemId: item.itemId, amount: 1_000, requestId: 'after-the-flood' } });
+    await bidCreated(who.auction, item.itemId, 1_000, who.username);
+    await expectBooksBalance(server.db);
+  });
+
+  it('limits unauthenticated connections too, with a plain WS_ERROR', async () => {
+    const socket = await TestSocket.open(server.userUrl);
+    for (let i = 0; i < 8; i++) socket.send({ type: 'GET_STATUS' });
+    const frames = await Promise.all(Array.from({ length: 8 }, () => socket.next()));
+    expect(frames.filter((f) => f.error_type === 'UNAUTHENTICATED').length).toBeGreaterThanOrEqual(5);
+    expect(frames.filter((f) => f.error_type === 'WS_ERROR')).toEqual(Array(frames.filter((f) => f.error_type === 'WS_ERROR').length).fill({ type: 'ERROR', error_type: 'WS_ERROR' }));
+    expect(frames.filter((f) => f.error_type === 'WS_ERROR').length).toBeGreaterThanOrEqual(2);
+    socket.close();
+  });
+});
+
+describe('nothing a client sends can crash the server or change data wrongly', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  let admin: Awaited<ReturnType<typeof signedIn>>;
+  let who: Bidder;
+  beforeAll(async () => {
+    server = await startTestServer({ frameRateLimit: { perSecond: 100_000, burst: 100_000 } });
+    admin = await signedIn(server, 'admin');
+    who = await bidder(server, admin.token, 1_000);
+  });
+  afterAll(() => server.close());
+
+  it('a CREATE_BID over the size limit gets WS_ERROR and is not stored', async () => {
+    const item = await createItem(server, admin.token);
+    who.auction.send({ type: 'CREATE_BID', data: { itemId: item.itemId, amount: 500, requestId: 'big' }, pad: 'x'.repeat(MAX_FRAME_BYTES) });
+    expect(await who.auction.nextOf('ERROR')).toEqual({ type: 'ERROR', error_type: 'WS_ERROR' });
+    expect(await server.db.selectFrom('bid_requests').selectAll().where('request_id', '=', 'big').execute()).toEqual([]);
+  });
+
+  it('survives a storm of random frames on both sockets; every answer is an ERROR or a bid it allowed', async () => {
+    const item = await createItem(server, admin.token, { start_price: 10, minIncrement: 1 });
+    let seed = 42;
+    const random = () => ((seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31) / 2 ** 31);
+    const pick = <T>(values: T[]): T => values[Math.floor(random() * values.length)];
+    const values = () =>
+      pick<unknown>([
+        null,
+        true,
+        -1,
+        0,
+        1.5,
+        item.itemId,
+        2 ** 53,
+        1e308,
+        'x',
+        '',
+        '💥'.repeat(30),
+        [],
+        {},
+        { nested: { deeper: [1, 2, 3] } },
+        'CREATE_BID',
+        'a'.repeat(65),
+      ]);
+    // (a bad AUTHENTICATION closes the socket with 4401 by design, so the storm leaves it out)
+    const frames: unknown[] = [];
+    for (let i = 0; i < 300; i++) {
+      const kind = random();
+      if (kind < 0.2) frames.push(`{"type":"CREATE_BID","data":${pick(['{', '[]', 'null', '1e999', '"x"'])}}`);
+      else if (kind < 0.6) frames.push({ type: 'CREATE_BID', data: { itemId: values(), amount: values(), requestId: values() } });
+      else if (kind < 0.8) frames.push({ type: pick(['GET_STATUS', 'HISTORY', 'WINNER', '__proto__', 'constructor']), data: values(), access_token: values() });
+      else frames.push(values());
+    }
+    const user = await authedSocket(server.userUrl, who.token);
+    for (const frame of frames) {
+      const text = typeof frame === 'string' ? frame : JSON.stringify(frame);
+      who.auction.send(text);
+      user.send(text);
+    }
+    // both still answer, in order, after the storm
+    user.send({ type: 'GET_STATUS' });
+    await user.nextOf('STATUS', 10_000);
+    who.auction.send({ type: 'CREATE_BID', data: { itemId: item.itemId, amount: 900, requestId: 'after-the-storm' } });
+    await bidCreated(who.auction, item.itemId, 900, who.username, 10_000);
+
+    for (const frame of who.auction.drain()) {
+      if (frame.type === 'BID_CREATED' || frame.type === 'BIDDING_STARTED') continue;
+      expect(frame.type, JSON.stringify(frame)).toBe('ERROR');
+    }
+    const bids = await server.db.selectFrom('bids').select(['amount', 'user_id']).where('item_id', '=', item.itemId).orderBy('id').execute();
+    expect(bids.at(-1)).toEqual({ amount: 900, user_id: who.id });
+    for (const b of bids) expect(Number.isSafeInteger(b.amount) && b.amount > 0).toBe(true);
+    await expectBooksBalance(server.db);
+    user.close();
+  });
+});
