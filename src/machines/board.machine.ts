@@ -93,13 +93,17 @@ export const boardMachine = setup({
       event.type === 'SERVER' && event.msg.type === MSG.ERROR && !!event.msg.data?.requestId && event.msg.data.requestId in context.pending,
   },
   actions: {
-    observeServerTime: ({ context, event }) => {
+    /** A better estimate of server time re-arms every live item's end (late frames start it short). */
+    observeServerTime: enqueueActions(({ context, event, enqueue }) => {
       if (event.type !== 'SERVER') return;
       const ts = timestampOf(event.msg);
       if (ts === null) return;
       const sample = ts - context.clock.local();
-      if (context.clock.offset === null || sample > context.clock.offset) context.clock.offset = sample;
-    },
+      if (context.clock.offset !== null && sample <= context.clock.offset) return;
+      const improved = context.clock.offset !== null;
+      context.clock.offset = sample;
+      if (improved) for (const ref of Object.values(context.items)) enqueue.sendTo(ref, { type: 'RESYNC' });
+    }),
     stopItems: enqueueActions(({ context, enqueue }) => {
       for (const ref of Object.values(context.items)) enqueue.stopChild(ref);
     }),

@@ -31,6 +31,8 @@ export interface ItemContext {
 export type ItemInput = { itemId: number; now: () => number; snapshot?: Item };
 
 export type ItemEvent =
+  /** The board's estimate of server time changed: recompute when the end comes. */
+  | { type: 'RESYNC' }
   | { type: 'STARTED'; itemName: string; start_price: number; endsAt: number }
   | { type: 'BID'; bid: Bid }
   | { type: 'SOLD'; itemName: string; username: string; amount: number }
@@ -113,7 +115,10 @@ export const itemMachine = setup({
         NO_BUYER: { target: 'finished', actions: assign({ sold: false }) },
       },
       states: {
-        open: { after: { untilEnd: 'closing' } },
+        open: {
+          after: { untilEnd: 'closing' },
+          on: { RESYNC: { target: 'open', reenter: true } },
+        },
         /** The end has passed here; the server's settlement is on its way. */
         closing: {},
       },
