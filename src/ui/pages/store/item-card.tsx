@@ -44,7 +44,7 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
       <div className="flex gap-3">
         <ItemImage url={c.imageUrl} name={c.itemName} />
         <div className="min-w-0">
-          <h3 className="truncate font-semibold" title={c.itemName}>
+          <h3 dir="auto" className="truncate text-start font-semibold" title={c.itemName}>
             {c.itemName}
           </h3>
           <p className="text-xs text-muted-foreground">
@@ -86,7 +86,7 @@ export function FinishedItemRow({ item }: { item: ItemRef }) {
   const c = useSelector(item, (s) => s.context);
   return (
     <li className="flex items-center justify-between gap-3 py-2 text-sm" data-testid="finished-item" data-item-id={c.itemId}>
-      <span className="truncate font-medium">{c.itemName}</span>
+      <span dir="auto" className="truncate font-medium">{c.itemName}</span>
       <span className="shrink-0 text-muted-foreground">
         {c.sold ? <FormattedMessage id="store.wonBy" values={{ username: c.username, amount: c.amount }} /> : <FormattedMessage id="store.noBuyer" />}
       </span>

@@ -40,7 +40,7 @@ function Upcoming() {
     <ul className="divide-y divide-border" data-testid="upcoming">
       {items.map((it) => (
         <li key={it.itemId} className="flex items-baseline justify-between gap-3 py-2 text-sm" data-testid="upcoming-item">
-          <span className="truncate font-medium">{it.itemName}</span>
+          <span dir="auto" className="truncate font-medium">{it.itemName}</span>
           <span className="shrink-0 text-end text-xs text-muted-foreground">
             <FormattedMessage
               id="store.startsAt"

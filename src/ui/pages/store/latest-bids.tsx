@@ -17,7 +17,7 @@ export function LatestBids() {
       {bids.map((bid) => (
         <li key={`${bid.itemId}:${bid.amount}`} className="flex items-baseline justify-between gap-3 py-2 text-sm" data-testid="latest-bid">
           <span className="min-w-0">
-            <span className="font-medium">{bid.username}</span> · <span className="text-muted-foreground">{bid.itemName}</span>
+            <bdi className="font-medium">{bid.username}</bdi> · <bdi className="text-muted-foreground">{bid.itemName}</bdi>
           </span>
           <span className="shrink-0 text-end">
             <span className="font-semibold tabular-nums">

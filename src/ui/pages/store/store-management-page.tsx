@@ -250,7 +250,7 @@ function ItemsTable() {
             <tbody className="divide-y divide-border">
               {shown.map((it) => (
                 <tr key={it.itemId} data-testid="item-row" data-state={it.state}>
-                  <td className="px-3 py-2 font-medium">{it.itemName}</td>
+                  <td dir="auto" className="px-3 py-2 text-start font-medium">{it.itemName}</td>
                   <td className="px-3 py-2">
                     <span className={cn('rounded px-1.5 py-0.5 text-xs', it.state === 'live' ? 'bg-success/15 text-success' : 'bg-muted')}>
                       <FormattedMessage id={`state.${it.state}`} />
