@@ -113,6 +113,8 @@ export class TestSocket {
       this.ws.once('error', reject);
     });
     this.closed = new Promise((resolve) => this.ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    // a server that dies (the crash test) resets the connection: `closed` reports it
+    this.ws.on('error', () => undefined);
     this.ws.on('message', (data) => {
       const frame: unknown = JSON.parse(data.toString());
       const waiter = this.waiters.find((w) => w.match(frame as Record<string, unknown>));
