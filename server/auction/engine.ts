@@ -103,7 +103,10 @@ export class AuctionEngine implements AuctionService {
     this.scheduler = new Scheduler({
       now: this.now,
       nextDue: () => this.nextDue(),
-      fire: () => void this.tick(),
+      fire: () => {
+        this.tick().catch((error: unknown) => this.log.error({ err: error }, 'auction schedule failed'));
+      },
+      onError: (error) => this.log.error({ err: error }, 'reading the auction schedule failed; retrying'),
     });
   }
 

@@ -7,7 +7,11 @@ export interface SchedulerDeps {
   nextDue(): Promise<number | null>;
   /** Starts, ends and settles whatever is due (the engine queues it behind other changes). */
   fire(): void;
+  /** A failure to read the schedule; the scheduler retries by itself. */
+  onError(error: unknown): void;
 }
+
+const RETRY_MS = 1000;
 
 /**
  * One timer, always set to the next stored start or end. The schedule itself lives in the
@@ -24,9 +28,17 @@ export class Scheduler {
 
   constructor(private readonly deps: SchedulerDeps) {}
 
+  /** Never throws: when the schedule cannot be read, it tries again a second later. */
   async arm(): Promise<void> {
     if (this.stopped) return;
-    const next = await this.deps.nextDue();
+    let next: number | null;
+    try {
+      next = await this.deps.nextDue();
+    } catch (error) {
+      this.deps.onError(error);
+      this.retryIn(RETRY_MS);
+      return;
+    }
     this.clear();
     if (next === null || this.stopped) return;
     this.setTimer(next);

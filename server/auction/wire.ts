@@ -8,7 +8,7 @@ export function secondsLeft(endsAt: number, now: number): number {
   return Math.max(0, Math.ceil((endsAt - now) / 1000));
 }
 
-/** The stored eligibility JSON; anything unreadable counts as "everyone" would be unsafe, so as "nobody but admins". */
+/** The stored eligibility JSON. Unreadable JSON (never written by the engine) fails closed: admins only, not everyone. */
 export function readEligibility(json: string): Eligibility {
   try {
     const parsed = eligibilitySchema.safeParse(JSON.parse(json));

@@ -13,6 +13,7 @@ import {
   type ErrorType,
 } from '../../src/protocol/socket';
 import type { AppContext } from '../context';
+import { isDatabaseError } from '../db/write';
 import type { TlsFiles } from '../tls';
 import type { AuthedConnection, Connection } from './hub';
 import { TokenBucket } from './rate-limit';
@@ -146,7 +147,7 @@ export async function startSocketServer(
         .then(() => handleFrame(conn, data, isBinary))
         .catch((error: unknown) => {
           log.error({ err: error, channel: handler.channel }, 'socket frame failed');
-          sendError(conn, 'SYSTEM_ERROR');
+          sendError(conn, isDatabaseError(error) ? 'DATABASE_ERROR' : 'SYSTEM_ERROR');
         });
     });
     ws.on('error', (error) => log.warn({ err: error, channel: handler.channel }, 'socket error'));
