@@ -29,7 +29,8 @@ export function errorCatalogue(errorType: string): { titleId: string; textId: st
 export function notificationFor(msg: ServerMsg): NotificationInput | null {
   switch (msg.type) {
     case MSG.BID_CREATED:
-      return { kind: 'info', titleId: 'notify.newBid.title', textId: 'notify.newBid.text', values: { username: msg.data.username, amount: msg.data.amount, itemName: msg.data.itemName } };
+      // one "New Bid!" at a time, showing the latest: a busy auction must not bury the page in toasts
+      return { kind: 'info', key: 'new-bid', titleId: 'notify.newBid.title', textId: 'notify.newBid.text', values: { username: msg.data.username, amount: msg.data.amount, itemName: msg.data.itemName } };
     case MSG.OUTBID:
       return { kind: 'warning', titleId: 'notify.outbid.title', textId: 'notify.outbid.text', values: { username: msg.data.username, amount: msg.data.amount, itemName: msg.data.itemName } };
     case MSG.WINNER:

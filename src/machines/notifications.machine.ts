@@ -12,6 +12,8 @@ export interface Notification {
   text?: string;
   values?: Record<string, string | number>;
   duration: number;
+  /** Notifications with the same key replace each other in place (e.g. one "New Bid!" at a time). */
+  key?: string;
 }
 
 export type NotificationInput = Omit<Notification, 'id' | 'duration'> & { duration?: number };
@@ -34,6 +36,16 @@ export const notificationsMachine = setup({
   on: {
     NOTIFY: {
       actions: enqueueActions(({ context, event, enqueue }) => {
+        const { key } = event.notification;
+        const same = key === undefined ? undefined : context.items.find((n) => n.key === key);
+        if (same) {
+          // in place: the same id (no new toast), the new content, a fresh timer
+          const notification: Notification = { duration: DEFAULT_DURATION_MS, ...event.notification, id: same.id };
+          enqueue.cancel(`dismiss-${same.id}`);
+          enqueue.assign({ items: context.items.map((n) => (n.id === same.id ? notification : n)) });
+          enqueue.raise({ type: 'DISMISS', id: same.id }, { delay: notification.duration, id: `dismiss-${same.id}` });
+          return;
+        }
         const notification: Notification = { duration: DEFAULT_DURATION_MS, ...event.notification, id: context.nextId };
         enqueue.assign({
           items: [...context.items, notification].slice(-MAX_VISIBLE),

@@ -96,3 +96,23 @@ describe('notifications machine', () => {
     expect(t.ids()).toEqual([]);
   });
 });
+
+describe('notifications with a key', () => {
+  it('replace each other in place: same id, new content, a fresh timer', () => {
+    const duration = DEFAULT_DURATION_MS;
+    const clock = new SimulatedClock();
+    const actor = createActor(notificationsMachine, { clock }).start();
+    actor.send({ type: 'NOTIFY', notification: { kind: 'info', key: 'new-bid', titleId: 't', values: { amount: 1 } } });
+    actor.send({ type: 'NOTIFY', notification: { kind: 'info', titleId: 'other' } });
+    const first = actor.getSnapshot().context.items[0];
+    clock.increment(duration - 100);
+    actor.send({ type: 'NOTIFY', notification: { kind: 'info', key: 'new-bid', titleId: 't', values: { amount: 2 } } });
+    const items = actor.getSnapshot().context.items;
+    expect(items).toHaveLength(2);
+    expect(items[0]).toMatchObject({ id: first.id, values: { amount: 2 } });
+    clock.increment(200); // the unkeyed one times out; the replaced one has a fresh timer
+    expect(actor.getSnapshot().context.items.map((n) => n.titleId)).toEqual(['t']);
+    clock.increment(duration);
+    expect(actor.getSnapshot().context.items).toEqual([]);
+  });
+});
