@@ -61,3 +61,34 @@ export function deferred<T>(): Deferred<T> {
   });
   return { promise, resolve, reject };
 }
+
+// ── the live auction ────────────────────────────────────────────────────────────────────────
+/** Server time (epoch ms) at which the auction fixtures start. */
+export const T0 = 1_700_000_000_000;
+
+/** A bid on item 3 at T0 with 30 s left, with any field replaced (`timer` follows `timestamp` and `endsAt`). */
+export function bidOf(overrides: Partial<Bid> = {}): Bid {
+  const b = { ...BID, timestamp: T0, endsAt: T0 + 30_000, ...overrides };
+  return { ...b, timer: overrides.timer ?? Math.max(0, Math.round((b.endsAt - b.timestamp) / 1000)) };
+}
+
+/** A live item 3 (no bid yet) as HISTORY gives it, with any field replaced. */
+export function itemOf(overrides: Partial<Item> = {}): Item {
+  return { ...ITEM, amount: 100, username: 'server', timestamp: T0, endsAt: T0 + 30_000, ...overrides };
+}
+
+/** Builders of the auction socket's server frames. */
+export const auction = {
+  history: (bids: Bid[], items: Item[]): ServerMsg => ({ type: 'HISTORY', data: { bids, items } }),
+  started: (d: { itemId: number; itemName: string; start_price: number; timestamp: number; endsAt: number }): ServerMsg => ({
+    type: 'BIDDING_STARTED',
+    data: { ...d, timer: Math.round((d.endsAt - d.timestamp) / 1000) },
+  }),
+  bid: (overrides: Partial<Bid> = {}): ServerMsg => ({ type: 'BID_CREATED', data: bidOf(overrides) }),
+  sold: (d: { itemId: number; itemName: string; username: string; amount: number }): ServerMsg => ({ type: 'SALE_COMPLETED', data: d }),
+  noBuyer: (d: { itemId: number; itemName: string }): ServerMsg => ({ type: 'NO_BUYER', data: d }),
+  winner: (d: { itemId: number; itemName: string; username: string; amount: number }): ServerMsg => ({ type: 'WINNER', data: d }),
+  outbid: (overrides: Partial<Bid> = {}): ServerMsg => ({ type: 'OUTBID', data: bidOf(overrides) }),
+  error: (error_type: string, data?: { itemId?: number; requestId?: string }): ServerMsg =>
+    data === undefined ? { type: 'ERROR', error_type } : { type: 'ERROR', error_type, data },
+};

@@ -1,0 +1,80 @@
+import { SimulatedClock, createActor, setup } from 'xstate';
+import type { ClientFrame, ServerMsg } from '../../../src/protocol/socket';
+import { boardMachine, type BoardActor, type BoardInput, type BoardOutEvent } from '../../../src/machines/board.machine';
+
+/**
+ * A board under test: spawned by a stand-in parent (the board talks to its parent with
+ * BOARD.SEND), on a simulated clock that the board reads through `now`.
+ */
+const harness = setup({
+  types: { input: {} as BoardInput, context: {} as { input: BoardInput }, events: {} as BoardOutEvent },
+  actors: { board: boardMachine },
+  actions: { record: (_, _frame: ClientFrame) => {} },
+}).createMachine({
+  id: 'harness',
+  context: ({ input }) => ({ input }),
+  invoke: { id: 'board', src: 'board', input: ({ context }) => context.input },
+  on: { 'BOARD.SEND': { actions: { type: 'record', params: ({ event }) => event.frame } } },
+});
+
+export function startBoard(options: { localStart?: number } = {}) {
+  const clock = new SimulatedClock();
+  if (options.localStart) clock.set(options.localStart);
+  const sent: ClientFrame[] = [];
+  let requests = 0;
+  const parent = createActor(
+    harness.provide({ actions: { record: (_, frame) => void sent.push(frame) } }),
+    { clock, input: { now: () => clock.now(), newRequestId: () => `req-${++requests}` } },
+  ).start();
+  const board = parent.getSnapshot().children.board as BoardActor;
+  return {
+    clock,
+    parent,
+    board,
+    sent,
+    ctx: () => board.getSnapshot().context,
+    server: (msg: ServerMsg) => board.send({ type: 'SERVER', msg }),
+    item: (itemId: number) => board.getSnapshot().context.items[String(itemId)],
+    project: () => projectBoard(board),
+  };
+}
+
+/** The plain-object board a player sees: what two folds of one log must agree on. */
+export function projectBoard(board: BoardActor) {
+  const { connected, latestBids, items } = board.getSnapshot().context;
+  return {
+    connected,
+    latestBids: latestBids.map((b) => ({ ...b })),
+    items: Object.fromEntries(
+      Object.keys(items)
+        .sort()
+        .map((key) => {
+          const snapshot = items[key].getSnapshot();
+          const { itemId, itemName, amount, username, endsAt } = snapshot.context;
+          return [key, { itemId, itemName, amount, username, state: snapshot.value, endsAt }];
+        }),
+    ),
+  };
+}
+
+/** One line of a recorded auction log: a server frame `t` ms (local clock) after the start. */
+export interface LogEntry {
+  t: number;
+  msg: ServerMsg;
+}
+
+/**
+ * Folds a recorded log into a fresh board, as the replayer does: the clock moves to each frame's
+ * time, the frame goes in; at the end the clock moves to `until`.
+ */
+export function fold(log: LogEntry[], options: { until: number; localStart?: number; connected?: boolean }) {
+  const localStart = options.localStart ?? 0;
+  const t = startBoard({ localStart });
+  if (options.connected) t.board.send({ type: 'CONNECTED', connected: true });
+  for (const entry of log) {
+    t.clock.set(localStart + entry.t);
+    t.server(entry.msg);
+  }
+  t.clock.set(localStart + options.until);
+  return t;
+}
