@@ -8,6 +8,11 @@ export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 export const MAX_POINTS_DELTA = 1_000_000_000;
 export const REASON_MAX_LENGTH = 200;
 export const TRANSACTIONS_PAGE_SIZE = 50;
+export const PLAYERS_PAGE_SIZE = 50;
+/** Bulk award files (CSV or XLSX): at most this large and this many rows; a preview can be applied for 10 minutes. */
+export const BULK_MAX_BYTES = 2 * 1024 * 1024;
+export const BULK_MAX_ROWS = 5_000;
+export const BULK_TOKEN_TTL_MS = 10 * 60_000;
 
 export const POINTS_ERRORS = {
   usernameRequired: 'Please name the player whose points change.',
@@ -18,6 +23,36 @@ export const POINTS_ERRORS = {
   unknownUser: 'No player has this username.',
   belowReserved: 'This would take the balance below the points reserved by leading bids.',
   badPage: 'The page must be a whole number from 1.',
+  badKind: 'The kind must be grant, deduct, purchase, refund or automatic.',
+  badTime: 'From and to must be times in epoch milliseconds.',
+  fromAfterTo: 'From must not be after to.',
+  unknownActor: 'No account has this username (who made the change).',
+  badQuery: 'The search text may have at most 64 characters.',
+  bulkNoFile: 'Please choose a CSV or XLSX file (form field "file").',
+  bulkTooLarge: `The file may be at most ${BULK_MAX_BYTES / (1024 * 1024)} MB.`,
+  bulkType: 'The file must be a CSV file or an Excel workbook (.xlsx); save older .xls files as .xlsx.',
+  bulkUnreadable: 'The file could not be read as CSV or XLSX.',
+  bulkEmpty: 'The file has no rows to apply.',
+  bulkTooManyRows: `The file may have at most ${BULK_MAX_ROWS.toLocaleString('en')} rows.`,
+  bulkTokenRequired: 'Please send the token of the preview to apply.',
+  bulkTokenUnknown: 'This preview has expired or does not exist: upload the file again.',
+  bulkTokenUsed: 'This preview has already been applied.',
+  bulkHasErrors: 'Some rows have errors: correct the file and upload it again. Nothing was applied.',
+} as const;
+
+/** Texts of a bad row in a bulk award file. */
+export const BULK_ROW_ERRORS = {
+  noPlayer: 'Give the governor id or the username of the player.',
+  bothIds: 'Give either the governor id or the username, not both.',
+  unknownPlayer: 'No player has this governor id or username.',
+  unknownUsername: 'No player has this username.',
+  unknownPlayerId: 'No player has this governor id.',
+  ambiguousPlayerId: 'Several players have this governor id: use the username instead.',
+  amount: 'The amount must be a whole number of points other than 0.',
+  amountTooLarge: `The amount may be at most ${MAX_POINTS_DELTA.toLocaleString('en')} points either way.`,
+  reasonRequired: 'The reason is missing.',
+  reasonTooLong: `The reason may have at most ${REASON_MAX_LENGTH} characters.`,
+  belowReserved: "This would take the player's balance below the points reserved by their leading bids.",
 } as const;
 
 export const transactionBody = z.object({
@@ -39,15 +74,25 @@ export const transactionBody = z.object({
 });
 export type TransactionBody = z.input<typeof transactionBody>;
 
+/** A query-string whole number from `min` (query values arrive as text; an empty one counts as absent). */
+const queryInt = (error: string, min = 0) =>
+  z.optional(
+    z.pipe(
+      z.string({ error }),
+      z.pipe(z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))), z.optional(z.int({ error }).check(z.gte(min, error)))),
+    ),
+  );
+
+/** GET points/transactions and points/transactions.csv: every filter optional; from/to epoch ms, inclusive. */
 export const transactionsQuery = z.object({
   username: z.optional(z.string().check(z.maxLength(64))),
-  page: z.optional(
-    z.pipe(
-      z.string({ error: POINTS_ERRORS.badPage }),
-      z.pipe(z.transform((v: string) => Number(v)), z.int({ error: POINTS_ERRORS.badPage }).check(z.gte(1, POINTS_ERRORS.badPage))),
-    ),
-  ),
+  kind: z.optional(z.enum(TRANSACTION_KINDS, { error: POINTS_ERRORS.badKind })),
+  actor: z.optional(z.string().check(z.maxLength(64))),
+  from: queryInt(POINTS_ERRORS.badTime),
+  to: queryInt(POINTS_ERRORS.badTime),
+  page: queryInt(POINTS_ERRORS.badPage, 1),
 });
+export type TransactionsQuery = z.input<typeof transactionsQuery>;
 
 export const transaction = z.object({
   id: z.int(),
@@ -60,3 +105,45 @@ export const transaction = z.object({
   at: z.int(),
 });
 export type Transaction = z.infer<typeof transaction>;
+
+// ── the back office: players, bulk awards, the ledger check ──────────────────────────────────
+
+/** GET points/players?q=&page=: q matches a username (contains, any case) or a governor id (prefix). */
+export const playersQuery = z.object({
+  q: z.optional(z.string({ error: POINTS_ERRORS.badQuery }).check(z.maxLength(64, POINTS_ERRORS.badQuery))),
+  page: queryInt(POINTS_ERRORS.badPage, 1),
+});
+
+export const pointsPlayer = z.object({
+  username: z.string(),
+  playerid: z.string(),
+  rank: z.string(),
+  balance: z.int(),
+  reserved: z.int(),
+  available: z.int(),
+});
+export type PointsPlayer = z.infer<typeof pointsPlayer>;
+
+/** One row of a bulk award file as the preview shows it; `error` null when it can be applied. */
+export const bulkRow = z.object({
+  line: z.int(),
+  username: z.nullable(z.string()),
+  playerid: z.nullable(z.string()),
+  amount: z.nullable(z.int()),
+  reason: z.nullable(z.string()),
+  error: z.nullable(z.string()),
+});
+export type BulkRow = z.infer<typeof bulkRow>;
+
+export const bulkPreview = z.object({ rows: z.array(bulkRow), valid: z.int(), invalid: z.int(), token: z.string() });
+export type BulkPreview = z.infer<typeof bulkPreview>;
+
+export const bulkApplyBody = z.object({
+  token: z.string({ error: POINTS_ERRORS.bulkTokenRequired }).check(z.minLength(1, POINTS_ERRORS.bulkTokenRequired), z.maxLength(100, POINTS_ERRORS.bulkTokenUnknown)),
+});
+
+/** An account whose books do not add up: its balance is not its ledger's sum, or reserved is not what it leads (or exceeds the balance). */
+export const ledgerMismatch = z.object({ username: z.string(), balance: z.int(), ledgerSum: z.int(), reserved: z.int(), leadingSum: z.int() });
+export type LedgerMismatch = z.infer<typeof ledgerMismatch>;
+export const ledgerCheck = z.object({ ok: z.boolean(), accounts: z.int(), mismatches: z.array(ledgerMismatch) });
+export type LedgerCheck = z.infer<typeof ledgerCheck>;

@@ -14,6 +14,10 @@ export const MAX_EXTEND_WINDOW_S = 3600;
 export const MAX_EXTENSIONS = 1000;
 /** How far back a start may lie: a little clock skew, not a backdated auction. */
 export const STARTS_AT_PAST_TOLERANCE_MS = 60_000;
+/** Item images uploaded to the server: these types (checked by content), at most this large. */
+export const UPLOAD_TYPES = ['image/png', 'image/jpeg', 'image/webp', 'image/gif'] as const;
+export type UploadType = (typeof UPLOAD_TYPES)[number];
+export const UPLOAD_MAX_BYTES = 2 * 1024 * 1024;
 
 export const STORE_ERRORS = {
   itemNameRequired: 'Please give the item a name.',
@@ -32,6 +36,13 @@ export const STORE_ERRORS = {
   unknownItem: 'There is no such item.',
   notCancellable: 'Only a scheduled or live item can be cancelled.',
   badPage: 'The page must be a whole number from 1.',
+  notEditable: 'Only a scheduled item can be edited: this one has started, finished or been cancelled.',
+  badOutcome: 'The outcome must be sold or unsold.',
+  badTime: 'From and to must be times in epoch milliseconds.',
+  fromAfterTo: 'From must not be after to.',
+  uploadMissing: 'Please choose an image file (form field "file").',
+  uploadTooLarge: `The image may be at most ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB.`,
+  uploadType: 'The image must be a PNG, JPEG, WebP or GIF file.',
 } as const;
 
 const wholeIn = (min: number, max: number, error: string) => z.int({ error }).check(z.gte(min, error), z.lte(max, error));
@@ -138,3 +149,52 @@ export function isEligible(rules: Eligibility | undefined, rank: string, groups:
   if ((ranks as readonly string[]).includes(rank)) return true;
   return groups.some((g) => wanted.includes(g.toLowerCase()));
 }
+
+// ── the store's back office: history of finished items, editing, duplicating, uploads ────────
+
+export const HISTORY_OUTCOMES = ['sold', 'unsold'] as const;
+export type HistoryOutcome = (typeof HISTORY_OUTCOMES)[number];
+
+const timeParam = z.optional(
+  z.pipe(
+    z.string({ error: STORE_ERRORS.badTime }),
+    z.pipe(
+      z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))),
+      z.optional(z.int({ error: STORE_ERRORS.badTime }).check(z.gte(0, STORE_ERRORS.badTime))),
+    ),
+  ),
+);
+
+/** GET store/history and store/history.csv: user = the buyer's username; from/to epoch ms, inclusive, on the item's end. */
+export const historyQuery = z.object({
+  user: z.optional(z.string().check(z.maxLength(64))),
+  from: timeParam,
+  to: timeParam,
+  outcome: z.optional(z.enum(HISTORY_OUTCOMES, { error: STORE_ERRORS.badOutcome })),
+  page: pageParam,
+});
+
+/** A finished item: sold (buyer and price) or unsold (both null); `at` is when it ended. */
+export const historyEntry = z.object({
+  itemId: z.int(),
+  itemName: z.string(),
+  outcome: z.enum(HISTORY_OUTCOMES),
+  username: z.nullable(z.string()),
+  amount: z.nullable(z.int()),
+  at: z.int(),
+});
+export type HistoryEntry = z.infer<typeof historyEntry>;
+
+/** POST store/items/:itemId (edit a scheduled item): any of the creation fields; imageUrl null removes the image. */
+export const editItemBody = z.object({
+  ...z.partial(createItemBody).shape,
+  imageUrl: z.optional(z.nullable(createItemBody.shape.imageUrl.def.innerType)),
+});
+export type EditItemBody = z.input<typeof editItemBody>;
+
+/** POST store/items/:itemId/duplicate: the copy starts now unless startsAt says when. */
+export const duplicateItemBody = z.object({
+  startsAt: z.optional(z.int({ error: STORE_ERRORS.startsAt }).check(z.gte(0, STORE_ERRORS.startsAt))),
+});
+
+export const uploadAnswer = z.object({ url: z.string() });
