@@ -18,13 +18,21 @@ export function normalise(frame: unknown): ProtocolEvent {
   } catch {
     return { type: 'protocol-error', reason: 'json', raw: frame.slice(0, MAX_RAW_KEPT) };
   }
+  return normaliseParsed(parsed, frame);
+}
+
+/**
+ * The second half of `normalise`, for a frame already parsed (a replayed log line): schema → typed
+ * event. `raw` is the frame's text when there is one; otherwise it is made only for an error.
+ */
+export function normaliseParsed(parsed: unknown, raw?: string): ProtocolEvent {
   const result = serverMsg.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
     return {
       type: 'protocol-error',
       reason: 'schema',
-      raw: frame.slice(0, MAX_RAW_KEPT),
+      raw: (raw ?? JSON.stringify(parsed) ?? '').slice(0, MAX_RAW_KEPT),
       detail: issue ? `${issue.path.join('.') || '(root)'}: ${issue.message}` : undefined,
     };
   }

@@ -14,6 +14,14 @@ export interface WebSocketLike {
 }
 export type WebSocketCtor = new (url: string) => WebSocketLike;
 
+/** Sees every socket event as it happens, incoming frames as their raw text: the recorder's hook. */
+export interface SocketTap {
+  open(): void;
+  close(code: number): void;
+  received(raw: unknown): void;
+  sent(frame: ClientFrame): void;
+}
+
 export type SocketEvent =
   | { kind: 'open' }
   | { kind: 'close'; code: number }
@@ -34,7 +42,7 @@ const OPEN = 1;
  * A socket factory: one WebSocket per subscription of `events$`, every incoming frame run
  * through the normaliser. The WebSocket constructor is a parameter so tests use mock-socket.
  */
-export function createSocket(url: string, WebSocketImpl: WebSocketCtor): SocketHandle {
+export function createSocket(url: string, WebSocketImpl: WebSocketCtor, tap?: SocketTap): SocketHandle {
   let ws: WebSocketLike | null = null;
   const sent = new Subject<ClientFrame>();
 
@@ -43,23 +51,37 @@ export function createSocket(url: string, WebSocketImpl: WebSocketCtor): SocketH
     try {
       socket = new WebSocketImpl(url);
     } catch {
+      tap?.close(1006);
       subscriber.next({ kind: 'close', code: 1006 });
       subscriber.complete();
       return;
     }
     ws = socket;
-    socket.onopen = () => subscriber.next({ kind: 'open' });
-    socket.onmessage = (ev) => subscriber.next({ kind: 'frame', event: normalise(ev.data) });
+    let closed = false;
+    socket.onopen = () => {
+      tap?.open();
+      subscriber.next({ kind: 'open' });
+    };
+    socket.onmessage = (ev) => {
+      tap?.received(ev.data);
+      subscriber.next({ kind: 'frame', event: normalise(ev.data) });
+    };
     socket.onerror = () => {
       /* a close always follows an error; it carries the outcome */
     };
     socket.onclose = (ev) => {
+      closed = true;
+      tap?.close(ev.code);
       subscriber.next({ kind: 'close', code: ev.code });
       subscriber.complete();
     };
     return () => {
       socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
-      if (socket.readyState <= OPEN) socket.close(1000);
+      if (socket.readyState <= OPEN) {
+        socket.close(1000);
+        // nobody listens any more: the close is recorded now, as the client closed it
+        if (!closed) tap?.close(1000);
+      }
       if (ws === socket) ws = null;
     };
   }).pipe(share());
@@ -70,6 +92,7 @@ export function createSocket(url: string, WebSocketImpl: WebSocketCtor): SocketH
     send(frame) {
       if (!ws || ws.readyState !== OPEN) return false;
       ws.send(JSON.stringify(frame));
+      tap?.sent(frame);
       sent.next(frame);
       return true;
     },

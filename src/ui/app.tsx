@@ -8,7 +8,9 @@ import { Notifications } from './shell/notifications';
 
 export function App({ runtime }: { runtime: AppRuntime }) {
   return (
-    <AppContext.Provider value={{ actor: runtime.actor, api: runtime.api, storeApi: runtime.storeApi }}>
+    <AppContext.Provider
+      value={{ actor: runtime.actor, api: runtime.api, storeApi: runtime.storeApi, recorder: runtime.recorder, inspection: runtime.inspection }}
+    >
       <AppIntlProvider>
         <ErrorBoundary>
           <AppRouter />

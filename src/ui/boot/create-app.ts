@@ -4,8 +4,11 @@ import { createStoreApi } from '../../api/store';
 import { endpoints } from '../../api/config';
 import { appMachine } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
+import { createInspection } from '../../machines/inspection';
 import { settingsFromQuery, settingsMachine } from '../../machines/settings.machine';
+import { createRecorder } from '../../streams/recorder';
 import { createSocket, type WebSocketCtor } from '../../streams/socket';
+import { version } from '../../../package.json';
 import { playStartSound } from './sound';
 import { TOKEN_KEY, clearToken, readSettings, readToken, storeSettings, storeToken } from './storage';
 
@@ -39,18 +42,35 @@ export function createApp() {
     },
   });
 
-  const settings = { ...readSettings(), ...settingsFromQuery(new URLSearchParams(window.location.search)) };
+  const query = new URLSearchParams(window.location.search);
+  const settings = { ...readSettings(), ...settingsFromQuery(query) };
+  // every frame of both sockets, for "Download session log"; every actor, for the inspection panel
+  const recorder = createRecorder({ app: `kingdom@${version}` });
+  const startInspector = import.meta.env.DEV && query.has('inspect');
+  const inspection = createInspection({ buffer: startInspector });
   const actor = createActor(machine, {
+    inspect: inspection.inspect,
     input: {
       token: readToken(),
       settings,
       urls: ends.sockets,
-      createSocket: (url) => createSocket(url, window.WebSocket as unknown as WebSocketCtor),
+      createSocket: (url) =>
+        createSocket(url, window.WebSocket as unknown as WebSocketCtor, recorder.tap(url === ends.sockets.user ? 'user' : 'auction')),
       now: () => Date.now(),
       newRequestId,
     },
   });
   actor.start();
+  actor.getSnapshot().context.auth.subscribe((s) => {
+    if (s.context.user) recorder.setUser(s.context.user.username);
+  });
+  // development builds: ?inspect opens the Stately visualiser on the root actor (loaded only then)
+  if (startInspector) {
+    void import('@statelyai/inspect').then(({ createBrowserInspector }) => {
+      const inspector = createBrowserInspector();
+      inspection.forward((event) => inspector.inspect.next?.(event));
+    });
+  }
   // query parameters are remembered like any other change of settings
   actor.getSnapshot().context.settings.send({ type: 'SET', settings });
 
@@ -61,7 +81,7 @@ export function createApp() {
     }
   });
 
-  return { actor, api, storeApi: createStoreApi(ends.api), endpoints: ends };
+  return { actor, api, storeApi: createStoreApi(ends.api), endpoints: ends, recorder, inspection };
 }
 
 export type AppRuntime = ReturnType<typeof createApp>;

@@ -2,12 +2,27 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
-import { useChild } from '../app-context';
+import type { Recorder } from '../../streams/recorder';
+import { useChild, useRuntime } from '../app-context';
 import { Popover, PopoverContent, PopoverTrigger } from '../components/popover';
 
-/** The user popover: Account Settings and Logout. */
+/** Saves the recorded session (both sockets, JSON Lines) as a file, for QA to replay. */
+function downloadLog(recorder: Recorder) {
+  const blob = new Blob([recorder.toJsonl()], { type: 'application/x-ndjson' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `kingdom-session-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** The user popover: Account Settings, Download session log and Logout. */
 export function UserPopover() {
   const intl = useIntl();
+  const { recorder } = useRuntime();
   const auth = useChild('auth');
   const username = useSelector(auth, (s) => s.context.user?.username ?? '');
   const [open, setOpen] = useState(false);
@@ -29,6 +44,19 @@ export function UserPopover() {
         >
           <FormattedMessage id="popover.accountSettings" />
         </Link>
+        {recorder && (
+          <button
+            type="button"
+            data-testid="download-log"
+            onClick={() => {
+              setOpen(false);
+              downloadLog(recorder);
+            }}
+            className="block w-full cursor-pointer rounded px-3 py-2 text-start text-sm hover:bg-muted"
+          >
+            <FormattedMessage id="popover.downloadLog" />
+          </button>
+        )}
         <button
           type="button"
           onClick={() => {

@@ -1,0 +1,74 @@
+import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import type { Channel } from '../protocol/socket';
+import type { SocketHandle } from '../streams/socket';
+import { boardMachine, type BoardOutEvent } from './board.machine';
+import { connectionMachine, type ConnectionOutEvent } from './connection.machine';
+
+/**
+ * The root of a replay: the live app's connection machines (one per socket) and board machine,
+ * wired as the app machine wires them, with the sockets replaced by the recorded log. What the
+ * log's frames do to the board, its connected flag included, is what they did live. Auth,
+ * notifications and sounds are left out: they do not shape the board.
+ */
+export interface ReplayInput {
+  /** Gives each connection the socket the log plays into. */
+  createSocket: (url: string) => SocketHandle;
+  /** The replay's simulated clock. */
+  now: () => number;
+}
+
+export const REPLAY_TOKEN = 'replay';
+export const replayUrl = (channel: Channel) => `replay://${channel}`;
+
+export const replayMachine = setup({
+  types: {
+    input: {} as ReplayInput,
+    context: {} as {
+      connections: Record<Channel, ActorRefFrom<typeof connectionMachine>>;
+      board: ActorRefFrom<typeof boardMachine>;
+      connected: Record<Channel, boolean>;
+    },
+    events: {} as ConnectionOutEvent | BoardOutEvent,
+  },
+  actors: { connection: connectionMachine, board: boardMachine },
+}).createMachine({
+  id: 'replay',
+  context: ({ input, spawn }) => ({
+    connections: {
+      auction: spawn('connection', {
+        id: 'connection.auction',
+        systemId: 'connection.auction',
+        input: { channel: 'auction', url: replayUrl('auction'), token: REPLAY_TOKEN, createSocket: input.createSocket },
+      }),
+      user: spawn('connection', {
+        id: 'connection.user',
+        systemId: 'connection.user',
+        input: { channel: 'user', url: replayUrl('user'), token: REPLAY_TOKEN, createSocket: input.createSocket },
+      }),
+    },
+    board: spawn('board', {
+      id: 'board',
+      systemId: 'board',
+      // a replay never sends a bid: the recorded ones are in the log as they were sent
+      input: { now: input.now, newRequestId: () => 'replay' },
+    }),
+    connected: { auction: false, user: false },
+  }),
+  on: {
+    'CONNECTION.STATUS': {
+      actions: [
+        assign({ connected: ({ context, event }) => ({ ...context.connected, [event.channel]: event.connected }) }),
+        enqueueActions(({ context, event, enqueue }) => {
+          if (event.channel === 'auction') enqueue.sendTo(context.board, { type: 'CONNECTED', connected: event.connected });
+        }),
+      ],
+    },
+    'CONNECTION.MESSAGE': {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        if (event.channel === 'auction') enqueue.sendTo(context.board, { type: 'SERVER', msg: event.msg });
+      }),
+    },
+  },
+});
+
+export type ReplayActor = ActorRefFrom<typeof replayMachine>;
