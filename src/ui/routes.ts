@@ -6,6 +6,10 @@ const AccountSettingsPage = lazy(() => import('./pages/account/account-settings-
 const PlannedPage = lazy(() => import('./pages/planned-page'));
 const KingdomStorePage = lazy(() => import('./pages/store/kingdom-store-page'));
 const StoreManagementPage = lazy(() => import('./pages/store/store-management-page'));
+const PointManagementPage = lazy(() => import('./pages/points/point-management-page'));
+const StoreHistoryPage = lazy(() => import('./pages/points/store-history-page'));
+const KingdomSettingsPage = lazy(() => import('./pages/kingdom/settings-page'));
+const GroupsPage = lazy(() => import('./pages/account/groups-page'));
 
 export interface ProtectedRoute {
   path: string;
@@ -18,16 +22,16 @@ const planned = (path: string, titleId: string): ProtectedRoute => ({ path, titl
 export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { path: '/my-account/profile', titleId: 'menu.profile', page: ProfilePage },
   { path: '/my-account/account-settings', titleId: 'menu.accountSettings', page: AccountSettingsPage },
-  planned('/my-account/groups', 'menu.groups'),
+  { path: '/my-account/groups', titleId: 'menu.groups', page: GroupsPage },
   { path: '/my-account/kingdom-store', titleId: 'menu.kingdomStore', page: KingdomStorePage },
   planned('/my-kingdom/dashboard', 'menu.dashboard'),
   planned('/my-kingdom/kvk-dashboard', 'menu.kvkDashboard'),
   planned('/my-kingdom/metrics', 'menu.metrics'),
   { path: '/my-kingdom/kingdom-points/store-management', titleId: 'menu.storeManagement', page: StoreManagementPage },
-  planned('/my-kingdom/kingdom-points/point-management', 'menu.pointManagement'),
-  planned('/my-kingdom/kingdom-points/store-history', 'menu.storeHistory'),
+  { path: '/my-kingdom/kingdom-points/point-management', titleId: 'menu.pointManagement', page: PointManagementPage },
+  { path: '/my-kingdom/kingdom-points/store-history', titleId: 'menu.storeHistory', page: StoreHistoryPage },
   planned('/my-kingdom/kingdom-points/automatic-points', 'menu.automaticPoints'),
-  planned('/my-kingdom/settings', 'menu.settings'),
+  { path: '/my-kingdom/settings', titleId: 'menu.settings', page: KingdomSettingsPage },
   planned('/my-kingdom/migrant-dashboard', 'menu.migrantDashboard'),
   planned('/admin/admin-dashboard', 'menu.adminDashboard'),
   planned('/admin/kvk-management', 'menu.kvkManagement'),

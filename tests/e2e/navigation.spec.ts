@@ -66,10 +66,10 @@ for (const [rank, tag, groups] of RANK_MENUS) {
 test('submenus open, and their pages say plainly they are not built yet', async ({ page }) => {
   await signIn(page, await accountWithRank('admin'));
   const sidebar = page.getByTestId('sidebar');
-  await sidebar.getByText('Kingdom Points', { exact: true }).click();
-  await sidebar.getByRole('link', { name: 'Store History' }).click();
-  await expect(page).toHaveURL(/\/my-kingdom\/kingdom-points\/store-history$/);
-  await expect(page.getByRole('heading', { name: 'Store History' })).toBeVisible();
+  await sidebar.getByText('Kingdom Settings', { exact: true }).click();
+  await sidebar.getByRole('link', { name: 'Automatic Points' }).click();
+  await expect(page).toHaveURL(/\/my-kingdom\/kingdom-points\/automatic-points$/);
+  await expect(page.getByRole('heading', { name: 'Automatic Points' })).toBeVisible();
   await expect(page.getByTestId('planned')).toContainText('This page is not built yet.');
   await sidebar.getByText('Servers', { exact: true }).click();
   await sidebar.getByRole('link', { name: 'Monitor' }).click();

@@ -4,8 +4,10 @@ import { useChild } from '../../app-context';
 import { Card } from '../../components/card';
 import { PlannedNotice } from '../../components/planned-notice';
 import { RankTag } from '../../components/rank-tag';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/tabs';
+import { BiddingHistory } from './bidding-history';
 
-/** The profile: who you are now; governor stats and bidding history arrive with later releases. */
+/** The profile: who you are now, and tabs Overview, Kills distribution (governor stats come later) and My Bidding History. */
 export default function ProfilePage() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);
   if (!user) return null;
@@ -36,7 +38,30 @@ export default function ProfilePage() {
           </div>
         </dl>
       </Card>
-      <PlannedNotice textId="profile.planned" />
+      <Tabs defaultValue="overview">
+        <TabsList>
+          <TabsTrigger value="overview" data-testid="tab-overview">
+            <FormattedMessage id="profile.tab.overview" />
+          </TabsTrigger>
+          <TabsTrigger value="kills" data-testid="tab-kills">
+            <FormattedMessage id="profile.tab.kills" />
+          </TabsTrigger>
+          <TabsTrigger value="history" data-testid="tab-history">
+            <FormattedMessage id="profile.tab.history" />
+          </TabsTrigger>
+        </TabsList>
+        <TabsContent value="overview">
+          <PlannedNotice textId="profile.planned.overview" />
+        </TabsContent>
+        <TabsContent value="kills">
+          <PlannedNotice textId="profile.planned.kills" />
+        </TabsContent>
+        <TabsContent value="history">
+          <Card>
+            <BiddingHistory />
+          </Card>
+        </TabsContent>
+      </Tabs>
     </div>
   );
 }

@@ -3,6 +3,7 @@ import { memo } from 'react';
 import { FormattedMessage, FormattedNumber } from 'react-intl';
 import type { ItemRef } from '../../../machines/board.machine';
 import { useChild } from '../../app-context';
+import { assetUrl } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
 import { formatCountdown, useNow } from '../../lib/use-now';
 import { BidBox } from './bid-box';
@@ -31,7 +32,7 @@ function ItemImage({ url, name }: { url: string | null; name: string }) {
       </div>
     );
   }
-  return <img src={url} alt="" loading="lazy" className="h-14 w-14 shrink-0 rounded-md bg-muted object-cover" />;
+  return <img src={assetUrl(url)} alt="" loading="lazy" className="h-14 w-14 shrink-0 rounded-md bg-muted object-cover" />;
 }
 
 /** One live item: name, image, current amount, leader, countdown, next minimum and the bid box. */

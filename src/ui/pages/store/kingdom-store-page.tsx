@@ -2,7 +2,9 @@ import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
 import { useChild, useRuntime } from '../../app-context';
+import { Alert } from '../../components/alert';
 import { Card, CardTitle } from '../../components/card';
+import { backOffice } from '../../lib/back-office';
 import { FinishedItemRow } from './item-card';
 import { LatestBids } from './latest-bids';
 import { LiveGrid } from './live-grid';
@@ -56,6 +58,21 @@ function Upcoming() {
   );
 }
 
+/** While the council keeps the store closed, every bid is refused (BID_OPEN_ERROR): say so up front. */
+function StoreClosedNotice() {
+  const token = useSelector(useChild('auth'), (s) => s.context.token);
+  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => backOffice().kingdom.settings(token!), enabled: !!token, refetchInterval: 30_000 });
+  if (settings.data?.storeOpen !== false) return null;
+  return (
+    <Alert variant="error" data-testid="store-closed">
+      <strong className="block font-semibold">
+        <FormattedMessage id="store.closed.title" />
+      </strong>
+      <FormattedMessage id="store.closed.text" />
+    </Alert>
+  );
+}
+
 /** /my-account/kingdom-store: the live board, the 5 latest bids, upcoming and finished items. */
 export default function KingdomStorePage({ titleId }: { titleId: string }) {
   const board = useChild('board');
@@ -65,6 +82,7 @@ export default function KingdomStorePage({ titleId }: { titleId: string }) {
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id={titleId} />
       </h1>
+      <StoreClosedNotice />
       <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_20rem]">
         <section aria-labelledby="live-title" className="min-w-0">
           <h2 id="live-title" className="mb-3 text-lg font-semibold">

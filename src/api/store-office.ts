@@ -1,0 +1,74 @@
+import * as z from 'zod/mini';
+import {
+  HISTORY_OUTCOMES,
+  UPLOAD_MAX_BYTES,
+  UPLOAD_TYPES,
+  historyEntry,
+  sale,
+  storeItem,
+  uploadAnswer,
+  type EditItemBody,
+  type HistoryEntry,
+  type HistoryOutcome,
+  type StoreItem,
+} from '../protocol/store';
+import { answer, bearer, csvBlob, params, restClient } from './rest';
+
+/**
+ * The store's back office and the player's own history: sales and unsold items, editing a
+ * scheduled item, duplicating one, image uploads and the caller's won items. Apart from
+ * src/api/store.ts so the sign-in bundle does not carry it.
+ */
+const paged = { page: z.int(), pageSize: z.int(), total: z.int() };
+
+export { HISTORY_OUTCOMES, UPLOAD_MAX_BYTES, UPLOAD_TYPES, type HistoryEntry, type HistoryOutcome };
+
+const historyAnswer = z.object({ result: z.literal(true), entries: z.array(historyEntry), ...paged });
+const salesAnswer = z.object({ result: z.literal(true), sales: z.array(sale), ...paged });
+const itemAnswer = z.object({ result: z.literal(true), item: storeItem });
+const uploadAnswerOk = z.object({ result: z.literal(true), ...uploadAnswer.shape });
+
+
+export interface HistoryFilters {
+  user?: string;
+  outcome?: HistoryOutcome;
+  from?: number;
+  to?: number;
+}
+
+export interface StoreOfficeApi {
+  history(token: string, filters: HistoryFilters, page?: number): Promise<z.infer<typeof historyAnswer>>;
+  historyCsv(token: string, filters: HistoryFilters): Promise<{ blob: Blob; filename: string | null }>;
+  myHistory(token: string, page?: number): Promise<z.infer<typeof salesAnswer>>;
+  editItem(token: string, itemId: number, body: EditItemBody): Promise<StoreItem>;
+  duplicateItem(token: string, itemId: number, startsAt?: number): Promise<StoreItem>;
+  upload(token: string, file: File): Promise<string>;
+}
+
+const filterParams = (f: HistoryFilters) => params({ user: f.user?.trim(), outcome: f.outcome, from: f.from, to: f.to });
+
+export function createStoreOfficeApi(baseUrl: string): StoreOfficeApi {
+  const client = restClient(baseUrl);
+  return {
+    async history(token, filters, page = 1) {
+      return answer(await client.get('store/history', { headers: bearer(token), searchParams: { ...filterParams(filters), page: String(page) } }), historyAnswer);
+    },
+    async historyCsv(token, filters) {
+      return csvBlob(await client.get('store/history.csv', { headers: bearer(token), searchParams: filterParams(filters), timeout: 120_000 }));
+    },
+    async myHistory(token, page = 1) {
+      return answer(await client.get('store/my-history', { headers: bearer(token), searchParams: { page: String(page) } }), salesAnswer);
+    },
+    async editItem(token, itemId, body) {
+      return (await answer(await client.post(`store/items/${itemId}`, { headers: bearer(token), json: body }), itemAnswer)).item;
+    },
+    async duplicateItem(token, itemId, startsAt) {
+      return (await answer(await client.post(`store/items/${itemId}/duplicate`, { headers: bearer(token), json: startsAt === undefined ? {} : { startsAt } }), itemAnswer)).item;
+    },
+    async upload(token, file) {
+      const body = new FormData();
+      body.append('file', file, file.name);
+      return (await answer(await client.post('store/uploads', { headers: bearer(token), body, timeout: 60_000 }), uploadAnswerOk)).url;
+    },
+  };
+}

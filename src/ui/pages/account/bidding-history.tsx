@@ -1,0 +1,62 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
+import { Alert } from '../../components/alert';
+import { Pagination } from '../../components/pagination';
+import { Table, Td, Th } from '../../components/table';
+import { Spinner } from '../../components/loader';
+import { backOffice, useToken } from '../../lib/back-office';
+
+/** The profile's "My Bidding History": the player's won items, newest first, paginated. */
+export function BiddingHistory() {
+  const token = useToken();
+  const [page, setPage] = useState(1);
+  const history = useQuery({
+    queryKey: ['store', 'my-history', page],
+    queryFn: () => backOffice().store.myHistory(token!, page),
+    enabled: !!token,
+    placeholderData: keepPreviousData,
+    staleTime: 0,
+  });
+  if (history.isPending) return <Spinner />;
+  if (history.isError) return <Alert variant="error">{(history.error as Error).message}</Alert>;
+  const { sales, pageSize, total } = history.data;
+  if (total === 0) {
+    return (
+      <p className="text-sm" data-testid="no-winning-bids">
+        <FormattedMessage id="profile.noWinningBids" />
+      </p>
+    );
+  }
+  return (
+    <>
+      <Table minWidth="28rem" data-testid="bidding-history">
+        <thead>
+          <tr>
+            {['item', 'price', 'date'].map((c) => (
+              <Th key={c}>
+                <FormattedMessage id={`profile.history.${c}`} />
+              </Th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-border">
+          {sales.map((s) => (
+            <tr key={s.itemId} data-testid="won-item">
+              <Td dir="auto" className="text-start font-medium">
+                {s.itemName}
+              </Td>
+              <Td className="tabular-nums" data-testid="won-price">
+                <FormattedNumber value={s.amount} />
+              </Td>
+              <Td className="whitespace-nowrap text-xs">
+                <FormattedDate value={s.at} year="numeric" month="short" day="numeric" hour="2-digit" minute="2-digit" />
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+      <Pagination page={history.data.page} pageSize={pageSize} total={total} onPage={setPage} />
+    </>
+  );
+}

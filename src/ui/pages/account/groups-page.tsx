@@ -1,0 +1,38 @@
+import { useQuery } from '@tanstack/react-query';
+import { FormattedMessage } from 'react-intl';
+import { Alert } from '../../components/alert';
+import { Card } from '../../components/card';
+import { backOffice, useToken } from '../../lib/back-office';
+
+/** /my-account/groups: the groups the player belongs to (they decide who may bid on some items). */
+export default function GroupsPage({ titleId }: { titleId: string }) {
+  const token = useToken();
+  const groups = useQuery({ queryKey: ['account', 'groups'], queryFn: () => backOffice().kingdom.myGroups(token!), enabled: !!token });
+  return (
+    <div className="grid gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      <Card>
+        <p className="mb-4 text-sm text-muted-foreground">
+          <FormattedMessage id="myGroups.hint" />
+        </p>
+        {groups.isError && <Alert variant="error">{(groups.error as Error).message}</Alert>}
+        {groups.isSuccess &&
+          (groups.data.length === 0 ? (
+            <p className="text-sm" data-testid="no-groups">
+              <FormattedMessage id="myGroups.none" />
+            </p>
+          ) : (
+            <ul className="flex flex-wrap gap-2" data-testid="my-groups">
+              {groups.data.map((g) => (
+                <li key={g} dir="auto" className="rounded-full bg-muted px-3 py-1 text-sm font-medium" data-testid="my-group">
+                  {g}
+                </li>
+              ))}
+            </ul>
+          ))}
+      </Card>
+    </div>
+  );
+}

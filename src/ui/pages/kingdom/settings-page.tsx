@@ -1,0 +1,298 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { Group, KingdomSettings, SettingsBody } from '../../../api/kingdom';
+import { settingsBody } from '../../../protocol/settings';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Card, CardTitle } from '../../components/card';
+import { Checkbox } from '../../components/checkbox';
+import { Input } from '../../components/input';
+import { backOffice, useToken } from '../../lib/back-office';
+import { cn } from '../../lib/cn';
+import { LabelledField } from '../points/shared';
+
+interface Draft {
+  kingdomName: string;
+  kingdomNumber: string;
+  durationMinutes: string;
+  minIncrement: string;
+  extendWindow: string;
+  maxExtensions: string;
+  storeOpen: boolean;
+}
+
+const toDraft = (s: KingdomSettings): Draft => ({
+  kingdomName: s.kingdomName,
+  kingdomNumber: s.kingdomNumber === null ? '' : String(s.kingdomNumber),
+  durationMinutes: String(s.defaults.duration / 60),
+  minIncrement: String(s.defaults.minIncrement),
+  extendWindow: String(s.defaults.extendWindow),
+  maxExtensions: String(s.defaults.maxExtensions),
+  storeOpen: s.storeOpen,
+});
+
+const whole = (v: string) => (v.trim() === '' ? Number.NaN : Number(v));
+
+function toBody(d: Draft): SettingsBody {
+  return {
+    kingdomName: d.kingdomName.trim(),
+    kingdomNumber: d.kingdomNumber.trim() === '' ? null : whole(d.kingdomNumber),
+    storeOpen: d.storeOpen,
+    defaults: {
+      duration: Math.round(whole(d.durationMinutes) * 60),
+      minIncrement: whole(d.minIncrement),
+      extendWindow: whole(d.extendWindow),
+      maxExtensions: whole(d.maxExtensions),
+    },
+  };
+}
+
+function SettingsForm({ settings }: { settings: KingdomSettings }) {
+  const token = useToken();
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
+  const save = useMutation({
+    mutationFn: (body: SettingsBody) => backOffice().kingdom.saveSettings(token!, body),
+    onSuccess: (saved) => {
+      queryClient.setQueryData(['kingdom', 'settings'], saved);
+      setDraft(toDraft(saved));
+    },
+  });
+  const set = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    if (save.isSuccess) save.reset();
+  };
+  const [errors, setErrors] = useState<Partial<Record<keyof Draft, string>>>({});
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const body = toBody(draft);
+    const parsed = settingsBody.safeParse(body);
+    if (!parsed.success) {
+      const next: Partial<Record<keyof Draft, string>> = {};
+      for (const issue of parsed.error.issues) {
+        const [top, sub] = issue.path.map(String);
+        const key = (top === 'defaults' ? (sub === 'duration' ? 'durationMinutes' : sub) : top) as keyof Draft;
+        next[key] ??= issue.message;
+      }
+      setErrors(next);
+      return;
+    }
+    setErrors({});
+    save.mutate(body);
+  }
+  const field = (key: Exclude<keyof Draft, 'storeOpen'>, labelId: string, props: Record<string, unknown> = {}) => (
+    <LabelledField id={`settings-${key}`} labelId={labelId} error={errors[key]}>
+      <Input id={`settings-${key}`} value={draft[key]} aria-invalid={!!errors[key]} onChange={(e) => set({ [key]: e.target.value })} {...props} />
+    </LabelledField>
+  );
+
+  return (
+    <form noValidate onSubmit={submit} className="grid gap-4" data-testid="kingdom-settings">
+      <Card>
+        <CardTitle>
+          <FormattedMessage id="kingdom.identity" />
+        </CardTitle>
+        <div className="grid gap-4 sm:grid-cols-2">
+          {field('kingdomName', 'kingdom.name', { maxLength: 50, dir: 'auto' })}
+          {field('kingdomNumber', 'kingdom.number', { type: 'number', min: 1, inputMode: 'numeric' })}
+        </div>
+      </Card>
+      <Card>
+        <CardTitle>
+          <FormattedMessage id="kingdom.defaults" />
+        </CardTitle>
+        <p className="mb-4 text-sm text-muted-foreground">
+          <FormattedMessage id="kingdom.defaults.hint" />
+        </p>
+        <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
+          {field('durationMinutes', 'manage.duration', { type: 'number', min: 1, step: 'any' })}
+          {field('minIncrement', 'manage.minIncrement', { type: 'number', min: 1, inputMode: 'numeric' })}
+          {field('extendWindow', 'manage.extendWindow', { type: 'number', min: 0, inputMode: 'numeric' })}
+          {field('maxExtensions', 'manage.maxExtensions', { type: 'number', min: 0, inputMode: 'numeric' })}
+        </div>
+      </Card>
+      <Card>
+        <CardTitle>
+          <FormattedMessage id="kingdom.store" />
+        </CardTitle>
+        <label className="flex items-start gap-3 text-sm">
+          <Checkbox className="mt-0.5" checked={draft.storeOpen} onCheckedChange={(on) => set({ storeOpen: on === true })} data-testid="store-open" />
+          <span>
+            <span className="font-medium">
+              <FormattedMessage id="kingdom.storeOpen" />
+            </span>
+            <span className="block text-muted-foreground">
+              <FormattedMessage id={draft.storeOpen ? 'kingdom.storeOpen.on' : 'kingdom.storeOpen.off'} />
+            </span>
+          </span>
+        </label>
+      </Card>
+      {save.isError && <Alert variant="error">{(save.error as Error).message}</Alert>}
+      {save.isSuccess && (
+        <Alert variant="success" data-testid="settings-saved">
+          <FormattedMessage id="kingdom.saved" />
+        </Alert>
+      )}
+      <Button type="submit" disabled={save.isPending} className="justify-self-start" data-testid="settings-save">
+        <FormattedMessage id="kingdom.save" />
+      </Button>
+    </form>
+  );
+}
+
+function GroupCard({ group }: { group: Group }) {
+  const token = useToken();
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [username, setUsername] = useState('');
+  const [confirming, setConfirming] = useState(false);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['kingdom', 'groups'] });
+  const member = useMutation({
+    mutationFn: ({ user, on }: { user: string; on: boolean }) => backOffice().kingdom.setMember(token!, group.name, user, on),
+    onSuccess: (_, { on }) => {
+      if (on) setUsername('');
+      void refresh();
+    },
+  });
+  const remove = useMutation({ mutationFn: () => backOffice().kingdom.deleteGroup(token!, group.name), onSuccess: () => void refresh() });
+
+  return (
+    <li className="rounded-md border border-border p-4" data-testid="group" data-name={group.name}>
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <h3 dir="auto" className="font-semibold">
+          {group.name} <span className="text-sm font-normal text-muted-foreground">({group.members.length})</span>
+        </h3>
+        <Button
+          size="sm"
+          variant={confirming ? 'danger' : 'ghost'}
+          disabled={remove.isPending}
+          onClick={() => (confirming ? remove.mutate() : setConfirming(true))}
+          onBlur={() => setConfirming(false)}
+          data-testid="group-delete"
+        >
+          <FormattedMessage id={confirming ? 'groups.confirmDelete' : 'groups.delete'} />
+        </Button>
+      </div>
+      {group.members.length === 0 ? (
+        <p className="mb-3 text-sm text-muted-foreground">
+          <FormattedMessage id="groups.noMembers" />
+        </p>
+      ) : (
+        <ul className="mb-3 flex flex-wrap gap-1.5">
+          {group.members.map((m) => (
+            <li key={m} className="inline-flex items-center gap-1 rounded-full bg-muted py-0.5 ps-2.5 pe-1 text-sm" data-testid="group-member">
+              <bdi>{m}</bdi>
+              <button
+                type="button"
+                className="flex h-5 w-5 cursor-pointer items-center justify-center rounded-full text-muted-foreground hover:bg-danger/15 hover:text-danger"
+                aria-label={intl.formatMessage({ id: 'groups.removeMember' }, { username: m })}
+                disabled={member.isPending}
+                onClick={() => member.mutate({ user: m, on: false })}
+              >
+                ×
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form
+        noValidate
+        className="flex gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (username.trim()) member.mutate({ user: username.trim(), on: true });
+        }}
+      >
+        <Input
+          value={username}
+          onChange={(e) => setUsername(e.target.value)}
+          placeholder={intl.formatMessage({ id: 'groups.memberPlaceholder' })}
+          aria-label={intl.formatMessage({ id: 'groups.addMemberTo' }, { name: group.name })}
+          className="h-9"
+          dir="auto"
+        />
+        <Button type="submit" size="sm" variant="outline" className="h-9 shrink-0" disabled={member.isPending || !username.trim()}>
+          <FormattedMessage id="groups.add" />
+        </Button>
+      </form>
+      {(member.isError || remove.isError) && (
+        <p role="alert" className="mt-2 text-xs text-danger">
+          {((member.error ?? remove.error) as Error).message}
+        </p>
+      )}
+    </li>
+  );
+}
+
+function GroupsCard() {
+  const token = useToken();
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [name, setName] = useState('');
+  const groups = useQuery({ queryKey: ['kingdom', 'groups'], queryFn: () => backOffice().kingdom.groups(token!), enabled: !!token });
+  const create = useMutation({
+    mutationFn: (n: string) => backOffice().kingdom.createGroup(token!, n),
+    onSuccess: () => {
+      setName('');
+      void queryClient.invalidateQueries({ queryKey: ['kingdom', 'groups'] });
+    },
+  });
+  const list = [...(groups.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
+  return (
+    <Card data-testid="groups">
+      <CardTitle>
+        <FormattedMessage id="groups.title" />
+      </CardTitle>
+      <p className="mb-4 text-sm text-muted-foreground">
+        <FormattedMessage id="groups.hint" />
+      </p>
+      <form
+        noValidate
+        className="mb-4 flex max-w-md gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (name.trim()) create.mutate(name.trim());
+        }}
+      >
+        <Input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} placeholder={intl.formatMessage({ id: 'groups.namePlaceholder' })} aria-label={intl.formatMessage({ id: 'groups.name' })} dir="auto" data-testid="group-name" />
+        <Button type="submit" className="shrink-0" disabled={create.isPending || !name.trim()} data-testid="group-create">
+          <FormattedMessage id="groups.create" />
+        </Button>
+      </form>
+      {create.isError && (
+        <Alert variant="error" className="mb-4">
+          {(create.error as Error).message}
+        </Alert>
+      )}
+      {groups.isError && <Alert variant="error">{(groups.error as Error).message}</Alert>}
+      {groups.isSuccess && list.length === 0 ? (
+        <p className="text-sm text-muted-foreground">
+          <FormattedMessage id="groups.none" />
+        </p>
+      ) : (
+        <ul className={cn('grid gap-3 lg:grid-cols-2', groups.isFetching && 'opacity-90')}>
+          {list.map((g) => (
+            <GroupCard key={g.name} group={g} />
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
+
+/** /my-kingdom/settings (council, admin): the kingdom, auction defaults, the store's switch and the groups. */
+export default function KingdomSettingsPage({ titleId }: { titleId: string }) {
+  const token = useToken();
+  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => backOffice().kingdom.settings(token!), enabled: !!token, staleTime: 0 });
+  return (
+    <div className="grid gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      {settings.isError && <Alert variant="error">{(settings.error as Error).message}</Alert>}
+      {settings.data && <SettingsForm key={JSON.stringify(settings.data)} settings={settings.data} />}
+      <GroupsCard />
+    </div>
+  );
+}

@@ -1,0 +1,134 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { TRANSACTION_KINDS, type TransactionFilters, type TransactionKind } from '../../../api/points';
+import { dayEnd, dayStart } from '../../../api/rest';
+import { Alert } from '../../components/alert';
+import { Card, CardTitle } from '../../components/card';
+import { Input } from '../../components/input';
+import { NativeSelect } from '../../components/native-select';
+import { Pagination } from '../../components/pagination';
+import { Table, Td, Th } from '../../components/table';
+import { backOffice, useToken } from '../../lib/back-office';
+import { cn } from '../../lib/cn';
+import { ExportCsvButton, LabelledField, today, useDebounced } from './shared';
+
+interface Draft {
+  username: string;
+  kind: TransactionKind | '';
+  actor: string;
+  from: string;
+  to: string;
+}
+const EMPTY: Draft = { username: '', kind: '', actor: '', from: '', to: '' };
+
+export function toTransactionFilters(d: Draft): TransactionFilters {
+  return {
+    username: d.username.trim() || undefined,
+    kind: d.kind || undefined,
+    actor: d.actor.trim() || undefined,
+    from: dayStart(d.from),
+    to: dayEnd(d.to),
+  };
+}
+
+/** Every ledger transaction, newest first, filtered by player, kind, who and dates; paginated; CSV. */
+export function TransactionsCard() {
+  const token = useToken();
+  const intl = useIntl();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [page, setPage] = useState(1);
+  const filters = toTransactionFilters(useDebounced(draft));
+  const list = useQuery({
+    queryKey: ['points', 'transactions', filters, page],
+    queryFn: () => backOffice().points.transactions(token!, filters, page),
+    enabled: !!token,
+    placeholderData: keepPreviousData,
+  });
+  const set = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    setPage(1);
+  };
+  const rows = list.data?.transactions ?? [];
+
+  return (
+    <Card data-testid="transactions">
+      <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
+        <CardTitle className="mb-0">
+          <FormattedMessage id="points.transactions" />
+        </CardTitle>
+        <ExportCsvButton fetchCsv={() => backOffice().points.transactionsCsv(token!, filters)} filename={`transactions-${today()}.csv`} />
+      </div>
+      <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
+        <LabelledField id="tx-player" labelId="points.filter.player">
+          <Input id="tx-player" value={draft.username} onChange={(e) => set({ username: e.target.value })} dir="auto" />
+        </LabelledField>
+        <LabelledField id="tx-kind" labelId="points.filter.kind">
+          <NativeSelect id="tx-kind" className="w-full" value={draft.kind} onChange={(e) => set({ kind: e.target.value as Draft['kind'] })}>
+            <option value="">{intl.formatMessage({ id: 'points.kind.any' })}</option>
+            {TRANSACTION_KINDS.map((k) => (
+              <option key={k} value={k}>
+                {intl.formatMessage({ id: `points.kind.${k}` })}
+              </option>
+            ))}
+          </NativeSelect>
+        </LabelledField>
+        <LabelledField id="tx-actor" labelId="points.filter.actor">
+          <Input id="tx-actor" value={draft.actor} onChange={(e) => set({ actor: e.target.value })} dir="auto" />
+        </LabelledField>
+        <LabelledField id="tx-from" labelId="list.from">
+          <Input id="tx-from" type="date" value={draft.from} max={draft.to || undefined} onChange={(e) => set({ from: e.target.value })} />
+        </LabelledField>
+        <LabelledField id="tx-to" labelId="list.to">
+          <Input id="tx-to" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
+        </LabelledField>
+      </div>
+      {list.isError && <Alert variant="error">{(list.error as Error).message}</Alert>}
+      {list.isSuccess && rows.length === 0 ? (
+        <p className="text-sm text-muted-foreground" data-testid="no-transactions">
+          <FormattedMessage id="points.noTransactions" />
+        </p>
+      ) : (
+        <Table minWidth="52rem" data-testid="transactions-table">
+          <thead>
+            <tr>
+              {['at', 'player', 'kind', 'delta', 'balanceAfter', 'reason', 'actor'].map((c) => (
+                <Th key={c}>
+                  <FormattedMessage id={`points.col.${c}`} />
+                </Th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className={cn('divide-y divide-border', list.isPlaceholderData && 'opacity-60')}>
+            {rows.map((t) => (
+              <tr key={t.id} data-testid="transaction-row">
+                <Td className="whitespace-nowrap text-xs">
+                  <FormattedDate value={t.at} year="numeric" month="short" day="numeric" hour="2-digit" minute="2-digit" />
+                </Td>
+                <Td>
+                  <bdi className="font-medium">{t.username}</bdi>
+                </Td>
+                <Td>
+                  <span className="rounded bg-muted px-1.5 py-0.5 text-xs">
+                    <FormattedMessage id={`points.kind.${t.kind}`} />
+                  </span>
+                </Td>
+                <Td className={cn('tabular-nums font-medium', t.delta < 0 ? 'text-danger' : 'text-success')} data-testid="transaction-delta">
+                  <FormattedNumber value={t.delta} signDisplay="exceptZero" />
+                </Td>
+                <Td className="tabular-nums">
+                  <FormattedNumber value={t.balanceAfter} />
+                </Td>
+                <Td dir="auto" className="max-w-72 text-start break-words">
+                  {t.reason}
+                </Td>
+                <Td>{t.actor ? <bdi>{t.actor}</bdi> : <FormattedMessage id="points.system" />}</Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      {list.data && <Pagination page={list.data.page} pageSize={list.data.pageSize} total={list.data.total} onPage={setPage} />}
+    </Card>
+  );
+}
