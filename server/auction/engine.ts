@@ -11,6 +11,9 @@ import {
   STORE_ERRORS,
   STORE_ITEMS_PAGE_SIZE,
   type createItemBody,
+  type editItemBody,
+  type HistoryEntry,
+  type HistoryOutcome,
   type ItemState,
   type Sale,
   type StoreItem,
@@ -174,6 +177,9 @@ export class AuctionEngine implements AuctionService {
       return { kind: 'rejected', errorType, itemId };
     };
 
+    // leadership closed the store (kingdom settings): every bid is refused, read in this transaction so a close is never overtaken
+    const settings = await trx.selectFrom('kingdom_settings').select('store_open').where('id', '=', 1).executeTakeFirst();
+    if (settings && settings.store_open === 0) return reject('BID_OPEN_ERROR');
     const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
     if (!item) return reject('UNKNOWN_ITEM');
     if (item.state !== 'live' || now >= item.ends_at) return reject('BID_OPEN_ERROR');
@@ -406,6 +412,74 @@ export class AuctionEngine implements AuctionService {
     });
   }
 
+  /**
+   * Edits a scheduled item (409 once it has started, finished or been cancelled). A new start
+   * a little in the past counts as now, and then the item goes live at once like a new one.
+   */
+  editItem(itemId: number, body: z.output<typeof editItemBody>): Promise<StoreItem> {
+    return this.exclusive(async () => {
+      const now = this.now();
+      if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new HttpError(400, STORE_ERRORS.startsAt);
+      const row = await writeTransaction(this.db, async (trx) => {
+        const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
+        if (!item) throw new HttpError(404, STORE_ERRORS.unknownItem);
+        if (item.state !== 'scheduled') throw new HttpError(409, STORE_ERRORS.notEditable);
+        const startsAt = body.startsAt === undefined ? item.starts_at : Math.max(body.startsAt, now);
+        const duration = body.duration ?? item.duration_s;
+        const startPrice = body.start_price ?? item.start_price;
+        const live = startsAt <= now;
+        return trx
+          .updateTable('items')
+          .set({
+            name: body.itemName ?? item.name,
+            description: body.description ?? item.description,
+            image_url: body.imageUrl === undefined ? item.image_url : body.imageUrl,
+            type: body.type ?? item.type,
+            start_price: startPrice,
+            amount: startPrice,
+            min_increment: body.minIncrement ?? item.min_increment,
+            starts_at: live ? now : startsAt,
+            duration_s: duration,
+            ends_at: (live ? now : startsAt) + duration * 1000,
+            extend_window_s: body.extendWindow ?? item.extend_window_s,
+            max_extensions: body.maxExtensions ?? item.max_extensions,
+            eligibility: body.eligibility === undefined ? item.eligibility : writeEligibility(body.eligibility),
+            ...(live ? { state: 'live' as const, started_at: now } : {}),
+          })
+          .where('id', '=', item.id)
+          .where('state', '=', 'scheduled')
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
+      if (row.state === 'live') this.announceStart(row, now);
+      await this.scheduler.arm();
+      return toStoreItem({ ...row, leader_name: null }, now);
+    });
+  }
+
+  /** A copy of any item (same name, texts, prices, timing rules and eligibility), starting now or at `startsAt`. */
+  async duplicateItem(itemId: number, startsAt: number | undefined, creatorId: number): Promise<StoreItem> {
+    const item = await this.db.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
+    if (!item) throw new HttpError(404, STORE_ERRORS.unknownItem);
+    const rules = readEligibility(item.eligibility);
+    return this.createItem(
+      {
+        itemName: item.name,
+        description: item.description,
+        ...(item.image_url === null ? {} : { imageUrl: item.image_url }),
+        type: 'auction',
+        start_price: item.start_price,
+        minIncrement: item.min_increment,
+        ...(startsAt === undefined ? {} : { startsAt }),
+        duration: item.duration_s,
+        extendWindow: item.extend_window_s,
+        maxExtensions: item.max_extensions,
+        eligibility: rules,
+      },
+      creatorId,
+    );
+  }
+
   async listItems(state: ItemState | undefined, page = 1): Promise<{ items: StoreItem[]; page: number; pageSize: number; total: number }> {
     const now = this.now();
     let query = selectItems(this.db);
@@ -444,6 +518,41 @@ export class AuctionEngine implements AuctionService {
     };
   }
 
+  /** Every finished item, sold (with its buyer and price) or unsold, by end newest first, a page at a time. */
+  async historyEntries(
+    filter: HistoryFilter,
+    page: number,
+  ): Promise<{ entries: HistoryEntry[]; page: number; pageSize: number; total: number }> {
+    const [rows, total] = await Promise.all([
+      historyQuery(this.db, filter)
+        .orderBy('i.ends_at', 'desc')
+        .orderBy('i.id', 'desc')
+        .limit(SALES_PAGE_SIZE)
+        .offset((page - 1) * SALES_PAGE_SIZE)
+        .execute(),
+      historyBase(this.db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+    ]);
+    return { entries: rows.map(toHistoryEntry), page, pageSize: SALES_PAGE_SIZE, total: Number(total.n) };
+  }
+
+  /** Every matching history entry, newest first, read in chunks (for the CSV export). */
+  async *allHistoryEntries(filter: HistoryFilter, chunk = 2000): AsyncGenerator<HistoryEntry[]> {
+    let after: { endsAt: number; id: number } | null = null;
+    for (;;) {
+      let query = historyQuery(this.db, filter);
+      if (after) {
+        const { endsAt, id } = after;
+        query = query.where((eb) => eb.or([eb('i.ends_at', '<', endsAt), eb.and([eb('i.ends_at', '=', endsAt), eb('i.id', '<', id)])]));
+      }
+      const rows = await query.orderBy('i.ends_at', 'desc').orderBy('i.id', 'desc').limit(chunk).execute();
+      if (rows.length === 0) return;
+      yield rows.map(toHistoryEntry);
+      const last = rows[rows.length - 1];
+      after = { endsAt: last.ends_at, id: last.id };
+      if (rows.length < chunk) return;
+    }
+  }
+
   /** HISTORY: the latest bids (not on cancelled items), every live item and the most recently finished ones. */
   history(): Promise<{ bids: Bid[]; items: Item[] }> {
     return this.exclusive(async () => {
@@ -475,4 +584,40 @@ export class AuctionEngine implements AuctionService {
 export async function groupsOf(db: Queryable, userId: number): Promise<string[]> {
   const rows = await db.selectFrom('user_groups as ug').innerJoin('groups as g', 'g.id', 'ug.group_id').select('g.name').where('ug.user_id', '=', userId).execute();
   return rows.map((r) => r.name);
+}
+
+/** The store history's filters: the buyer, the end between from and to (inclusive), sold or unsold. */
+export interface HistoryFilter {
+  userId?: number;
+  from?: number;
+  to?: number;
+  outcome?: HistoryOutcome;
+}
+
+function historyBase(db: Queryable, filter: HistoryFilter) {
+  let query = db.selectFrom('items as i').leftJoin('sales as s', 's.item_id', 'i.id').where('i.state', '=', 'finished');
+  if (filter.userId !== undefined) query = query.where('s.user_id', '=', filter.userId);
+  if (filter.from !== undefined) query = query.where('i.ends_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('i.ends_at', '<=', filter.to);
+  if (filter.outcome === 'sold') query = query.where('s.id', 'is not', null);
+  if (filter.outcome === 'unsold') query = query.where('s.id', 'is', null);
+  return query;
+}
+
+function historyQuery(db: Queryable, filter: HistoryFilter) {
+  return historyBase(db, filter)
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .select(['i.id', 'i.name', 'i.ends_at', 's.id as sale_id', 's.amount', 's.at', 'u.username']);
+}
+
+function toHistoryEntry(r: { id: number; name: string; ends_at: number; sale_id: number | null; amount: number | null; at: number | null; username: string | null }): HistoryEntry {
+  const sold = r.sale_id !== null;
+  return {
+    itemId: r.id,
+    itemName: r.name,
+    outcome: sold ? 'sold' : 'unsold',
+    username: sold ? r.username : null,
+    amount: sold ? r.amount : null,
+    at: sold && r.at !== null ? r.at : r.ends_at,
+  };
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/open';
+import type { Queryable } from '../db/write';
 
 export const GROUP_NAME_MAX = 50;
 
@@ -22,4 +23,47 @@ export async function removeFromGroup(db: Db, userId: number, name: string): Pro
   if (!group) return false;
   const deleted = await db.deleteFrom('user_groups').where('user_id', '=', userId).where('group_id', '=', group.id).executeTakeFirst();
   return Number(deleted.numDeletedRows) > 0;
+}
+
+/** Every group with its members' usernames, by name. */
+export async function listGroups(db: Queryable): Promise<{ name: string; members: string[] }[]> {
+  const groups = await db.selectFrom('groups').select(['id', 'name']).orderBy('name').execute();
+  const members = await db
+    .selectFrom('user_groups as ug')
+    .innerJoin('users as u', 'u.id', 'ug.user_id')
+    .select(['ug.group_id', 'u.username'])
+    .orderBy('u.username')
+    .execute();
+  return groups.map((g) => ({ name: g.name, members: members.filter((m) => m.group_id === g.id).map((m) => m.username) }));
+}
+
+/** One group with its members, or undefined (the name matched without regard to ASCII case). */
+export async function findGroup(db: Queryable, name: string): Promise<{ id: number; name: string; members: string[] } | undefined> {
+  const group = await db.selectFrom('groups').select(['id', 'name']).where('name', '=', name).executeTakeFirst();
+  if (!group) return undefined;
+  const members = await db
+    .selectFrom('user_groups as ug')
+    .innerJoin('users as u', 'u.id', 'ug.user_id')
+    .select('u.username')
+    .where('ug.group_id', '=', group.id)
+    .orderBy('u.username')
+    .execute();
+  return { ...group, members: members.map((m) => m.username) };
+}
+
+/** Creates an empty group; false when one with this name (any case) exists. */
+export async function createGroup(db: Queryable, name: string, now = Date.now()): Promise<boolean> {
+  const inserted = await db.insertInto('groups').values({ name, created_at: now }).onConflict((oc) => oc.column('name').doNothing()).executeTakeFirst();
+  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** Deletes a group and its memberships (items that name it keep the name: nobody is in it any more). */
+export async function deleteGroup(db: Db, name: string): Promise<boolean> {
+  return db.transaction().execute(async (trx) => {
+    const group = await trx.selectFrom('groups').select('id').where('name', '=', name).executeTakeFirst();
+    if (!group) return false;
+    await trx.deleteFrom('user_groups').where('group_id', '=', group.id).execute();
+    await trx.deleteFrom('groups').where('id', '=', group.id).execute();
+    return true;
+  });
 }

@@ -2,12 +2,14 @@ import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'k
 import * as m0001 from './migrations/0001_users_sessions';
 import * as m0002 from './migrations/0002_points_ledger';
 import * as m0003 from './migrations/0003_auction';
+import * as m0004 from './migrations/0004_back_office';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 const MIGRATIONS: Record<string, Migration> = {
   '0001_users_sessions': m0001,
   '0002_points_ledger': m0002,
   '0003_auction': m0003,
+  '0004_back_office': m0004,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -104,6 +104,21 @@ export interface UserGroupsTable {
   group_id: number;
 }
 
+/** The kingdom's settings: exactly one row (id 1). */
+export interface KingdomSettingsTable {
+  id: number;
+  kingdom_name: string;
+  kingdom_number: number | null;
+  /** 1 open, 0 closed (every bid gets BID_OPEN_ERROR). */
+  store_open: number;
+  default_duration_s: number;
+  default_min_increment: number;
+  default_extend_window_s: number;
+  default_max_extensions: number;
+  updated_at: number | null;
+  updated_by: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -114,6 +129,7 @@ export interface Database {
   sales: SalesTable;
   groups: GroupsTable;
   user_groups: UserGroupsTable;
+  kingdom_settings: KingdomSettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -1,4 +1,14 @@
-import { POINTS_ERRORS, TRANSACTIONS_PAGE_SIZE, type Transaction, type TransactionKind } from '../../src/protocol/points';
+import { sql } from 'kysely';
+import {
+  PLAYERS_PAGE_SIZE,
+  POINTS_ERRORS,
+  TRANSACTIONS_PAGE_SIZE,
+  type LedgerCheck,
+  type LedgerMismatch,
+  type PointsPlayer,
+  type Transaction,
+  type TransactionKind,
+} from '../../src/protocol/points';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { writeTransaction, type Queryable } from '../db/write';
@@ -59,31 +69,114 @@ export async function bookIn(trx: Queryable, booking: Booking, now = Date.now())
   };
 }
 
-/** Newest first, a page at a time; optionally one player's. */
-export async function listTransactions(db: Db, { userId, page = 1 }: { userId?: number; page?: number }) {
-  let query = db
-    .selectFrom('points_transactions as t')
+/** The transaction list's filters (ids resolved from the usernames); from/to inclusive epoch ms. */
+export interface TransactionFilter {
+  userId?: number;
+  kind?: TransactionKind;
+  actorId?: number;
+  from?: number;
+  to?: number;
+}
+
+function filtered(db: Queryable, filter: TransactionFilter) {
+  let query = db.selectFrom('points_transactions as t');
+  if (filter.userId !== undefined) query = query.where('t.user_id', '=', filter.userId);
+  if (filter.kind !== undefined) query = query.where('t.kind', '=', filter.kind);
+  if (filter.actorId !== undefined) query = query.where('t.actor_id', '=', filter.actorId);
+  if (filter.from !== undefined) query = query.where('t.created_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('t.created_at', '<=', filter.to);
+  return query;
+}
+
+function withNames(db: Queryable, filter: TransactionFilter) {
+  return filtered(db, filter)
     .innerJoin('users as u', 'u.id', 't.user_id')
-    .leftJoin('users as a', 'a.id', 't.actor_id');
-  if (userId !== undefined) query = query.where('t.user_id', '=', userId);
+    .leftJoin('users as a', 'a.id', 't.actor_id')
+    .select(['t.id', 'u.username', 't.delta', 't.kind', 't.reason', 'a.username as actor', 't.balance_after', 't.created_at']);
+}
+
+function toTransaction(r: { id: number; username: string; delta: number; kind: TransactionKind; reason: string; actor: string | null; balance_after: number; created_at: number }): Transaction {
+  return { id: r.id, username: r.username, delta: r.delta, kind: r.kind, reason: r.reason, actor: r.actor ?? null, balanceAfter: r.balance_after, at: r.created_at };
+}
+
+/** Newest first, a page at a time, filtered. */
+export async function listTransactions(db: Db, { page = 1, ...filter }: TransactionFilter & { page?: number }) {
   const [rows, count] = await Promise.all([
-    query
-      .select(['t.id', 'u.username', 't.delta', 't.kind', 't.reason', 'a.username as actor', 't.balance_after', 't.created_at'])
+    withNames(db, filter)
       .orderBy('t.id', 'desc')
       .limit(TRANSACTIONS_PAGE_SIZE)
       .offset((page - 1) * TRANSACTIONS_PAGE_SIZE)
       .execute(),
+    filtered(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { transactions: rows.map(toTransaction), page, pageSize: TRANSACTIONS_PAGE_SIZE, total: Number(count.n) };
+}
+
+/**
+ * Every matching transaction, newest first, in chunks (the CSV export): each chunk continues below
+ * the last id, so rows booked meanwhile neither repeat nor shift the rest.
+ */
+export async function* allTransactions(db: Db, filter: TransactionFilter, chunk = 2000): AsyncGenerator<Transaction[]> {
+  let below = Number.MAX_SAFE_INTEGER;
+  for (;;) {
+    const rows = await withNames(db, filter).where('t.id', '<', below).orderBy('t.id', 'desc').limit(chunk).execute();
+    if (rows.length === 0) return;
+    yield rows.map(toTransaction);
+    below = rows[rows.length - 1].id;
+    if (rows.length < chunk) return;
+  }
+}
+
+/** `%` and `_` in what a person typed match themselves in LIKE. */
+function likeEscape(text: string): string {
+  return text.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/** Players whose username contains `q` (any ASCII case) or whose governor id starts with it, by username. */
+export async function searchPlayers(db: Db, q: string | undefined, page = 1): Promise<{ players: PointsPlayer[]; page: number; pageSize: number; total: number }> {
+  let query = db.selectFrom('users');
+  const text = q?.trim() ?? '';
+  if (text) {
+    const escaped = likeEscape(text);
+    query = query.where((eb) =>
+      eb.or([eb('username', 'like', sql<string>`${`%${escaped}%`} escape '\\'`), eb('playerid', 'like', sql<string>`${`${escaped}%`} escape '\\'`)]),
+    );
+  }
+  const [rows, count] = await Promise.all([
+    query
+      .select(['username', 'playerid', 'rank', 'balance', 'reserved'])
+      .orderBy('username')
+      .orderBy('id')
+      .limit(PLAYERS_PAGE_SIZE)
+      .offset((page - 1) * PLAYERS_PAGE_SIZE)
+      .execute(),
     query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  const transactions: Transaction[] = rows.map((r) => ({
-    id: r.id,
-    username: r.username,
-    delta: r.delta,
-    kind: r.kind,
-    reason: r.reason,
-    actor: r.actor ?? null,
-    balanceAfter: r.balance_after,
-    at: r.created_at,
-  }));
-  return { transactions, page, pageSize: TRANSACTIONS_PAGE_SIZE, total: Number(count.n) };
+  return {
+    players: rows.map((r) => ({ ...r, available: r.balance - r.reserved })),
+    page,
+    pageSize: PLAYERS_PAGE_SIZE,
+    total: Number(count.n),
+  };
+}
+
+/**
+ * The ledger check: every account's balance against the exact sum of its ledger (SQLite sums
+ * integers exactly), and its reserved points against the amounts it leads on live items. Names
+ * every account that does not match, or whose reserved points exceed its balance. One read
+ * transaction, so a bid or a grant cannot land between the two reads.
+ */
+export async function checkLedger(db: Db): Promise<LedgerCheck> {
+  return db.transaction().execute(async (trx) => {
+    const accounts = await trx.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+    const rows = await sql<LedgerMismatch>`
+      select username, balance, ledgerSum, reserved, leadingSum from (
+        select u.id, u.username, u.balance, u.reserved,
+          coalesce((select sum(t.delta) from points_transactions t where t.user_id = u.id), 0) as ledgerSum,
+          coalesce((select sum(i.amount) from items i where i.leader_id = u.id and i.state = 'live'), 0) as leadingSum
+        from users u
+      ) where balance <> ledgerSum or reserved <> leadingSum or reserved > balance
+      order by username`.execute(trx);
+    return { ok: rows.rows.length === 0, accounts: Number(accounts.n), mismatches: rows.rows };
+  });
 }
