@@ -12,6 +12,7 @@ import { registerOpenApi } from './openapi';
 import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
+import { kingdomRoutes } from './routes/kingdom';
 import { pointsRoutes } from './routes/points';
 import { storeRoutes } from './routes/store';
 
@@ -50,5 +51,6 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(adminRoutes(ctx));
   await app.register(pointsRoutes(ctx));
   await app.register(storeRoutes(ctx));
+  await app.register(kingdomRoutes(ctx));
   await registerClient(app, ctx);
 }

@@ -8,7 +8,7 @@ import { HTTP_ERRORS, errorAnswer } from './errors';
 export const CONFIG_PLACEHOLDER = '<!--kingdom-config-->';
 
 /** Paths that belong to the API: an unknown one is a JSON 404, never the client's page. */
-const API_PREFIXES = ['/auth', '/account', '/store', '/points', '/openapi.json', '/docs'];
+const API_PREFIXES = ['/auth', '/account', '/store', '/points', '/kingdom', '/uploads', '/openapi.json', '/docs'];
 
 const NOT_BUILT = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>Kingdom</title></head>

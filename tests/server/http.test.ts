@@ -108,6 +108,7 @@ describe('OpenAPI, docs and CORS', () => {
     const paths = answer.body.paths as Record<string, Record<string, unknown>>;
     expect(Object.keys(paths).sort()).toEqual(
       [
+        '/account/groups',
         '/account/locale',
         '/account/password',
         '/admin/users/{username}/rank',
@@ -115,11 +116,24 @@ describe('OpenAPI, docs and CORS', () => {
         '/auth/logout',
         '/auth/me',
         '/auth/register',
+        '/kingdom/groups',
+        '/kingdom/groups/{name}/delete',
+        '/kingdom/groups/{name}/members',
+        '/kingdom/settings',
+        '/points/bulk/apply',
+        '/points/bulk/preview',
+        '/points/ledger-check',
+        '/points/players',
         '/points/transactions',
+        '/points/transactions.csv',
         '/store/history',
+        '/store/history.csv',
         '/store/items',
+        '/store/items/{itemId}',
         '/store/items/{itemId}/cancel',
+        '/store/items/{itemId}/duplicate',
         '/store/my-history',
+        '/store/uploads',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');

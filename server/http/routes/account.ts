@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AUTH_ERRORS, changePasswordBody, localeBody, user } from '../../../src/protocol/auth';
 import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
+import { groupsOf } from '../../auction/engine';
 import { revokeOtherSessions } from '../../auth/sessions';
 import type { AppContext } from '../../context';
 import { toWireUser } from '../../users/users';
@@ -76,6 +77,26 @@ export function accountRoutes(ctx: AppContext) {
         const { locale } = parseBody(localeBody, request.body);
         const row = await db.updateTable('users').set({ locale }).where('id', '=', auth.user.id).returningAll().executeTakeFirstOrThrow();
         return { result: true, user: toWireUser(row) };
+      },
+    );
+
+    app.get(
+      '/account/groups',
+      {
+        preHandler: signedIn,
+        schema: {
+          summary: 'The names of the eligibility groups the caller belongs to, by name',
+          tags: ['account'],
+          security: BEARER,
+          response: {
+            200: jsonSchema(z.object({ result: z.literal(true), groups: z.array(z.string()) })),
+            401: jsonSchema(resultError),
+          },
+        },
+      },
+      async (request) => {
+        const groups = await groupsOf(db, authOf(request).user.id);
+        return { result: true, groups: groups.sort((a, b) => a.localeCompare(b)) };
       },
     );
   };

@@ -1,0 +1,50 @@
+import type { z } from 'zod/mini';
+import type { KingdomSettings, settingsBody } from '../../src/protocol/settings';
+import type { Selectable } from 'kysely';
+import type { KingdomSettingsTable } from '../db/schema';
+import type { Queryable } from '../db/write';
+import { writeTransaction } from '../db/write';
+import type { Db } from '../db/open';
+
+function toSettings(row: Selectable<KingdomSettingsTable>): KingdomSettings {
+  return {
+    kingdomName: row.kingdom_name,
+    kingdomNumber: row.kingdom_number,
+    storeOpen: row.store_open === 1,
+    defaults: {
+      duration: row.default_duration_s,
+      minIncrement: row.default_min_increment,
+      extendWindow: row.default_extend_window_s,
+      maxExtensions: row.default_max_extensions,
+    },
+  };
+}
+
+/** The kingdom's settings (one row, made by the migration). */
+export async function readSettings(db: Queryable): Promise<KingdomSettings> {
+  return toSettings(await db.selectFrom('kingdom_settings').selectAll().where('id', '=', 1).executeTakeFirstOrThrow());
+}
+
+/** Changes what the body names, keeps the rest; remembers who and when. */
+export async function updateSettings(db: Db, body: z.output<typeof settingsBody>, actorId: number, now: number): Promise<KingdomSettings> {
+  return writeTransaction(db, async (trx) => {
+    const d = body.defaults ?? {};
+    const row = await trx
+      .updateTable('kingdom_settings')
+      .set({
+        ...(body.kingdomName === undefined ? {} : { kingdom_name: body.kingdomName }),
+        ...(body.kingdomNumber === undefined ? {} : { kingdom_number: body.kingdomNumber }),
+        ...(body.storeOpen === undefined ? {} : { store_open: body.storeOpen ? 1 : 0 }),
+        ...(d.duration === undefined ? {} : { default_duration_s: d.duration }),
+        ...(d.minIncrement === undefined ? {} : { default_min_increment: d.minIncrement }),
+        ...(d.extendWindow === undefined ? {} : { default_extend_window_s: d.extendWindow }),
+        ...(d.maxExtensions === undefined ? {} : { default_max_extensions: d.maxExtensions }),
+        updated_at: now,
+        updated_by: actorId,
+      })
+      .where('id', '=', 1)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toSettings(row);
+  });
+}

@@ -1,0 +1,318 @@
+import crypto from 'node:crypto';
+import { parse as parseCsv } from 'csv-parse/sync';
+import { readSheet } from 'read-excel-file/node';
+import {
+  BULK_MAX_ROWS,
+  BULK_ROW_ERRORS,
+  BULK_TOKEN_TTL_MS,
+  MAX_POINTS_DELTA,
+  POINTS_ERRORS,
+  REASON_MAX_LENGTH,
+  type BulkPreview,
+  type BulkRow,
+} from '../../src/protocol/points';
+import type { Db } from '../db/open';
+import type { UserRow } from '../db/schema';
+import { writeTransaction } from '../db/write';
+import { HttpError } from '../http/errors';
+import { bookIn } from './ledger';
+
+/**
+ * Bulk awards: a CSV or XLSX file of (governor id or username, amount, reason) rows, previewed with
+ * an error on each bad row, then applied all-or-nothing in one write transaction.
+ */
+export type Cell = string | number | boolean | null;
+
+/** A row of the file with its 1-based line (the spreadsheet's row number; the header counts). */
+export interface RawRow {
+  line: number;
+  cells: Cell[];
+}
+
+/** Unpacked XLSX larger than this is refused before it is read (a small zip can unpack to gigabytes). */
+const XLSX_MAX_UNPACKED = 64 * 1024 * 1024;
+
+const startsWith = (bytes: Uint8Array, sig: number[]) => bytes.length >= sig.length && sig.every((b, i) => bytes[i] === b);
+
+/** The rows of a CSV or XLSX file, told apart by content (an XLSX is a zip), not by name. */
+export async function readRows(bytes: Buffer): Promise<RawRow[]> {
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readXlsx(bytes);
+  // an old binary .xls, or anything else that is not text
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]) || bytes.subarray(0, 8192).includes(0)) throw new HttpError(400, POINTS_ERRORS.bulkType);
+  return readCsv(bytes);
+}
+
+async function readXlsx(bytes: Buffer): Promise<RawRow[]> {
+  if (unpackedSize(bytes) > XLSX_MAX_UNPACKED) throw new HttpError(400, POINTS_ERRORS.bulkTooLarge);
+  let rows: Cell[][];
+  try {
+    rows = (await readSheet(bytes)) as Cell[][];
+  } catch {
+    throw new HttpError(400, POINTS_ERRORS.bulkUnreadable);
+  }
+  return rows.map((cells, index) => ({ line: index + 1, cells }));
+}
+
+/** The sum of the uncompressed sizes in a zip's central directory (0 when there is none to read). */
+function unpackedSize(bytes: Buffer): number {
+  let total = 0;
+  for (let at = bytes.indexOf('PK\x01\x02', 0, 'latin1'); at >= 0 && at + 46 <= bytes.length; at = bytes.indexOf('PK\x01\x02', at + 46, 'latin1')) {
+    total += bytes.readUInt32LE(at + 24);
+  }
+  return total;
+}
+
+function readCsv(bytes: Buffer): RawRow[] {
+  let text: string;
+  try {
+    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new HttpError(400, POINTS_ERRORS.bulkEncoding);
+  }
+  text = text.replace(/^\uFEFF/, '');
+  const records: { record: string[]; info: { lines: number } }[] = (() => {
+    try {
+      return parseCsv(text, { delimiter: guessDelimiter(text), info: true, relax_column_count: true, skip_empty_lines: true, relax_quotes: true }) as never;
+    } catch {
+      throw new HttpError(400, POINTS_ERRORS.bulkUnreadable);
+    }
+  })();
+  return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
+}
+
+/** Comma, semicolon (spreadsheets in many European languages) or tab: whichever the first line has most of, outside quotes. */
+function guessDelimiter(text: string): string {
+  const first = text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
+  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
+  let quoted = false;
+  for (const c of first) {
+    if (c === '"') quoted = !quoted;
+    else if (!quoted && c in counts) counts[c] += 1;
+  }
+  return Object.entries(counts).reduce((best, entry) => (entry[1] > best[1] ? entry : best), [',', 0])[0];
+}
+
+// ── understanding the rows ──────────────────────────────────────────────────────────────────
+
+const HEADER_NAMES: Record<string, 'playerid' | 'username' | 'amount' | 'reason'> = {
+  governorid: 'playerid',
+  playerid: 'playerid',
+  governor: 'playerid',
+  id: 'playerid',
+  username: 'username',
+  user: 'username',
+  amount: 'amount',
+  points: 'amount',
+  reason: 'reason',
+};
+
+const normalize = (cell: Cell) => (typeof cell === 'string' ? cell.toLowerCase().replace(/[^a-z0-9]/g, '') : '');
+
+interface Columns {
+  playerid: number | null;
+  username: number | null;
+  /** Without a header: the first column is a governor id (all digits) or a username. */
+  either: number | null;
+  amount: number;
+  reason: number;
+}
+
+/** A header row names its columns; without one the columns are id-or-username, amount, reason. */
+function columnsOf(first: Cell[]): { columns: Columns; header: boolean } {
+  const names = first.map((c) => HEADER_NAMES[normalize(c)]);
+  if (!names.includes('amount')) return { columns: { playerid: null, username: null, either: 0, amount: 1, reason: 2 }, header: false };
+  const index = (name: string) => {
+    const at = names.indexOf(name as never);
+    return at < 0 ? null : at;
+  };
+  const columns = { playerid: index('playerid'), username: index('username'), either: null, amount: index('amount') ?? -1, reason: index('reason') ?? -1 };
+  if (columns.playerid === null && columns.username === null) throw new HttpError(400, POINTS_ERRORS.bulkHeader);
+  return { columns, header: true };
+}
+
+function text(cell: Cell | undefined): string {
+  if (cell === null || cell === undefined) return '';
+  if (typeof cell === 'number') return Number.isFinite(cell) ? String(cell) : '';
+  return String(cell).trim();
+}
+
+function parseAmount(cell: Cell | undefined): { amount: number | null; error: string | null } {
+  let value: number;
+  if (typeof cell === 'number') value = cell;
+  else {
+    const raw = text(cell).replace(/\s/g, '');
+    if (!/^[+-]?\d+$/.test(raw)) return { amount: null, error: BULK_ROW_ERRORS.amount };
+    value = Number(raw);
+  }
+  if (!Number.isSafeInteger(value) || value === 0) return { amount: null, error: BULK_ROW_ERRORS.amount };
+  if (Math.abs(value) > MAX_POINTS_DELTA) return { amount: null, error: BULK_ROW_ERRORS.amountTooLarge };
+  return { amount: value, error: null };
+}
+
+/** The accounts a file may name, by ASCII-lowercased username (as the NOCASE column compares) and by governor id. */
+interface Directory {
+  byName: Map<string, UserRow>;
+  byPlayerId: Map<string, UserRow[]>;
+}
+
+const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
+
+async function directory(db: Db): Promise<Directory> {
+  const users = await db.selectFrom('users').selectAll().execute();
+  const byName = new Map<string, UserRow>();
+  const byPlayerId = new Map<string, UserRow[]>();
+  for (const user of users) {
+    byName.set(asciiLower(user.username), user);
+    byPlayerId.set(user.playerid, [...(byPlayerId.get(user.playerid) ?? []), user]);
+  }
+  return { byName, byPlayerId };
+}
+
+/** A row ready to book: only in a preview without errors. */
+export interface PlannedRow {
+  line: number;
+  userId: number;
+  username: string;
+  amount: number;
+  reason: string;
+}
+
+/**
+ * Checks every row: the player (exactly one of governor id and username, and known), the amount
+ * (a whole number other than 0), the reason (given, not too long), and, taking the rows in order,
+ * that no balance would go below what the player's leading bids reserve. Blank rows are skipped.
+ */
+export async function checkRows(db: Db, raw: RawRow[]): Promise<{ rows: BulkRow[]; planned: PlannedRow[] }> {
+  const nonEmpty = raw.filter((r) => r.cells.some((c) => text(c) !== ''));
+  if (nonEmpty.length === 0) throw new HttpError(400, POINTS_ERRORS.bulkEmpty);
+  const { columns, header } = columnsOf(nonEmpty[0].cells);
+  const data = header ? nonEmpty.slice(1) : nonEmpty;
+  if (data.length === 0) throw new HttpError(400, POINTS_ERRORS.bulkEmpty);
+  if (data.length > BULK_MAX_ROWS) throw new HttpError(400, POINTS_ERRORS.bulkTooManyRows);
+
+  const users = await directory(db);
+  const running = new Map<number, number>();
+  const rows: BulkRow[] = [];
+  const planned: PlannedRow[] = [];
+  for (const { line, cells } of data) {
+    const errors: string[] = [];
+    const at = (i: number | null) => (i === null || i < 0 ? '' : text(cells[i]));
+    let playerid: string | null = at(columns.playerid) || null;
+    let username: string | null = at(columns.username) || null;
+    let user: UserRow | undefined;
+    if (columns.either !== null) {
+      const given = at(columns.either);
+      if (!given) errors.push(BULK_ROW_ERRORS.noPlayer);
+      else if (/^\d+$/.test(given)) {
+        const found = users.byPlayerId.get(given) ?? [];
+        playerid = given;
+        if (found.length > 1) errors.push(BULK_ROW_ERRORS.ambiguousPlayerId);
+        else user = found[0] ?? users.byName.get(asciiLower(given));
+        if (!user && found.length === 0) errors.push(BULK_ROW_ERRORS.unknownPlayer);
+      } else {
+        username = given;
+        user = users.byName.get(asciiLower(given));
+        if (!user) errors.push(BULK_ROW_ERRORS.unknownUsername);
+      }
+    } else if (playerid && username) errors.push(BULK_ROW_ERRORS.bothIds);
+    else if (!playerid && !username) errors.push(BULK_ROW_ERRORS.noPlayer);
+    else if (playerid) {
+      const found = users.byPlayerId.get(playerid) ?? [];
+      if (found.length > 1) errors.push(BULK_ROW_ERRORS.ambiguousPlayerId);
+      else if (found.length === 0) errors.push(BULK_ROW_ERRORS.unknownPlayerId);
+      else user = found[0];
+    } else if (username) {
+      user = users.byName.get(asciiLower(username));
+      if (!user) errors.push(BULK_ROW_ERRORS.unknownUsername);
+    }
+    if (user) {
+      username = user.username;
+      playerid = user.playerid;
+    }
+
+    const { amount, error: amountError } = parseAmount(columns.amount < 0 ? null : cells[columns.amount]);
+    if (amountError) errors.push(amountError);
+    const reason = at(columns.reason) || null;
+    if (!reason) errors.push(BULK_ROW_ERRORS.reasonRequired);
+    else if (reason.length > REASON_MAX_LENGTH) errors.push(BULK_ROW_ERRORS.reasonTooLong);
+
+    if (errors.length === 0 && user && amount !== null && reason) {
+      const balance = (running.get(user.id) ?? user.balance) + amount;
+      if (balance < user.reserved) errors.push(BULK_ROW_ERRORS.belowReserved);
+      else {
+        running.set(user.id, balance);
+        planned.push({ line, userId: user.id, username: user.username, amount, reason });
+      }
+    }
+    rows.push({ line, username, playerid, amount, reason, error: errors.length ? errors.join(' ') : null });
+  }
+  return { rows, planned };
+}
+
+// ── previews waiting to be applied ──────────────────────────────────────────────────────────
+
+interface Pending {
+  actorId: number;
+  expiresAt: number;
+  invalid: number;
+  planned: PlannedRow[];
+  applied: boolean;
+}
+
+/** Previews kept at once; the oldest goes first. Each holds at most BULK_MAX_ROWS rows. */
+const MAX_PENDING = 50;
+
+/**
+ * Previews by token, in memory: a token is good for 10 minutes, for the account that made it, and
+ * for one apply (a restart forgets them: upload the file again).
+ */
+export class BulkPreviews {
+  private readonly pending = new Map<string, Pending>();
+
+  constructor(private readonly now: () => number) {}
+
+  add(actorId: number, rows: BulkRow[], planned: PlannedRow[]): BulkPreview {
+    this.prune();
+    const token = crypto.randomBytes(24).toString('base64url');
+    const invalid = rows.filter((r) => r.error !== null).length;
+    this.pending.set(token, { actorId, expiresAt: this.now() + BULK_TOKEN_TTL_MS, invalid, planned, applied: false });
+    return { rows, valid: rows.length - invalid, invalid, token };
+  }
+
+  /** The preview to apply, or the reason it cannot be applied. */
+  take(token: string, actorId: number): Pending {
+    const found = this.pending.get(token);
+    if (!found || found.actorId !== actorId || found.expiresAt < this.now()) throw new HttpError(400, POINTS_ERRORS.bulkTokenUnknown);
+    if (found.applied) throw new HttpError(409, POINTS_ERRORS.bulkTokenUsed);
+    if (found.invalid > 0) throw new HttpError(400, POINTS_ERRORS.bulkHasErrors);
+    return found;
+  }
+
+  private prune(): void {
+    const now = this.now();
+    for (const [token, p] of this.pending) if (p.expiresAt < now) this.pending.delete(token);
+    while (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
+  }
+}
+
+/**
+ * Books every planned row in one write transaction (kind grant or deduct by sign, the row's
+ * reason, the caller as actor): if any fails (a balance would go below what is reserved, because
+ * bids changed since the preview), it rolls back and nothing is applied. Answers each affected
+ * player's account as it is after the commit.
+ */
+export async function applyRows(db: Db, planned: PlannedRow[], actorId: number, now: number): Promise<Map<number, UserRow>> {
+  return writeTransaction(db, async (trx) => {
+    const touched = new Map<number, UserRow>();
+    for (const row of planned) {
+      try {
+        const { user } = await bookIn(trx, { userId: row.userId, delta: row.amount, kind: row.amount > 0 ? 'grant' : 'deduct', reason: row.reason, actorId }, now);
+        touched.set(user.id, user);
+      } catch (error) {
+        if (error instanceof HttpError) throw new HttpError(error.statusCode, `Line ${row.line} (${row.username}): ${error.message} Nothing was applied.`);
+        throw error;
+      }
+    }
+    return touched;
+  });
+}
