@@ -32,6 +32,8 @@ export const POINTS_ERRORS = {
   bulkTooLarge: `The file may be at most ${BULK_MAX_BYTES / (1024 * 1024)} MB.`,
   bulkType: 'The file must be a CSV file or an Excel workbook (.xlsx); save older .xls files as .xlsx.',
   bulkUnreadable: 'The file could not be read as CSV or XLSX.',
+  bulkEncoding: 'The CSV file must be saved as UTF-8 (in Excel: "CSV UTF-8").',
+  bulkHeader: 'The header row must name a "governor id" or "username" column and an "amount" column (and a "reason" column).',
   bulkEmpty: 'The file has no rows to apply.',
   bulkTooManyRows: `The file may have at most ${BULK_MAX_ROWS.toLocaleString('en')} rows.`,
   bulkTokenRequired: 'Please send the token of the preview to apply.',
