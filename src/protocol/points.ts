@@ -88,7 +88,12 @@ const queryInt = (error: string, min = 0) =>
 /** GET points/transactions and points/transactions.csv: every filter optional; from/to epoch ms, inclusive. */
 export const transactionsQuery = z.object({
   username: z.optional(z.string().check(z.maxLength(64))),
-  kind: z.optional(z.enum(TRANSACTION_KINDS, { error: POINTS_ERRORS.badKind })),
+  kind: z.optional(
+    z.pipe(
+      z.string({ error: POINTS_ERRORS.badKind }),
+      z.pipe(z.transform((v: string) => (v === '' ? undefined : v)), z.optional(z.enum(TRANSACTION_KINDS, { error: POINTS_ERRORS.badKind }))),
+    ),
+  ),
   actor: z.optional(z.string().check(z.maxLength(64))),
   from: queryInt(POINTS_ERRORS.badTime),
   to: queryInt(POINTS_ERRORS.badTime),

@@ -170,7 +170,12 @@ export const historyQuery = z.object({
   user: z.optional(z.string().check(z.maxLength(64))),
   from: timeParam,
   to: timeParam,
-  outcome: z.optional(z.enum(HISTORY_OUTCOMES, { error: STORE_ERRORS.badOutcome })),
+  outcome: z.optional(
+    z.pipe(
+      z.string({ error: STORE_ERRORS.badOutcome }),
+      z.pipe(z.transform((v: string) => (v === '' ? undefined : v)), z.optional(z.enum(HISTORY_OUTCOMES, { error: STORE_ERRORS.badOutcome }))),
+    ),
+  ),
   page: pageParam,
 });
 
