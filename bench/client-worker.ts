@@ -1,0 +1,265 @@
+/**
+ * A client worker thread: a share of the benchmark's auction sockets. It authenticates them, sends
+ * its share of the bids on a fixed schedule (open loop: it never waits for answers) from its bidder
+ * sockets, and records when each of its sockets receives each BID_CREATED. Send and receive times
+ * come from the one process-wide monotonic clock (nowMs), so the main thread can merge the workers'
+ * records: a bid's latency is the latest receive over every socket of every worker minus its send.
+ */
+import { parentPort } from 'node:worker_threads';
+import { WebSocket } from 'ws';
+import {
+  bidKey,
+  keyOfRequestId,
+  nowMs,
+  requestIdOf,
+  type Collected,
+  type FromWorker,
+  type ItemSpec,
+  type Progress,
+  type ToWorker,
+} from './common';
+
+if (!parentPort) throw new Error('client-worker.ts runs as a worker thread');
+const port = parentPort;
+const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
+
+const BID_CREATED_PREFIX = '{"type":"BID_CREATED"';
+const ERROR_PREFIX = '{"type":"ERROR"';
+const HISTORY_PREFIX = '{"type":"HISTORY"';
+
+let sockets: WebSocket[] = [];
+let items: ItemSpec[] = [];
+
+// ── the current phase ────────────────────────────────────────────────────────────────────────
+interface SentBid {
+  key: number;
+  socket: number;
+  scheduled: number;
+  sent: number;
+  answer: number;
+  error: boolean;
+}
+let sentByKey = new Map<number, SentBid>();
+let sentList: SentBid[] = [];
+let recv = new Map<number, { last: number; n: number }>();
+let errors: Record<string, number> = {};
+let otherFrames: Record<string, number> = {};
+let progress: Progress = { doneSending: true, sent: 0, answered: 0, accepted: 0, deliveries: 0 };
+let frameBytes = 0;
+let pump: NodeJS.Timeout | null = null;
+
+/** The integer after `marker` in `s` (the frames are compact JSON, so a fixed marker finds a field). */
+function intAfter(s: string, marker: string): number {
+  const at = s.indexOf(marker);
+  if (at < 0) return NaN;
+  let i = at + marker.length;
+  let n = 0;
+  for (; i < s.length; i++) {
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) break;
+    n = n * 10 + c;
+  }
+  return n;
+}
+
+function onFrame(index: number, data: Buffer, t: number): void {
+  const s = data.toString('latin1');
+  if (s.startsWith(BID_CREATED_PREFIX)) {
+    const key = bidKey(intAfter(s, '"itemId":'), intAfter(s, '"amount":'));
+    progress.deliveries += 1;
+    frameBytes += data.length;
+    const r = recv.get(key);
+    if (r) {
+      r.n += 1;
+      if (t > r.last) r.last = t;
+    } else recv.set(key, { last: t, n: 1 });
+    const mine = sentByKey.get(key);
+    if (mine && mine.socket === index && Number.isNaN(mine.answer)) {
+      mine.answer = t;
+      progress.answered += 1;
+      progress.accepted += 1;
+    }
+    return;
+  }
+  if (s.startsWith(ERROR_PREFIX)) {
+    const frame = JSON.parse(s) as { error_type?: string; data?: { requestId?: string } };
+    const type = frame.error_type ?? '?';
+    errors[type] = (errors[type] ?? 0) + 1;
+    const requestId = frame.data?.requestId;
+    const mine = requestId ? sentByKey.get(keyOfRequestId(requestId)) : undefined;
+    if (mine && Number.isNaN(mine.answer)) {
+      mine.answer = t;
+      mine.error = true;
+      progress.answered += 1;
+    }
+    return;
+  }
+  const type = /^\{"type":"([A-Z_]+)"/.exec(s.slice(0, 40))?.[1] ?? '?';
+  otherFrames[type] = (otherFrames[type] ?? 0) + 1;
+}
+
+// ── connecting ───────────────────────────────────────────────────────────────────────────────
+function openOne(url: string, token: string, index: number): Promise<{ ws: WebSocket; historyBytes: number }> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true });
+    let authed = false;
+    const timer = setTimeout(() => reject(new Error(`socket ${index}: no HISTORY within 30 s`)), 30_000);
+    ws.on('error', (error) => {
+      if (!authed) {
+        clearTimeout(timer);
+        reject(error);
+      }
+    });
+    ws.on('open', () => ws.send(JSON.stringify({ type: 'AUTHENTICATION', access_token: `Bearer ${token}` })));
+    ws.on('message', (data: Buffer) => {
+      const t = nowMs();
+      if (!authed) {
+        const s = data.toString('latin1', 0, 40);
+        if (s.startsWith(HISTORY_PREFIX)) {
+          authed = true;
+          clearTimeout(timer);
+          resolve({ ws, historyBytes: data.length });
+        } else if (s.startsWith(ERROR_PREFIX)) {
+          clearTimeout(timer);
+          reject(new Error(`socket ${index}: ${data.toString()}`));
+        }
+        return;
+      }
+      onFrame(index, data, t);
+    });
+    ws.on('close', (code) => {
+      if (!authed) {
+        clearTimeout(timer);
+        reject(new Error(`socket ${index} closed (${code}) before HISTORY`));
+      }
+    });
+  });
+}
+
+async function connect(msg: Extract<ToWorker, { cmd: 'connect' }>): Promise<void> {
+  const started = nowMs();
+  items = msg.items.map((i) => ({ ...i, bidders: [...i.bidders] as [number, number] }));
+  sockets = new Array<WebSocket>(msg.tokens.length);
+  let historyBytes = 0;
+  let nextIndex = 0;
+  const lanes = Array.from({ length: msg.concurrency }, async () => {
+    while (nextIndex < msg.tokens.length) {
+      const index = nextIndex++;
+      const { ws, historyBytes: bytes } = await openOne(msg.url, msg.tokens[index], index);
+      sockets[index] = ws;
+      historyBytes += bytes;
+    }
+  });
+  await Promise.all(lanes);
+  post({ kind: 'connected', sockets: sockets.length, ms: nowMs() - started, historyBytes: historyBytes / sockets.length });
+}
+
+// ── an open-loop phase ───────────────────────────────────────────────────────────────────────
+function startPhase(msg: Extract<ToWorker, { cmd: 'phase' }>): void {
+  sentByKey = new Map();
+  sentList = [];
+  recv = new Map();
+  errors = {};
+  otherFrames = {};
+  frameBytes = 0;
+  progress = { doneSending: false, sent: 0, answered: 0, accepted: 0, deliveries: 0 };
+  const interval = 1000 / msg.rate;
+  let global = msg.offset;
+  let local = 0;
+
+  const tick = () => {
+    pump = null;
+    const now = nowMs();
+    // every bid whose time has come (several when a timer fired late): the schedule does not slip
+    while (global < msg.count && msg.startAt + global * interval <= now) {
+      const item = items[local % items.length];
+      const round = Math.floor(local / items.length);
+      const socket = item.bidders[round % 2];
+      const amount = item.next++;
+      const key = bidKey(item.itemId, amount);
+      const record: SentBid = { key, socket, scheduled: msg.startAt + global * interval, sent: 0, answer: NaN, error: false };
+      sentByKey.set(key, record);
+      sentList.push(record);
+      const frame = `{"type":"CREATE_BID","data":{"itemId":${item.itemId},"amount":${amount},"requestId":"${requestIdOf(key)}"}}`;
+      record.sent = nowMs();
+      sockets[socket].send(frame);
+      progress.sent += 1;
+      global += msg.stride;
+      local += 1;
+    }
+    if (global >= msg.count) {
+      progress.doneSending = true;
+      return;
+    }
+    const wait = msg.startAt + global * interval - nowMs();
+    pump = setTimeout(tick, Math.max(0, wait - 0.2));
+  };
+  pump = setTimeout(tick, Math.max(0, msg.startAt - nowMs()));
+}
+
+function collect(): void {
+  const sends = new Float64Array(sentList.length * 5);
+  sentList.forEach((b, i) => sends.set([b.key, b.scheduled, b.sent, b.answer, b.error ? 1 : 0], i * 5));
+  const recvArr = new Float64Array(recv.size * 3);
+  let i = 0;
+  for (const [key, r] of recv) {
+    recvArr.set([key, r.last, r.n], i * 3);
+    i += 1;
+  }
+  const data: Collected = {
+    sends,
+    recv: recvArr,
+    errors,
+    frameBytes: progress.deliveries ? frameBytes / progress.deliveries : 0,
+    otherFrames,
+  };
+  post({ kind: 'collected', data }, [sends.buffer as ArrayBuffer, recvArr.buffer as ArrayBuffer]);
+}
+
+async function closeAll(): Promise<void> {
+  if (pump) clearTimeout(pump);
+  await Promise.all(
+    sockets.map(
+      (ws) =>
+        new Promise<void>((resolve) => {
+          if (!ws || ws.readyState === WebSocket.CLOSED) return resolve();
+          const timer = setTimeout(() => {
+            ws.terminate();
+            resolve();
+          }, 2000);
+          ws.once('close', () => {
+            clearTimeout(timer);
+            resolve();
+          });
+          ws.close();
+        }),
+    ),
+  );
+  sockets = [];
+  post({ kind: 'closed' });
+}
+
+port.on('message', (msg: ToWorker) => {
+  const fail = (error: unknown) => post({ kind: 'error', message: error instanceof Error ? error.message : String(error) });
+  try {
+    switch (msg.cmd) {
+      case 'connect':
+        connect(msg).catch(fail);
+        break;
+      case 'phase':
+        startPhase(msg);
+        break;
+      case 'progress':
+        post({ kind: 'progress', progress });
+        break;
+      case 'collect':
+        collect();
+        break;
+      case 'close':
+        closeAll().catch(fail);
+        break;
+    }
+  } catch (error) {
+    fail(error);
+  }
+});

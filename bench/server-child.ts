@@ -1,0 +1,111 @@
+/**
+ * The Kingdom server under test, in its own process (so it never shares an event loop with the
+ * 1,000 client sockets): `node --import tsx bench/server-child.ts <dataDir>`. Listens on 127.0.0.1,
+ * random ports, prints one JSON line (its URLs and the SQLite settings of its connection) and runs
+ * until SIGTERM, SIGINT or the end of its stdin (the parent died). Only two settings differ from
+ * production: cheap argon2 (setting up 1,000 accounts) and a login limit that lets one address sign
+ * 1,000 accounts in; the socket frame rate limit stays the production one.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { startServer } from '../server/app';
+
+const dataDir = process.argv[2];
+if (!dataDir) throw new Error('usage: server-child.ts <dataDir>');
+
+const server = await startServer({
+  host: '127.0.0.1',
+  port: 0,
+  auctionPort: 0,
+  userPort: 0,
+  dataDir,
+  distDir: path.join(dataDir, 'no-dist'),
+  tlsCert: null,
+  tlsKey: null,
+  databaseUrl: null,
+  jwtSecret: null,
+  sentryDsn: null,
+  logLevel: 'silent',
+  passwordHashCost: { memoryCost: 256, timeCost: 1, parallelism: 1 },
+  loginRateLimit: { perEmail: 100, perAddress: 100_000, windowMs: 60_000 },
+});
+
+// the durability settings of the server's own connection, for the SQLite baseline to copy
+const pragmas: Record<string, unknown> = {};
+for (const name of ['journal_mode', 'synchronous', 'foreign_keys', 'busy_timeout', 'locking_mode', 'wal_autocheckpoint', 'page_size', 'cache_size', 'temp_store', 'mmap_size']) {
+  const { rows } = await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(server.db);
+  pragmas[name] = rows[0] ? Object.values(rows[0])[0] : null;
+}
+
+let stopping = false;
+async function stop(): Promise<void> {
+  if (stopping) return;
+  stopping = true;
+  const hard = setTimeout(() => process.exit(1), 5000);
+  hard.unref();
+  await server.close().catch(() => undefined);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  process.exit(0);
+}
+process.on('SIGTERM', () => void stop());
+process.on('SIGINT', () => void stop());
+process.stdin.on('end', () => void stop());
+process.stdin.on('error', () => void stop());
+
+/**
+ * `engine-alone <seconds>` on stdin: bids straight into the engine (AuctionEngine.createBid, the
+ * call the auction socket makes), one after the other, for that long: the engine's own rate with
+ * no socket in the way (run it once the sockets are gone, or it broadcasts to them). Two funded
+ * players take turns on every live item, so each bid outbids the other, as in the socket runs.
+ */
+async function engineAlone(seconds: number) {
+  const players = await server.db.selectFrom('users').selectAll().where('balance', '>', 0).where('rank', '=', 'user').orderBy('id').limit(2).execute();
+  const items = await server.db.selectFrom('items').select(['id', 'amount', 'leader_id']).where('state', '=', 'live').orderBy('id').execute();
+  if (players.length < 2 || items.length === 0) throw new Error('engine-alone needs two funded players and a live item');
+  const errors: Record<string, number> = {};
+  const samples: number[] = [];
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let i = 0;
+  for (let t = start; t < end; i++) {
+    const item = items[i % items.length];
+    const player = players.find((p) => p.id !== item.leader_id) ?? players[0];
+    item.amount += 1;
+    const answer = await server.auction.createBid(player, { itemId: item.id, amount: item.amount, requestId: `engine-alone-${i}` });
+    if (answer?.type === 'ERROR') errors[answer.error_type] = (errors[answer.error_type] ?? 0) + 1;
+    else item.leader_id = player.id;
+    const after = performance.now();
+    samples.push(after - t);
+    t = after;
+  }
+  const total = (performance.now() - start) / 1000;
+  samples.sort((a, b) => a - b);
+  return {
+    bids: i,
+    seconds: total,
+    perSecond: i / total,
+    meanMs: samples.reduce((a, b) => a + b, 0) / samples.length,
+    p99Ms: samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.99) - 1)],
+    errors,
+    connections: server.hub.count(),
+  };
+}
+
+let input = '';
+process.stdin.setEncoding('utf8');
+process.stdin.on('data', (chunk: string) => {
+  input += chunk;
+  for (let newline = input.indexOf('\n'); newline >= 0; newline = input.indexOf('\n')) {
+    const [command, arg] = input.slice(0, newline).trim().split(/\s+/);
+    input = input.slice(newline + 1);
+    if (command === 'engine-alone') {
+      engineAlone(Number(arg) || 3).then(
+        (result) => process.stdout.write(`${JSON.stringify({ engineAlone: result })}\n`),
+        (error: unknown) => process.stdout.write(`${JSON.stringify({ error: String(error) })}\n`),
+      );
+    }
+  }
+});
+
+process.stdout.write(`${JSON.stringify({ httpUrl: server.httpUrl, auctionUrl: server.auctionUrl, userUrl: server.userUrl, pragmas })}\n`);

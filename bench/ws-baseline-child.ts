@@ -1,0 +1,78 @@
+/**
+ * The `ws` baseline, in its own process like the server under test: a plain `ws` WebSocketServer
+ * (same package, same options as the server's sockets) that takes the same AUTHENTICATION frame
+ * (answered with an empty HISTORY) and, for each CREATE_BID, broadcasts a BID_CREATED built exactly
+ * as the engine builds it (same fields, same item names, usernames and end times, so the same JSON
+ * size) to every authenticated socket. No database, no checks, no queue: the floor of what
+ * broadcasting these frames to these sockets costs on this machine.
+ *
+ * `node --import tsx bench/ws-baseline-child.ts <config.json>`; config: {items: {[id]: {name, endsAt}}, users: {[token]: username}}.
+ * Prints {auctionUrl} as one JSON line; runs until SIGTERM, SIGINT or the end of its stdin.
+ */
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
+
+interface BaselineConfig {
+  items: Record<string, { name: string; endsAt: number }>;
+  users: Record<string, string>;
+}
+
+const configPath = process.argv[2];
+if (!configPath) throw new Error('usage: ws-baseline-child.ts <config.json>');
+const config = JSON.parse(fs.readFileSync(configPath, 'utf8')) as BaselineConfig;
+
+const server = http.createServer();
+const wss = new WebSocketServer({ server, maxPayload: 64 * 1024 });
+const authed = new Set<WebSocket>();
+
+wss.on('connection', (ws) => {
+  let username: string | null = null;
+  ws.on('message', (data) => {
+    let frame: { type?: string; access_token?: string; data?: { itemId?: number; amount?: number } };
+    try {
+      frame = JSON.parse(data.toString()) as typeof frame;
+    } catch {
+      return;
+    }
+    if (frame.type === 'AUTHENTICATION') {
+      username = config.users[(frame.access_token ?? '').replace(/^Bearer /, '')] ?? null;
+      if (!username) return ws.close(4401, 'Unauthenticated');
+      authed.add(ws);
+      ws.send(JSON.stringify({ type: 'HISTORY', data: { bids: [], items: [] } }));
+      return;
+    }
+    if (frame.type !== 'CREATE_BID' || !username || !frame.data) return;
+    const { itemId, amount } = frame.data as { itemId: number; amount: number };
+    const item = config.items[String(itemId)];
+    if (!item) return;
+    const now = Date.now();
+    const text = JSON.stringify({
+      type: 'BID_CREATED',
+      data: { itemId, itemName: item.name, amount, username, timer: Math.max(0, Math.ceil((item.endsAt - now) / 1000)), timestamp: now, endsAt: item.endsAt },
+    });
+    for (const client of authed) if (client.readyState === WebSocket.OPEN) client.send(text);
+  });
+  ws.on('close', () => authed.delete(ws));
+  ws.on('error', () => undefined);
+});
+
+await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+
+let stopping = false;
+function stop(): void {
+  if (stopping) return;
+  stopping = true;
+  for (const ws of wss.clients) ws.terminate();
+  wss.close();
+  server.close();
+  process.exit(0);
+}
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
+process.stdin.on('end', stop);
+process.stdin.on('error', stop);
+process.stdin.resume();
+
+process.stdout.write(`${JSON.stringify({ auctionUrl: `ws://127.0.0.1:${(server.address() as AddressInfo).port}` })}\n`);
