@@ -7,9 +7,9 @@ import { cn } from '../lib/cn';
  */
 export function NativeSelect({ className, children, ...props }: ComponentProps<'select'>) {
   return (
-    <span className={cn('relative inline-flex', className)}>
+    <span className={cn('relative inline-flex h-9', className)}>
       <select
-        className="h-9 w-full cursor-pointer appearance-none rounded-md border border-input bg-card ps-3 pe-8 text-sm text-foreground focus-visible:outline-2 focus-visible:outline-primary"
+        className="h-full w-full cursor-pointer appearance-none rounded-md border border-input bg-card ps-3 pe-8 text-sm text-foreground focus-visible:outline-2 focus-visible:outline-primary"
         {...props}
       >
         {children}

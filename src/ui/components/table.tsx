@@ -4,7 +4,7 @@ import { cn } from '../lib/cn';
 /** A plain data table that scrolls sideways on narrow screens; cells align to the inline start. */
 export function Table({ className, minWidth = '40rem', ...props }: ComponentProps<'table'> & { minWidth?: string }) {
   return (
-    <div className="-mx-5 overflow-x-auto px-5">
+    <div className="max-w-full overflow-x-auto">
       <table className={cn('w-full text-sm', className)} style={{ minWidth }} {...props} />
     </div>
   );
@@ -15,5 +15,5 @@ export function Th({ className, ...props }: ComponentProps<'th'>) {
 }
 
 export function Td({ className, ...props }: ComponentProps<'td'>) {
-  return <td className={cn('px-3 py-2 text-start align-top', className)} {...props} />;
+  return <td className={cn('px-3 py-2 text-start align-middle', className)} {...props} />;
 }

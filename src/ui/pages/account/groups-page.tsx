@@ -9,7 +9,7 @@ export default function GroupsPage({ titleId }: { titleId: string }) {
   const token = useToken();
   const groups = useQuery({ queryKey: ['account', 'groups'], queryFn: () => backOffice().kingdom.myGroups(token!), enabled: !!token });
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id={titleId} />
       </h1>

@@ -12,7 +12,7 @@ export default function ProfilePage() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);
   if (!user) return null;
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id="menu.profile" />
       </h1>

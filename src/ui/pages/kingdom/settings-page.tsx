@@ -88,7 +88,7 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
   );
 
   return (
-    <form noValidate onSubmit={submit} className="grid gap-4" data-testid="kingdom-settings">
+    <form noValidate onSubmit={submit} className="grid grid-cols-1 gap-4" data-testid="kingdom-settings">
       <Card>
         <CardTitle>
           <FormattedMessage id="kingdom.identity" />
@@ -286,12 +286,12 @@ export default function KingdomSettingsPage({ titleId }: { titleId: string }) {
   const token = useToken();
   const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => backOffice().kingdom.settings(token!), enabled: !!token, staleTime: 0 });
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id={titleId} />
       </h1>
       {settings.isError && <Alert variant="error">{(settings.error as Error).message}</Alert>}
-      {settings.data && <SettingsForm key={JSON.stringify(settings.data)} settings={settings.data} />}
+      {settings.data && <SettingsForm settings={settings.data} />}
       <GroupsCard />
     </div>
   );

@@ -89,10 +89,10 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
 
 function PlayersTable({ players, selected, onSelect }: { players: PointsPlayer[]; selected: string; onSelect: (u: string) => void }) {
   return (
-    <Table minWidth="36rem" data-testid="players-table">
+    <Table minWidth="30rem" data-testid="players-table">
       <thead>
         <tr>
-          {['player', 'playerid', 'balance', 'reserved', 'available'].map((c) => (
+          {['player', 'playerid', 'balance', 'available'].map((c) => (
             <Th key={c}>
               <FormattedMessage id={`points.col.${c}`} />
             </Th>
@@ -114,10 +114,12 @@ function PlayersTable({ players, selected, onSelect }: { players: PointsPlayer[]
               <FormattedNumber value={p.balance} />
             </Td>
             <Td className="tabular-nums">
-              <FormattedNumber value={p.reserved} />
-            </Td>
-            <Td className="tabular-nums">
               <FormattedNumber value={p.available} />
+              {p.reserved > 0 && (
+                <span className="block text-xs text-muted-foreground">
+                  <FormattedMessage id="app.reserved" values={{ reserved: <FormattedNumber value={p.reserved} /> }} />
+                </span>
+              )}
             </Td>
             <Td className="text-end">
               <Button size="sm" variant={selected === p.username ? 'primary' : 'outline'} onClick={() => onSelect(p.username)} data-testid="select-player">
@@ -151,7 +153,7 @@ export function PlayersCard() {
       <CardTitle>
         <FormattedMessage id="points.players" />
       </CardTitle>
-      <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
+      <div className="grid grid-cols-1 gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(0,2fr)]">
         <div className="min-w-0">
           <Input
             type="search"

@@ -9,7 +9,7 @@ import { TransactionsCard } from './transactions-card';
 export default function PointManagementPage({ titleId }: { titleId: string }) {
   const rank = useRank();
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id={titleId} />
       </h1>

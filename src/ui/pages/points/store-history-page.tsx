@@ -43,7 +43,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
   const rows = history.data?.entries ?? [];
 
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h1 className="text-2xl font-semibold">
           <FormattedMessage id={titleId} />
@@ -56,7 +56,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
             <Input id="history-player" value={draft.user} onChange={(e) => set({ user: e.target.value })} dir="auto" />
           </LabelledField>
           <LabelledField id="history-outcome" labelId="history.filter.outcome">
-            <NativeSelect id="history-outcome" className="w-full" value={draft.outcome} onChange={(e) => set({ outcome: e.target.value as Draft['outcome'] })}>
+            <NativeSelect id="history-outcome" className="h-10 w-full" value={draft.outcome} onChange={(e) => set({ outcome: e.target.value as Draft['outcome'] })}>
               <option value="">{intl.formatMessage({ id: 'history.outcome.any' })}</option>
               {HISTORY_OUTCOMES.map((o) => (
                 <option key={o} value={o}>

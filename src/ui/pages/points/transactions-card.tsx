@@ -64,7 +64,7 @@ export function TransactionsCard() {
           <Input id="tx-player" value={draft.username} onChange={(e) => set({ username: e.target.value })} dir="auto" />
         </LabelledField>
         <LabelledField id="tx-kind" labelId="points.filter.kind">
-          <NativeSelect id="tx-kind" className="w-full" value={draft.kind} onChange={(e) => set({ kind: e.target.value as Draft['kind'] })}>
+          <NativeSelect id="tx-kind" className="h-10 w-full" value={draft.kind} onChange={(e) => set({ kind: e.target.value as Draft['kind'] })}>
             <option value="">{intl.formatMessage({ id: 'points.kind.any' })}</option>
             {TRANSACTION_KINDS.map((k) => (
               <option key={k} value={k}>

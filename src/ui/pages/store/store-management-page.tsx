@@ -124,7 +124,7 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
   }
   const shown = problem ?? error;
   return (
-    <div className="grid gap-1.5">
+    <div className="grid content-start gap-1.5">
       <Label htmlFor="item-imageUrl">
         <FormattedMessage id="manage.imageUrl" />
       </Label>
@@ -210,7 +210,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
   }
 
   const text = (key: keyof Form, labelId: string, props: Record<string, unknown> = {}) => (
-    <div className="grid gap-1.5">
+    <div className="grid content-start gap-1.5">
       <Label htmlFor={`item-${key}`}>
         <FormattedMessage id={labelId} />
       </Label>
@@ -238,7 +238,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
           <FormattedMessage id="manage.create" />
         )}
       </CardTitle>
-      <form noValidate onSubmit={submit} className="grid gap-4" data-testid={editing ? 'edit-item' : 'create-item'}>
+      <form noValidate onSubmit={submit} className="grid gap-4" data-testid={editing ? 'item-edit-form' : 'create-item'}>
         {save.isError && (
           <Alert variant="error">
             <FormattedMessage id="manage.failed" values={{ error: (save.error as Error).message }} />
@@ -250,7 +250,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
           <div className="md:col-span-2">{text('description', 'manage.description', { dir: 'auto' })}</div>
           {text('start_price', 'manage.startPrice', { type: 'number', min: 0, inputMode: 'numeric' })}
           {text('minIncrement', 'manage.minIncrement', { type: 'number', min: 1, inputMode: 'numeric' })}
-          <div className="grid gap-1.5">
+          <div className="grid content-start gap-1.5">
             {text('startsAt', 'manage.startsAt', { type: 'datetime-local' })}
             <p className="text-xs text-muted-foreground">
               <FormattedMessage id={editing ? 'manage.startsAtEditHint' : 'manage.startsAtHint'} />
@@ -389,10 +389,10 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
                     </span>
                   </td>
                   {it.state === 'live' ? <LiveCells item={it} /> : <LiveCellsView amount={it.amount} username={it.username} />}
-                  <td className="px-3 py-2 text-xs">
+                  <td className="whitespace-nowrap px-3 py-2 text-xs">
                     <FormattedDate value={it.startsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
                   </td>
-                  <td className="px-3 py-2 text-xs">
+                  <td className="whitespace-nowrap px-3 py-2 text-xs">
                     <FormattedDate value={it.endsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
                   </td>
                   <td className="px-3 py-2">
@@ -438,7 +438,7 @@ export default function StoreManagementPage({ titleId }: { titleId: string }) {
     document.getElementById('item-form')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
   }
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id={titleId} />
       </h1>

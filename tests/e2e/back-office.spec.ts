@@ -1,0 +1,204 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, acceptCookies, accountWithRank, api, register, signIn, tokenOf } from './support';
+
+async function open(page: Page, account: { email: string; password: string }, path: string) {
+  await acceptCookies(page);
+  await signIn(page, account);
+  await page.goto(path);
+}
+
+test('a council member grants points on Point Management and the player’s open page shows them at once', async ({ browser }) => {
+  const player = await register();
+  const council = await accountWithRank('council');
+  const p = await (await browser.newContext()).newPage();
+  const c = await (await browser.newContext()).newPage();
+  await open(p, player, '/my-account/profile');
+  await expect(p.getByTestId('connection')).toHaveText('Connected');
+  const balance = p.getByTestId('sidebar').getByTestId('user-balance');
+  await expect(balance).toHaveText('0 kingdom points');
+
+  await open(c, council, '/my-kingdom/kingdom-points/point-management');
+  await expect(c.getByRole('heading', { name: 'Point Management' })).toBeVisible();
+  await c.getByTestId('player-search').fill(player.playerid);
+  const row = c.getByTestId('player-row').filter({ hasText: player.username });
+  await expect(row).toHaveCount(1);
+  await row.getByTestId('select-player').click();
+  await expect(c.locator('#change-username')).toHaveValue(player.username);
+
+  // the reason is required: nothing is sent without it
+  await c.locator('#change-amount').fill('1250');
+  await c.getByTestId('grant').click();
+  await expect(c.getByTestId('points-change').getByRole('alert')).toHaveText('Please give a reason: every change of points is kept with its reason.');
+  await expect(balance).toHaveText('0 kingdom points');
+
+  await c.locator('#change-reason').fill('Fort defence');
+  await c.getByTestId('grant').click();
+  await expect(c.getByTestId('change-done')).toHaveText(`Granted 1,250 kingdom points to ${player.username}. Balance now: 1,250.`);
+  await expect(balance).toHaveText('1,250 kingdom points'); // live, no reload
+
+  await c.locator('#change-amount').fill('250');
+  await c.locator('#change-reason').fill('Missed rally');
+  await c.getByTestId('deduct').click();
+  await expect(c.getByTestId('change-done')).toHaveText(`Deducted 250 kingdom points from ${player.username}. Balance now: 1,000.`);
+  await expect(balance).toHaveText('1,000 kingdom points');
+  await expect(row.getByTestId('player-balance')).toHaveText('1,000');
+
+  // both are in the transaction list, newest first, with who did them
+  await c.locator('#tx-player').fill(player.username);
+  const tx = c.getByTestId('transaction-row');
+  await expect(tx).toHaveCount(2);
+  await expect(tx.first()).toContainText('Missed rally');
+  await expect(tx.first().getByTestId('transaction-delta')).toHaveText('-250');
+  await expect(tx.first()).toContainText(council.username);
+  await c.locator('#tx-kind').selectOption('grant');
+  await expect(tx).toHaveCount(1);
+  await expect(tx.first()).toContainText('Fort defence');
+
+  // the export carries the same filters
+  const download = c.waitForEvent('download');
+  await c.getByTestId('export-csv').click();
+  const file = await download;
+  const csv = await (await file.createReadStream()).toArray();
+  const text = Buffer.concat(csv).toString('utf8');
+  expect(text).toContain('Fort defence');
+  expect(text).not.toContain('Missed rally');
+});
+
+test('bulk award: a file with bad rows shows an error on each and cannot be applied; a good file applies', async ({ page }) => {
+  const admin = await tokenOf(ADMIN);
+  const a = await register();
+  const b = await register();
+  await open(page, ADMIN, '/my-kingdom/kingdom-points/point-management');
+  const bulk = page.getByTestId('bulk-import');
+
+  const bad = ['username,amount,reason', `${a.username},100,Rally leader`, 'nobody-by-this-name,50,Ghost', `${b.username},ten,Typo`, `${b.username},20,`].join('\n');
+  await bulk.getByTestId('bulk-file').setInputFiles({ name: 'awards.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+  const rows = bulk.getByTestId('bulk-row');
+  await expect(rows).toHaveCount(4);
+  await expect(bulk.getByTestId('bulk-summary')).toHaveText('1 row is valid, 3 rows have errors.');
+  await expect(rows.nth(0)).toHaveAttribute('data-valid', 'true');
+  for (const i of [1, 2, 3]) {
+    await expect(rows.nth(i)).toHaveAttribute('data-valid', 'false');
+    await expect(rows.nth(i).getByTestId('bulk-row-error')).not.toBeEmpty();
+  }
+  await expect(bulk.getByTestId('bulk-apply')).toBeDisabled();
+
+  const ok = ['username,amount,reason', `${a.username},100,Rally leader`, `${b.username},250,"Scout, top of the week"`].join('\n');
+  await bulk.getByTestId('bulk-file').setInputFiles({ name: 'awards-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(ok) });
+  await expect(bulk.getByTestId('bulk-summary')).toHaveText('2 rows are valid, 0 rows have errors.');
+  await expect(rows.nth(1)).toContainText('Scout, top of the week');
+  await expect(bulk.getByTestId('bulk-apply')).toBeEnabled();
+  await bulk.getByTestId('bulk-apply').click();
+  await expect(bulk.getByTestId('bulk-applied')).toHaveText('Applied 2 changes.');
+  await expect(rows).toHaveCount(0);
+
+  const players = await api<{ players: { username: string; balance: number }[] }>(`points/players?q=${a.username}`, undefined, admin, 'GET');
+  expect(players.players.find((p) => p.username === a.username)?.balance).toBe(100);
+  const others = await api<{ players: { username: string; balance: number }[] }>(`points/players?q=${b.username}`, undefined, admin, 'GET');
+  expect(others.players.find((p) => p.username === b.username)?.balance).toBe(250);
+});
+
+test('My Bidding History: empty at first, then the item the player won with its price', async ({ page }) => {
+  test.setTimeout(60_000);
+  const admin = await tokenOf(ADMIN);
+  const player = await register();
+  await open(page, player, '/my-account/profile');
+  await page.getByTestId('tab-history').click();
+  await expect(page.getByTestId('no-winning-bids')).toHaveText('You do not have any winning bids!');
+  // the other tabs say plainly that governor statistics are not built yet
+  await page.getByTestId('tab-kills').click();
+  await expect(page.getByTestId('planned')).toContainText('not built yet');
+
+  await api('points/transactions', { username: player.username, delta: 5_000, reason: 'History test' }, admin);
+  const itemName = `Banner ${Date.now().toString(36)}`;
+  const created = await api<{ result: boolean }>('store/items', { itemName, start_price: 1_200, minIncrement: 10, duration: 10, extendWindow: 0, maxExtensions: 0 }, admin);
+  expect(created.result).toBe(true);
+  await page.goto('/my-account/kingdom-store');
+  await expect(page.getByTestId('connection')).toHaveText('Connected');
+  const card = page.getByTestId('live-item').filter({ hasText: itemName });
+  await card.getByTestId('bid-amount').fill('1200');
+  await card.getByTestId('bid-submit').click();
+  await expect(page.getByTestId('notification').filter({ hasText: 'You won the bid!' })).toBeVisible({ timeout: 20_000 });
+
+  await page.goto('/my-account/profile');
+  await page.getByTestId('tab-history').click();
+  const won = page.getByTestId('won-item');
+  await expect(won).toHaveCount(1);
+  await expect(won.first()).toContainText(itemName);
+  await expect(won.first().getByTestId('won-price')).toHaveText('1,200');
+});
+
+test('kingdom settings: closing the store shows players a notice; groups the council manages appear on the player’s Groups page', async ({ browser }) => {
+  const admin = await tokenOf(ADMIN);
+  const player = await register();
+  const council = await accountWithRank('council');
+  const c = await (await browser.newContext()).newPage();
+  const p = await (await browser.newContext()).newPage();
+  await open(p, player, '/my-account/groups');
+  await expect(p.getByTestId('no-groups')).toHaveText('You are not in any group.');
+
+  await open(c, council, '/my-kingdom/settings');
+  const groupName = `Scouts ${Date.now().toString(36)}`;
+  await c.getByTestId('group-name').fill(groupName);
+  await c.getByTestId('group-create').click();
+  const group = c.locator(`[data-testid="group"][data-name="${groupName}"]`);
+  await group.getByPlaceholder('Username').fill(player.username);
+  await group.getByRole('button', { name: 'Add' }).click();
+  await expect(group.getByTestId('group-member').locator('bdi')).toHaveText(player.username);
+  await p.reload();
+  await expect(p.getByTestId('my-group')).toHaveText(groupName);
+
+  try {
+    await c.getByTestId('store-open').click();
+    await c.getByTestId('settings-save').click();
+    await expect(c.getByTestId('settings-saved')).toHaveText('The settings were saved.');
+    await p.goto('/my-account/kingdom-store');
+    await expect(p.getByTestId('store-closed')).toContainText('The store is closed');
+  } finally {
+    await api('kingdom/settings', { storeOpen: true }, admin);
+  }
+  await p.reload();
+  await expect(p.getByTestId('live-item').or(p.getByTestId('no-live')).first()).toBeVisible();
+  await expect(p.getByTestId('store-closed')).toHaveCount(0);
+});
+
+// a 1×1 transparent PNG
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+test('store management: upload an image, edit a scheduled item, duplicate one', async ({ page }) => {
+  const council = await accountWithRank('council');
+  await open(page, council, '/my-kingdom/kingdom-points/store-management');
+  const form = page.getByTestId('create-item');
+  await expect(form.locator('#item-durationMinutes')).not.toHaveValue('');
+
+  // a file that is not an image is refused before upload
+  await page.getByTestId('image-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(page.getByTestId('image-error')).toHaveText('Choose a PNG, JPEG, WebP or GIF image.');
+  await page.getByTestId('image-file').setInputFiles({ name: 'relic.png', mimeType: 'image/png', buffer: PNG });
+  await expect(form.locator('#item-imageUrl')).toHaveValue(/^\/uploads\/.+\.png$/);
+  await expect(page.getByTestId('image-preview')).toBeVisible();
+  expect(await page.getByTestId('image-preview').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+
+  const itemName = `Relic ${Date.now().toString(36)}`;
+  await form.locator('#item-itemName').fill(itemName);
+  const later = new Date(Date.now() + 3 * 3600_000);
+  const p2 = (n: number) => String(n).padStart(2, '0');
+  await form.locator('#item-startsAt').fill(`${later.getFullYear()}-${p2(later.getMonth() + 1)}-${p2(later.getDate())}T${p2(later.getHours())}:${p2(later.getMinutes())}`);
+  await page.getByTestId('create-submit').click();
+  const row = page.getByTestId('item-row').filter({ hasText: itemName });
+  await expect(row).toHaveAttribute('data-state', 'scheduled');
+
+  await row.getByTestId('edit-item').click();
+  const edit = page.getByTestId('item-edit-form');
+  await expect(edit.locator('#item-itemName')).toHaveValue(itemName);
+  await edit.locator('#item-itemName').fill(`${itemName} II`);
+  await edit.locator('#item-start_price').fill('777');
+  await page.getByTestId('create-submit').click();
+  const edited = page.getByTestId('item-row').filter({ hasText: `${itemName} II` });
+  await expect(edited.getByTestId('row-amount')).toHaveText('777');
+  await expect(page.getByTestId('create-item')).toBeVisible(); // back to a new item
+
+  await edited.getByTestId('duplicate-item').click();
+  await expect(page.getByTestId('item-row').filter({ hasText: `${itemName} II` })).toHaveCount(2);
+  await expect(page.getByTestId('item-edit-form').locator('#item-itemName')).toHaveValue(`${itemName} II`);
+});
