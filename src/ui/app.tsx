@@ -4,7 +4,7 @@ import { ErrorBoundary } from './error-boundary';
 import { AppIntlProvider } from './intl-provider';
 import { AppRouter } from './router';
 import { CookieBanner } from './shell/cookie-banner';
-import { Notifications } from './shell/notifications';
+import { NotificationsHost } from './shell/notifications-host';
 
 export function App({ runtime }: { runtime: AppRuntime }) {
   return (
@@ -15,7 +15,7 @@ export function App({ runtime }: { runtime: AppRuntime }) {
         <ErrorBoundary>
           <AppRouter />
         </ErrorBoundary>
-        <Notifications />
+        <NotificationsHost />
         <CookieBanner />
       </AppIntlProvider>
     </AppContext.Provider>

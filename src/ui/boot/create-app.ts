@@ -1,6 +1,7 @@
 import { createActor, fromPromise } from 'xstate';
 import { createApi, type Api } from '../../api/client';
-import { createStoreApi } from '../../api/store';
+import { lazyClient } from '../../api/lazy';
+import type { StoreApi } from '../../api/store';
 import { endpoints } from '../../api/config';
 import { appMachine } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
@@ -81,7 +82,9 @@ export function createApp() {
     }
   });
 
-  return { actor, api, storeApi: createStoreApi(ends.api), endpoints: ends, recorder, inspection };
+  // the store's client and schemas load with the first store page, not with /signin
+  const storeApi = lazyClient<StoreApi>(() => import('../../api/store').then((m) => m.createStoreApi(ends.api)));
+  return { actor, api, storeApi, endpoints: ends, recorder, inspection };
 }
 
 export type AppRuntime = ReturnType<typeof createApp>;

@@ -13,7 +13,7 @@ const KIND: Record<Notification['kind'], string> = {
 };
 
 /** Renders the notifications actor's queue; the actor decides when each one closes. */
-export function Notifications() {
+export default function Notifications() {
   const intl = useIntl();
   const ref = useChild('notifications');
   const items = useSelector(ref, (s) => s.context.items);
