@@ -19,7 +19,7 @@ export function BiddingHistory() {
     staleTime: 0,
   });
   if (history.isPending) return <Spinner />;
-  if (history.isError) return <Alert variant="error">{(history.error as Error).message}</Alert>;
+  if (history.isError) return <Alert variant="error"><bdi>{(history.error as Error).message}</bdi></Alert>;
   const { sales, pageSize, total } = history.data;
   if (total === 0) {
     return (

@@ -17,7 +17,7 @@ export default function GroupsPage({ titleId }: { titleId: string }) {
         <p className="mb-4 text-sm text-muted-foreground">
           <FormattedMessage id="myGroups.hint" />
         </p>
-        {groups.isError && <Alert variant="error">{(groups.error as Error).message}</Alert>}
+        {groups.isError && <Alert variant="error"><bdi>{(groups.error as Error).message}</bdi></Alert>}
         {groups.isSuccess &&
           (groups.data.length === 0 ? (
             <p className="text-sm" data-testid="no-groups">

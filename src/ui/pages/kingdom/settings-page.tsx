@@ -128,7 +128,7 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
           </span>
         </label>
       </Card>
-      {save.isError && <Alert variant="error">{(save.error as Error).message}</Alert>}
+      {save.isError && <Alert variant="error"><bdi>{(save.error as Error).message}</bdi></Alert>}
       {save.isSuccess && (
         <Alert variant="success" data-testid="settings-saved">
           <FormattedMessage id="kingdom.saved" />
@@ -218,7 +218,7 @@ function GroupCard({ group }: { group: Group }) {
       </form>
       {(member.isError || remove.isError) && (
         <p role="alert" className="mt-2 text-xs text-danger">
-          {((member.error ?? remove.error) as Error).message}
+          <bdi>{((member.error ?? remove.error) as Error).message}</bdi>
         </p>
       )}
     </li>
@@ -262,10 +262,10 @@ function GroupsCard() {
       </form>
       {create.isError && (
         <Alert variant="error" className="mb-4">
-          {(create.error as Error).message}
+          <bdi>{(create.error as Error).message}</bdi>
         </Alert>
       )}
-      {groups.isError && <Alert variant="error">{(groups.error as Error).message}</Alert>}
+      {groups.isError && <Alert variant="error"><bdi>{(groups.error as Error).message}</bdi></Alert>}
       {groups.isSuccess && list.length === 0 ? (
         <p className="text-sm text-muted-foreground">
           <FormattedMessage id="groups.none" />
@@ -290,7 +290,7 @@ export default function KingdomSettingsPage({ titleId }: { titleId: string }) {
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id={titleId} />
       </h1>
-      {settings.isError && <Alert variant="error">{(settings.error as Error).message}</Alert>}
+      {settings.isError && <Alert variant="error"><bdi>{(settings.error as Error).message}</bdi></Alert>}
       {settings.data && <SettingsForm settings={settings.data} />}
       <GroupsCard />
     </div>

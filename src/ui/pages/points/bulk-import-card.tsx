@@ -28,13 +28,15 @@ function PreviewTable({ preview }: { preview: BulkPreview }) {
           <tr key={row.line} data-testid="bulk-row" data-valid={row.error ? 'false' : 'true'} className={cn(row.error && 'bg-danger/5')}>
             <Td className="tabular-nums text-muted-foreground">{row.line}</Td>
             <Td>
-              {row.username ? <bdi className="font-medium">{row.username}</bdi> : null}
-              {row.playerid && (
-                <span dir="ltr" className={cn('tabular-nums text-xs text-muted-foreground', row.username && 'ms-2')}>
-                  {row.playerid}
-                </span>
-              )}
-              {!row.username && !row.playerid && '—'}
+              <span className="flex flex-wrap items-baseline gap-x-2">
+                {row.username ? <bdi className="font-medium">{row.username}</bdi> : null}
+                {row.playerid && (
+                  <span dir="ltr" className="tabular-nums text-xs text-muted-foreground">
+                    {row.playerid}
+                  </span>
+                )}
+                {!row.username && !row.playerid && '—'}
+              </span>
             </Td>
             <Td className={cn('tabular-nums', row.amount !== null && row.amount < 0 && 'text-danger')}>
               {row.amount === null ? '—' : <FormattedNumber value={row.amount} signDisplay="exceptZero" />}
@@ -44,9 +46,9 @@ function PreviewTable({ preview }: { preview: BulkPreview }) {
             </Td>
             <Td data-testid="bulk-row-check">
               {row.error ? (
-                <span className="text-danger" data-testid="bulk-row-error">
+                <bdi className="text-danger" data-testid="bulk-row-error">
                   {row.error}
-                </span>
+                </bdi>
               ) : (
                 <span className="text-success">
                   <FormattedMessage id="bulk.ok" />
@@ -108,7 +110,7 @@ export function BulkImportCard() {
           <FormattedMessage id="bulk.reading" />
         </p>
       )}
-      {preview.isError && <Alert variant="error">{(preview.error as Error).message}</Alert>}
+      {preview.isError && <Alert variant="error"><bdi>{(preview.error as Error).message}</bdi></Alert>}
       {apply.isSuccess && (
         <Alert variant="success" data-testid="bulk-applied">
           <FormattedMessage id="bulk.applied" values={{ count: apply.data }} />

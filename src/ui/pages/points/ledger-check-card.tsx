@@ -24,7 +24,7 @@ export function LedgerCheckCard() {
       </Button>
       {check.isError && (
         <Alert variant="error" className="mt-4">
-          {(check.error as Error).message}
+          <bdi>{(check.error as Error).message}</bdi>
         </Alert>
       )}
       {result?.ok && (

@@ -61,7 +61,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
           />
         </Alert>
       )}
-      {change.isError && <Alert variant="error">{(change.error as Error).message}</Alert>}
+      {change.isError && <Alert variant="error"><bdi>{(change.error as Error).message}</bdi></Alert>}
       <div className="grid gap-4 sm:grid-cols-2">
         <LabelledField id="change-username" labelId="points.player" error={errors.username}>
           <Input id="change-username" value={username} aria-invalid={!!errors.username} onChange={(e) => onUsername(e.target.value)} autoComplete="off" dir="auto" />
@@ -167,7 +167,7 @@ export function PlayersCard() {
             className="mb-3"
             data-testid="player-search"
           />
-          {players.isError && <Alert variant="error">{(players.error as Error).message}</Alert>}
+          {players.isError && <Alert variant="error"><bdi>{(players.error as Error).message}</bdi></Alert>}
           {players.isSuccess && list.length === 0 ? (
             <p className="text-sm text-muted-foreground">
               <FormattedMessage id="points.noPlayers" />

@@ -15,7 +15,7 @@ export function LabelledField({ id, labelId, children, error }: { id: string; la
       </Label>
       {children}
       {error && (
-        <p role="alert" className="text-xs text-danger">
+        <p role="alert" dir="auto" className="text-start text-xs text-danger">
           {error}
         </p>
       )}

@@ -72,8 +72,8 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
             <Input id="history-to" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
           </LabelledField>
         </div>
-        {history.isError && <Alert variant="error">{(history.error as Error).message}</Alert>}
-        {history.isSuccess && rows.length === 0 ? (
+        {history.isError && <Alert variant="error"><bdi>{(history.error as Error).message}</bdi></Alert>}
+        {history.isError ? null : history.isSuccess && rows.length === 0 ? (
           <p className="text-sm text-muted-foreground" data-testid="no-history">
             <FormattedMessage id="history.none" />
           </p>

@@ -83,8 +83,8 @@ export function TransactionsCard() {
           <Input id="tx-to" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
         </LabelledField>
       </div>
-      {list.isError && <Alert variant="error">{(list.error as Error).message}</Alert>}
-      {list.isSuccess && rows.length === 0 ? (
+      {list.isError && <Alert variant="error"><bdi>{(list.error as Error).message}</bdi></Alert>}
+      {list.isError ? null : list.isSuccess && rows.length === 0 ? (
         <p className="text-sm text-muted-foreground" data-testid="no-transactions">
           <FormattedMessage id="points.noTransactions" />
         </p>
