@@ -12,6 +12,13 @@ export interface Connection {
 
 export type AuthedConnection = Connection & { auth: AuthContext };
 
+/** The TCP socket under a ws connection: ws keeps it in a private field, the one way to cork it. */
+type Corkable = { cork(): void; uncork(): void };
+function tcpOf(ws: WebSocket): Corkable | null {
+  const socket = (ws as unknown as { _socket?: Corkable })._socket;
+  return socket && typeof socket.cork === 'function' ? socket : null;
+}
+
 function addTo<K>(map: Map<K, Set<Connection>>, key: K, conn: Connection) {
   let set = map.get(key);
   if (!set) map.set(key, (set = new Set()));
@@ -51,16 +58,42 @@ export class Hub {
     conn.auth = null;
   }
 
+  /**
+   * Frames leave in order, but each socket is corked until the end of this event-loop turn, so
+   * the frames it gets in one turn (a burst of bids) go out in one write instead of one each.
+   */
+  private readonly corked = new Set<Corkable>();
+  private flushScheduled = false;
+
+  private write(conn: Connection, frame: Buffer): void {
+    if (conn.ws.readyState !== WebSocket.OPEN) return;
+    const tcp = tcpOf(conn.ws);
+    if (tcp && !this.corked.has(tcp)) {
+      tcp.cork();
+      this.corked.add(tcp);
+      if (!this.flushScheduled) {
+        this.flushScheduled = true;
+        setImmediate(() => this.flush());
+      }
+    }
+    conn.ws.send(frame, { binary: false });
+  }
+
+  private flush(): void {
+    this.flushScheduled = false;
+    for (const tcp of this.corked) tcp.uncork();
+    this.corked.clear();
+  }
+
   send(conn: Connection, msg: ServerMsg): void {
-    if (conn.ws.readyState === WebSocket.OPEN) conn.ws.send(JSON.stringify(msg));
+    this.write(conn, Buffer.from(JSON.stringify(msg)));
   }
 
   /** To every authenticated connection of a channel. */
   broadcast(channel: Channel, msg: ServerMsg): void {
-    const text = JSON.stringify(msg);
-    for (const conn of this.byChannel.get(channel) ?? []) {
-      if (conn.ws.readyState === WebSocket.OPEN) conn.ws.send(text);
-    }
+    // encoded once for every socket, not once per socket
+    const frame = Buffer.from(JSON.stringify(msg));
+    for (const conn of this.byChannel.get(channel) ?? []) this.write(conn, frame);
   }
 
   /** To every connection of one user on a channel (a user may have several tabs). */
