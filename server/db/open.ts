@@ -9,6 +9,36 @@ export const DB_FILE = 'kingdom.db';
 
 export type Db = Kysely<Database>;
 
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely's SQLite driver prepares every query anew; a bid runs about ten. This keeps the last 500
+ * prepared statements by their SQL text (the parameters differ, the statement is the same), so a
+ * hot path compiles its SQL once. A statement still busy streaming rows is never handed out twice.
+ */
+export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CACHE_SIZE): SQLite.Database {
+  const cache = new Map<string, SQLite.Statement>();
+  const prepare = (source: string): SQLite.Statement => {
+    const cached = cache.get(source);
+    if (cached && !cached.busy) {
+      cache.delete(source); // most recently used last
+      cache.set(source, cached);
+      return cached;
+    }
+    const statement = sqlite.prepare(source);
+    cache.set(source, statement);
+    if (cache.size > size) cache.delete(cache.keys().next().value as string);
+    return statement;
+  };
+  return new Proxy(sqlite, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 /**
  * Opens DATA_DIR/kingdom.db (creating DATA_DIR), in WAL mode so the admin CLI can write while the
  * server runs, with foreign keys on, and migrates it to the latest schema.
@@ -21,7 +51,7 @@ export async function openDatabase(dataDir: string): Promise<Db> {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   try {
     await migrateToLatest(db as unknown as Kysely<unknown>);
   } catch (error) {
