@@ -1,4 +1,4 @@
-import { Observable, Subject, animationFrameScheduler, interval, map, takeWhile, type SchedulerLike } from 'rxjs';
+import { Observable, Subject, asyncScheduler, interval, map, takeWhile, type SchedulerLike } from 'rxjs';
 import { createActor } from 'xstate';
 import { viewBoard, type BoardView } from '../machines/board-view';
 import { REPLAY_TOKEN, replayMachine, type ReplayActor } from '../machines/replay.machine';
@@ -262,7 +262,8 @@ export function replayLog(log: ParsedLog, options: { at?: number } = {}): BoardV
  * the time elapsed times the speed. Emits the replay's time after each tick; completes at the end.
  */
 export function play(replayer: Replayer, options: { speed: number; scheduler?: SchedulerLike; tickMs?: number }): Observable<number> {
-  const scheduler = options.scheduler ?? animationFrameScheduler;
+  // a timer, not animation frames: a player in a background tab still plays, only in bigger steps
+  const scheduler = options.scheduler ?? asyncScheduler;
   const tick = options.tickMs ?? 16;
   const from = replayer.time;
   const began = scheduler.now();

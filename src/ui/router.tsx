@@ -10,6 +10,9 @@ import { PageLoading } from './shell/page-loading';
 const SignInPage = lazy(() => import('./pages/auth/signin-page'));
 const SignUpPage = lazy(() => import('./pages/auth/signup-page'));
 const Shell = lazy(() => import('./shell/shell'));
+// QA and developer tools: not in the menus, loaded only when opened
+const QaReplayPage = lazy(() => import('./pages/qa/replay-page'));
+const QaInspectPage = lazy(() => import('./pages/qa/inspect-page'));
 
 type AuthStatus = 'loading' | 'signedIn' | 'anonymous';
 
@@ -59,6 +62,13 @@ function Protected({ children }: { children: ReactNode }) {
   );
 }
 
+/** The QA player and the inspection panel: every signed-in user in development builds, only admins in production. */
+function DevOrAdmin({ children }: { children: ReactNode }) {
+  const rank = useSelector(useChild('auth'), (s) => s.context.user?.rank);
+  if (import.meta.env.DEV || rank === 'admin') return children;
+  return <NotFoundPage />;
+}
+
 export function AppRouter() {
   return (
     <Switch>
@@ -82,6 +92,20 @@ export function AppRouter() {
           </Protected>
         </Route>
       ))}
+      <Route path="/qa/replay">
+        <Protected>
+          <DevOrAdmin>
+            <QaReplayPage />
+          </DevOrAdmin>
+        </Protected>
+      </Route>
+      <Route path="/qa/inspect">
+        <Protected>
+          <DevOrAdmin>
+            <QaInspectPage />
+          </DevOrAdmin>
+        </Protected>
+      </Route>
       <Route>
         <Protected>
           <NotFoundPage />
