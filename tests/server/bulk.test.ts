@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_MAX_BYTES, BULK_MAX_ROWS, BULK_ROW_ERRORS, bulkPreview, POINTS_ERRORS } from '../../src/protocol/points';
 import { upload } from './back-office-helpers';
 import { bidCreated, bidder, counts, createItem, expectBooksBalance, grant, ManualClock, sendBid, userRow } from './auction-helpers';
-import { authedSocket, call, newAccount, register, signedIn, startTestServer } from './helpers';
+import { authedSocket, call, newAccount, register, signedIn, startTestServer, leadershipServer } from './helpers';
 
 const clock = new ManualClock();
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -11,10 +11,7 @@ let admin: Awaited<ReturnType<typeof signedIn>>;
 let council: Awaited<ReturnType<typeof signedIn>>;
 
 beforeAll(async () => {
-  server = await startTestServer({}, { now: clock.now });
-  admin = await signedIn(server, 'admin');
-  council = await signedIn(server, 'council');
-  await call(server, 'POST', `/admin/users/${council.username}/rank`, { token: admin.token, body: { rank: 'council' } });
+  ({ server, admin, council } = await leadershipServer({ now: clock.now }));
 });
 afterAll(() => server.close());
 

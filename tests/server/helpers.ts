@@ -194,3 +194,13 @@ export async function authedSocket(url: string, token: string): Promise<TestSock
   socket.send({ type: 'AUTHENTICATION', access_token: `Bearer ${token}` });
   return socket;
 }
+
+/** A test server with its first account (admin) and a council member, as the back-office tests need. */
+export async function leadershipServer(deps?: Parameters<typeof startTestServer>[1]) {
+  const server = await startTestServer({}, deps);
+  const admin = await signedIn(server, 'admin'); // the first account
+  const council = await signedIn(server, 'council');
+  const ranked = await call(server, 'POST', `/admin/users/${council.username}/rank`, { token: admin.token, body: { rank: 'council' } });
+  if (ranked.status !== 200) throw new Error(`could not make a council member: ${ranked.text}`);
+  return { server, admin, council };
+}

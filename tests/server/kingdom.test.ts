@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS, kingdomSettings, SETTINGS_ERRORS } from '../../src/protocol/settings';
 import { STORE_ERRORS } from '../../src/protocol/store';
 import { bidCreated, bidder, createItem, errorFor, expectBooksBalance, ManualClock, sendBid } from './auction-helpers';
-import { call, signedIn, startTestServer } from './helpers';
+import { call, signedIn, startTestServer, leadershipServer } from './helpers';
 
 const clock = new ManualClock();
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -10,10 +10,7 @@ let admin: Awaited<ReturnType<typeof signedIn>>;
 let council: Awaited<ReturnType<typeof signedIn>>;
 
 beforeAll(async () => {
-  server = await startTestServer({}, { now: clock.now });
-  admin = await signedIn(server, 'admin');
-  council = await signedIn(server, 'council');
-  await call(server, 'POST', `/admin/users/${council.username}/rank`, { token: admin.token, body: { rank: 'council' } });
+  ({ server, admin, council } = await leadershipServer({ now: clock.now }));
 });
 afterAll(() => server.close());
 

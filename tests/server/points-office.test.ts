@@ -4,7 +4,7 @@ import { POINTS_ERRORS, TRANSACTIONS_PAGE_SIZE, transaction } from '../../src/pr
 import { csvCell } from '../../server/http/csv';
 import { csvRecords } from './back-office-helpers';
 import { bidCreated, bidder, createItem, grant, ManualClock, sendBid } from './auction-helpers';
-import { call, newAccount, register, signedIn, startTestServer } from './helpers';
+import { call, newAccount, register, signedIn, startTestServer, leadershipServer } from './helpers';
 
 const clock = new ManualClock();
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -12,10 +12,7 @@ let admin: Awaited<ReturnType<typeof signedIn>>;
 let council: Awaited<ReturnType<typeof signedIn>>;
 
 beforeAll(async () => {
-  server = await startTestServer({}, { now: clock.now });
-  admin = await signedIn(server, 'admin');
-  council = await signedIn(server, 'council');
-  await call(server, 'POST', `/admin/users/${council.username}/rank`, { token: admin.token, body: { rank: 'council' } });
+  ({ server, admin, council } = await leadershipServer({ now: clock.now }));
 });
 afterAll(() => server.close());
 

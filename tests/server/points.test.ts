@@ -1,17 +1,14 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POINTS_ERRORS } from '../../src/protocol/points';
-import { authedSocket, call, signedIn, startTestServer } from './helpers';
+import { authedSocket, call, leadershipServer, signedIn, startTestServer } from './helpers';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let admin: Awaited<ReturnType<typeof signedIn>>;
 let council: Awaited<ReturnType<typeof signedIn>>;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  admin = await signedIn(server, 'admin'); // the first account
-  council = await signedIn(server, 'council');
-  await call(server, 'POST', `/admin/users/${council.username}/rank`, { token: admin.token, body: { rank: 'council' } });
+  ({ server, admin, council } = await leadershipServer());
 });
 afterAll(() => server.close());
 

@@ -5,7 +5,7 @@ import { POINTS_ERRORS } from '../../src/protocol/points';
 import { historyEntry, STARTS_AT_PAST_TOLERANCE_MS, STORE_ERRORS, storeItem, UPLOAD_MAX_BYTES, type StoreItem } from '../../src/protocol/store';
 import { csvRecords, IMAGES, upload } from './back-office-helpers';
 import { bidCreated, bidder, createItem, expectBooksBalance, itemRow, ManualClock, sendBid, type Bidder } from './auction-helpers';
-import { call, signedIn, startTestServer } from './helpers';
+import { call, signedIn, startTestServer, leadershipServer } from './helpers';
 
 const clock = new ManualClock();
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -13,10 +13,7 @@ let admin: Awaited<ReturnType<typeof signedIn>>;
 let council: Awaited<ReturnType<typeof signedIn>>;
 
 beforeAll(async () => {
-  server = await startTestServer({}, { now: clock.now });
-  admin = await signedIn(server, 'admin');
-  council = await signedIn(server, 'council');
-  await call(server, 'POST', `/admin/users/${council.username}/rank`, { token: admin.token, body: { rank: 'council' } });
+  ({ server, admin, council } = await leadershipServer({ now: clock.now }));
 });
 afterAll(() => server.close());
 
