@@ -19,6 +19,10 @@ function isActorRef(value: unknown): value is AnyActorRef {
   return typeof value === 'object' && value !== null && 'sessionId' in value && typeof (value as AnyActorRef).send === 'function';
 }
 
+/** Secrets never reach the panel: a session token, a socket's access_token, a password. */
+const SECRET_KEY = /token|password|secret/i;
+const HIDDEN = '«hidden»';
+
 function short(value: unknown, depth = 0): string {
   if (value === null || value === undefined) return String(value);
   if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 39)}…` : value);
@@ -29,7 +33,7 @@ function short(value: unknown, depth = 0): string {
   if (typeof value === 'object') {
     const keys = Object.keys(value);
     if (depth > 0) return `{${keys.length}}`;
-    return `{${keys.map((k) => `${k}: ${short((value as Record<string, unknown>)[k], depth + 1)}`).join(', ')}}`;
+    return `{${keys.map((k) => `${k}: ${SECRET_KEY.test(k) ? HIDDEN : short((value as Record<string, unknown>)[k], depth + 1)}`).join(', ')}}`;
   }
   return typeof value;
 }
@@ -38,6 +42,14 @@ function short(value: unknown, depth = 0): string {
 export function summarise(context: unknown): string {
   const text = short(context);
   return text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH - 1)}…` : text;
+}
+
+/** An event in one line (160 characters at most), its secrets hidden and actor refs left out. */
+export function summariseEvent(event: unknown): string {
+  const text = JSON.stringify(event, (key, value: unknown) =>
+    typeof value === 'function' ? 'ƒ' : key === 'actorRef' ? undefined : key && SECRET_KEY.test(key) ? HIDDEN : value,
+  );
+  return text && text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH - 1)}…` : (text ?? '');
 }
 
 export function stateValue(snapshot: unknown): string {

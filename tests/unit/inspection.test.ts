@@ -2,7 +2,7 @@ import { SimulatedClock, createActor, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { boardMachine, type BoardActor } from '../../src/machines/board.machine';
 import { createInspection } from '../../src/machines/inspection';
-import { describeActor, summarise } from '../../src/machines/inspection-view';
+import { describeActor, summarise, summariseEvent } from '../../src/machines/inspection-view';
 import type { ServerMsg } from '../../src/protocol/socket';
 
 const T0 = 1_700_000_000_000;
@@ -71,5 +71,19 @@ describe('inspection (the offline panel)', () => {
       `{n: 1, s: "${'x'.repeat(39)}…", list: [4], nested: {2}, f: ƒ}`,
     );
     expect(summarise({ long: 'y'.repeat(39), more: Array.from({ length: 20 }, (_, i) => `key${i}`) }).length).toBeLessThanOrEqual(160);
+  });
+});
+
+describe('the inspection panel never shows secrets', () => {
+  it('hides tokens and passwords in context summaries and in events', () => {
+    const jwt = 'eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxIn0.signature';
+    const context = summarise({ token: jwt, user: { username: 'aria' }, url: 'ws://x' });
+    expect(context).not.toContain('eyJ');
+    expect(context).toContain('token: «hidden»');
+    const event = summariseEvent({ type: 'SEND', frame: { type: 'AUTHENTICATION', access_token: `Bearer ${jwt}` } });
+    expect(event).not.toContain('eyJ');
+    expect(event).toContain('"access_token":"«hidden»"');
+    expect(summariseEvent({ type: 'LOGGED_IN', token: jwt, remember: true })).toBe('{"type":"LOGGED_IN","token":"«hidden»","remember":true}');
+    expect(summarise({ password: 'Str0ng!pass' })).toBe('{password: «hidden»}');
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { describeActor, type InspectedActor } from '../../../machines/inspection-view';
+import { describeActor, summariseEvent, type InspectedActor } from '../../../machines/inspection-view';
 import { useRuntime } from '../../app-context';
 import { Card } from '../../components/card';
 import { Input } from '../../components/input';
@@ -21,11 +21,6 @@ function useActors(): InspectedActor[] {
     return () => clearInterval(timer);
   }, [inspection]);
   return actors;
-}
-
-function short(event: unknown): string {
-  const text = JSON.stringify(event, (key, value: unknown) => (typeof value === 'function' ? 'ƒ' : key === 'actorRef' ? undefined : value));
-  return text && text.length > 160 ? `${text.slice(0, 159)}…` : (text ?? '');
 }
 
 export default function InspectPage() {
@@ -80,7 +75,7 @@ export default function InspectPage() {
                       <span className="shrink-0 text-muted-foreground">{new Date(event.at).toISOString().slice(11, 23)}</span>
                       <span className="shrink-0 font-semibold">{event.type}</span>
                       {event.from && <span className="shrink-0 text-muted-foreground">← {event.from}</span>}
-                      <span className="min-w-0 truncate">{short(event.event)}</span>
+                      <span className="min-w-0 truncate">{summariseEvent(event.event)}</span>
                     </li>
                   ))}
                 </ol>
