@@ -7,29 +7,16 @@
  * 1,000 accounts in; the socket frame rate limit stays the production one.
  */
 import fs from 'node:fs';
-import path from 'node:path';
 import { sql } from 'kysely';
 import { startServer } from '../server/app';
+import { ephemeralConfig } from '../server/config';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: server-child.ts <dataDir>');
 
-const server = await startServer({
-  host: '127.0.0.1',
-  port: 0,
-  auctionPort: 0,
-  userPort: 0,
-  dataDir,
-  distDir: path.join(dataDir, 'no-dist'),
-  tlsCert: null,
-  tlsKey: null,
-  databaseUrl: null,
-  jwtSecret: null,
-  sentryDsn: null,
-  logLevel: 'silent',
-  passwordHashCost: { memoryCost: 256, timeCost: 1, parallelism: 1 },
-  loginRateLimit: { perEmail: 100, perAddress: 100_000, windowMs: 60_000 },
-});
+const server = await startServer(
+  ephemeralConfig(dataDir, { loginRateLimit: { perEmail: 100, perAddress: 100_000, windowMs: 60_000 } }),
+);
 
 // the durability settings of the server's own connection, for the SQLite baseline to copy
 const pragmas: Record<string, unknown> = {};

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { chromium } from '@playwright/test';
 import { WebSocket } from 'ws';
 import { startServer } from '../server/app';
+import { ephemeralConfig } from '../server/config';
 
 const ITEMS = 300;
 const BIDS_PER_S = 20;
@@ -18,10 +19,8 @@ const SECONDS = 10;
 const PASSWORD = 'Bench!pass1';
 
 const dir = mkdtempSync(join(tmpdir(), 'kingdom-bench-ui-'));
-const server = await startServer({
-  host: '127.0.0.1', port: 0, auctionPort: 0, userPort: 0, dataDir: join(dir, 'data'), distDir: 'dist', logLevel: 'silent',
-  passwordHashCost: { memoryCost: 256, timeCost: 1, parallelism: 1 },
-});
+// the built client, served by a throwaway server
+const server = await startServer(ephemeralConfig(dir, { distDir: 'dist' }));
 const base = server.httpUrl;
 
 async function post<T>(path: string, body: unknown, token?: string): Promise<T> {

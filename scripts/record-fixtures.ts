@@ -26,6 +26,7 @@ import { join } from 'node:path';
 import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { createActor, fromPromise } from 'xstate';
 import { startServer, type RunningServer } from '../server/app';
+import { ephemeralConfig } from '../server/config';
 import { createApi } from '../src/api/client';
 import { appMachine } from '../src/machines/app.machine';
 import { authMachine } from '../src/machines/auth.machine';
@@ -138,23 +139,8 @@ class Session {
 
   async start(): Promise<void> {
     this.server = await startServer(
-      {
-        host: '127.0.0.1',
-        port: 0,
-        auctionPort: 0,
-        userPort: 0,
-        dataDir: join(this.dir, 'data'),
-        distDir: join(this.dir, 'dist'),
-        tlsCert: null,
-        tlsKey: null,
-        databaseUrl: null,
-        jwtSecret: null,
-        sentryDsn: null,
-        logLevel: 'silent',
-        // the recorded sessions send bids faster than a person: the flood limit is not their subject
-        frameRateLimit: { perSecond: 1000, burst: 1000 },
-        passwordHashCost: { memoryCost: 256, timeCost: 1, parallelism: 1 },
-      },
+      // the recorded sessions send bids faster than a person: the flood limit is not their subject
+      ephemeralConfig(this.dir, { frameRateLimit: { perSecond: 1000, burst: 1000 } }),
       { now: () => Date.now() + this.skew },
     );
     this.auctionProxy = new Proxy(this.server.auctionUrl);

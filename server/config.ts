@@ -112,3 +112,30 @@ export function resolveConfig(overrides: Partial<Config> = {}, env: NodeJS.Proce
   }
   return config;
 }
+
+/** Cheap argon2id for throwaway servers only: production always uses argon2id's defaults. */
+const THROWAWAY_HASH_COST: PasswordHashCost = { memoryCost: 256, timeCost: 1, parallelism: 1 };
+
+/**
+ * A throwaway server: loopback, random ports, its data and client folders under `dir`, nothing
+ * taken from the environment (no TLS, secret, PostgreSQL or Sentry), silent logs and cheap password
+ * hashing. For tests, benchmarks and recording fixtures; `overrides` adjust it.
+ */
+export function ephemeralConfig(dir: string, overrides: Partial<Config> = {}): Partial<Config> {
+  return {
+    host: '127.0.0.1',
+    port: 0,
+    auctionPort: 0,
+    userPort: 0,
+    dataDir: path.join(dir, 'data'),
+    distDir: path.join(dir, 'dist'),
+    tlsCert: null,
+    tlsKey: null,
+    databaseUrl: null,
+    jwtSecret: null,
+    sentryDsn: null,
+    logLevel: 'silent',
+    passwordHashCost: THROWAWAY_HASH_COST,
+    ...overrides,
+  };
+}

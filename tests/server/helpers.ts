@@ -3,29 +3,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { WebSocket, type ClientOptions } from 'ws';
 import { startServer, type RunningServer, type ServerDeps } from '../../server/app';
-import type { Config } from '../../server/config';
+import { ephemeralConfig, type Config } from '../../server/config';
 
 export const PASSWORD = 'Passw0rd!';
 
 /** A server on random ports over its own temp DATA_DIR, with cheap argon2id (tests only). */
 export async function startTestServer(overrides: Partial<Config> = {}, deps: ServerDeps = {}): Promise<RunningServer & { dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-test-'));
-  const server = await startServer({
-    host: '127.0.0.1',
-    port: 0,
-    auctionPort: 0,
-    userPort: 0,
-    dataDir: path.join(dir, 'data'),
-    distDir: path.join(dir, 'dist'),
-    tlsCert: null,
-    tlsKey: null,
-    databaseUrl: null,
-    jwtSecret: null,
-    sentryDsn: null,
-    logLevel: 'silent',
-    passwordHashCost: { memoryCost: 256, timeCost: 1, parallelism: 1 },
-    ...overrides,
-  }, deps);
+  const server = await startServer(ephemeralConfig(dir, overrides), deps);
   const close = server.close;
   return {
     ...server,
