@@ -4,7 +4,7 @@ import { MSG } from '../protocol/socket';
 import type { SocketHandle } from '../streams/socket';
 import { notificationFor } from './auction-notifications';
 import { authMachine, type AuthOutEvent } from './auth.machine';
-import { boardMachine, type BoardOutEvent } from './board.machine';
+import { boardEventFor, boardMachine, type BoardOutEvent } from './board.machine';
 import { connectionMachine, type ConnectionOutEvent } from './connection.machine';
 import { navigationMachine } from './navigation.machine';
 import { notificationsMachine } from './notifications.machine';
@@ -93,7 +93,8 @@ export const appMachine = setup({
       actions: [
         assign({ connected: ({ context, event }) => ({ ...context.connected, [event.channel]: event.connected }) }),
         enqueueActions(({ context, event, enqueue }) => {
-          if (event.channel === 'auction') enqueue.sendTo(context.board, { type: 'CONNECTED', connected: event.connected });
+          const toBoard = boardEventFor(event);
+          if (toBoard) enqueue.sendTo(context.board, toBoard);
         }),
       ],
     },
@@ -112,7 +113,8 @@ export const appMachine = setup({
           const { balance, reserved, available } = msg.data;
           enqueue.sendTo(context.auth, { type: 'BALANCE', balance: { balance, reserved, available } });
         }
-        if (event.channel === 'auction') enqueue.sendTo(context.board, { type: 'SERVER', msg });
+        const toBoard = boardEventFor(event);
+        if (toBoard) enqueue.sendTo(context.board, toBoard);
         // the connection handles a refused token itself; everything else is told to the player
         const unauthenticated = msg.type === MSG.ERROR && msg.error_type === 'UNAUTHENTICATED';
         const notification = unauthenticated ? null : notificationFor(msg);

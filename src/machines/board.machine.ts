@@ -1,6 +1,7 @@
 import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Bid, ClientFrame, ServerMsg, ServerMsgOf } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
+import type { ConnectionOutEvent } from './connection.machine';
 import { itemMachine, type ItemEvent } from './item.machine';
 
 /**
@@ -43,6 +44,17 @@ export type BoardEvent =
   | { type: 'PLACE_BID'; itemId: number; amount: number };
 
 export type BoardOutEvent = { type: 'BOARD.SEND'; frame: ClientFrame };
+
+/**
+ * What the board hears of the connections: the auction socket's status and messages. The live app
+ * and a replay both route through this one rule, so a replay folds exactly what the board folded.
+ */
+export function boardEventFor(event: ConnectionOutEvent): BoardEvent | null {
+  if (event.channel !== 'auction') return null;
+  if (event.type === 'CONNECTION.STATUS') return { type: 'CONNECTED', connected: event.connected };
+  if (event.type === 'CONNECTION.MESSAGE') return { type: 'SERVER', msg: event.msg };
+  return null;
+}
 
 type ItemMsg = ServerMsgOf<'BIDDING_STARTED' | 'BID_CREATED' | 'SALE_COMPLETED' | 'NO_BUYER'>;
 

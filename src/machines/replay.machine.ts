@@ -1,7 +1,7 @@
 import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Channel } from '../protocol/socket';
 import type { SocketHandle } from '../streams/socket';
-import { boardMachine, type BoardOutEvent } from './board.machine';
+import { boardEventFor, boardMachine, type BoardOutEvent } from './board.machine';
 import { connectionMachine, type ConnectionOutEvent } from './connection.machine';
 
 /**
@@ -59,13 +59,15 @@ export const replayMachine = setup({
       actions: [
         assign({ connected: ({ context, event }) => ({ ...context.connected, [event.channel]: event.connected }) }),
         enqueueActions(({ context, event, enqueue }) => {
-          if (event.channel === 'auction') enqueue.sendTo(context.board, { type: 'CONNECTED', connected: event.connected });
+          const toBoard = boardEventFor(event);
+          if (toBoard) enqueue.sendTo(context.board, toBoard);
         }),
       ],
     },
     'CONNECTION.MESSAGE': {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        if (event.channel === 'auction') enqueue.sendTo(context.board, { type: 'SERVER', msg: event.msg });
+        const toBoard = boardEventFor(event);
+        if (toBoard) enqueue.sendTo(context.board, toBoard);
       }),
     },
   },
