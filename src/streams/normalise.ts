@@ -1,4 +1,5 @@
 import { Observable, map } from 'rxjs';
+import { compileAccept } from '../protocol/fast-accept';
 import { serverMsg, type ServerMsg } from '../protocol/socket';
 
 /** A frame turned into a typed event. A bad frame is a typed protocol error, never an exception. */
@@ -7,6 +8,9 @@ export type ProtocolEvent =
   | { type: 'protocol-error'; reason: 'json' | 'schema' | 'binary'; raw: string; detail?: string };
 
 const MAX_RAW_KEPT = 500;
+
+/** Frames exactly as the contract has them pass without zod's copy; anything else is zod's to judge. */
+const acceptsServerMsg = compileAccept(serverMsg);
 
 export function normalise(frame: unknown): ProtocolEvent {
   if (typeof frame !== 'string') {
@@ -26,6 +30,7 @@ export function normalise(frame: unknown): ProtocolEvent {
  * event. `raw` is the frame's text when there is one; otherwise it is made only for an error.
  */
 export function normaliseParsed(parsed: unknown, raw?: string): ProtocolEvent {
+  if (acceptsServerMsg(parsed)) return { type: 'message', msg: parsed as ServerMsg };
   const result = serverMsg.safeParse(parsed);
   if (!result.success) {
     const issue = result.error.issues[0];
