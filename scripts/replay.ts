@@ -3,11 +3,27 @@
  *
  * Replays a recorded socket log through the app's normaliser and machines and prints the board
  * after the whole log (or at MS ms after its start) as one JSON object, and nothing else. A
- * malformed log exits with status 1 and names the line on stderr.
+ * malformed log exits with status 1 and names the line on stderr. The file is read and folded a
+ * piece at a time, so a long log is never held whole.
  */
-import { readFileSync } from 'node:fs';
-import { LogError, parseLog } from '../src/streams/log';
-import { replayLog } from '../src/streams/replay';
+import { closeSync, openSync, readSync } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
+import { LogError } from '../src/streams/log';
+import { foldLog } from '../src/streams/replay';
+
+const PIECE_BYTES = 1 << 20;
+
+/** The file's text, a piece at a time (a character cut between two pieces is put back together). */
+function* piecesOf(fd: number): Generator<string> {
+  const decoder = new StringDecoder('utf8');
+  const buffer = Buffer.alloc(PIECE_BYTES);
+  for (;;) {
+    const n = readSync(fd, buffer, 0, PIECE_BYTES, null);
+    if (n === 0) break;
+    yield decoder.write(buffer.subarray(0, n));
+  }
+  yield decoder.end();
+}
 
 function usage(message: string): never {
   process.stderr.write(`${message}\nusage: npm run --silent replay -- FILE [--at MS]\n`);
@@ -30,21 +46,27 @@ for (let i = 0; i < args.length; i++) {
 }
 if (!file) usage('which log?');
 
-let text: string;
+let fd: number;
 try {
-  text = readFileSync(file, 'utf8');
+  fd = openSync(file, 'r');
 } catch (error) {
   process.stderr.write(`${file}: ${(error as Error).message}\n`);
   process.exit(1);
 }
 
 try {
-  const board = replayLog(parseLog(text), { at });
+  const board = foldLog(piecesOf(fd), { at });
   process.stdout.write(JSON.stringify(board) + '\n');
 } catch (error) {
   if (error instanceof LogError) {
     process.stderr.write(`${file}: malformed log, ${error.message}\n`);
     process.exit(1);
   }
+  if ((error as NodeJS.ErrnoException).code) {
+    process.stderr.write(`${file}: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
   throw error;
+} finally {
+  closeSync(fd);
 }

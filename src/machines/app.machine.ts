@@ -106,23 +106,25 @@ export const appMachine = setup({
       // the refusing connection waits for a new token, the other one is left alone
       actions: enqueueActions(({ context, enqueue }) => enqueue.sendTo(context.auth, { type: 'REVALIDATE' })),
     },
-    'CONNECTION.MESSAGE': {
+    'CONNECTION.MESSAGES': {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const { msg } = event;
-        if (msg.type === MSG.STATUS || msg.type === MSG.VIRTUAL_BALANCE_UPDATE) {
-          const { balance, reserved, available } = msg.data;
-          enqueue.sendTo(context.auth, { type: 'BALANCE', balance: { balance, reserved, available } });
-        }
         const toBoard = boardEventFor(event);
         if (toBoard) enqueue.sendTo(context.board, toBoard);
-        // the connection handles a refused token itself; everything else is told to the player
-        const unauthenticated = msg.type === MSG.ERROR && msg.error_type === 'UNAUTHENTICATED';
-        const notification = unauthenticated ? null : notificationFor(msg);
-        if (notification) enqueue.sendTo(context.notifications, { type: 'NOTIFY', notification });
-        if (msg.type === MSG.BIDDING_STARTED) enqueue('playStartSound');
+        for (const { event: frame } of event.frames) {
+          const { msg } = frame;
+          if (msg.type === MSG.STATUS || msg.type === MSG.VIRTUAL_BALANCE_UPDATE) {
+            const { balance, reserved, available } = msg.data;
+            enqueue.sendTo(context.auth, { type: 'BALANCE', balance: { balance, reserved, available } });
+          }
+          // the connection handles a refused token itself; everything else is told to the player
+          const unauthenticated = msg.type === MSG.ERROR && msg.error_type === 'UNAUTHENTICATED';
+          const notification = unauthenticated ? null : notificationFor(msg);
+          if (notification) enqueue.sendTo(context.notifications, { type: 'NOTIFY', notification });
+          if (msg.type === MSG.BIDDING_STARTED) enqueue('playStartSound');
+        }
       }),
     },
-    'CONNECTION.PROTOCOL_ERROR': {},
+    'CONNECTION.PROTOCOL_ERRORS': {},
   },
 });
 

@@ -1,13 +1,18 @@
 import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
-import type { Bid, ClientFrame, ServerMsg, ServerMsgOf } from '../protocol/socket';
+import type { Bid, ClientFrame, Item, ServerMsg, ServerMsgOf } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
-import type { ConnectionOutEvent } from './connection.machine';
-import { itemMachine, type ItemEvent } from './item.machine';
+import type { ConnectionOutEvent, MessageFrame } from './connection.machine';
+import { itemMachine, type ItemEvent, type ItemUpdate } from './item.machine';
 
 /**
  * The bidding board: a fold of the auction socket's messages. Latest bids (at most 5, newest
  * first), the items map of spawned item actors, and the connected flag. HISTORY is a snapshot
  * that replaces bids and items. Duplicated or stale frames change nothing.
+ *
+ * One message (live) or a run of them (a replay) is one transition: the run is folded in plain
+ * code first, then each item that it touched gets its updates as one event. Each message's own
+ * arrival time feeds the server-time estimate, so a run leaves the board exactly where the same
+ * messages one by one would.
  */
 export const LATEST_BIDS = 5;
 
@@ -40,6 +45,8 @@ export interface BoardContext {
 
 export type BoardEvent =
   | { type: 'SERVER'; msg: ServerMsg }
+  /** Several messages at once, in order: one fold, one transition (replays, and frames that arrive together). */
+  | { type: 'SERVER_BATCH'; frames: readonly MessageFrame[] }
   | { type: 'CONNECTED'; connected: boolean }
   | { type: 'PLACE_BID'; itemId: number; amount: number };
 
@@ -52,7 +59,7 @@ export type BoardOutEvent = { type: 'BOARD.SEND'; frame: ClientFrame };
 export function boardEventFor(event: ConnectionOutEvent): BoardEvent | null {
   if (event.channel !== 'auction') return null;
   if (event.type === 'CONNECTION.STATUS') return { type: 'CONNECTED', connected: event.connected };
-  if (event.type === 'CONNECTION.MESSAGE') return { type: 'SERVER', msg: event.msg };
+  if (event.type === 'CONNECTION.MESSAGES') return { type: 'SERVER_BATCH', frames: event.frames };
   return null;
 }
 
@@ -69,13 +76,24 @@ export function mergeBids(current: Bid[], incoming: Bid[]): Bid[] {
     .slice(0, LATEST_BIDS);
 }
 
+/** `mergeBids(current, [bid])` without building and sorting a list: the one bid put in its place. */
+export function insertBid(current: Bid[], bid: Bid): Bid[] {
+  const rest = current.filter((b) => b.itemId !== bid.itemId || b.amount !== bid.amount);
+  let at = 0;
+  while (at < rest.length && (rest[at].timestamp > bid.timestamp || (rest[at].timestamp === bid.timestamp && rest[at].amount > bid.amount))) at += 1;
+  if (at >= LATEST_BIDS) return rest.length === current.length ? current : rest;
+  rest.splice(at, 0, bid);
+  if (rest.length > LATEST_BIDS) rest.length = LATEST_BIDS;
+  return rest;
+}
+
 function timestampOf(msg: ServerMsg): number | null {
   if (msg.type === MSG.BID_CREATED || msg.type === MSG.BIDDING_STARTED) return msg.data.timestamp;
   if (msg.type === MSG.HISTORY) return msg.data.items[0]?.timestamp ?? null;
   return null;
 }
 
-function toItemEvent(msg: ItemMsg): ItemEvent {
+function toItemUpdate(msg: ItemMsg): ItemUpdate {
   switch (msg.type) {
     case MSG.BIDDING_STARTED:
       return { type: 'STARTED', itemName: msg.data.itemName, start_price: msg.data.start_price, endsAt: msg.data.endsAt };
@@ -91,6 +109,80 @@ function toItemEvent(msg: ItemMsg): ItemEvent {
 const isItemMsg = (msg: ServerMsg): msg is ItemMsg =>
   msg.type === MSG.BIDDING_STARTED || msg.type === MSG.BID_CREATED || msg.type === MSG.SALE_COMPLETED || msg.type === MSG.NO_BUYER;
 
+/**
+ * What a run of messages does to the board, worked out before any actor is touched: the bids,
+ * the pending requests, the items to build (from a snapshot, or new) and each item's updates.
+ */
+interface BoardFold {
+  latestBids: Bid[];
+  pending: BoardContext['pending'];
+  generation: number;
+  /** Set when a HISTORY came: the items it keeps (live or finished), replacing all others. */
+  snapshot: Item[] | null;
+  /** Items to spawn: from the snapshot, and those first heard of in this run. */
+  spawn: Map<string, { itemId: number; snapshot?: Item }>;
+  /** Each item's updates after the last snapshot, in order. */
+  updates: Map<string, ItemUpdate[]>;
+  /** Server time moved on while items were armed: they recompute their ends. */
+  resync: boolean;
+}
+
+function foldBoard(context: BoardContext, frames: readonly MessageFrame[]): BoardFold {
+  const { clock } = context;
+  const fold: BoardFold = {
+    latestBids: context.latestBids,
+    pending: context.pending,
+    generation: context.generation,
+    snapshot: null,
+    spawn: new Map(),
+    updates: new Map(),
+    resync: false,
+  };
+  const known = (key: string) => fold.spawn.has(key) || (fold.snapshot === null && key in context.items);
+  for (const { event, at } of frames) {
+    const { msg } = event;
+    const ts = timestampOf(msg);
+    if (ts !== null) {
+      // a frame's own arrival time: a batch folds exactly as its frames one by one
+      const sample = ts - (at ?? clock.local());
+      if (clock.offset === null || sample > clock.offset) {
+        if (clock.offset !== null) fold.resync = true;
+        clock.offset = sample;
+      }
+    }
+    if (msg.type === MSG.HISTORY) {
+      fold.generation += 1;
+      fold.snapshot = msg.data.items.filter((it) => it.state === 'live' || it.state === 'finished');
+      fold.spawn = new Map(fold.snapshot.map((it) => [String(it.itemId), { itemId: it.itemId, snapshot: it }]));
+      fold.updates = new Map();
+      fold.latestBids = mergeBids([], msg.data.bids);
+      fold.pending = {};
+    } else if (isItemMsg(msg)) {
+      const key = String(msg.data.itemId);
+      if (!known(key)) fold.spawn.set(key, { itemId: msg.data.itemId });
+      const list = fold.updates.get(key);
+      if (list) list.push(toItemUpdate(msg));
+      else fold.updates.set(key, [toItemUpdate(msg)]);
+      if (msg.type === MSG.BID_CREATED) {
+        const bid = msg.data;
+        fold.latestBids = insertBid(fold.latestBids, bid);
+        for (const [id, p] of Object.entries(fold.pending)) {
+          if (p.itemId === bid.itemId && p.amount === bid.amount) fold.pending = withoutKey(fold.pending, id);
+        }
+      }
+    } else if (msg.type === MSG.ERROR) {
+      const requestId = msg.data?.requestId;
+      if (requestId && requestId in fold.pending) fold.pending = withoutKey(fold.pending, requestId);
+    }
+  }
+  return fold;
+}
+
+function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
+  const { [key]: _gone, ...rest } = record;
+  return rest;
+}
+
 export const boardMachine = setup({
   types: {
     input: {} as BoardInput,
@@ -98,59 +190,30 @@ export const boardMachine = setup({
     events: {} as BoardEvent,
   },
   actors: { item: itemMachine },
-  guards: {
-    history: ({ event }) => event.type === 'SERVER' && event.msg.type === MSG.HISTORY,
-    itemMessage: ({ event }) => event.type === 'SERVER' && isItemMsg(event.msg),
-    answersPending: ({ context, event }) =>
-      event.type === 'SERVER' && event.msg.type === MSG.ERROR && !!event.msg.data?.requestId && event.msg.data.requestId in context.pending,
-  },
   actions: {
-    /** A better estimate of server time re-arms every live item's end (late frames start it short). */
-    observeServerTime: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'SERVER') return;
-      const ts = timestampOf(event.msg);
-      if (ts === null) return;
-      const sample = ts - context.clock.local();
-      if (context.clock.offset !== null && sample <= context.clock.offset) return;
-      const improved = context.clock.offset !== null;
-      context.clock.offset = sample;
-      if (improved) for (const ref of Object.values(context.items)) enqueue.sendTo(ref, { type: 'RESYNC' });
-    }),
-    stopItems: enqueueActions(({ context, enqueue }) => {
-      for (const ref of Object.values(context.items)) enqueue.stopChild(ref);
-    }),
-    applyHistory: assign(({ context, event, spawn }) => {
-      if (event.type !== 'SERVER' || event.msg.type !== MSG.HISTORY) return {};
-      const generation = context.generation + 1;
-      const items: Record<string, ItemRef> = {};
-      for (const snapshot of event.msg.data.items) {
-        if (snapshot.state !== 'live' && snapshot.state !== 'finished') continue;
-        const key = String(snapshot.itemId);
-        items[key] = spawn('item', { id: `item-${key}-${generation}`, input: { itemId: snapshot.itemId, now: context.clock.now, snapshot } });
+    /**
+     * One message or a batch, folded at once: a snapshot stops the old items, new items are
+     * spawned, and each item gets its updates as one event (in order).
+     */
+    fold: enqueueActions(({ context, event, enqueue }) => {
+      const frames: readonly MessageFrame[] =
+        event.type === 'SERVER' ? [{ event: { type: 'message', msg: event.msg } }] : event.type === 'SERVER_BATCH' ? event.frames : [];
+      const fold = foldBoard(context, frames);
+      if (fold.snapshot) for (const ref of Object.values(context.items)) enqueue.stopChild(ref);
+      enqueue.assign(({ context, spawn }) => {
+        const items: Record<string, ItemRef> = fold.snapshot ? {} : fold.spawn.size > 0 ? { ...context.items } : context.items;
+        for (const [key, { itemId, snapshot }] of fold.spawn) {
+          items[key] = spawn('item', { id: `item-${key}-${fold.generation}`, input: { itemId, now: context.clock.now, snapshot } });
+        }
+        return { items, generation: fold.generation, latestBids: fold.latestBids, pending: fold.pending };
+      });
+      // a better estimate of server time re-arms the end of every item armed before it (late
+      // frames start an end short); items built in this fold arm theirs after it
+      if (fold.resync && !fold.snapshot) for (const ref of Object.values(context.items)) enqueue.sendTo(ref, { type: 'RESYNC' });
+      for (const [key, updates] of fold.updates) {
+        const itemEvent: ItemEvent = updates.length === 1 ? updates[0] : { type: 'APPLY', updates };
+        enqueue.sendTo(({ context }) => context.items[key], itemEvent);
       }
-      return { items, generation, latestBids: mergeBids([], event.msg.data.bids), pending: {} };
-    }),
-    ensureItem: assign(({ context, event, spawn }) => {
-      if (event.type !== 'SERVER' || !isItemMsg(event.msg)) return {};
-      const key = String(event.msg.data.itemId);
-      if (context.items[key]) return {};
-      const ref = spawn('item', { id: `item-${key}-${context.generation}`, input: { itemId: event.msg.data.itemId, now: context.clock.now } });
-      return { items: { ...context.items, [key]: ref } };
-    }),
-    forwardToItem: enqueueActions(({ context, event, enqueue }) => {
-      if (event.type !== 'SERVER' || !isItemMsg(event.msg)) return;
-      enqueue.sendTo(context.items[String(event.msg.data.itemId)], toItemEvent(event.msg));
-    }),
-    recordBid: assign(({ context, event }) => {
-      if (event.type !== 'SERVER' || event.msg.type !== MSG.BID_CREATED) return {};
-      const bid = event.msg.data;
-      const pending = Object.fromEntries(Object.entries(context.pending).filter(([, p]) => !(p.itemId === bid.itemId && p.amount === bid.amount)));
-      return { latestBids: mergeBids(context.latestBids, [bid]), pending };
-    }),
-    clearPending: assign(({ context, event }) => {
-      if (event.type !== 'SERVER' || event.msg.type !== MSG.ERROR) return {};
-      const requestId = event.msg.data?.requestId;
-      return { pending: Object.fromEntries(Object.entries(context.pending).filter(([id]) => id !== requestId)) };
     }),
   },
 }).createMachine({
@@ -175,11 +238,8 @@ export const boardMachine = setup({
         } satisfies BoardOutEvent);
       }),
     },
-    SERVER: [
-      { guard: 'history', actions: ['observeServerTime', 'stopItems', 'applyHistory'] },
-      { guard: 'itemMessage', actions: ['observeServerTime', 'ensureItem', 'forwardToItem', 'recordBid'] },
-      { guard: 'answersPending', actions: 'clearPending' },
-    ],
+    SERVER: { actions: 'fold' },
+    SERVER_BATCH: { actions: 'fold' },
   },
 });
 

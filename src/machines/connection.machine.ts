@@ -2,7 +2,7 @@ import { assign, enqueueActions, fromCallback, sendParent, sendTo, setup } from 
 import type { Channel, ClientFrame, ServerMsg } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
 import type { ProtocolEvent } from '../streams/normalise';
-import type { SocketHandle } from '../streams/socket';
+import type { Frame, SocketHandle } from '../streams/socket';
 
 /**
  * One socket's connection: connecting → authenticating → connected → disconnected → retry with
@@ -22,12 +22,21 @@ export type ConnectionEvent =
   | { type: 'RETRY_NOW' }
   | { type: 'SOCKET_OPEN' }
   | { type: 'SOCKET_CLOSE'; code: number }
-  | { type: 'SOCKET_EVENT'; event: ProtocolEvent };
+  | { type: 'SOCKET_FRAMES'; frames: readonly Frame[] }
+  /** One of a batch's frames, taken on its own while the connection is not yet authenticated. */
+  | { type: 'SOCKET_FRAME'; frame: Frame };
+
+/** A frame that is a server message; `at` is the local time it arrived when that is not now (a replayed frame). */
+export type MessageFrame = Frame & { event: Extract<ProtocolEvent, { type: 'message' }> };
+
+const isMessageFrame = (frame: Frame): frame is MessageFrame => frame.event.type === 'message';
 
 /** What a connection tells its parent. */
 export type ConnectionOutEvent =
-  | { type: 'CONNECTION.MESSAGE'; channel: Channel; msg: ServerMsg }
-  | { type: 'CONNECTION.PROTOCOL_ERROR'; channel: Channel; event: Extract<ProtocolEvent, { type: 'protocol-error' }> }
+  /** Messages in the order they came: one live, a run of them in a replay. */
+  | { type: 'CONNECTION.MESSAGES'; channel: Channel; frames: readonly MessageFrame[] }
+  /** Frames that were not valid messages (not JSON, not text, or not the contract), in order. */
+  | { type: 'CONNECTION.PROTOCOL_ERRORS'; channel: Channel; errors: readonly Extract<ProtocolEvent, { type: 'protocol-error' }>[] }
   | { type: 'CONNECTION.STATUS'; channel: Channel; connected: boolean }
   | { type: 'CONNECTION.UNAUTHORIZED'; channel: Channel };
 
@@ -50,7 +59,7 @@ const socketActor = fromCallback<
   const subscription = handle.events$.subscribe((ev) => {
     if (ev.kind === 'open') sendBack({ type: 'SOCKET_OPEN' });
     else if (ev.kind === 'close') sendBack({ type: 'SOCKET_CLOSE', code: ev.code });
-    else sendBack({ type: 'SOCKET_EVENT', event: ev.event });
+    else sendBack({ type: 'SOCKET_FRAMES', frames: ev.frames });
   });
   receive((event) => {
     handle.send(event.frame);
@@ -63,12 +72,22 @@ function isAuthenticatedAnswer(channel: Channel, msg: ServerMsg): boolean {
 }
 
 function isUnauthenticated(event: ConnectionEvent): boolean {
-  return (
-    event.type === 'SOCKET_EVENT' &&
-    event.event.type === 'message' &&
-    event.event.msg.type === MSG.ERROR &&
-    event.event.msg.error_type === 'UNAUTHENTICATED'
-  );
+  if (event.type !== 'SOCKET_FRAME') return false;
+  const { event: frame } = event.frame;
+  return frame.type === 'message' && frame.msg.type === MSG.ERROR && frame.msg.error_type === 'UNAUTHENTICATED';
+}
+
+/**
+ * Messages go to the parent together, in their order (the frames themselves, not copies), then
+ * the protocol errors together: what a bad frame says does not depend on the messages around it.
+ */
+function forwardFrames(channel: Channel, frames: readonly Frame[], send: (event: ConnectionOutEvent) => void) {
+  const messages = frames.every(isMessageFrame) ? frames : frames.filter(isMessageFrame);
+  if (messages.length > 0) send({ type: 'CONNECTION.MESSAGES', channel, frames: messages });
+  if (messages.length === frames.length) return;
+  const errors: Extract<ProtocolEvent, { type: 'protocol-error' }>[] = [];
+  for (const { event } of frames) if (event.type === 'protocol-error') errors.push(event);
+  send({ type: 'CONNECTION.PROTOCOL_ERRORS', channel, errors });
 }
 
 export const connectionMachine = setup({
@@ -85,16 +104,19 @@ export const connectionMachine = setup({
     hasToken: ({ context }) => context.token !== null,
     tokenGiven: ({ event }) => event.type === 'TOKEN' && event.token !== null,
     authenticatedAnswer: ({ context, event }) =>
-      event.type === 'SOCKET_EVENT' && event.event.type === 'message' && isAuthenticatedAnswer(context.channel, event.event.msg),
+      event.type === 'SOCKET_FRAME' && event.frame.event.type === 'message' && isAuthenticatedAnswer(context.channel, event.frame.event.msg),
     unauthenticated: ({ event }) => isUnauthenticated(event),
     closedUnauthorized: ({ event }) => event.type === 'SOCKET_CLOSE' && event.code === CLOSE_UNAUTHORIZED,
   },
   actions: {
-    forward: sendParent(({ context, event }): ConnectionOutEvent => {
-      if (event.type !== 'SOCKET_EVENT') throw new Error('forward needs a socket event');
-      return event.event.type === 'message'
-        ? { type: 'CONNECTION.MESSAGE', channel: context.channel, msg: event.event.msg }
-        : { type: 'CONNECTION.PROTOCOL_ERROR', channel: context.channel, event: event.event };
+    forward: enqueueActions(({ context, event, enqueue }) => {
+      const frames = event.type === 'SOCKET_FRAMES' ? event.frames : event.type === 'SOCKET_FRAME' ? [event.frame] : [];
+      forwardFrames(context.channel, frames, (out) => enqueue.sendParent(out));
+    }),
+    /** Before the server's answer every frame may change the state: one at a time, in order. */
+    oneByOne: enqueueActions(({ event, enqueue }) => {
+      if (event.type !== 'SOCKET_FRAMES') return;
+      for (const frame of event.frames) enqueue.raise({ type: 'SOCKET_FRAME', frame });
     }),
     announceConnected: sendParent(({ context }): ConnectionOutEvent => ({ type: 'CONNECTION.STATUS', channel: context.channel, connected: true })),
     announceDisconnected: sendParent(({ context }): ConnectionOutEvent => ({ type: 'CONNECTION.STATUS', channel: context.channel, connected: false })),
@@ -152,7 +174,8 @@ export const connectionMachine = setup({
           after: { [AUTH_TIMEOUT_MS]: '#connection.disconnected' },
           on: {
             SEND: { actions: 'sendFrame' },
-            SOCKET_EVENT: [
+            SOCKET_FRAMES: { actions: 'oneByOne' },
+            SOCKET_FRAME: [
               { guard: 'unauthenticated', target: '#connection.unauthorized', actions: 'forward' },
               { guard: 'authenticatedAnswer', target: 'connected', actions: 'forward' },
               { actions: 'forward' },
@@ -164,7 +187,8 @@ export const connectionMachine = setup({
           exit: 'announceDisconnected',
           on: {
             SEND: { actions: 'sendFrame' },
-            SOCKET_EVENT: { actions: 'forward' },
+            SOCKET_FRAMES: { actions: 'forward' },
+            SOCKET_FRAME: { actions: 'forward' },
           },
         },
       },

@@ -30,13 +30,90 @@ export interface ItemContext {
 /** `snapshot`: the item as HISTORY gave it, when the board is rebuilt from a snapshot. */
 export type ItemInput = { itemId: number; now: () => number; snapshot?: Item };
 
-export type ItemEvent =
-  /** The board's estimate of server time changed: recompute when the end comes. */
-  | { type: 'RESYNC' }
+/** Something the server said about the item. */
+export type ItemUpdate =
   | { type: 'STARTED'; itemName: string; start_price: number; endsAt: number }
   | { type: 'BID'; bid: Bid }
   | { type: 'SOLD'; itemName: string; username: string; amount: number }
   | { type: 'NO_BUYER'; itemName: string };
+
+export type ItemEvent =
+  /** The board's estimate of server time changed: recompute when the end comes. */
+  | { type: 'RESYNC' }
+  | ItemUpdate
+  /** Several updates at once, in order (a batch of frames): one transition for all of them. */
+  | { type: 'APPLY'; updates: readonly ItemUpdate[] };
+
+export type ItemPhase = 'none' | 'live' | 'finished';
+
+/** The fields the server's updates change. */
+export type ItemFields = Pick<ItemContext, 'itemName' | 'amount' | 'username' | 'endsAt' | 'start_price' | 'sold'>;
+
+export interface ItemFold {
+  phase: ItemPhase;
+  fields: ItemFields;
+  /** The item went live, or its end moved (a bid in the soft-close window): it is open until the new end. */
+  reopened: boolean;
+  /** Some update counted (not only stale or repeated frames). */
+  changed: boolean;
+}
+
+/**
+ * The item's rules as one pure fold, so that one update and a batch of a thousand go the same way:
+ * from none, a start or any bid makes it live and a sale or no-buyer finishes it; while live, only
+ * a bid that raises the amount counts (frames may come twice or out of order) and a settlement
+ * finishes it; once finished, nothing changes it.
+ */
+export function foldItem(fields: ItemFields, phase: ItemPhase, updates: readonly ItemUpdate[]): ItemFold {
+  let { itemName, amount, username, endsAt, start_price, sold } = fields;
+  let reopened = false;
+  let changed = false;
+  for (const update of updates) {
+    if (phase === 'finished') break;
+    switch (update.type) {
+      case 'STARTED':
+        if (phase !== 'none') continue;
+        ({ itemName, start_price, endsAt } = update);
+        amount = update.start_price;
+        username = 'server';
+        phase = 'live';
+        reopened = true;
+        break;
+      case 'BID':
+        if (phase === 'live' && username !== 'server' && update.bid.amount <= amount) continue;
+        if (phase === 'none' || update.bid.endsAt !== endsAt) reopened = true;
+        ({ itemName, amount, username, endsAt } = update.bid);
+        phase = 'live';
+        break;
+      case 'SOLD':
+        if (phase === 'none') itemName = update.itemName;
+        ({ username, amount } = update);
+        sold = true;
+        phase = 'finished';
+        break;
+      case 'NO_BUYER':
+        if (phase === 'none') itemName = update.itemName;
+        sold = false;
+        phase = 'finished';
+        break;
+    }
+    changed = true;
+  }
+  return { phase, fields: { itemName, amount, username, endsAt, start_price, sold }, reopened, changed };
+}
+
+const updatesOf = (event: ItemEvent): readonly ItemUpdate[] =>
+  event.type === 'APPLY' ? event.updates : event.type === 'RESYNC' ? [] : [event];
+
+/** A transition's guards and its action read one fold of the event (kept per event, for the context it started from). */
+const folds = new WeakMap<object, { context: ItemContext; phase: ItemPhase; fold: ItemFold }>();
+function folded(context: ItemContext, phase: ItemPhase, event: ItemEvent): ItemFold {
+  const hit = folds.get(event);
+  if (hit && hit.context === context && hit.phase === phase) return hit.fold;
+  const fold = foldItem(context, phase, updatesOf(event));
+  folds.set(event, { context, phase, fold });
+  return fold;
+}
 
 function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
@@ -46,6 +123,21 @@ function listOf(eligibility: unknown, key: 'ranks' | 'groups'): string[] {
   const list = (eligibility as Record<string, unknown> | undefined)?.[key];
   return Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string') : [];
 }
+
+/** Every update, alone or in a batch, is one fold: from none to live or finished… */
+const fromNone = [
+  { guard: 'finishesFromNone', target: 'finished', actions: 'applyFromNone' },
+  { guard: 'livesFromNone', target: 'live', actions: 'applyFromNone' },
+] as const;
+/**
+ * …and while live, to finished, or open again until a new end; a raise that leaves the end where
+ * it was changes the lead and keeps the timer; a stale bid changes nothing.
+ */
+const fromLive = [
+  { guard: 'finishesFromLive', target: '#item.finished', actions: 'applyFromLive' },
+  { guard: 'reopensFromLive', target: '.open', reenter: true, actions: 'applyFromLive' },
+  { guard: 'changesFromLive', actions: 'applyFromLive' },
+] as const;
 
 export const itemMachine = setup({
   types: {
@@ -59,15 +151,15 @@ export const itemMachine = setup({
   guards: {
     snapshotLive: ({ context }) => context.snapshotState === 'live',
     snapshotFinished: ({ context }) => context.snapshotState === 'finished',
-    /** Frames may come twice or out of order: a bid that does not raise the amount is stale. */
-    raises: ({ context, event }) => event.type === 'BID' && (context.username === 'server' || event.bid.amount > context.amount),
+    finishesFromNone: ({ context, event }) => folded(context, 'none', event).phase === 'finished',
+    livesFromNone: ({ context, event }) => folded(context, 'none', event).phase === 'live',
+    finishesFromLive: ({ context, event }) => folded(context, 'live', event).phase === 'finished',
+    reopensFromLive: ({ context, event }) => folded(context, 'live', event).reopened,
+    changesFromLive: ({ context, event }) => folded(context, 'live', event).changed,
   },
   actions: {
-    fromBid: assign(({ event }) => {
-      if (event.type !== 'BID') return {};
-      const { bid } = event;
-      return { itemName: bid.itemName, amount: bid.amount, username: bid.username, endsAt: bid.endsAt };
-    }),
+    applyFromNone: assign(({ context, event }) => folded(context, 'none', event).fields),
+    applyFromLive: assign(({ context, event }) => folded(context, 'live', event).fields),
   },
 }).createMachine({
   id: 'item',
@@ -97,23 +189,11 @@ export const itemMachine = setup({
         { guard: 'snapshotLive', target: 'live' },
         { guard: 'snapshotFinished', target: 'finished' },
       ],
-      on: {
-        STARTED: {
-          target: 'live',
-          actions: assign(({ event }) => ({ itemName: event.itemName, amount: event.start_price, start_price: event.start_price, username: 'server', endsAt: event.endsAt })),
-        },
-        BID: { target: 'live', actions: 'fromBid' },
-        SOLD: { target: 'finished', actions: assign(({ event }) => ({ itemName: event.itemName, username: event.username, amount: event.amount, sold: true })) },
-        NO_BUYER: { target: 'finished', actions: assign(({ event }) => ({ itemName: event.itemName, sold: false })) },
-      },
+      on: { STARTED: fromNone, BID: fromNone, SOLD: fromNone, NO_BUYER: fromNone, APPLY: fromNone },
     },
     live: {
       initial: 'open',
-      on: {
-        BID: { guard: 'raises', target: '.open', reenter: true, actions: 'fromBid' },
-        SOLD: { target: 'finished', actions: assign(({ event }) => ({ username: event.username, amount: event.amount, sold: true })) },
-        NO_BUYER: { target: 'finished', actions: assign({ sold: false }) },
-      },
+      on: { BID: fromLive, SOLD: fromLive, NO_BUYER: fromLive, APPLY: fromLive },
       states: {
         open: {
           after: { untilEnd: 'closing' },

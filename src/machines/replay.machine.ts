@@ -64,7 +64,7 @@ export const replayMachine = setup({
         }),
       ],
     },
-    'CONNECTION.MESSAGE': {
+    'CONNECTION.MESSAGES': {
       actions: enqueueActions(({ context, event, enqueue }) => {
         const toBoard = boardEventFor(event);
         if (toBoard) enqueue.sendTo(context.board, toBoard);

@@ -2,10 +2,11 @@ import { Observable, Subject, asyncScheduler, interval, map, takeWhile, type Sch
 import { createActor } from 'xstate';
 import { viewBoard, type BoardView } from '../machines/board-view';
 import { REPLAY_TOKEN, replayMachine, type ReplayActor } from '../machines/replay.machine';
-import type { Channel, ClientFrame } from '../protocol/socket';
-import type { LogEntry, ParsedLog } from './log';
-import { normalise, normaliseParsed } from './normalise';
-import type { SocketEvent, SocketHandle } from './socket';
+import { CHANNELS, type Channel, type ClientFrame } from '../protocol/socket';
+import { createLogReader, type LogEntry, type ParsedLog } from './log';
+import type { LogHeader } from './recorder';
+import { normalise, normaliseParsed, type ProtocolEvent } from './normalise';
+import type { Frame, SocketEvent, SocketHandle } from './socket';
 
 /**
  * The replayer: a recorded log played back through the live app's streams and machines. Each
@@ -101,6 +102,14 @@ export class ReplayClock {
   }
 }
 
+type InEntry = Extract<LogEntry, { dir: 'in' }>;
+
+/** An incoming entry as the frame it was live: through the same normaliser. */
+function eventOf(entry: InEntry): ProtocolEvent {
+  if (entry.msg) return normaliseParsed(entry.msg);
+  return entry.binary ? normalise(new ArrayBuffer(0)) : normalise(entry.raw);
+}
+
 /** A log entry as the socket event it was live; `null` for what the client sent (the machines send their own). */
 export function toSocketEvent(entry: LogEntry): SocketEvent | null {
   switch (entry.dir) {
@@ -109,8 +118,7 @@ export function toSocketEvent(entry: LogEntry): SocketEvent | null {
     case 'close':
       return { kind: 'close', code: entry.code };
     case 'in':
-      if (entry.msg) return { kind: 'frame', event: normaliseParsed(entry.msg) };
-      return { kind: 'frame', event: entry.binary ? normalise(new ArrayBuffer(0)) : normalise(entry.raw) };
+      return { kind: 'frames', frames: [{ event: eventOf(entry) }] };
     case 'out':
       return null;
   }
@@ -161,6 +169,116 @@ export function createReplaySockets() {
   };
 }
 
+/**
+ * The machines of a replay on their own simulated clock. Entries go in, in order, in whatever
+ * pieces: a whole parsed log, or chunks of a file as it is read (nothing is kept once applied).
+ */
+export interface ReplaySession {
+  readonly actor: ReplayActor;
+  readonly clock: ReplayClock;
+  /** Wall time of the log's start (the header's recordedAt). */
+  readonly start: number;
+  /** Where the replay stands, in ms since the start. */
+  readonly time: number;
+  /**
+   * Applies `entries` from index `from` while `more(entry)`, and returns the index of the first
+   * entry it did not apply. Incoming frames for authenticated connections go as one run per
+   * channel (each frame with its recorded time, so the machines fold them exactly as one by one);
+   * everything else goes one entry at a time.
+   */
+  apply(entries: readonly LogEntry[], from: number, more?: (entry: LogEntry) => boolean): number;
+  /** Moves the replay's time on to `t` (never back), firing the timers due on the way. */
+  moveTo(t: number): void;
+  board(): BoardView;
+  stop(): void;
+}
+
+export function createReplaySession(header: { recordedAt: string }): ReplaySession {
+  const start = Date.parse(header.recordedAt);
+  const clock = new ReplayClock(start);
+  const sockets = createReplaySockets();
+  const actor = createActor(replayMachine, { clock, input: { createSocket: sockets.createSocket, now: () => clock.now() } });
+  actor.start();
+  let time = 0;
+
+  /** A recorded open with nobody listening: live, the connection had opened a socket; bring it back to it. */
+  function ensureListening(channel: Channel) {
+    if (sockets.listening(channel)) return;
+    const connection = actor.getSnapshot().context.connections[channel];
+    const state = connection.getSnapshot();
+    if (state.matches('disconnected')) connection.send({ type: 'RETRY_NOW' });
+    else connection.send({ type: 'TOKEN', token: REPLAY_TOKEN });
+  }
+
+  function applyOne(entry: LogEntry) {
+    // recorded times only go forward; a clock set back on the recording machine stands still
+    time = Math.max(time, entry.t);
+    clock.set(start + time);
+    const event = toSocketEvent(entry);
+    if (event) {
+      if (event.kind === 'open') ensureListening(entry.ch);
+      sockets.deliver(entry.ch, event);
+    }
+    // what the entry armed for now (an end already past) goes off now, as it would live
+    clock.set(start + time);
+  }
+
+  /** A connection that is authenticated has no timer of its own: frames can reach it in a run. */
+  const takesRuns = (channel: Channel) =>
+    sockets.listening(channel) && actor.getSnapshot().context.connections[channel].getSnapshot().matches({ online: 'connected' });
+
+  const always = () => true;
+
+  return {
+    actor,
+    clock,
+    start,
+    get time() {
+      return time;
+    },
+    apply(entries, from, more = always) {
+      let position = from;
+      while (position < entries.length && more(entries[position])) {
+        const first = entries[position];
+        if (first.dir !== 'in' || !takesRuns(first.ch)) {
+          applyOne(entries[position++]);
+          continue;
+        }
+        const runs: Record<Channel, Frame[]> = { auction: [], user: [] };
+        const open: Record<Channel, boolean> = { auction: takesRuns('auction'), user: takesRuns('user') };
+        const runFrom = Math.max(time, first.t);
+        let t = runFrom;
+        for (; position < entries.length; position++) {
+          const entry = entries[position];
+          if (!more(entry)) break;
+          // what the client sent is not replayed (the machines send their own); an open or close ends the run
+          if (entry.dir !== 'in') {
+            if (entry.dir === 'out') continue;
+            break;
+          }
+          if (!open[entry.ch]) break;
+          t = Math.max(t, entry.t);
+          runs[entry.ch].push({ event: eventOf(entry), at: start + t });
+        }
+        // timers due before the run go off first; those it arms for its span go off after it
+        clock.set(start + runFrom);
+        for (const channel of CHANNELS) if (runs[channel].length > 0) sockets.deliver(channel, { kind: 'frames', frames: runs[channel] });
+        time = t;
+        clock.set(start + time);
+      }
+      return position;
+    },
+    moveTo(t) {
+      if (t <= time) return;
+      time = t;
+      clock.set(start + t);
+    },
+    board: () => viewBoard(actor.getSnapshot().context.board),
+    stop: () => actor.stop(),
+  };
+}
+
+/** A replay of a whole parsed log, with a position in it: what the QA player steps, seeks and plays. */
 export interface Replayer {
   readonly actor: ReplayActor;
   readonly clock: ReplayClock;
@@ -185,66 +303,37 @@ export interface Replayer {
 
 /** Starts a replay of a parsed log: a fresh set of machines on their own simulated clock. */
 export function createReplayer(log: ParsedLog | { header: { recordedAt: string }; entries: readonly LogEntry[] }): Replayer {
-  const start = Date.parse(log.header.recordedAt);
-  const clock = new ReplayClock(start);
-  const sockets = createReplaySockets();
-  const actor = createActor(replayMachine, { clock, input: { createSocket: sockets.createSocket, now: () => clock.now() } });
-  actor.start();
+  const session = createReplaySession(log.header);
   const entries = log.entries;
   const duration = entries.length ? entries[entries.length - 1].t : 0;
   let position = 0;
-  let time = 0;
-
-  /** A recorded open with nobody listening: live, the connection had opened a socket; bring it back to it. */
-  function ensureListening(channel: Channel) {
-    if (sockets.listening(channel)) return;
-    const connection = actor.getSnapshot().context.connections[channel];
-    const state = connection.getSnapshot();
-    if (state.matches('disconnected')) connection.send({ type: 'RETRY_NOW' });
-    else connection.send({ type: 'TOKEN', token: REPLAY_TOKEN });
-  }
-
-  function apply(entry: LogEntry) {
-    // recorded times only go forward; a clock set back on the recording machine stands still
-    time = Math.max(time, entry.t);
-    clock.set(start + time);
-    const event = toSocketEvent(entry);
-    if (!event) return;
-    if (event.kind === 'open') ensureListening(entry.ch);
-    sockets.deliver(entry.ch, event);
-  }
-
-  const replayer: Replayer = {
-    actor,
-    clock,
+  return {
+    actor: session.actor,
+    clock: session.clock,
     entries,
-    start,
+    start: session.start,
     get position() {
       return position;
     },
     get time() {
-      return time;
+      return session.time;
     },
     duration,
     step() {
       if (position >= entries.length) return false;
-      apply(entries[position++]);
+      position = session.apply(entries, position, (entry) => entry === entries[position]);
       return true;
     },
     advanceTo(t) {
-      while (position < entries.length && entries[position].t <= t) apply(entries[position++]);
-      if (t > time) {
-        time = t;
-        clock.set(start + t);
-      }
+      position = session.apply(entries, position, (entry) => entry.t <= t);
+      session.moveTo(t);
     },
     runToEnd() {
-      while (position < entries.length) apply(entries[position++]);
+      position = session.apply(entries, position);
     },
-    board: () => viewBoard(actor.getSnapshot().context.board),
-    stop: () => actor.stop(),
+    board: session.board,
+    stop: session.stop,
   };
-  return replayer;
 }
 
 /** Folds a whole log (or the part up to `at` ms) and gives the board it leaves. */
@@ -255,6 +344,34 @@ export function replayLog(log: ParsedLog, options: { at?: number } = {}): BoardV
   const board = replayer.board();
   replayer.stop();
   return board;
+}
+
+/**
+ * Folds a log's text as it is read: each line is checked as it comes (a malformed line throws its
+ * LogError, naming it) and each piece's entries are applied and let go. A string is one piece;
+ * pieces of a file as it is read are folded one after the other, to the same board. Gives the
+ * board after the whole log, or at `at` ms after its start: `replayLog`'s board, without holding
+ * on to the log (the CLI and the benchmark).
+ */
+export function foldLog(text: string | Iterable<string>, options: { at?: number } = {}): BoardView {
+  const { at } = options;
+  const reader = createLogReader();
+  let session: ReplaySession | null = null;
+  let done = false;
+  const more = at === undefined ? undefined : (entry: LogEntry) => entry.t <= at;
+  const feed = (entries: LogEntry[]) => {
+    if (done || entries.length === 0) return;
+    session ??= createReplaySession(reader.header as LogHeader);
+    if (session.apply(entries, 0, more) < entries.length) done = true;
+  };
+  for (const piece of typeof text === 'string' ? [text] : text) feed(reader.push(piece));
+  feed(reader.end());
+  session ??= createReplaySession(reader.header as LogHeader);
+  if (at !== undefined) session.moveTo(at);
+  // The session is let go, not stopped: it holds nothing outside itself (its clock and sockets
+  // are its own), and XState stops spawned children one by one, copying the map of children each
+  // time, which for the hundreds of items of a long log costs more than the whole fold.
+  return session.board();
 }
 
 /**

@@ -22,10 +22,17 @@ export interface SocketTap {
   sent(frame: ClientFrame): void;
 }
 
+/** An incoming frame, normalised; `at` is the local time it arrived when that is not now (a replayed frame). */
+export interface Frame {
+  event: ProtocolEvent;
+  at?: number;
+}
+
 export type SocketEvent =
   | { kind: 'open' }
   | { kind: 'close'; code: number }
-  | { kind: 'frame'; event: ProtocolEvent };
+  /** One frame live; a replay hands over a run of frames at once, each with its recorded time. */
+  | { kind: 'frames'; frames: readonly Frame[] };
 
 export interface SocketHandle {
   /** Open, frames (normalised) and close, in order. Subscribing opens the socket; it completes on close. */
@@ -64,7 +71,7 @@ export function createSocket(url: string, WebSocketImpl: WebSocketCtor, tap?: So
     };
     socket.onmessage = (ev) => {
       tap?.received(ev.data);
-      subscriber.next({ kind: 'frame', event: normalise(ev.data) });
+      subscriber.next({ kind: 'frames', frames: [{ event: normalise(ev.data) }] });
     };
     socket.onerror = () => {
       /* a close always follows an error; it carries the outcome */

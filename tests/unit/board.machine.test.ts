@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LATEST_BIDS, mergeBids } from '../../src/machines/board.machine';
+import { LATEST_BIDS, insertBid, mergeBids } from '../../src/machines/board.machine';
+import type { MessageFrame } from '../../src/machines/connection.machine';
 import { clientFrame, type Bid } from '../../src/protocol/socket';
 import { fold, startBoard, type LogEntry } from './support/board';
 import { T0, auction, bidOf, itemOf } from './support/fixtures';
@@ -96,6 +98,26 @@ describe('mergeBids', () => {
     const high = b(4, 200, 'B', 1_000, T0);
     expect(mergeBids([high], [low])).toEqual([high, low]);
     expect(mergeBids([low], [high])).toEqual([high, low]);
+  });
+});
+
+describe('insertBid', () => {
+  it('puts one bid where mergeBids would, ties and repeats included', () => {
+    const arbBid = fc
+      .record({ itemId: fc.integer({ min: 3, max: 5 }), amount: fc.integer({ min: 1, max: 6 }), who: fc.constantFrom('A', 'B'), t: fc.integer({ min: 0, max: 4 }) })
+      .map(({ itemId, amount, who, t }) => b(itemId, amount * 10, who, t, T0));
+    fc.assert(
+      fc.property(fc.array(arbBid, { maxLength: 30 }), (bids) => {
+        let merged: Bid[] = [];
+        let inserted: Bid[] = [];
+        for (const bid of bids) {
+          merged = mergeBids(merged, [bid]);
+          inserted = insertBid(inserted, bid);
+          expect(inserted).toEqual(merged);
+        }
+      }),
+      { numRuns: 500 },
+    );
   });
 });
 
@@ -489,6 +511,37 @@ describe('board machine', () => {
       const alone = fold([{ t: END, msg: SNAPSHOT }], { until: END, connected: true });
       expect(afterLog.project()).toEqual(EXPECTED_AFTER_SNAPSHOT);
       expect(afterLog.project()).toEqual(alone.project());
+    });
+
+    it('the log in batches (SERVER_BATCH, each frame with the time it came) gives the board frame by frame gives, at any split', () => {
+      const full = [...LOG, { t: END, msg: SNAPSHOT }, { t: END + 500, msg: auction.bid(b(7, 320, 'Eadric', END + 500, T0 + 95_000)) }];
+      fc.assert(
+        fc.property(fc.array(fc.integer({ min: 0, max: full.length }), { maxLength: 8 }), fc.integer({ min: 1, max: full.length }), (cuts, upTo) => {
+          const log = full.slice(0, upTo);
+          const until = Math.max(END, log[log.length - 1].t);
+          const oneByOne = fold(log, { until, connected: true });
+          const batched = startBoard();
+          batched.board.send({ type: 'CONNECTED', connected: true });
+          const points = [...new Set([0, ...cuts.filter((c) => c < log.length), log.length])].sort((x, y) => x - y);
+          for (let i = 0; i + 1 < points.length; i++) {
+            const batch = log.slice(points[i], points[i + 1]);
+            if (batch.length === 0) continue;
+            // delivered when the batch's last frame came, each frame with its own time
+            batched.clock.set(batch[batch.length - 1].t);
+            const frames: MessageFrame[] = batch.map(({ t, msg }) => ({ event: { type: 'message', msg }, at: t }));
+            batched.board.send({ type: 'SERVER_BATCH', frames });
+          }
+          batched.clock.set(until);
+          expect(batched.project()).toEqual(oneByOne.project());
+          expect(batched.ctx().clock.offset).toBe(oneByOne.ctx().clock.offset);
+          for (const step of [5_000, 30_000]) {
+            batched.clock.increment(step);
+            oneByOne.clock.increment(step);
+            expect(batched.project()).toEqual(oneByOne.project());
+          }
+        }),
+        { numRuns: 200 },
+      );
     });
 
     it('the folds stay equal as the clock goes on (same countdowns)', () => {

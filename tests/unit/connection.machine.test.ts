@@ -119,9 +119,72 @@ describe('connection machine', () => {
     t.sockets.last().receive(HISTORY);
     expect(t.state()).toEqual({ online: 'connected' });
     expect(t.told).toEqual([
-      { type: 'CONNECTION.MESSAGE', channel: 'auction', msg: HISTORY },
+      { type: 'CONNECTION.MESSAGES', channel: 'auction', frames: [{ event: { type: 'message', msg: HISTORY } }] },
       { type: 'CONNECTION.STATUS', channel: 'auction', connected: true },
     ]);
+  });
+
+  it('a run of frames while authenticating is taken one frame at a time: connected at its HISTORY, the rest forwarded after', () => {
+    const t = start();
+    t.sockets.last().open();
+    t.sockets.last().receiveRun([
+      { raw: JSON.stringify(STATUS), at: 1 },
+      { raw: 'garbage', at: 2 },
+      { raw: JSON.stringify(HISTORY), at: 3 },
+      { raw: JSON.stringify(BID_CREATED), at: 4 },
+    ]);
+    expect(t.state()).toEqual({ online: 'connected' });
+    expect(t.told).toEqual([
+      { type: 'CONNECTION.MESSAGES', channel: 'auction', frames: [{ event: { type: 'message', msg: STATUS }, at: 1 }] },
+      { type: 'CONNECTION.PROTOCOL_ERRORS', channel: 'auction', errors: [{ type: 'protocol-error', reason: 'json', raw: 'garbage' }] },
+      { type: 'CONNECTION.MESSAGES', channel: 'auction', frames: [{ event: { type: 'message', msg: HISTORY }, at: 3 }] },
+      { type: 'CONNECTION.STATUS', channel: 'auction', connected: true },
+      { type: 'CONNECTION.MESSAGES', channel: 'auction', frames: [{ event: { type: 'message', msg: BID_CREATED }, at: 4 }] },
+    ]);
+  });
+
+  it('a run with ERROR UNAUTHENTICATED while authenticating stops there: nothing after it is forwarded', () => {
+    const t = start();
+    t.sockets.last().open();
+    t.sockets.last().receiveRun([
+      { raw: JSON.stringify(UNAUTHENTICATED), at: 1 },
+      { raw: JSON.stringify(HISTORY), at: 2 },
+    ]);
+    expect(t.state()).toBe('unauthorized');
+    expect(t.told.filter((e) => e.type === 'CONNECTION.MESSAGES')).toEqual([
+      { type: 'CONNECTION.MESSAGES', channel: 'auction', frames: [{ event: { type: 'message', msg: UNAUTHENTICATED }, at: 1 }] },
+    ]);
+  });
+
+  it('once connected, a run goes to the parent as one message event (the frames themselves) and one of protocol errors', () => {
+    const t = start();
+    const socket = connect(t);
+    t.told.length = 0;
+    socket.receiveRun([
+      { raw: JSON.stringify(BID_CREATED), at: 10 },
+      { raw: 'garbage', at: 11 },
+      { raw: JSON.stringify(STATUS), at: 12 },
+      { raw: '{"type":"NOPE"}', at: 13 },
+    ]);
+    expect(t.told).toEqual([
+      {
+        type: 'CONNECTION.MESSAGES',
+        channel: 'auction',
+        frames: [
+          { event: { type: 'message', msg: BID_CREATED }, at: 10 },
+          { event: { type: 'message', msg: STATUS }, at: 12 },
+        ],
+      },
+      {
+        type: 'CONNECTION.PROTOCOL_ERRORS',
+        channel: 'auction',
+        errors: [
+          { type: 'protocol-error', reason: 'json', raw: 'garbage' },
+          expect.objectContaining({ type: 'protocol-error', reason: 'schema', raw: '{"type":"NOPE"}' }),
+        ],
+      },
+    ]);
+    expect(t.state()).toEqual({ online: 'connected' });
   });
 
   it('gives up authenticating after AUTH_TIMEOUT_MS of silence and retries with backoff', () => {
@@ -142,7 +205,7 @@ describe('connection machine', () => {
     t.sockets.last().open();
     t.sockets.last().receive(STATUS);
     expect(t.state()).toEqual({ online: 'authenticating' });
-    expect(t.told).toEqual([{ type: 'CONNECTION.MESSAGE', channel: 'auction', msg: STATUS }]);
+    expect(t.told).toEqual([{ type: 'CONNECTION.MESSAGES', channel: 'auction', frames: [{ event: { type: 'message', msg: STATUS } }] }]);
   });
 
   it('user: STATUS makes it connected, HISTORY does not', () => {
@@ -153,8 +216,8 @@ describe('connection machine', () => {
     t.sockets.last().receive(STATUS);
     expect(t.state()).toEqual({ online: 'connected' });
     expect(t.told).toEqual([
-      { type: 'CONNECTION.MESSAGE', channel: 'user', msg: HISTORY },
-      { type: 'CONNECTION.MESSAGE', channel: 'user', msg: STATUS },
+      { type: 'CONNECTION.MESSAGES', channel: 'user', frames: [{ event: { type: 'message', msg: HISTORY } }] },
+      { type: 'CONNECTION.MESSAGES', channel: 'user', frames: [{ event: { type: 'message', msg: STATUS } }] },
       { type: 'CONNECTION.STATUS', channel: 'user', connected: true },
     ]);
   });
@@ -167,9 +230,9 @@ describe('connection machine', () => {
     socket.receiveRaw('garbage');
     socket.receiveRaw(new ArrayBuffer(2));
     expect(t.told).toEqual([
-      { type: 'CONNECTION.MESSAGE', channel: 'auction', msg: BID_CREATED },
-      { type: 'CONNECTION.PROTOCOL_ERROR', channel: 'auction', event: { type: 'protocol-error', reason: 'json', raw: 'garbage' } },
-      { type: 'CONNECTION.PROTOCOL_ERROR', channel: 'auction', event: { type: 'protocol-error', reason: 'binary', raw: '' } },
+      { type: 'CONNECTION.MESSAGES', channel: 'auction', frames: [{ event: { type: 'message', msg: BID_CREATED } }] },
+      { type: 'CONNECTION.PROTOCOL_ERRORS', channel: 'auction', errors: [{ type: 'protocol-error', reason: 'json', raw: 'garbage' }] },
+      { type: 'CONNECTION.PROTOCOL_ERRORS', channel: 'auction', errors: [{ type: 'protocol-error', reason: 'binary', raw: '' }] },
     ]);
     expect(t.state()).toEqual({ online: 'connected' });
   });
@@ -267,7 +330,7 @@ describe('connection machine', () => {
     socket.receive(UNAUTHENTICATED);
     expect(t.state()).toBe('unauthorized');
     expect(t.told).toEqual([
-      { type: 'CONNECTION.MESSAGE', channel: 'auction', msg: UNAUTHENTICATED },
+      { type: 'CONNECTION.MESSAGES', channel: 'auction', frames: [{ event: { type: 'message', msg: UNAUTHENTICATED } }] },
       { type: 'CONNECTION.UNAUTHORIZED', channel: 'auction' },
     ]);
     expect(socket.tornDown).toBe(true);
@@ -405,12 +468,12 @@ describe('connection machine over mock-socket (end to end)', () => {
     await eventually(() => expect(t.state()).toEqual({ online: 'connected' }));
     expect(frames).toEqual([{ type: 'AUTHENTICATION', access_token: 'Bearer tok-e2e' }]);
     expect(t.told).toEqual([
-      { type: 'CONNECTION.MESSAGE', channel: 'auction', msg: HISTORY },
+      { type: 'CONNECTION.MESSAGES', channel: 'auction', frames: [{ event: { type: 'message', msg: HISTORY } }] },
       { type: 'CONNECTION.STATUS', channel: 'auction', connected: true },
     ]);
 
     clients[0].send(JSON.stringify(BID_CREATED));
-    expect(t.told.at(-1)).toEqual({ type: 'CONNECTION.MESSAGE', channel: 'auction', msg: BID_CREATED });
+    expect(t.told.at(-1)).toEqual({ type: 'CONNECTION.MESSAGES', channel: 'auction', frames: [{ event: { type: 'message', msg: BID_CREATED } }] });
 
     clients[0].close({ code: 1011, reason: 'restart', wasClean: false });
     await eventually(() => expect(t.state()).toBe('disconnected'));

@@ -45,7 +45,9 @@ const arbMutation = fc.record({
   key: fc.oneof(fc.constantFrom('type', 'data', 'itemId', 'amount', 'requestId', 'extra', '__proto__', 'state'), fc.string({ maxLength: 6 })),
 });
 
-function mutate(value: Json, mutation: fc.infer<typeof arbMutation>): Json {
+type Mutation = typeof arbMutation extends fc.Arbitrary<infer T> ? T : never;
+
+function mutate(value: Json, mutation: Mutation): Json {
   const copy = JSON.parse(JSON.stringify(value)) as Json;
   let node: Json = copy;
   for (let i = 0; i < mutation.depth; i++) {

@@ -1,7 +1,8 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor } from 'xstate';
 import type { Item } from '../../src/protocol/socket';
-import { itemMachine, type ItemEvent } from '../../src/machines/item.machine';
+import { itemMachine, type ItemEvent, type ItemUpdate } from '../../src/machines/item.machine';
 import { T0, bidOf, itemOf } from './support/fixtures';
 
 /**
@@ -311,6 +312,62 @@ describe('item machine', () => {
       expect(withBoth.ctx()).toMatchObject({ imageUrl: 'https://kingdom.test/key.png', description: 'Opens the vault' });
       const withNeither = startItem({ snapshot: { ...itemOf(), imageUrl: 7, description: 42 } });
       expect(withNeither.ctx()).toMatchObject({ imageUrl: null, description: null });
+    });
+  });
+
+  describe('a batch of updates (APPLY)', () => {
+    it('goes from none to finished in one transition, as its updates one by one would', () => {
+      const t = startItem();
+      t.send({ type: 'APPLY', updates: [STARTED, { type: 'BID', bid: bidOf({ amount: 150, username: 'Beorn' }) }, { type: 'SOLD', itemName: 'Golden Key', username: 'Beorn', amount: 150 }] });
+      expect(t.value()).toBe('finished');
+      expect(t.ctx()).toMatchObject({ amount: 150, username: 'Beorn', sold: true });
+    });
+
+    it('a raise that keeps the end changes the lead and keeps the countdown running', () => {
+      const t = startItem();
+      t.send(STARTED);
+      t.clock.increment(10_000);
+      t.send({ type: 'APPLY', updates: [{ type: 'BID', bid: bidOf({ amount: 110 }) }, { type: 'BID', bid: bidOf({ amount: 120, username: 'Beorn' }) }] });
+      expect(t.ctx()).toMatchObject({ amount: 120, username: 'Beorn', endsAt: T0 + 30_000 });
+      t.clock.increment(19_999);
+      expect(t.value()).toEqual(OPEN);
+      t.clock.increment(1);
+      expect(t.value()).toEqual(CLOSING);
+    });
+
+    const arbUpdate: fc.Arbitrary<ItemUpdate> = fc.oneof(
+      fc.record({ endsAt: fc.integer({ min: 0, max: 60_000 }) }).map(({ endsAt }) => ({ ...STARTED, endsAt: T0 + endsAt }) as ItemUpdate),
+      fc
+        .record({ amount: fc.integer({ min: 1, max: 30 }), who: fc.constantFrom('Beorn', 'Cynric'), endsAt: fc.integer({ min: 0, max: 60_000 }) })
+        .map(({ amount, who, endsAt }) => ({ type: 'BID', bid: bidOf({ amount: amount * 10, username: who, endsAt: T0 + endsAt }) }) as ItemUpdate),
+      fc.constant({ type: 'SOLD', itemName: 'Golden Key', username: 'Beorn', amount: 150 } as ItemUpdate),
+      fc.constant({ type: 'NO_BUYER', itemName: 'Golden Key' } as ItemUpdate),
+    );
+
+    it('leaves the item exactly where the same updates one by one leave it, at any moment', () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.record({ updates: fc.array(arbUpdate, { maxLength: 6 }), then: fc.integer({ min: 0, max: 20_000 }) }), { maxLength: 6 }),
+          fc.boolean(),
+          (segments, fromSnapshot) => {
+            const snapshot = fromSnapshot ? itemOf({ amount: 120, username: 'Beorn' }) : undefined;
+            const oneByOne = startItem({ snapshot });
+            const batched = startItem({ snapshot });
+            for (const { updates, then } of segments) {
+              for (const update of updates) oneByOne.send(update);
+              batched.send({ type: 'APPLY', updates });
+              expect(batched.value()).toEqual(oneByOne.value());
+              oneByOne.clock.increment(then);
+              batched.clock.increment(then);
+              expect(batched.value()).toEqual(oneByOne.value());
+              const { now: _a, ...a } = batched.ctx();
+              const { now: _b, ...b } = oneByOne.ctx();
+              expect(a).toEqual(b);
+            }
+          },
+        ),
+        { numRuns: 300 },
+      );
     });
   });
 });

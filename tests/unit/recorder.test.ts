@@ -89,7 +89,7 @@ describe('recorder', () => {
         { dir: 'close', msg: { code: 4401 }, raw: undefined },
       ]);
       // the frames themselves still come out normalised, as without a recorder
-      expect(seen).toEqual(['open', 'frame', 'frame', 'close']);
+      expect(seen).toEqual(['open', 'frames', 'frames', 'close']);
     });
 
     it('records the close when the client stops listening before the server closed', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { BoardView } from '../../src/machines/board-view';
 import { logEntries, parseLog, type LogEntry, type ParsedLog } from '../../src/streams/log';
 import { serverMsg } from '../../src/protocol/socket';
-import { createReplayer, play, replayLog } from '../../src/streams/replay';
+import { createReplayer, foldLog, play, replayLog, type Replayer } from '../../src/streams/replay';
 
 /**
  * Properties of the fold (fast-check): a board is a pure function of the log. Runs on the recorded
@@ -80,6 +80,31 @@ const arbLog = fc
 const arbText = fc.oneof(fc.constantFrom(...fixtures), arbLog);
 const fold = (text: string) => replayLog(parseLog(text));
 
+/**
+ * More than a player sees: every item's state (open or closing included) and context, the board's
+ * estimate of server time, its pending bids and the connections' states. Runs of frames must leave
+ * the machines exactly where the same frames one by one leave them.
+ */
+function machinesOf(replayer: Replayer) {
+  const { connections, board } = replayer.actor.getSnapshot().context;
+  const ctx = board.getSnapshot().context;
+  const items = Object.fromEntries(
+    Object.entries(ctx.items).map(([key, ref]) => {
+      const { now: _now, ...context } = ref.getSnapshot().context;
+      return [key, { value: ref.getSnapshot().value, context }];
+    }),
+  );
+  return {
+    connections: { auction: connections.auction.getSnapshot().value, user: connections.user.getSnapshot().value },
+    connected: ctx.connected,
+    latestBids: ctx.latestBids,
+    pending: ctx.pending,
+    offset: ctx.clock.offset,
+    now: replayer.clock.now(),
+    items,
+  };
+}
+
 describe('replay properties', () => {
   it('folding is deterministic: the same log gives the same board, every time', () => {
     fc.assert(
@@ -101,8 +126,28 @@ describe('replay properties', () => {
         const replayer = createReplayer({ header, entries });
         replayer.runToEnd();
         expect(replayer.board()).toEqual(fold(text));
+        // and folded as it is read, piece by piece, without keeping the log
+        expect(foldLog(chunks)).toEqual(fold(text));
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('frames in runs leave every machine where the same frames one by one leave it', () => {
+    fc.assert(
+      fc.property(arbText, fc.array(fc.integer({ min: 0, max: 40_000 }), { maxLength: 6 }), (text, stops) => {
+        const log = parseLog(text);
+        const oneByOne = createReplayer(log);
+        const inRuns = createReplayer(log);
+        for (const t of [...stops, Number.MAX_SAFE_INTEGER].sort((a, b) => a - b)) {
+          while (oneByOne.position < log.entries.length && log.entries[oneByOne.position].t <= t) oneByOne.step();
+          if (t !== Number.MAX_SAFE_INTEGER) oneByOne.advanceTo(t);
+          if (t === Number.MAX_SAFE_INTEGER) inRuns.runToEnd();
+          else inRuns.advanceTo(t);
+          expect(machinesOf(inRuns)).toEqual(machinesOf(oneByOne));
+        }
+      }),
+      { numRuns: 80 },
     );
   });
 

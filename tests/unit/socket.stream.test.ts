@@ -54,7 +54,14 @@ describe('createSocket (mock-socket)', () => {
     socket.close({ code: 4401, reason: 'token revoked', wasClean: true });
 
     await eventually(() => expect(isCompleted()).toBe(true));
-    expect(events.map((e) => (e.kind === 'frame' ? (e.event.type === 'message' ? e.event.msg.type : e.event.reason) : e.kind))).toEqual([
+    // live, every frame comes on its own, as soon as it arrives (no time of arrival given)
+    expect(events.filter((e) => e.kind === 'frames').every((e) => e.frames.length === 1 && e.frames[0].at === undefined)).toBe(true);
+    const label = (e: SocketEvent) => {
+      if (e.kind !== 'frames') return e.kind;
+      const { event } = e.frames[0];
+      return event.type === 'message' ? event.msg.type : event.reason;
+    };
+    expect(events.map(label)).toEqual([
       'open',
       'STATUS',
       'json',
@@ -62,7 +69,7 @@ describe('createSocket (mock-socket)', () => {
       'binary',
       'close',
     ]);
-    expect(events[1]).toEqual({ kind: 'frame', event: { type: 'message', msg: STATUS } });
+    expect(events[1]).toEqual({ kind: 'frames', frames: [{ event: { type: 'message', msg: STATUS } }] });
     expect(events[5]).toEqual({ kind: 'close', code: 4401 });
   });
 

@@ -20,6 +20,8 @@ export interface FakeSocket {
   receive(msg: unknown): void;
   /** A raw text frame, possibly not JSON. */
   receiveRaw(frame: unknown): void;
+  /** Several raw frames handed over at once, each with the local time it came (as a replay does). */
+  receiveRun(frames: { raw: unknown; at: number }[]): void;
   close(code?: number): void;
 }
 
@@ -46,10 +48,13 @@ export function fakeSocketFactory(): FakeSocketFactory {
         subject.next({ kind: 'open' });
       },
       receive(msg) {
-        subject.next({ kind: 'frame', event: normalise(JSON.stringify(msg)) });
+        subject.next({ kind: 'frames', frames: [{ event: normalise(JSON.stringify(msg)) }] });
       },
       receiveRaw(frame) {
-        subject.next({ kind: 'frame', event: normalise(frame) });
+        subject.next({ kind: 'frames', frames: [{ event: normalise(frame) }] });
+      },
+      receiveRun(frames) {
+        subject.next({ kind: 'frames', frames: frames.map(({ raw, at }) => ({ event: normalise(raw), at })) });
       },
       close(code = 1006) {
         isOpen = false;
