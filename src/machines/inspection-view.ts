@@ -44,11 +44,18 @@ export function summarise(context: unknown): string {
   return text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH - 1)}…` : text;
 }
 
+/** Events that carry a run of frames: only the first few are written out, then how many more. */
+const ITEMS_WRITTEN = 3;
+
 /** An event in one line (160 characters at most), its secrets hidden and actor refs left out. */
 export function summariseEvent(event: unknown): string {
-  const text = JSON.stringify(event, (key, value: unknown) =>
-    typeof value === 'function' ? 'ƒ' : key === 'actorRef' ? undefined : key && SECRET_KEY.test(key) ? HIDDEN : value,
-  );
+  const text = JSON.stringify(event, (key, value: unknown) => {
+    if (typeof value === 'function') return 'ƒ';
+    if (key === 'actorRef') return undefined;
+    if (key && SECRET_KEY.test(key)) return HIDDEN;
+    if (Array.isArray(value) && value.length > ITEMS_WRITTEN) return [...value.slice(0, ITEMS_WRITTEN), `…${value.length - ITEMS_WRITTEN} more`];
+    return value;
+  });
   return text && text.length > SUMMARY_LENGTH ? `${text.slice(0, SUMMARY_LENGTH - 1)}…` : (text ?? '');
 }
 

@@ -86,4 +86,11 @@ describe('the inspection panel never shows secrets', () => {
     expect(summariseEvent({ type: 'LOGGED_IN', token: jwt, remember: true })).toBe('{"type":"LOGGED_IN","token":"«hidden»","remember":true}');
     expect(summarise({ password: 'Str0ng!pass' })).toBe('{password: «hidden»}');
   });
+
+  it('writes out only the first frames of a run, and says how many more there were', () => {
+    const frames = Array.from({ length: 50_000 }, (_, i) => ({ event: { type: 'message', msg: { type: 'NO_BUYER', data: { itemId: i + 1, itemName: 'x' } } } }));
+    const text = summariseEvent({ type: 'SERVER_BATCH', frames });
+    expect(text.length).toBeLessThanOrEqual(160);
+    expect(summariseEvent({ type: 'APPLY', updates: [1, 2, 3, 4, 5] })).toBe('{"type":"APPLY","updates":[1,2,3,"…2 more"]}');
+  });
 });
