@@ -1,4 +1,4 @@
-import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import { enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Channel } from '../protocol/socket';
 import type { SocketHandle } from '../streams/socket';
 import { boardEventFor, boardMachine, type BoardOutEvent } from './board.machine';
@@ -26,11 +26,18 @@ export const replayMachine = setup({
     context: {} as {
       connections: Record<Channel, ActorRefFrom<typeof connectionMachine>>;
       board: ActorRefFrom<typeof boardMachine>;
-      connected: Record<Channel, boolean>;
     },
     events: {} as ConnectionOutEvent | BoardOutEvent,
   },
   actors: { connection: connectionMachine, board: boardMachine },
+  actions: {
+    /** The board hears what it heard live; whether the sockets are connected is the connections' own state. */
+    tellBoard: enqueueActions(({ context, event, enqueue }) => {
+      if (event.type === 'BOARD.SEND') return;
+      const toBoard = boardEventFor(event);
+      if (toBoard) enqueue.sendTo(context.board, toBoard);
+    }),
+  },
 }).createMachine({
   id: 'replay',
   context: ({ input, spawn }) => ({
@@ -52,24 +59,10 @@ export const replayMachine = setup({
       // a replay never sends a bid: the recorded ones are in the log as they were sent
       input: { now: input.now, newRequestId: () => 'replay' },
     }),
-    connected: { auction: false, user: false },
   }),
   on: {
-    'CONNECTION.STATUS': {
-      actions: [
-        assign({ connected: ({ context, event }) => ({ ...context.connected, [event.channel]: event.connected }) }),
-        enqueueActions(({ context, event, enqueue }) => {
-          const toBoard = boardEventFor(event);
-          if (toBoard) enqueue.sendTo(context.board, toBoard);
-        }),
-      ],
-    },
-    'CONNECTION.MESSAGES': {
-      actions: enqueueActions(({ context, event, enqueue }) => {
-        const toBoard = boardEventFor(event);
-        if (toBoard) enqueue.sendTo(context.board, toBoard);
-      }),
-    },
+    'CONNECTION.STATUS': { actions: 'tellBoard' },
+    'CONNECTION.MESSAGES': { actions: 'tellBoard' },
   },
 });
 
