@@ -240,12 +240,12 @@ export function createReplaySession(header: { recordedAt: string }): ReplaySessi
       let position = from;
       while (position < entries.length && more(entries[position])) {
         const first = entries[position];
-        if (first.dir !== 'in' || !takesRuns(first.ch)) {
+        const open: Record<Channel, boolean> | null = first.dir === 'in' ? { auction: takesRuns('auction'), user: takesRuns('user') } : null;
+        if (!open?.[first.ch]) {
           applyOne(entries[position++]);
           continue;
         }
         const runs: Record<Channel, Frame[]> = { auction: [], user: [] };
-        const open: Record<Channel, boolean> = { auction: takesRuns('auction'), user: takesRuns('user') };
         const runFrom = Math.max(time, first.t);
         let t = runFrom;
         for (; position < entries.length; position++) {
@@ -321,7 +321,8 @@ export function createReplayer(log: ParsedLog | { header: { recordedAt: string }
     duration,
     step() {
       if (position >= entries.length) return false;
-      position = session.apply(entries, position, (entry) => entry === entries[position]);
+      session.apply([entries[position]], 0);
+      position += 1;
       return true;
     },
     advanceTo(t) {
