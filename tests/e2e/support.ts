@@ -1,6 +1,8 @@
 import { expect, type Page } from '@playwright/test';
 
-export const PORTS = { http: 7411, auction: 7412, user: 7413 } as const;
+/** E2E_PORT moves the three ports together, so two checkouts can run their browser tests at once. */
+const base = Number(process.env.E2E_PORT ?? 7411);
+export const PORTS = { http: base, auction: base + 1, user: base + 2 } as const;
 export const BASE_URL = `http://127.0.0.1:${PORTS.http}`;
 export const PASSWORD = 'Str0ng!pass';
 export const ADMIN = { email: 'admin@e2e.test', password: PASSWORD, username: 'HighKing', playerid: '10000001' };
