@@ -1,6 +1,8 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import type { z } from 'zod/mini';
-import { MSG, type Bid, type ErrorType, type Item, type ServerMsg, type ServerMsgOf } from '../../src/protocol/socket';
+import type { KingdomSettings, settingsBody } from '../../src/protocol/settings';
+import { MSG, type Bid, type ErrorType, type Item, type ServerMsg, type ServerMsgOf, type StoreState } from '../../src/protocol/socket';
 import {
   HISTORY_BIDS,
   HISTORY_FINISHED_ITEMS,
@@ -22,11 +24,12 @@ import type { Db } from '../db/open';
 import type { ItemRow, UserRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 import { HttpError } from '../http/errors';
+import { storeIsOpen, updateSettings } from '../kingdom/settings';
 import { bookIn } from '../points/ledger';
 import type { Hub } from '../sockets/hub';
 import { Scheduler } from './scheduler';
 import { Serial } from './serial';
-import { readEligibility, secondsLeft, selectBids, selectItems, toBid, toStoreItem, writeEligibility } from './wire';
+import { readEligibility, selectBids, selectItems, toBid, toStoreItem, writeEligibility } from './wire';
 
 export type Clock = () => number;
 
@@ -43,7 +46,7 @@ export type BidAnswer = ServerMsgOf<'ERROR'> | ServerMsgOf<'BID_CREATED'> | null
 /** What the auction socket asks of the engine. */
 export interface AuctionService {
   /** Sent as HISTORY on authentication: bids newest first, the live and recently finished items. */
-  history(user: UserRow): Promise<{ bids: Bid[]; items: Item[] }>;
+  history(user: UserRow): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }>;
   createBid(user: UserRow, bid: BidRequest): Promise<BidAnswer>;
 }
 
@@ -203,7 +206,7 @@ export class AuctionEngine implements AuctionService {
 
     const { id: bidId } = await trx
       .insertInto('bids')
-      .values({ item_id: item.id, user_id: bidder.id, amount, ends_at: endsAt, created_at: now })
+      .values({ item_id: item.id, user_id: bidder.id, amount, ends_at: endsAt, created_at: now, extensions })
       .returning('id')
       .executeTakeFirstOrThrow();
     await trx.insertInto('bid_requests').values({ user_id: userId, request_id: requestId, item_id: itemId, bid_id: bidId, error_type: null, created_at: now }).execute();
@@ -228,7 +231,7 @@ export class AuctionEngine implements AuctionService {
       .where('id', '=', bidder.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const bid = toBid({ item_id: item.id, item_name: item.name, amount, username: bidder.username, ends_at: endsAt, created_at: now });
+    const bid = toBid({ item_id: item.id, item_name: item.name, amount, username: bidder.username, ends_at: endsAt, created_at: now, extensions });
     return { kind: 'accepted', bid, bidder: updated, outbid };
   }
 
@@ -243,7 +246,13 @@ export class AuctionEngine implements AuctionService {
 
   private async nextDue(): Promise<number | null> {
     const start = await this.db.selectFrom('items').select((eb) => eb.fn.min('starts_at').as('at')).where('state', '=', 'scheduled').executeTakeFirst();
-    const end = await this.db.selectFrom('items').select((eb) => eb.fn.min('ends_at').as('at')).where('state', '=', 'live').executeTakeFirst();
+    // an item held while the store is closed has no end until it opens again
+    const end = await this.db
+      .selectFrom('items')
+      .select((eb) => eb.fn.min('ends_at').as('at'))
+      .where('state', '=', 'live')
+      .where('held_ms', 'is', null)
+      .executeTakeFirst();
     const times = [start?.at, end?.at].filter((t): t is number => typeof t === 'number');
     return times.length ? Math.min(...times) : null;
   }
@@ -266,6 +275,7 @@ export class AuctionEngine implements AuctionService {
           .selectFrom('items')
           .select(['id', 'ends_at'])
           .where('state', '=', 'live')
+          .where('held_ms', 'is', null)
           .where('ends_at', '<=', now)
           .orderBy('ends_at')
           .orderBy('id')
@@ -284,21 +294,22 @@ export class AuctionEngine implements AuctionService {
   }
 
   private async startItem(id: number, now: number): Promise<void> {
-    const row = await this.db
-      .updateTable('items')
-      .set({ state: 'live', started_at: now })
-      .where('id', '=', id)
-      .where('state', '=', 'scheduled')
-      .returningAll()
-      .executeTakeFirst();
+    const row = await writeTransaction(this.db, async (trx) => {
+      const open = await storeIsOpen(trx);
+      return trx
+        .updateTable('items')
+        .set({ state: 'live', started_at: now, held_ms: open ? null : sql<number>`duration_s * 1000` })
+        .where('id', '=', id)
+        .where('state', '=', 'scheduled')
+        .returningAll()
+        .executeTakeFirst();
+    });
     if (row) this.announceStart(row, now);
   }
 
+  /** BIDDING_STARTED: the whole Item (its rules, eligibility, soft close, image), as HISTORY gives it after a reload. */
   private announceStart(row: ItemRow, now: number): void {
-    this.hub.broadcast('auction', {
-      type: MSG.BIDDING_STARTED,
-      data: { itemId: row.id, itemName: row.name, start_price: row.start_price, timer: secondsLeft(row.ends_at, now), timestamp: now, endsAt: row.ends_at },
-    });
+    this.hub.broadcast('auction', { type: MSG.BIDDING_STARTED, data: toStoreItem({ ...row, leader_name: null }, now) });
   }
 
   /**
@@ -313,6 +324,7 @@ export class AuctionEngine implements AuctionService {
         .set({ state: 'finished', settled_at: now })
         .where('id', '=', id)
         .where('state', '=', 'live')
+        .where('held_ms', 'is', null)
         .where('ends_at', '<=', now)
         .returningAll()
         .executeTakeFirst();
@@ -351,6 +363,8 @@ export class AuctionEngine implements AuctionService {
       if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new HttpError(400, STORE_ERRORS.startsAt);
       const startsAt = Math.max(body.startsAt ?? now, now);
       const live = startsAt <= now;
+      // going live while the store is closed: held with its whole duration until it opens
+      const held = live && !(await storeIsOpen(this.db)) ? body.duration * 1000 : null;
       const row = await this.db
         .insertInto('items')
         .values({
@@ -371,6 +385,7 @@ export class AuctionEngine implements AuctionService {
           created_by: creatorId,
           created_at: now,
           started_at: live ? now : null,
+          held_ms: held,
         })
         .returningAll()
         .executeTakeFirstOrThrow();
@@ -382,8 +397,8 @@ export class AuctionEngine implements AuctionService {
 
   /**
    * Cancels a scheduled or live item: the leader's reservation is released (VIRTUAL_BALANCE_UPDATE)
-   * and, when it was live, NO_BUYER tells every board to finish it. A scheduled item was never on
-   * the boards, so nothing is broadcast for it.
+   * and, when it was live, ITEM_CANCELLED takes it off every board (a cancellation is not a sale
+   * that failed). A scheduled item was never on the boards, so nothing is broadcast for it.
    */
   cancelItem(itemId: number): Promise<StoreItem> {
     return this.exclusive(async () => {
@@ -406,7 +421,7 @@ export class AuctionEngine implements AuctionService {
       });
       const { item, released } = result;
       if (released) this.announceBalance(released);
-      if (item.state === 'live') this.hub.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name } });
+      if (item.state === 'live') this.hub.broadcast('auction', { type: MSG.ITEM_CANCELLED, data: { itemId: item.id, itemName: item.name } });
       await this.scheduler.arm();
       return toStoreItem({ ...item, state: 'cancelled', settled_at: now }, now);
     });
@@ -428,6 +443,7 @@ export class AuctionEngine implements AuctionService {
         const duration = body.duration ?? item.duration_s;
         const startPrice = body.start_price ?? item.start_price;
         const live = startsAt <= now;
+        const held = live && !(await storeIsOpen(trx)) ? duration * 1000 : null;
         return trx
           .updateTable('items')
           .set({
@@ -444,7 +460,7 @@ export class AuctionEngine implements AuctionService {
             extend_window_s: body.extendWindow ?? item.extend_window_s,
             max_extensions: body.maxExtensions ?? item.max_extensions,
             eligibility: body.eligibility === undefined ? item.eligibility : writeEligibility(body.eligibility),
-            ...(live ? { state: 'live' as const, started_at: now } : {}),
+            ...(live ? { state: 'live' as const, started_at: now, held_ms: held } : {}),
           })
           .where('id', '=', item.id)
           .where('state', '=', 'scheduled')
@@ -553,8 +569,8 @@ export class AuctionEngine implements AuctionService {
     }
   }
 
-  /** HISTORY: the latest bids (not on cancelled items), every live item and the most recently finished ones. */
-  history(): Promise<{ bids: Bid[]; items: Item[] }> {
+  /** HISTORY: the latest bids (not on cancelled items), every live item and the most recently finished ones, and whether the store is open. */
+  history(): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
     return this.exclusive(async () => {
       const now = this.now();
       const bids = await selectBids(this.db).where('i.state', '!=', 'cancelled').limit(HISTORY_BIDS).execute();
@@ -565,7 +581,32 @@ export class AuctionEngine implements AuctionService {
         .orderBy('i.id', 'desc')
         .limit(HISTORY_FINISHED_ITEMS)
         .execute();
-      return { bids: bids.map(toBid), items: [...live, ...finished].map((r) => toStoreItem(r, now)) };
+      const store: StoreState = (await storeIsOpen(this.db)) ? 'open' : 'closed';
+      return { bids: bids.map(toBid), items: [...live, ...finished].map((r) => toStoreItem(r, now)), store };
+    });
+  }
+
+  // ── the store opening and closing (kingdom settings) ──────────────────────────────────────
+
+  /**
+   * Changes the kingdom's settings through the queue: a bid queued before a close is still taken,
+   * none after it. Closing the store holds every live item's time left, so no item ends while it
+   * is closed (a leader cannot win at the price of the moment while rivals are refused); opening
+   * it gives each live item its end back as the opening time plus the time it had left. Either
+   * way every board hears STORE_STATE with the items' ends, so every clock moves together.
+   */
+  updateSettings(body: z.output<typeof settingsBody>, actorId: number): Promise<KingdomSettings> {
+    return this.exclusive(async () => {
+      // an item whose end came before the close is over, fairly: settle it first
+      if (body.storeOpen === false) await this.runDue();
+      const now = this.now();
+      let change: ServerMsgOf<'STORE_STATE'> | null = null;
+      const settings = await updateSettings(this.db, body, actorId, now, async (trx, open) => {
+        change = open ? await resumeItems(trx, now) : await holdItems(trx, now);
+      });
+      if (change) this.hub.broadcast('auction', change);
+      await this.scheduler.arm();
+      return settings;
     });
   }
 
@@ -620,4 +661,30 @@ function toHistoryEntry(r: { id: number; name: string; ends_at: number; sale_id:
     amount: sold ? r.amount : null,
     at: sold && r.at !== null ? r.at : r.ends_at,
   };
+}
+
+/** The store closes: every live item running keeps the time it has left (held_ms) and cannot end. */
+async function holdItems(trx: Queryable, now: number): Promise<ServerMsgOf<'STORE_STATE'>> {
+  const rows = await trx
+    .updateTable('items')
+    .set({ held_ms: sql<number>`case when ends_at > ${now} then ends_at - ${now} else 0 end` })
+    .where('state', '=', 'live')
+    .where('held_ms', 'is', null)
+    .returning(['id', 'ends_at', 'held_ms'])
+    .execute();
+  const items = rows.map((r) => ({ itemId: r.id, endsAt: r.ends_at, heldMs: r.held_ms ?? 0 })).sort((a, b) => a.itemId - b.itemId);
+  return { type: MSG.STORE_STATE, data: { state: 'closed', timestamp: now, items } };
+}
+
+/** The store opens: every held item ends the time it had left from now. */
+async function resumeItems(trx: Queryable, now: number): Promise<ServerMsgOf<'STORE_STATE'>> {
+  const rows = await trx
+    .updateTable('items')
+    .set({ ends_at: sql<number>`${now} + held_ms`, held_ms: null })
+    .where('state', '=', 'live')
+    .where('held_ms', 'is not', null)
+    .returning(['id', 'ends_at'])
+    .execute();
+  const items = rows.map((r) => ({ itemId: r.id, endsAt: r.ends_at })).sort((a, b) => a.itemId - b.itemId);
+  return { type: MSG.STORE_STATE, data: { state: 'open', timestamp: now, items } };
 }

@@ -46,7 +46,7 @@ export function toStoreItem(row: ItemWithLeader, now: number): StoreItem & Item 
     type: row.type,
     amount: row.amount,
     username: row.leader_name ?? NO_LEADER,
-    timer: row.state === 'live' ? secondsLeft(row.ends_at, now) : 0,
+    timer: row.state !== 'live' ? 0 : row.held_ms !== null ? Math.ceil(row.held_ms / 1000) : secondsLeft(row.ends_at, now),
     timestamp: now,
     endsAt: row.ends_at,
     state: row.state,
@@ -60,11 +60,13 @@ export function toStoreItem(row: ItemWithLeader, now: number): StoreItem & Item 
     maxExtensions: row.max_extensions,
     extensions: row.extensions,
     eligibility: readEligibility(row.eligibility),
+    // the store is closed: this live item's time left is held until it opens again
+    ...(row.state === 'live' && row.held_ms !== null ? { heldMs: row.held_ms } : {}),
   };
 }
 
-/** A bid as it was when accepted: `timer` and `endsAt` at its own `timestamp`. */
-export function toBid(b: { item_id: number; item_name: string; amount: number; username: string; ends_at: number; created_at: number }): Bid {
+/** A bid as it was when accepted: `timer`, `endsAt` and the extensions used at its own `timestamp`. */
+export function toBid(b: { item_id: number; item_name: string; amount: number; username: string; ends_at: number; created_at: number; extensions?: number | null }): Bid {
   return {
     itemId: b.item_id,
     itemName: b.item_name,
@@ -73,6 +75,7 @@ export function toBid(b: { item_id: number; item_name: string; amount: number; u
     timer: secondsLeft(b.ends_at, b.created_at),
     timestamp: b.created_at,
     endsAt: b.ends_at,
+    ...(b.extensions === null || b.extensions === undefined ? {} : { extensions: b.extensions }),
   };
 }
 
@@ -82,6 +85,6 @@ export function selectBids(db: Queryable) {
     .selectFrom('bids as b')
     .innerJoin('items as i', 'i.id', 'b.item_id')
     .innerJoin('users as u', 'u.id', 'b.user_id')
-    .select(['b.id', 'b.item_id', 'i.name as item_name', 'b.amount', 'u.username', 'b.ends_at', 'b.created_at'])
+    .select(['b.id', 'b.item_id', 'i.name as item_name', 'b.amount', 'u.username', 'b.ends_at', 'b.created_at', 'b.extensions'])
     .orderBy('b.id', 'desc');
 }

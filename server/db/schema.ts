@@ -63,12 +63,15 @@ export interface ItemsTable {
   created_at: number;
   started_at: number | null;
   settled_at: number | null;
+  /** While the store is closed: the ms this live item had left, held (it cannot end); null while the store is open. */
+  held_ms: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
-/** Every accepted bid; `ends_at` is the item's end right after it. */
+/** Every accepted bid; `ends_at` is the item's end right after it, `extensions` the soft-close extensions used by then. */
 export interface BidsTable {
   id: Generated<number>;
   item_id: number;
+  extensions: ColumnType<number | null, number | null | undefined, number | null>;
   user_id: number;
   amount: number;
   ends_at: number;

@@ -25,10 +25,21 @@ export async function readSettings(db: Queryable): Promise<KingdomSettings> {
   return toSettings(await db.selectFrom('kingdom_settings').selectAll().where('id', '=', 1).executeTakeFirstOrThrow());
 }
 
-/** Changes what the body names, keeps the rest; remembers who and when. */
-export async function updateSettings(db: Db, body: z.output<typeof settingsBody>, actorId: number, now: number): Promise<KingdomSettings> {
+/**
+ * Changes what the body names, keeps the rest; remembers who and when. When the store opens or
+ * closes, `onStoreChange` runs in the same transaction (the auction engine holds or resumes the
+ * live items there, so the store's state and the items' ends never disagree).
+ */
+export async function updateSettings(
+  db: Db,
+  body: z.output<typeof settingsBody>,
+  actorId: number,
+  now: number,
+  onStoreChange?: (trx: Queryable, open: boolean) => Promise<void>,
+): Promise<KingdomSettings> {
   return writeTransaction(db, async (trx) => {
     const d = body.defaults ?? {};
+    const before = await trx.selectFrom('kingdom_settings').select('store_open').where('id', '=', 1).executeTakeFirstOrThrow();
     const row = await trx
       .updateTable('kingdom_settings')
       .set({
@@ -45,6 +56,13 @@ export async function updateSettings(db: Db, body: z.output<typeof settingsBody>
       .where('id', '=', 1)
       .returningAll()
       .executeTakeFirstOrThrow();
+    if (onStoreChange && row.store_open !== before.store_open) await onStoreChange(trx, row.store_open === 1);
     return toSettings(row);
   });
+}
+
+/** Whether the council has the store open (bids taken, items run); read inside the caller's transaction. */
+export async function storeIsOpen(db: Queryable): Promise<boolean> {
+  const row = await db.selectFrom('kingdom_settings').select('store_open').where('id', '=', 1).executeTakeFirst();
+  return !row || row.store_open === 1;
 }

@@ -14,6 +14,8 @@ export const MSG = {
   WINNER: 'WINNER',
   OUTBID: 'OUTBID',
   VIRTUAL_BALANCE_UPDATE: 'VIRTUAL_BALANCE_UPDATE',
+  ITEM_CANCELLED: 'ITEM_CANCELLED',
+  STORE_STATE: 'STORE_STATE',
   ERROR: 'ERROR',
 } as const;
 
@@ -55,6 +57,11 @@ export const clientFrame = z.discriminatedUnion('type', [authenticationFrame, ge
 export type ClientFrame = z.infer<typeof clientFrame>;
 
 // ── server → client ─────────────────────────────────────────────────────────────────────────
+
+/** The kingdom store is open (bids taken) or closed by the council (every live item's time held). */
+export const STORE_STATES = ['open', 'closed'] as const;
+export type StoreState = (typeof STORE_STATES)[number];
+
 export const bid = z.object({
   itemId,
   itemName: z.string(),
@@ -63,8 +70,30 @@ export const bid = z.object({
   timer: z.int(),
   timestamp: epochMs,
   endsAt: epochMs,
+  /** Soft-close extensions the item has used, this bid's included (on BID_CREATED and OUTBID). */
+  extensions: z.optional(z.int()),
 });
 export type Bid = z.infer<typeof bid>;
+
+/** Who may bid, as the socket carries it: rank and group names (an unknown name still parses). */
+export const wireEligibility = z.object({ ranks: z.optional(z.array(z.string())), groups: z.optional(z.array(z.string())) });
+export type WireEligibility = z.infer<typeof wireEligibility>;
+
+/**
+ * Everything a client needs to judge a bid and show the soft close, beyond the price: on every
+ * Item (HISTORY) and on BIDDING_STARTED. Optional only so that logs recorded before they were
+ * sent still replay; the server always sends them.
+ */
+const itemRules = {
+  minIncrement: z.optional(z.int()),
+  eligibility: z.optional(wireEligibility),
+  /** A bid in the last extendWindow seconds moves the end to then + extendWindow, at most maxExtensions times. */
+  extendWindow: z.optional(z.int()),
+  maxExtensions: z.optional(z.int()),
+  extensions: z.optional(z.int()),
+  /** While the store is closed: the milliseconds this live item had left, held until it opens again (absent while open). */
+  heldMs: z.optional(z.int()),
+};
 
 export const item = z.looseObject({
     itemId,
@@ -77,21 +106,30 @@ export const item = z.looseObject({
     endsAt: epochMs,
     state: z.enum(['scheduled', 'live', 'finished', 'cancelled']),
     start_price: z.int(),
+    ...itemRules,
     minIncrement: z.int(),
 });
 export type Item = z.infer<typeof item>;
 
+/** An item going live: the whole Item (its rules, eligibility, image and description), as HISTORY would give it. */
+export const biddingStarted = z.looseObject({ itemId, itemName: z.string(), start_price: z.int(), timer: z.int(), timestamp: epochMs, endsAt: epochMs, ...itemRules });
+export type BiddingStarted = z.infer<typeof biddingStarted>;
+
 export const balance = z.object({ balance: z.int(), reserved: z.int(), available: z.int() });
 export type Balance = z.infer<typeof balance>;
 
-export const historyMsg = z.object({ type: z.literal(MSG.HISTORY), data: z.object({ bids: z.array(bid), items: z.array(item) }) });
+export const historyMsg = z.object({
+  type: z.literal(MSG.HISTORY),
+  /** `store` absent (logs recorded before it was sent): open. */
+  data: z.object({ bids: z.array(bid), items: z.array(item), store: z.optional(z.enum(STORE_STATES)) }),
+});
 export const statusMsg = z.object({
   type: z.literal(MSG.STATUS),
   data: z.extend(balance, { username: z.string(), rank: z.string() }),
 });
 export const biddingStartedMsg = z.object({
   type: z.literal(MSG.BIDDING_STARTED),
-  data: z.object({ itemId, itemName: z.string(), start_price: z.int(), timer: z.int(), timestamp: epochMs, endsAt: epochMs }),
+  data: biddingStarted,
 });
 export const bidCreatedMsg = z.object({ type: z.literal(MSG.BID_CREATED), data: bid });
 export const saleCompletedMsg = z.object({
@@ -99,6 +137,20 @@ export const saleCompletedMsg = z.object({
   data: z.object({ itemId, itemName: z.string(), username: z.string(), amount: z.int() }),
 });
 export const noBuyerMsg = z.object({ type: z.literal(MSG.NO_BUYER), data: z.object({ itemId, itemName: z.string() }) });
+/** A live item the council cancelled: it leaves every board, its leader's points are released. */
+export const itemCancelledMsg = z.object({ type: z.literal(MSG.ITEM_CANCELLED), data: z.object({ itemId, itemName: z.string() }) });
+/**
+ * The store opened or closed, to everyone. Closing holds every live item's time left (heldMs);
+ * opening gives it back: each live item's new end is the reopening time plus what it had left.
+ */
+export const storeStateMsg = z.object({
+  type: z.literal(MSG.STORE_STATE),
+  data: z.object({
+    state: z.enum(STORE_STATES),
+    timestamp: epochMs,
+    items: z.array(z.object({ itemId, endsAt: epochMs, heldMs: z.optional(z.int()) })),
+  }),
+});
 export const winnerMsg = z.object({
   type: z.literal(MSG.WINNER),
   data: z.object({ itemId, itemName: z.string(), amount: z.int(), username: z.string() }),
@@ -122,6 +174,8 @@ export const serverMsg = z.discriminatedUnion('type', [
   winnerMsg,
   outbidMsg,
   virtualBalanceUpdateMsg,
+  itemCancelledMsg,
+  storeStateMsg,
   errorMsg,
 ]);
 export type ServerMsg = z.infer<typeof serverMsg>;

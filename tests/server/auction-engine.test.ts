@@ -57,7 +57,7 @@ describe('accepted bids', () => {
     const created = await bidCreated(alice.auction, item.itemId, 100, alice.username);
     expect(created).toEqual({
       type: 'BID_CREATED',
-      data: { itemId: item.itemId, itemName: 'Golden Sword', amount: 100, username: alice.username, timer: 600, timestamp: clock.t, endsAt: item.endsAt },
+      data: { itemId: item.itemId, itemName: 'Golden Sword', amount: 100, username: alice.username, timer: 600, timestamp: clock.t, endsAt: item.endsAt, extensions: 0 },
     });
     // the same frame reached another player
     expect(await bidCreated(watcher.auction, item.itemId, 100, alice.username)).toEqual(created);

@@ -15,10 +15,20 @@ describe('the scheduler', () => {
   });
   afterAll(() => server.close());
 
-  it('starts a scheduled item at its startsAt on its own timer: BIDDING_STARTED to everyone', async () => {
+  it('starts a scheduled item at its startsAt on its own timer: BIDDING_STARTED to everyone, with every rule of the item', async () => {
     const [ann, ben] = await Promise.all([bidder(server, admin.token, 0), bidder(server, admin.token, 0)]);
     const startsAt = clock.t + 200;
-    const item = await createItem(server, admin.token, { startsAt, duration: 60, start_price: 70 });
+    const item = await createItem(server, admin.token, {
+      startsAt,
+      duration: 60,
+      start_price: 70,
+      minIncrement: 100,
+      extendWindow: 15,
+      maxExtensions: 3,
+      imageUrl: 'https://example.com/sword.png',
+      description: 'Sharp',
+      eligibility: { ranks: ['council'], groups: ['Vanguard'] },
+    });
     expect(item).toMatchObject({ state: 'scheduled', startsAt, endsAt: startsAt + 60_000, timer: 0 });
     const listed = await call(server, 'GET', '/store/items?state=scheduled', { token: ann.token });
     expect((listed.body.items as { itemId: number }[]).map((i) => i.itemId)).toContain(item.itemId);
@@ -26,7 +36,28 @@ describe('the scheduler', () => {
     clock.advance(200); // the engine's clock says it is time; the real timer (200 ms) fires by itself
     const expected = {
       type: 'BIDDING_STARTED',
-      data: { itemId: item.itemId, itemName: 'Golden Sword', start_price: 70, timer: 60, timestamp: clock.t, endsAt: startsAt + 60_000 },
+      // the whole Item, as HISTORY gives it after a reload: a card built from it judges bids the same way
+      data: {
+        itemId: item.itemId,
+        itemName: 'Golden Sword',
+        type: 'auction',
+        amount: 70,
+        username: 'server',
+        state: 'live',
+        start_price: 70,
+        minIncrement: 100,
+        timer: 60,
+        timestamp: clock.t,
+        startsAt,
+        endsAt: startsAt + 60_000,
+        duration: 60,
+        extendWindow: 15,
+        maxExtensions: 3,
+        extensions: 0,
+        imageUrl: 'https://example.com/sword.png',
+        description: 'Sharp',
+        eligibility: { ranks: ['council'], groups: ['Vanguard'] },
+      },
     };
     expect(await ann.auction.nextOf('BIDDING_STARTED')).toEqual(expected);
     expect(await ben.auction.nextOf('BIDDING_STARTED')).toEqual(expected);

@@ -82,6 +82,9 @@ describe('a closed store', () => {
     await save({ storeOpen: true });
     sendBid(bob.auction, item.itemId, 500, refused);
     expect(await errorFor(bob.auction, refused)).toMatchObject({ error_type: 'BID_OPEN_ERROR' });
+    // the store's state reached every board, and nothing of the refused bids did
+    expect(await alice.auction.nextOf('STORE_STATE')).toMatchObject({ data: { state: 'closed' } });
+    expect(await alice.auction.nextOf('STORE_STATE')).toMatchObject({ data: { state: 'open' } });
     expect(await alice.auction.quiet(100)).toBe(true);
     const row = await server.db.selectFrom('items').selectAll().where('id', '=', item.itemId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ leader_id: alice.id, amount: 100 });

@@ -49,7 +49,7 @@ describe.each([
 describe('auction socket', () => {
   it('sends HISTORY with empty lists on authentication', async () => {
     const socket = await authedSocket(server.auctionUrl, token);
-    expect(await socket.next()).toEqual({ type: 'HISTORY', data: { bids: [], items: [] } });
+    expect(await socket.next()).toEqual({ type: 'HISTORY', data: { bids: [], items: [], store: 'open' } });
     socket.close();
   });
 

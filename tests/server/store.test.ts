@@ -122,7 +122,7 @@ describe('GET /store/items', () => {
 });
 
 describe('POST /store/items/:itemId/cancel', () => {
-  it('cancels a live item: the leader’s points are released, their balance page hears it, boards get NO_BUYER', async () => {
+  it('cancels a live item: the leader’s points are released, their balance page hears it, boards get ITEM_CANCELLED (not NO_BUYER)', async () => {
     const leader = await bidder(server, admin.token, 1_000);
     const watcher = await bidder(server, admin.token, 0);
     const item = await createItem(server, admin.token, { itemName: 'Cursed Ring' });
@@ -134,7 +134,8 @@ describe('POST /store/items/:itemId/cancel', () => {
     expect(answer.status).toBe(200);
     expect(answer.body).toMatchObject({ result: true, item: { itemId: item.itemId, state: 'cancelled' } });
     expect(await leader.user.nextOf('VIRTUAL_BALANCE_UPDATE')).toEqual({ type: 'VIRTUAL_BALANCE_UPDATE', data: { balance: 1_000, reserved: 0, available: 1_000 } });
-    expect(await watcher.auction.nextOf('NO_BUYER')).toEqual({ type: 'NO_BUYER', data: { itemId: item.itemId, itemName: 'Cursed Ring' } });
+    expect(await watcher.auction.nextOf('ITEM_CANCELLED')).toEqual({ type: 'ITEM_CANCELLED', data: { itemId: item.itemId, itemName: 'Cursed Ring' } });
+    expect(watcher.auction.drain().filter((f) => f.type === 'NO_BUYER')).toEqual([]);
     expect(await userRow(server.db, leader.id)).toMatchObject({ balance: 1_000, reserved: 0 });
     await expectBooksBalance(server.db);
 

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { createGroupBody, group, groupMemberBody, kingdomSettings, SETTINGS_ERRORS, settingsBody } from '../../../src/protocol/settings';
 import { addToGroup, createGroup, deleteGroup, findGroup, listGroups, removeFromGroup } from '../../auction/groups';
 import type { AppContext } from '../../context';
-import { readSettings, updateSettings } from '../../kingdom/settings';
+import { readSettings } from '../../kingdom/settings';
 import { findUserByUsername } from '../../users/users';
 import { HttpError, parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
@@ -36,7 +36,8 @@ export function kingdomRoutes(ctx: AppContext) {
       {
         preHandler: requireRank(ctx, 'council+admin'),
         schema: {
-          summary: 'Change any of the settings (the rest stays). storeOpen false: every bid gets ERROR BID_OPEN_ERROR until it is opened again',
+          summary:
+            'Change any of the settings (the rest stays). storeOpen false: every bid gets ERROR BID_OPEN_ERROR and every live item keeps the time it has left (none ends) until the store opens again; then each ends that long after the opening. Everyone hears STORE_STATE',
           tags: ['kingdom'],
           security: BEARER,
           body: jsonSchema(settingsBody, 'input'),
@@ -49,7 +50,7 @@ export function kingdomRoutes(ctx: AppContext) {
         if (changes.every((v) => v === undefined)) throw new HttpError(400, SETTINGS_ERRORS.nothingToChange);
         const actorId = authOf(request).user.id;
         // through the engine's queue: a bid queued before the store closed is still taken, none after it
-        const settings = await ctx.auction.exclusive(() => updateSettings(ctx.db, body, actorId, ctx.now()));
+        const settings = await ctx.auction.updateSettings(body, actorId);
         request.log.info({ by: actorId, changes: body }, 'kingdom settings changed');
         return { result: true, settings };
       },
