@@ -521,6 +521,61 @@ const scenarios: Record<string, { about: string; run: Scenario }> = {
       return alice;
     },
   },
+  'mid-session-start': {
+    about: 'items start while the player watches (an increment of 100, one limited to council), a bid, then a reconnect: HISTORY must give the same cards',
+    async run(s) {
+      const alice = await s.player('alice', 5000);
+      const bob = await s.other('bob', 5000);
+      const a = await s.item({ itemName: 'Golden Sword', start_price: 300, minIncrement: 100, extendWindow: 30, maxExtensions: 2, imageUrl: 'https://example.com/sword.png' });
+      const b = await s.item({ itemName: 'Council Seal', start_price: 50, minIncrement: 25, eligibility: { ranks: ['council'] } });
+      await alice.seen('BIDDING_STARTED', b);
+      await bob.bid(a, 300);
+      await alice.seen('BID_CREATED', a);
+      await alice.settle();
+      s.auctionProxy.drop();
+      await waitFor('the drop', () => !alice.connected());
+      await waitFor('the reconnect', () => alice.connected(), 8000);
+      await alice.settle();
+      return alice;
+    },
+  },
+  'item-cancelled': {
+    about: 'the council cancels a live item the player leads: ITEM_CANCELLED, the item leaves the board, the points are released',
+    async run(s) {
+      const alice = await s.player('alice', 5000);
+      const a = await s.item({ itemName: 'Cursed Ring' });
+      const b = await s.item({ itemName: 'Iron Axe' });
+      await alice.seen('BIDDING_STARTED', b);
+      await alice.bid(a, 100);
+      await alice.bid(b, 100);
+      await s.call('POST', `store/items/${a}/cancel`, undefined, s.admin.token);
+      await alice.seen('ITEM_CANCELLED', a);
+      await alice.settle();
+      return alice;
+    },
+  },
+  'store-closed': {
+    about: 'the council closes the store: the live item is held past its end, a bid is refused; it opens again and the item ends its time left later',
+    async run(s) {
+      const alice = await s.player('alice', 5000);
+      const bob = await s.other('bob', 5000);
+      const id = await s.item({ itemName: 'Held Crown', duration: 60 });
+      await alice.seen('BIDDING_STARTED', id);
+      await bob.bid(id, 100);
+      await s.advance(20_000);
+      await s.call('POST', 'kingdom/settings', { storeOpen: false }, s.admin.token);
+      await alice.settle();
+      await s.advance(120_000);
+      await alice.bid(id, 200);
+      await s.call('POST', 'kingdom/settings', { storeOpen: true }, s.admin.token);
+      await alice.settle();
+      await alice.bid(id, 200);
+      await s.advance(41_000);
+      await alice.seen('WINNER', id);
+      await alice.settle();
+      return alice;
+    },
+  },
   'live-300': {
     about: '300 live items: 150 in the first HISTORY, 150 starting while watched, bids on a few',
     async run(s) {

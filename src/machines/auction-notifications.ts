@@ -39,6 +39,13 @@ export function notificationFor(msg: ServerMsg): NotificationInput | null {
       return { kind: 'success', titleId: 'notify.saleCompleted.title', textId: 'notify.saleCompleted.text', values: { username: msg.data.username, amount: msg.data.amount, itemName: msg.data.itemName } };
     case MSG.NO_BUYER:
       return { kind: 'warning', titleId: 'notify.saleFailed.title', textId: 'notify.saleFailed.text', values: { itemName: msg.data.itemName } };
+    case MSG.ITEM_CANCELLED:
+      // not a sale that failed: the council called it off, and the leader's points are free again
+      return { kind: 'warning', titleId: 'notify.itemCancelled.title', textId: 'notify.itemCancelled.text', values: { itemName: msg.data.itemName } };
+    case MSG.STORE_STATE:
+      return msg.data.state === 'closed'
+        ? { kind: 'warning', key: 'store-state', titleId: 'store.closed.title', textId: 'store.closed.text' }
+        : { kind: 'info', key: 'store-state', titleId: 'notify.storeOpen.title', textId: 'notify.storeOpen.text' };
     case MSG.BIDDING_STARTED:
       return { kind: 'info', titleId: 'notify.biddingStarted.title', textId: 'notify.biddingStarted.text', values: { itemName: msg.data.itemName } };
     case MSG.ERROR:

@@ -1,24 +1,34 @@
 import { assign, setup } from 'xstate';
-import type { Bid, Item } from '../protocol/socket';
+import type { Bid, BiddingStarted, Item } from '../protocol/socket';
 
 /**
  * One item's lifecycle on the board: none → live → finished. While live it is `open` until its
  * end (server time, `endsAt`) passes on the actor system's clock, then `closing` until the
- * server settles it (SALE_COMPLETED or NO_BUYER). A bid that extends the end reopens it.
+ * server settles it (SALE_COMPLETED or NO_BUYER). A bid that extends the end reopens it. While
+ * the store is closed the item is `held`: its time left (`heldMs`) stands still and it cannot end.
  */
-export interface ItemContext {
-  itemId: number;
-  itemName: string;
-  amount: number;
-  username: string;
-  endsAt: number;
-  start_price: number | null;
+export interface ItemRules {
   minIncrement: number | null;
   imageUrl: string | null;
   description: string | null;
   /** Ranks and groups allowed to bid, when the item is limited (both empty: everyone). */
   ranks: string[];
   groups: string[];
+  /** Soft close: a bid in the last extendWindow s moves the end, at most maxExtensions times; `extensions` used so far. */
+  extendWindow: number | null;
+  maxExtensions: number | null;
+  extensions: number;
+  /** While the store is closed: the time it had left, held (ms); null while it runs. */
+  heldMs: number | null;
+}
+
+export interface ItemContext extends ItemRules {
+  itemId: number;
+  itemName: string;
+  amount: number;
+  username: string;
+  endsAt: number;
+  start_price: number | null;
   /** Once finished: sold (to `username` for `amount`) or not. */
   sold: boolean | null;
   /** Server time, as the board estimates it on the actor system's clock. */
@@ -30,10 +40,12 @@ export interface ItemContext {
 /** `snapshot`: the item as HISTORY gave it, when the board is rebuilt from a snapshot. */
 export type ItemInput = { itemId: number; now: () => number; snapshot?: Item };
 
-/** Something the server said about the item. */
+/** Something the server said about the item. `rules` on a start: everything BIDDING_STARTED carried (absent in old logs). */
 export type ItemUpdate =
-  | { type: 'STARTED'; itemName: string; start_price: number; endsAt: number }
+  | { type: 'STARTED'; itemName: string; start_price: number; endsAt: number; rules?: Partial<ItemRules> }
   | { type: 'BID'; bid: Bid }
+  /** The store closed (heldMs: the time left, held) or opened again (heldMs null, a new end). */
+  | { type: 'TIMING'; endsAt: number; heldMs: number | null }
   | { type: 'SOLD'; itemName: string; username: string; amount: number }
   | { type: 'NO_BUYER'; itemName: string };
 
@@ -47,7 +59,16 @@ export type ItemEvent =
 export type ItemPhase = 'none' | 'live' | 'finished';
 
 /** The fields the server's updates change. */
-export type ItemFields = Pick<ItemContext, 'itemName' | 'amount' | 'username' | 'endsAt' | 'start_price' | 'sold'>;
+export type ItemFields = Pick<ItemContext, 'itemName' | 'amount' | 'username' | 'endsAt' | 'start_price' | 'sold' | keyof ItemRules>;
+
+const RULE_KEYS = ['minIncrement', 'imageUrl', 'description', 'ranks', 'groups', 'extendWindow', 'maxExtensions', 'extensions', 'heldMs'] as const satisfies readonly (keyof ItemRules)[];
+
+function fieldsOf(context: ItemFields): ItemFields {
+  const { itemName, amount, username, endsAt, start_price, sold } = context;
+  const fields: ItemFields = { itemName, amount, username, endsAt, start_price, sold } as ItemFields;
+  for (const key of RULE_KEYS) (fields as unknown as Record<string, unknown>)[key] = context[key];
+  return fields;
+}
 
 export interface ItemFold {
   phase: ItemPhase;
@@ -64,8 +85,9 @@ export interface ItemFold {
  * a bid that raises the amount counts (frames may come twice or out of order) and a settlement
  * finishes it; once finished, nothing changes it.
  */
-export function foldItem(fields: ItemFields, phase: ItemPhase, updates: readonly ItemUpdate[]): ItemFold {
-  let { itemName, amount, username, endsAt, start_price, sold } = fields;
+export function foldItem(start: ItemFields, phase: ItemPhase, updates: readonly ItemUpdate[]): ItemFold {
+  let { itemName, amount, username, endsAt, start_price, sold } = start;
+  let rules: ItemRules = fieldsOf(start);
   let reopened = false;
   let changed = false;
   for (const update of updates) {
@@ -74,16 +96,28 @@ export function foldItem(fields: ItemFields, phase: ItemPhase, updates: readonly
       case 'STARTED':
         if (phase !== 'none') continue;
         ({ itemName, start_price, endsAt } = update);
+        if (update.rules) rules = { ...rules, ...update.rules };
         amount = update.start_price;
         username = 'server';
         phase = 'live';
         reopened = true;
         break;
-      case 'BID':
+      case 'BID': {
         if (phase === 'live' && username !== 'server' && update.bid.amount <= amount) continue;
         if (phase === 'none' || update.bid.endsAt !== endsAt) reopened = true;
+        // the server counts the extensions; a log from before it did: a later end is one more
+        const extensions = update.bid.extensions ?? (phase === 'live' && update.bid.endsAt > endsAt ? rules.extensions + 1 : rules.extensions);
+        if (extensions !== rules.extensions) rules = { ...rules, extensions };
         ({ itemName, amount, username, endsAt } = update.bid);
         phase = 'live';
+        break;
+      }
+      case 'TIMING':
+        if (phase !== 'live') continue;
+        if (update.endsAt === endsAt && update.heldMs === rules.heldMs) continue;
+        endsAt = update.endsAt;
+        rules = { ...rules, heldMs: update.heldMs };
+        reopened = true;
         break;
       case 'SOLD':
         if (phase === 'none') itemName = update.itemName;
@@ -99,7 +133,7 @@ export function foldItem(fields: ItemFields, phase: ItemPhase, updates: readonly
     }
     changed = true;
   }
-  return { phase, fields: { itemName, amount, username, endsAt, start_price, sold }, reopened, changed };
+  return { phase, fields: { ...rules, itemName, amount, username, endsAt, start_price, sold }, reopened, changed };
 }
 
 const updatesOf = (event: ItemEvent): readonly ItemUpdate[] =>
@@ -119,10 +153,45 @@ function str(value: unknown): string | null {
   return typeof value === 'string' ? value : null;
 }
 
+function int(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
+}
+
 function listOf(eligibility: unknown, key: 'ranks' | 'groups'): string[] {
   const list = (eligibility as Record<string, unknown> | undefined)?.[key];
   return Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string') : [];
 }
+
+/**
+ * An item's rules as HISTORY or BIDDING_STARTED give them: the same reading for both, so an item
+ * that starts while the page is open has the card it would have after a reload. Fields a frame
+ * lacks (a log from before they were sent) read as unknown.
+ */
+export function rulesOf(it: Item | BiddingStarted): ItemRules {
+  return {
+    minIncrement: int(it.minIncrement),
+    imageUrl: str(it.imageUrl),
+    description: str(it.description),
+    ranks: listOf(it.eligibility, 'ranks'),
+    groups: listOf(it.eligibility, 'groups'),
+    extendWindow: int(it.extendWindow),
+    maxExtensions: int(it.maxExtensions),
+    extensions: int(it.extensions) ?? 0,
+    heldMs: int(it.heldMs),
+  };
+}
+
+const NO_RULES: ItemRules = {
+  minIncrement: null,
+  imageUrl: null,
+  description: null,
+  ranks: [],
+  groups: [],
+  extendWindow: null,
+  maxExtensions: null,
+  extensions: 0,
+  heldMs: null,
+};
 
 /** Every update, alone or in a batch, is one fold: from none to live or finished… */
 const fromNone = [
@@ -149,6 +218,7 @@ export const itemMachine = setup({
     untilEnd: ({ context }) => Math.max(0, context.endsAt - context.now()),
   },
   guards: {
+    held: ({ context }) => context.heldMs !== null,
     snapshotLive: ({ context }) => context.snapshotState === 'live',
     snapshotFinished: ({ context }) => context.snapshotState === 'finished',
     finishesFromNone: ({ context, event }) => folded(context, 'none', event).phase === 'finished',
@@ -172,11 +242,7 @@ export const itemMachine = setup({
       username: it?.username ?? 'server',
       endsAt: it?.endsAt ?? 0,
       start_price: it?.start_price ?? null,
-      minIncrement: it?.minIncrement ?? null,
-      imageUrl: str(it?.imageUrl),
-      description: str(it?.description),
-      ranks: listOf(it?.eligibility, 'ranks'),
-      groups: listOf(it?.eligibility, 'groups'),
+      ...(it ? rulesOf(it) : NO_RULES),
       sold: it?.state === 'finished' ? it.username !== 'server' : null,
       now: input.now,
       snapshotState: it?.state ?? null,
@@ -193,12 +259,15 @@ export const itemMachine = setup({
     },
     live: {
       initial: 'open',
-      on: { BID: fromLive, SOLD: fromLive, NO_BUYER: fromLive, APPLY: fromLive },
+      on: { BID: fromLive, SOLD: fromLive, NO_BUYER: fromLive, TIMING: fromLive, APPLY: fromLive },
       states: {
         open: {
+          always: { guard: 'held', target: 'held' },
           after: { untilEnd: 'closing' },
           on: { RESYNC: { target: 'open', reenter: true } },
         },
+        /** The store is closed: the time left stands still until it opens (TIMING with the new end). */
+        held: {},
         /** The end has passed here; the server's settlement is on its way. */
         closing: {},
       },

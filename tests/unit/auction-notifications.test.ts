@@ -125,6 +125,22 @@ describe('notificationFor', () => {
     expect(english(n!.textId!, n!.values)).toBe('Iron Crown was not bought by anyone');
   });
 
+  it('ITEM_CANCELLED: its own notice, not “Sale Failed!”: the council cancelled it and held points are free', () => {
+    const n = notificationFor({ type: 'ITEM_CANCELLED', data: { itemId: 6, itemName: 'Iron Crown' } });
+    expect(n).toEqual({ kind: 'warning', titleId: 'notify.itemCancelled.title', textId: 'notify.itemCancelled.text', values: { itemName: 'Iron Crown' } });
+    expect(english(n!.titleId)).toBe('Auction Cancelled');
+    expect(english(n!.textId!, n!.values)).toBe('Iron Crown was cancelled by the council: nobody buys it, and points held by its bids are free again.');
+  });
+
+  it('STORE_STATE: closed and open again, one notice at a time', () => {
+    const closed = notificationFor({ type: 'STORE_STATE', data: { state: 'closed', timestamp: T0, items: [] } });
+    expect(closed).toMatchObject({ kind: 'warning', key: 'store-state', titleId: 'store.closed.title' });
+    expect(english(closed!.titleId)).toBe('The store is closed');
+    const open = notificationFor({ type: 'STORE_STATE', data: { state: 'open', timestamp: T0, items: [] } });
+    expect(open).toMatchObject({ kind: 'info', key: 'store-state' });
+    expect(english(open!.titleId)).toBe('The store is open');
+  });
+
   it("BIDDING_STARTED: 'Bidding Started!', the item is now available", () => {
     const n = notificationFor(auction.started({ itemId: 5, itemName: 'Dragon Banner', start_price: 200, timestamp: T0, endsAt: T0 + 60_000 }));
     expect(n).toEqual({ kind: 'info', titleId: 'notify.biddingStarted.title', textId: 'notify.biddingStarted.text', values: { itemName: 'Dragon Banner' } });

@@ -299,11 +299,11 @@ describe('item machine', () => {
     });
 
     it("keeps the snapshot's eligibility (ranks and groups, strings only), and none means everyone", () => {
-      const limited = startItem({ snapshot: { ...itemOf(), eligibility: { ranks: ['council', 'admin'], groups: ['Vanguard', 5] } } });
+      const limited = startItem({ snapshot: { ...itemOf(), eligibility: { ranks: ['council', 'admin'], groups: ['Vanguard', 5] } as never } });
       expect(limited.ctx()).toMatchObject({ ranks: ['council', 'admin'], groups: ['Vanguard'] });
       const open = startItem({ snapshot: itemOf() });
       expect(open.ctx()).toMatchObject({ ranks: [], groups: [] });
-      const odd = startItem({ snapshot: { ...itemOf(), eligibility: { ranks: 'council' } } });
+      const odd = startItem({ snapshot: { ...itemOf(), eligibility: { ranks: 'council' } as never } });
       expect(odd.ctx()).toMatchObject({ ranks: [], groups: [] });
     });
 

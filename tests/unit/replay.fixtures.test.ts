@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import type { BoardView } from '../../src/machines/board-view';
+import { viewCard, type BoardView } from '../../src/machines/board-view';
 import { parseLog } from '../../src/streams/log';
 import { createReplayer, replayLog } from '../../src/streams/replay';
 
@@ -42,6 +42,10 @@ describe('recorded fixtures', () => {
       'live-300',
       'duplicated-reordered',
       'bad-frames',
+      'mid-session-start',
+      'item-cancelled',
+      'store-closed',
+      'legacy-soft-close',
     ]) {
       expect(names).toContain(name);
     }
@@ -89,12 +93,46 @@ describe('recorded fixtures', () => {
     expect(after.items['3']).toMatchObject({ username: 'server', state: 'live' });
   });
 
+  it('an item that starts while the page is open has the card a reload (HISTORY) gives it: minimum, increment, eligibility, soft close', () => {
+    const log = parseLog(read('mid-session-start'));
+    const replayer = createReplayer(log);
+    const histories = log.entries.filter((e) => e.dir === 'in' && e.msg?.type === 'HISTORY');
+    expect(histories).toHaveLength(2);
+    const cards = () => {
+      const { items } = replayer.actor.getSnapshot().context.board.getSnapshot().context;
+      return Object.fromEntries(Object.entries(items).map(([key, ref]) => [key, viewCard(ref)]));
+    };
+    replayer.advanceTo(histories[1].t - 1);
+    const live = cards();
+    // the card the player saw live: start 300, increment 100, one bid of 300 → next minimum 400
+    expect(live['1']).toMatchObject({ minimum: 400, minIncrement: 100, extendWindow: 30, maxExtensions: 2, extensions: 0, imageUrl: 'https://example.com/sword.png' });
+    expect(live['2']).toMatchObject({ minimum: 50, minIncrement: 25, ranks: ['council'], groups: [] });
+    replayer.runToEnd();
+    expect(cards()).toEqual(live);
+  });
+
+  it('a cancelled item leaves the board with its bids; the store closed holds the item past its end', () => {
+    const cancelled = parseLog(read('item-cancelled'));
+    expect(cancelled.entries.some((e) => e.dir === 'in' && e.msg?.type === 'ITEM_CANCELLED')).toBe(true);
+    expect(cancelled.entries.some((e) => e.dir === 'in' && e.msg?.type === 'NO_BUYER')).toBe(false);
+    expect(Object.keys(expected('item-cancelled').items)).toEqual(['2']);
+    expect(expected('item-cancelled').latestBids.map((b) => b.itemId)).toEqual([2]);
+
+    const closed = parseLog(read('store-closed'));
+    const states = closed.entries.filter((e) => e.dir === 'in' && e.msg?.type === 'STORE_STATE');
+    expect(states).toHaveLength(2);
+    const during = replayLog(closed, { at: states[1].t - 1 });
+    expect(during.store).toBe('closed');
+    expect(during.items['1'].state).toBe('live');
+    expect(expected('store-closed').items['1']).toMatchObject({ state: 'finished', username: 'alice', amount: 200 });
+  });
+
   it('--at: the board at a moment of the log', () => {
     const log = parseLog(read('normal-auction'));
     const sale = log.entries.find((e) => e.dir === 'in' && e.msg?.type === 'SALE_COMPLETED')!;
     expect(replayLog(log, { at: sale.t - 1 }).items['1'].state).toBe('live');
     expect(replayLog(log, { at: sale.t }).items['1'].state).toBe('finished');
-    expect(replayLog(log, { at: 0 })).toEqual({ connected: false, latestBids: [], items: {} });
+    expect(replayLog(log, { at: 0 })).toEqual({ connected: false, store: 'open', latestBids: [], items: {} });
   });
 });
 
@@ -108,7 +146,7 @@ describe('npm run replay', () => {
     expect(JSON.parse(stdout)).toEqual(expected('win'));
 
     const at = await cli(join(DIR, 'normal-auction.jsonl'), '--at', '0');
-    expect(JSON.parse(at.stdout)).toEqual({ connected: false, latestBids: [], items: {} });
+    expect(JSON.parse(at.stdout)).toEqual({ connected: false, store: 'open', latestBids: [], items: {} });
 
     const bad = join(mkdtempSync(join(tmpdir(), 'kingdom-replay-')), 'bad.jsonl');
     const lines = read('win').split('\n');

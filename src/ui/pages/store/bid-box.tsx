@@ -7,7 +7,19 @@ import { Button } from '../../components/button';
 import { Input } from '../../components/input';
 import { availableFor, checkBid, nextMinimum, type BidTarget } from './bid-check';
 
-/** The bid box of one live item: an amount, quick raises, and an explanation before sending. */
+const sameTarget = (a: BidTarget, b: BidTarget) =>
+  a.amount === b.amount &&
+  a.username === b.username &&
+  a.start_price === b.start_price &&
+  a.minIncrement === b.minIncrement &&
+  a.ranks === b.ranks &&
+  a.groups === b.groups;
+
+/**
+ * The bid box of one live item: an amount, quick raises, and an explanation before sending. It
+ * says why Bid is off: disconnected, the store closed, not a rank the item allows, too low, more
+ * than the points available; and when a bid got no answer in time.
+ */
 export function BidBox({ item }: { item: ItemRef }) {
   const intl = useIntl();
   const board = useChild('board');
@@ -17,8 +29,10 @@ export function BidBox({ item }: { item: ItemRef }) {
   const target: BidTarget = useSelector(
     item,
     (s) => ({ amount: s.context.amount, username: s.context.username, start_price: s.context.start_price, minIncrement: s.context.minIncrement, ranks: s.context.ranks, groups: s.context.groups }),
-    (a, b) => a.amount === b.amount && a.username === b.username && a.ranks === b.ranks,
+    sameTarget,
   );
+  const storeOpen = useSelector(board, (s) => s.context.store === 'open');
+  const unanswered = useSelector(board, (s) => s.context.unanswered[String(itemId)] ?? null);
   const itemName = useSelector(item, (s) => s.context.itemName);
   const sending = useSelector(board, (s) => Object.values(s.context.pending).some((p) => p.itemId === itemId));
   const min = nextMinimum(target);
@@ -30,8 +44,10 @@ export function BidBox({ item }: { item: ItemRef }) {
   const leading = target.username === user.username;
   const step = target.minIncrement ?? 1;
 
+  const canSend = connected && storeOpen && !sending;
+
   function send(value: number) {
-    if (!checkBid(value, target, me).ok || !connected) return;
+    if (!checkBid(value, target, me).ok || !canSend) return;
     board.send({ type: 'PLACE_BID', itemId, amount: value });
     setTyped('');
   }
@@ -63,7 +79,7 @@ export function BidBox({ item }: { item: ItemRef }) {
           className="min-w-0"
           data-testid="bid-amount"
         />
-        <Button type="submit" disabled={!check.ok || !connected || sending} data-testid="bid-submit">
+        <Button type="submit" disabled={!check.ok || !canSend} data-testid="bid-submit">
           <FormattedMessage id={sending ? 'store.sending' : 'store.bid'} />
         </Button>
       </div>
@@ -77,9 +93,13 @@ export function BidBox({ item }: { item: ItemRef }) {
           );
         })}
       </div>
-      <p className="text-xs text-muted-foreground" data-testid="bid-hint" role={check.ok ? undefined : 'alert'}>
+      <p className="text-xs text-muted-foreground" data-testid="bid-hint" role={check.ok && storeOpen && unanswered === null ? undefined : 'alert'}>
         {!connected ? (
           <FormattedMessage id="store.disconnected" />
+        ) : !storeOpen ? (
+          <FormattedMessage id="store.check.closed" />
+        ) : unanswered !== null && !sending ? (
+          <FormattedMessage id="store.bidTimeout" values={{ amount: unanswered }} />
         ) : check.ok ? (
           <FormattedMessage id="store.check.balance" values={{ available: availableFor(target, me) }} />
         ) : (

@@ -1,4 +1,5 @@
-import { isEligible, nextMinimum as protocolNextMinimum } from '../../../protocol/store';
+import { minimumOf } from '../../../machines/board-view';
+import { isEligible } from '../../../protocol/store';
 
 /**
  * What the bid box explains before sending (the server checks all of it again): a whole number,
@@ -21,7 +22,7 @@ export interface Bidder {
 export type BidCheck = { ok: true } | { ok: false; messageId: string; values?: Record<string, number> };
 
 export function nextMinimum(item: BidTarget): number {
-  return protocolNextMinimum({ username: item.username, amount: item.amount, start_price: item.start_price ?? item.amount, minIncrement: item.minIncrement ?? 1 });
+  return minimumOf(item);
 }
 
 export function availableFor(item: BidTarget, me: Bidder): number {
@@ -35,6 +36,6 @@ export function checkBid(amount: number, item: BidTarget, me: Bidder): BidCheck 
   const min = nextMinimum(item);
   if (amount < min) return { ok: false, messageId: 'store.check.tooLow', values: { amount: min } };
   const available = availableFor(item, me);
-  if (amount > available) return { ok: false, messageId: 'store.check.balance', values: { available } };
+  if (amount > available) return { ok: false, messageId: 'store.check.overBalance', values: { available } };
   return { ok: true };
 }

@@ -12,8 +12,17 @@ import { nextMinimum } from './bid-check';
 function Countdown({ item }: { item: ItemRef }) {
   const board = useChild('board');
   const endsAt = useSelector(item, (s) => s.context.endsAt);
+  const heldMs = useSelector(item, (s) => s.context.heldMs);
   const closing = useSelector(item, (s) => s.matches({ live: 'closing' }));
   const now = useNow();
+  // the store is closed: the time left stands still until it opens again
+  if (heldMs !== null) {
+    return (
+      <span data-testid="item-paused">
+        <FormattedMessage id="store.paused" values={{ time: <span dir="ltr" className="tabular-nums">{formatCountdown(heldMs)}</span> }} />
+      </span>
+    );
+  }
   const offset = board.getSnapshot().context.clock.offset ?? 0;
   const left = endsAt - (now + offset);
   if (closing || left <= 0) return <FormattedMessage id="store.closing" />;
@@ -33,6 +42,20 @@ function ItemImage({ url, name }: { url: string | null; name: string }) {
     );
   }
   return <img src={assetUrl(url)} alt="" loading="lazy" className="h-14 w-14 shrink-0 rounded-md bg-muted object-cover" />;
+}
+
+/** Soft close, seen: how a late bid moves the end and, once it has, that it moved and how many extensions are left. */
+function SoftClose({ extensions, maxExtensions, extendWindow }: { extensions: number; maxExtensions: number | null; extendWindow: number | null }) {
+  if (!extendWindow || !maxExtensions) return null;
+  return (
+    <p className={cn('text-xs', extensions > 0 ? 'font-medium text-warning' : 'text-muted-foreground')} data-testid="soft-close">
+      {extensions > 0 ? (
+        <FormattedMessage id="store.extended" values={{ left: Math.max(0, maxExtensions - extensions) }} />
+      ) : (
+        <FormattedMessage id="store.softClose" values={{ seconds: extendWindow, max: maxExtensions }} />
+      )}
+    </p>
+  );
 }
 
 /** One live item: name, image, current amount, leader, countdown, next minimum and the bid box. */
@@ -72,9 +95,10 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
           </dd>
         </div>
       </dl>
-      <p className="text-xs text-muted-foreground">
+      <p className="text-xs text-muted-foreground" data-testid="next-minimum">
         <FormattedMessage id="store.nextMin" values={{ amount: nextMinimum(c) }} />
       </p>
+      <SoftClose extensions={c.extensions} maxExtensions={c.maxExtensions} extendWindow={c.extendWindow} />
       <div className="mt-auto">
         <BidBox item={item} />
       </div>

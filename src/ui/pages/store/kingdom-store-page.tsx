@@ -4,7 +4,6 @@ import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
 import { useChild, useRuntime } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { Card, CardTitle } from '../../components/card';
-import { backOffice } from '../../lib/back-office';
 import { FinishedItemRow } from './item-card';
 import { LatestBids } from './latest-bids';
 import { LiveGrid } from './live-grid';
@@ -58,11 +57,10 @@ function Upcoming() {
   );
 }
 
-/** While the council keeps the store closed, every bid is refused (BID_OPEN_ERROR): say so up front. */
+/** While the council keeps the store closed, every bid is refused and the auctions are paused: say so up front (live, from the auction socket). */
 function StoreClosedNotice() {
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
-  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => backOffice().kingdom.settings(token!), enabled: !!token, refetchInterval: 30_000 });
-  if (settings.data?.storeOpen !== false) return null;
+  const closed = useSelector(useChild('board'), (s) => s.context.store === 'closed');
+  if (!closed) return null;
   return (
     <Alert variant="error" data-testid="store-closed">
       <strong className="block font-semibold">

@@ -329,7 +329,7 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
     mutationFn: (itemId: number) => storeApi.cancelItem(token!, itemId),
     onSuccess: (item) => {
       setConfirming(null);
-      notifications.send({ type: 'NOTIFY', notification: { kind: 'info', titleId: 'manage.cancel', textId: 'manage.cancelled', values: { itemName: item.itemName } } });
+      notifications.send({ type: 'NOTIFY', notification: { kind: 'info', titleId: 'manage.cancelledTitle', textId: 'manage.cancelled', values: { itemName: item.itemName } } });
       void queryClient.invalidateQueries({ queryKey: ['store', 'items'] });
     },
     onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
