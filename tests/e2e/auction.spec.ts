@@ -35,7 +35,7 @@ test('two players hold a whole auction: bids seen live, outbid notice, the win a
 
   // a bid above the balance is explained before anything is sent
   await cardA.getByTestId('bid-amount').fill('20000');
-  await expect(cardA.getByTestId('bid-hint')).toHaveText('You have 10,000 kingdom points available for this bid.');
+  await expect(cardA.getByTestId('bid-hint')).toHaveText('Not enough points: you have 10,000 kingdom points available.');
   await expect(cardA.getByTestId('bid-submit')).toBeDisabled();
 
   // Alice bids the minimum; Bob sees it
