@@ -27,9 +27,12 @@ function Countdown({ item }: { item: ItemRef }) {
   const left = endsAt - (now + offset);
   if (closing || left <= 0) return <FormattedMessage id="store.closing" />;
   return (
-    <span dir="ltr" className={cn('tabular-nums', left < 60_000 && 'text-danger')}>
-      {formatCountdown(left)}
-    </span>
+    <>
+      <FormattedMessage id="store.endsIn" />{' '}
+      <span dir="ltr" className={cn('tabular-nums', left < 60_000 && 'text-danger')}>
+        {formatCountdown(left)}
+      </span>
+    </>
   );
 }
 
@@ -72,7 +75,6 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
             {c.itemName}
           </h3>
           <p className="text-xs text-muted-foreground">
-            <FormattedMessage id="store.endsIn" />{' '}
             <Countdown item={item} />
           </p>
         </div>
