@@ -51,11 +51,21 @@ test('an item that starts while the page is open has the right next minimum, its
   await expect(seal.getByTestId('bid-hint')).toHaveText('Only some ranks may bid on this item.');
   await expect(seal.getByTestId('bid-submit')).toBeDisabled();
 
+  // soft close, seen: a bid inside the window moves the end, and the card says how many extensions are left
+  const bannerName = `Banner ${Date.now().toString(36)}`;
+  await api('store/items', { itemName: bannerName, start_price: 20, minIncrement: 5, duration: 600, extendWindow: 3600, maxExtensions: 2 }, admin);
+  const banner = page.getByTestId('live-item').filter({ hasText: bannerName });
+  await expect(banner.getByTestId('soft-close')).toHaveText('A bid in the last 3,600 s extends the end (2 times at most).');
+  await banner.getByTestId('raise-0').click();
+  await banner.getByTestId('bid-submit').click();
+  await expect(banner.getByTestId('soft-close')).toHaveText('Extended: 1 extension left');
+
   // and a reload gives the same cards
   await page.reload();
   await expect(page.getByTestId('connection')).toHaveText('Connected');
   await expect(card.getByTestId('next-minimum')).toHaveText('Next minimum: 400');
   await expect(seal.getByTestId('bid-hint')).toHaveText('Only some ranks may bid on this item.');
+  await expect(banner.getByTestId('soft-close')).toHaveText('Extended: 1 extension left');
 });
 
 test('closing the store reaches an open page at once: the bid box says why, the clock stands still; reopening is seen too', async ({ page }) => {
