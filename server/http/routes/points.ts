@@ -8,6 +8,7 @@ import {
   playersQuery,
   POINTS_ERRORS,
   pointsPlayer,
+  SYSTEM_ACTOR,
   transaction,
   transactionBody,
   transactionsQuery,
@@ -104,7 +105,8 @@ export function pointsRoutes(ctx: AppContext) {
           'transactions.csv',
           ['id', 'time', 'username', 'kind', 'amount', 'balance after', 'reason', 'by'],
           allTransactions(ctx.db, filter),
-          (t) => [t.id, csvTime(t.at), t.username, t.kind, t.delta, t.balanceAfter, t.reason, t.actor],
+          // a change no person made (a purchase, an automatic award) is by System, as the page says
+          (t) => [t.id, csvTime(t.at), t.username, t.kind, t.delta, t.balanceAfter, t.reason, t.actor ?? SYSTEM_ACTOR],
         );
       },
     );
