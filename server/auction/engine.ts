@@ -20,6 +20,7 @@ import {
   type Sale,
   type StoreItem,
 } from '../../src/protocol/store';
+import { copyName } from '../../src/protocol/store';
 import type { Db } from '../db/open';
 import type { ItemRow, UserRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
@@ -473,14 +474,14 @@ export class AuctionEngine implements AuctionService {
     });
   }
 
-  /** A copy of any item (same name, texts, prices, timing rules and eligibility), starting now or at `startsAt`. */
+  /** A copy of any item (its name with ' (copy)', texts, prices, timing rules and eligibility), starting now or at `startsAt`. */
   async duplicateItem(itemId: number, startsAt: number | undefined, creatorId: number): Promise<StoreItem> {
     const item = await this.db.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
     if (!item) throw new HttpError(404, STORE_ERRORS.unknownItem);
     const rules = readEligibility(item.eligibility);
     return this.createItem(
       {
-        itemName: item.name,
+        itemName: copyName(item.name),
         description: item.description,
         ...(item.image_url === null ? {} : { imageUrl: item.image_url }),
         type: 'auction',

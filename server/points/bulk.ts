@@ -8,6 +8,7 @@ import {
   MAX_POINTS_DELTA,
   POINTS_ERRORS,
   REASON_MAX_LENGTH,
+  type BulkMatch,
   type BulkPreview,
   type BulkRow,
 } from '../../src/protocol/points';
@@ -94,13 +95,21 @@ function guessDelimiter(text: string): string {
 
 // ── understanding the rows ──────────────────────────────────────────────────────────────────
 
-const HEADER_NAMES: Record<string, 'playerid' | 'username' | 'amount' | 'reason'> = {
+/**
+ * Header names (case, spaces and punctuation ignored). A player column may hold governor ids or
+ * usernames whatever its header says: the header only says which to try first.
+ */
+const HEADER_NAMES: Record<string, 'playerid' | 'username' | 'player' | 'amount' | 'reason'> = {
   governorid: 'playerid',
+  govid: 'playerid',
   playerid: 'playerid',
   governor: 'playerid',
   id: 'playerid',
   username: 'username',
   user: 'username',
+  account: 'username',
+  player: 'player',
+  players: 'player',
   amount: 'amount',
   points: 'amount',
   reason: 'reason',
@@ -108,26 +117,29 @@ const HEADER_NAMES: Record<string, 'playerid' | 'username' | 'amount' | 'reason'
 
 const normalize = (cell: Cell) => (typeof cell === 'string' ? cell.toLowerCase().replace(/[^a-z0-9]/g, '') : '');
 
+/** A column that names the player, and what to try first in it (null: a governor id when the cell is all digits). */
+interface PlayerColumn {
+  index: number;
+  prefer: BulkMatch | null;
+}
+
 interface Columns {
-  playerid: number | null;
-  username: number | null;
-  /** Without a header: the first column is a governor id (all digits) or a username. */
-  either: number | null;
+  players: PlayerColumn[];
   amount: number;
   reason: number;
 }
 
-/** A header row names its columns; without one the columns are id-or-username, amount, reason. */
+/** A header row names its columns; without one the columns are player (governor id or username), amount, reason. */
 function columnsOf(first: Cell[]): { columns: Columns; header: boolean } {
   const names = first.map((c) => HEADER_NAMES[normalize(c)]);
-  if (!names.includes('amount')) return { columns: { playerid: null, username: null, either: 0, amount: 1, reason: 2 }, header: false };
-  const index = (name: string) => {
-    const at = names.indexOf(name as never);
-    return at < 0 ? null : at;
-  };
-  const columns = { playerid: index('playerid'), username: index('username'), either: null, amount: index('amount') ?? -1, reason: index('reason') ?? -1 };
-  if (columns.playerid === null && columns.username === null) throw new HttpError(400, POINTS_ERRORS.bulkHeader);
-  return { columns, header: true };
+  if (!names.includes('amount')) return { columns: { players: [{ index: 0, prefer: null }], amount: 1, reason: 2 }, header: false };
+  const players: PlayerColumn[] = [];
+  names.forEach((name, index) => {
+    if (name === 'playerid' || name === 'username') players.push({ index, prefer: name });
+    else if (name === 'player') players.push({ index, prefer: null });
+  });
+  if (players.length === 0) throw new HttpError(400, POINTS_ERRORS.bulkHeader);
+  return { columns: { players, amount: names.indexOf('amount'), reason: names.indexOf('reason') }, header: true };
 }
 
 function text(cell: Cell | undefined): string {
@@ -168,6 +180,24 @@ async function directory(db: Db): Promise<Directory> {
   return { byName, byPlayerId };
 }
 
+/**
+ * The account a player cell names: by governor id or by username, the column's preference first
+ * (a governor id first when it has none), so a username under a "governor id" header still matches.
+ */
+function findPlayer(users: Directory, value: string, prefer: BulkMatch | null): { user: UserRow; matchedBy: BulkMatch } | { error: string } {
+  const digits = /^\d+$/.test(value);
+  const byId = digits ? (users.byPlayerId.get(value) ?? []) : [];
+  const byName = users.byName.get(asciiLower(value));
+  const order: BulkMatch[] = prefer === 'username' ? ['username', 'playerid'] : ['playerid', 'username'];
+  for (const kind of order) {
+    if (kind === 'playerid' && byId.length > 1) return { error: BULK_ROW_ERRORS.ambiguousPlayerId };
+    if (kind === 'playerid' && byId.length === 1) return { user: byId[0], matchedBy: 'playerid' };
+    if (kind === 'username' && byName) return { user: byName, matchedBy: 'username' };
+  }
+  if (!digits) return { error: BULK_ROW_ERRORS.unknownUsername };
+  return { error: prefer === 'playerid' ? BULK_ROW_ERRORS.unknownPlayerId : BULK_ROW_ERRORS.unknownPlayer };
+}
+
 /** A row ready to book: only in a preview without errors. */
 export interface PlannedRow {
   line: number;
@@ -178,9 +208,9 @@ export interface PlannedRow {
 }
 
 /**
- * Checks every row: the player (exactly one of governor id and username, and known), the amount
+ * Checks every row: the player (one player cell, a known governor id or username), the amount
  * (a whole number other than 0), the reason (given, not too long), and, taking the rows in order,
- * that no balance would go below what the player's leading bids reserve. Blank rows are skipped.
+ * that no balance would go below 0 or below what the player's leading bids reserve. Blank rows are skipped.
  */
 export async function checkRows(db: Db, raw: RawRow[]): Promise<{ rows: BulkRow[]; planned: PlannedRow[] }> {
   const nonEmpty = raw.filter((r) => r.cells.some((c) => text(c) !== ''));
@@ -197,37 +227,29 @@ export async function checkRows(db: Db, raw: RawRow[]): Promise<{ rows: BulkRow[
   for (const { line, cells } of data) {
     const errors: string[] = [];
     const at = (i: number | null) => (i === null || i < 0 ? '' : text(cells[i]));
-    let playerid: string | null = at(columns.playerid) || null;
-    let username: string | null = at(columns.username) || null;
+    const given = columns.players.map((c) => ({ ...c, value: at(c.index) })).filter((c) => c.value !== '');
+    let playerid: string | null = null;
+    let username: string | null = null;
     let user: UserRow | undefined;
-    if (columns.either !== null) {
-      const given = at(columns.either);
-      if (!given) errors.push(BULK_ROW_ERRORS.noPlayer);
-      else if (/^\d+$/.test(given)) {
-        const found = users.byPlayerId.get(given) ?? [];
-        playerid = given;
-        if (found.length > 1) errors.push(BULK_ROW_ERRORS.ambiguousPlayerId);
-        else user = found[0] ?? users.byName.get(asciiLower(given));
-        if (!user && found.length === 0) errors.push(BULK_ROW_ERRORS.unknownPlayer);
-      } else {
-        username = given;
-        user = users.byName.get(asciiLower(given));
-        if (!user) errors.push(BULK_ROW_ERRORS.unknownUsername);
+    let matchedBy: BulkMatch | null = null;
+    if (given.length === 0) errors.push(BULK_ROW_ERRORS.noPlayer);
+    else if (given.length > 1) {
+      errors.push(BULK_ROW_ERRORS.bothIds);
+      for (const g of given) {
+        if (g.prefer === 'username') username = g.value;
+        else playerid = g.value;
       }
-    } else if (playerid && username) errors.push(BULK_ROW_ERRORS.bothIds);
-    else if (!playerid && !username) errors.push(BULK_ROW_ERRORS.noPlayer);
-    else if (playerid) {
-      const found = users.byPlayerId.get(playerid) ?? [];
-      if (found.length > 1) errors.push(BULK_ROW_ERRORS.ambiguousPlayerId);
-      else if (found.length === 0) errors.push(BULK_ROW_ERRORS.unknownPlayerId);
-      else user = found[0];
-    } else if (username) {
-      user = users.byName.get(asciiLower(username));
-      if (!user) errors.push(BULK_ROW_ERRORS.unknownUsername);
-    }
-    if (user) {
-      username = user.username;
-      playerid = user.playerid;
+    } else {
+      const found = findPlayer(users, given[0].value, given[0].prefer);
+      if ('error' in found) {
+        errors.push(found.error);
+        if (/^\d+$/.test(given[0].value)) playerid = given[0].value;
+        else username = given[0].value;
+      } else {
+        ({ user, matchedBy } = found);
+        username = user.username;
+        playerid = user.playerid;
+      }
     }
 
     const { amount, error: amountError } = parseAmount(columns.amount < 0 ? null : cells[columns.amount]);
@@ -238,13 +260,14 @@ export async function checkRows(db: Db, raw: RawRow[]): Promise<{ rows: BulkRow[
 
     if (errors.length === 0 && user && amount !== null && reason) {
       const balance = (running.get(user.id) ?? user.balance) + amount;
-      if (balance < user.reserved) errors.push(BULK_ROW_ERRORS.belowReserved);
+      if (balance < 0) errors.push(BULK_ROW_ERRORS.moreThanBalance);
+      else if (balance < user.reserved) errors.push(BULK_ROW_ERRORS.belowReserved);
       else {
         running.set(user.id, balance);
         planned.push({ line, userId: user.id, username: user.username, amount, reason });
       }
     }
-    rows.push({ line, username, playerid, amount, reason, error: errors.length ? errors.join(' ') : null });
+    rows.push({ line, username, playerid, matchedBy, amount, reason, error: errors.length ? errors.join(' ') : null });
   }
   return { rows, planned };
 }

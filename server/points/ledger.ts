@@ -16,7 +16,8 @@ import { HttpError } from '../http/errors';
 
 /**
  * The points ledger. A balance changes only here: the transaction row and the new balance are
- * written in one database transaction, and a balance never goes below what leading bids reserve.
+ * written in one database transaction, and a balance never goes below 0 nor below what leading
+ * bids reserve.
  */
 export interface Booking {
   userId: number;
@@ -38,6 +39,8 @@ export async function bookIn(trx: Queryable, booking: Booking, now = Date.now())
   const user = await trx.selectFrom('users').selectAll().where('id', '=', booking.userId).executeTakeFirst();
   if (!user) throw new HttpError(404, POINTS_ERRORS.unknownUser);
   const balance = user.balance + booking.delta;
+  // more than the balance (with or without bids), or into the points that leading bids hold
+  if (balance < 0) throw new HttpError(409, POINTS_ERRORS.moreThanBalance);
   if (balance < user.reserved) throw new HttpError(409, POINTS_ERRORS.belowReserved);
   const { id } = await trx
     .insertInto('points_transactions')

@@ -7,6 +7,8 @@ export type TransactionKind = (typeof TRANSACTION_KINDS)[number];
 /** Larger than any kingdom's economy; a typo with extra zeros is refused, not booked. */
 export const MAX_POINTS_DELTA = 1_000_000_000;
 export const REASON_MAX_LENGTH = 200;
+/** Who made a change no person made (a purchase, an automatic award), in the CSV export. */
+export const SYSTEM_ACTOR = 'System';
 export const TRANSACTIONS_PAGE_SIZE = 50;
 export const PLAYERS_PAGE_SIZE = 50;
 /** Bulk award files (CSV or XLSX): at most this large and this many rows; a preview can be applied for 10 minutes. */
@@ -21,11 +23,12 @@ export const POINTS_ERRORS = {
   reasonRequired: 'Please give a reason: every change of points is kept with its reason.',
   reasonTooLong: `The reason may have at most ${REASON_MAX_LENGTH} characters.`,
   unknownUser: 'No player has this username.',
+  moreThanBalance: 'This would deduct more than the balance.',
   belowReserved: 'This would take the balance below the points reserved by leading bids.',
   badPage: 'The page must be a whole number from 1.',
   badKind: 'The kind must be grant, deduct, purchase, refund or automatic.',
   badTime: 'From and to must be times in epoch milliseconds.',
-  fromAfterTo: 'From must not be after to.',
+  fromAfterTo: 'The from date is after the to date: choose a from date on or before the to date.',
   unknownActor: 'No account has this username (who made the change).',
   badQuery: 'The search text may have at most 64 characters.',
   bulkNoFile: 'Please choose a CSV or XLSX file (form field "file").',
@@ -33,7 +36,7 @@ export const POINTS_ERRORS = {
   bulkType: 'The file must be a CSV file or an Excel workbook (.xlsx); save older .xls files as .xlsx.',
   bulkUnreadable: 'The file could not be read as CSV or XLSX.',
   bulkEncoding: 'The CSV file must be saved as UTF-8 (in Excel: "CSV UTF-8").',
-  bulkHeader: 'The header row must name a "governor id" or "username" column and an "amount" column (and a "reason" column).',
+  bulkHeader: 'The header row must name a player column ("player", "governor id" or "username") and an "amount" column (and a "reason" column).',
   bulkEmpty: 'The file has no rows to apply.',
   bulkTooManyRows: `The file may have at most ${BULK_MAX_ROWS.toLocaleString('en')} rows.`,
   bulkTokenRequired: 'Please send the token of the preview to apply.',
@@ -54,6 +57,7 @@ export const BULK_ROW_ERRORS = {
   amountTooLarge: `The amount may be at most ${MAX_POINTS_DELTA.toLocaleString('en')} points either way.`,
   reasonRequired: 'The reason is missing.',
   reasonTooLong: `The reason may have at most ${REASON_MAX_LENGTH} characters.`,
+  moreThanBalance: "This would deduct more than the player's balance.",
   belowReserved: "This would take the player's balance below the points reserved by their leading bids.",
 } as const;
 
@@ -131,11 +135,19 @@ export const pointsPlayer = z.object({
 });
 export type PointsPlayer = z.infer<typeof pointsPlayer>;
 
-/** One row of a bulk award file as the preview shows it; `error` null when it can be applied. */
+/** How a bulk row's player was found: by the governor id or by the username the file gives. */
+export const BULK_MATCHES = ['playerid', 'username'] as const;
+export type BulkMatch = (typeof BULK_MATCHES)[number];
+
+/**
+ * One row of a bulk award file as the preview shows it; `error` null when it can be applied;
+ * `matchedBy` says whether the player was found by governor id or by username (null: not found).
+ */
 export const bulkRow = z.object({
   line: z.int(),
   username: z.nullable(z.string()),
   playerid: z.nullable(z.string()),
+  matchedBy: z.nullable(z.enum(BULK_MATCHES)),
   amount: z.nullable(z.int()),
   reason: z.nullable(z.string()),
   error: z.nullable(z.string()),

@@ -28,9 +28,9 @@ export const STORE_ERRORS = {
   startPrice: `The start price must be a whole number from 0 to ${MAX_PRICE.toLocaleString('en')}.`,
   minIncrement: `The minimum increment must be a whole number from 1 to ${MAX_PRICE.toLocaleString('en')}.`,
   startsAt: 'The start must be a time (epoch milliseconds) that is not in the past.',
-  duration: `The duration must be a whole number of seconds from ${MIN_DURATION_S} to ${MAX_DURATION_S}.`,
-  extendWindow: `The extend window must be a whole number of seconds from 0 to ${MAX_EXTEND_WINDOW_S}.`,
-  maxExtensions: `The maximum number of extensions must be a whole number from 0 to ${MAX_EXTENSIONS}.`,
+  duration: `The duration must be a whole number of seconds from ${MIN_DURATION_S} to ${MAX_DURATION_S.toLocaleString('en')}.`,
+  extendWindow: `The extend window must be a whole number of seconds from 0 to ${MAX_EXTEND_WINDOW_S.toLocaleString('en')}.`,
+  maxExtensions: `The maximum number of extensions must be a whole number from 0 to ${MAX_EXTENSIONS.toLocaleString('en')}.`,
   eligibility: 'Eligibility lists ranks (user, council, admin) and group names.',
   badState: 'The state must be scheduled, live, finished or cancelled.',
   unknownItem: 'There is no such item.',
@@ -39,7 +39,7 @@ export const STORE_ERRORS = {
   notEditable: 'Only a scheduled item can be edited: this one has started, finished or been cancelled.',
   badOutcome: 'The outcome must be sold or unsold.',
   badTime: 'From and to must be times in epoch milliseconds.',
-  fromAfterTo: 'From must not be after to.',
+  fromAfterTo: 'The from date is after the to date: choose a from date on or before the to date.',
   uploadMissing: 'Please choose an image file (form field "file").',
   uploadTooLarge: `The image may be at most ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB.`,
   uploadType: 'The image must be a PNG, JPEG, WebP or GIF file.',
@@ -196,6 +196,19 @@ export const editItemBody = z.object({
   imageUrl: z.optional(z.nullable(createItemBody.shape.imageUrl.def.innerType)),
 });
 export type EditItemBody = z.input<typeof editItemBody>;
+
+/** What a duplicate's name ends with, in every language (the name is the item's, not the interface's). */
+export const COPY_SUFFIX = ' (copy)';
+
+/**
+ * A duplicate's name: the original's with ' (copy)', the original shortened (by whole characters,
+ * trailing spaces dropped) when both would not fit in ITEM_NAME_MAX.
+ */
+export function copyName(name: string): string {
+  const chars = Array.from(name);
+  while (chars.length > 0 && chars.join('').length + COPY_SUFFIX.length > ITEM_NAME_MAX) chars.pop();
+  return chars.join('').trimEnd() + COPY_SUFFIX;
+}
 
 /** POST store/items/:itemId/duplicate: the copy starts now unless startsAt says when. */
 export const duplicateItemBody = z.object({

@@ -165,11 +165,15 @@ test('kingdom settings: closing the store shows players a notice; groups the cou
 // a 1×1 transparent PNG
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
 
-test('store management: upload an image, edit a scheduled item, duplicate one', async ({ page }) => {
+test('store management: create in a dialog, upload an image, edit a scheduled item, duplicate one under its own name', async ({ page }) => {
   const council = await accountWithRank('council');
   await open(page, council, '/my-kingdom/kingdom-points/store-management');
-  const form = page.getByTestId('create-item');
-  await expect(form.locator('#item-durationMinutes')).not.toHaveValue('');
+  // the page opens on the items; creation waits behind a button
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await page.getByRole('button', { name: 'New item' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New item' });
+  const form = dialog.getByTestId('create-item');
+  await expect(form.getByLabel('Duration (minutes)')).not.toHaveValue('');
 
   // a file that is not an image is refused before upload
   await page.getByTestId('image-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
@@ -180,25 +184,121 @@ test('store management: upload an image, edit a scheduled item, duplicate one', 
   expect(await page.getByTestId('image-preview').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
 
   const itemName = `Relic ${Date.now().toString(36)}`;
-  await form.locator('#item-itemName').fill(itemName);
+  await form.getByLabel('Item name').fill(itemName);
   const later = new Date(Date.now() + 3 * 3600_000);
   const p2 = (n: number) => String(n).padStart(2, '0');
   await form.locator('#item-startsAt').fill(`${later.getFullYear()}-${p2(later.getMonth() + 1)}-${p2(later.getDate())}T${p2(later.getHours())}:${p2(later.getMinutes())}`);
-  await page.getByTestId('create-submit').click();
+  await dialog.getByRole('button', { name: 'Create item' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   const row = page.getByTestId('item-row').filter({ hasText: itemName });
   await expect(row).toHaveAttribute('data-state', 'scheduled');
 
-  await row.getByTestId('edit-item').click();
-  const edit = page.getByTestId('item-edit-form');
-  await expect(edit.locator('#item-itemName')).toHaveValue(itemName);
-  await edit.locator('#item-itemName').fill(`${itemName} II`);
-  await edit.locator('#item-start_price').fill('777');
-  await page.getByTestId('create-submit').click();
+  await row.getByRole('button', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: `Edit ${itemName}` });
+  await expect(edit.getByLabel('Item name')).toHaveValue(itemName);
+  await edit.getByLabel('Item name').fill(`${itemName} II`);
+  await edit.getByLabel('Start price').fill('777');
+  await edit.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   const edited = page.getByTestId('item-row').filter({ hasText: `${itemName} II` });
   await expect(edited.getByTestId('row-amount')).toHaveText('777');
-  await expect(page.getByTestId('create-item')).toBeVisible(); // back to a new item
 
-  await edited.getByTestId('duplicate-item').click();
+  // the copy has a name of its own, and opens for editing
+  await edited.getByRole('button', { name: 'Duplicate' }).click();
+  const copyDialog = page.getByRole('dialog', { name: `Edit ${itemName} II (copy)` });
+  await expect(copyDialog.getByLabel('Item name')).toHaveValue(`${itemName} II (copy)`);
+  await copyDialog.getByRole('button', { name: 'Close' }).first().click();
+  await expect(page.getByTestId('item-row').filter({ hasText: `${itemName} II (copy)` })).toHaveCount(1);
   await expect(page.getByTestId('item-row').filter({ hasText: `${itemName} II` })).toHaveCount(2);
-  await expect(page.getByTestId('item-edit-form').locator('#item-itemName')).toHaveValue(`${itemName} II`);
+});
+
+test('store management: the who-may-bid hint follows the ticks; errors use the field’s unit and the locale’s numbers, here and in Kingdom Settings', async ({ page }) => {
+  const council = await accountWithRank('council');
+  await open(page, council, '/my-kingdom/kingdom-points/store-management');
+  await page.getByRole('button', { name: 'New item' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New item' });
+  const hint = dialog.getByTestId('eligibility-hint');
+  await expect(hint).toHaveText('No rank ticked: every rank may bid.');
+  await dialog.getByRole('checkbox', { name: 'Council' }).click();
+  await expect(hint).toHaveText('Only Council may bid.');
+  await dialog.getByRole('checkbox', { name: 'Admin' }).click();
+  await expect(hint).toHaveText('Only Council or Admin may bid.');
+  await dialog.getByLabel('Groups (comma separated, optional)').fill('Vanguard, Scouts');
+  await expect(hint).toHaveText('Only Council or Admin, or members of Vanguard or Scouts, may bid.');
+  await dialog.getByRole('checkbox', { name: 'Council' }).click();
+  await dialog.getByRole('checkbox', { name: 'Admin' }).click();
+  await expect(hint).toHaveText('Only members of Vanguard or Scouts may bid.');
+
+  // 31 days in a field of minutes: the limit in minutes, with thousands separators
+  await dialog.getByLabel('Item name').fill('Too long an auction');
+  await dialog.getByLabel('Duration (minutes)').fill('44640');
+  await dialog.getByLabel('Extend window (seconds)').fill('7200');
+  await dialog.getByRole('button', { name: 'Create item' }).click();
+  await expect(dialog.getByText('The duration must be from 0.17 to 43,200 minutes.')).toBeVisible();
+  await expect(dialog.getByText('The extend window must be a whole number of seconds from 0 to 3,600.')).toBeVisible();
+  await expect(dialog).not.toContainText('2592000');
+  await expect(dialog).toBeVisible(); // nothing was created
+
+  // in French: French words and French digit groups
+  await page.keyboard.press('Escape');
+  await page.getByTestId('language-picker').selectOption('fr');
+  await page.getByRole('button', { name: 'Nouvel objet' }).click();
+  const fr = page.getByRole('dialog', { name: 'Nouvel objet' });
+  await fr.getByLabel('Durée (minutes)').fill('44640');
+  await fr.getByRole('button', { name: 'Créer l’objet' }).click();
+  await expect(fr.getByText('La durée doit être de 0,17 à 43\u202f200 minutes.')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await page.getByTestId('language-picker').selectOption('en');
+
+  // Kingdom Settings says the same for its default duration, and saves nothing
+  await page.goto('/my-kingdom/settings');
+  const duration = page.getByTestId('kingdom-settings').getByLabel('Duration (minutes)');
+  await expect(duration).not.toHaveValue('');
+  await duration.fill('44640');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByTestId('kingdom-settings').getByRole('alert')).toHaveText('The duration must be from 0.17 to 43,200 minutes.');
+  await expect(page.getByTestId('settings-saved')).toHaveCount(0);
+});
+
+test('store management on a phone: every row’s actions are on screen, Confirm fits its button, a broken image address shows a placeholder', async ({ browser }) => {
+  const admin = await tokenOf(ADMIN);
+  const council = await accountWithRank('council');
+  const itemName = `Golden Banner of the Northern Marches, legendary edition ${Date.now().toString(36)}`;
+  const created = await api<{ result: boolean }>('store/items', { itemName, start_price: 10, minIncrement: 1, startsAt: Date.now() + 3_600_000, duration: 600, extendWindow: 0, maxExtensions: 0 }, admin);
+  expect(created.result).toBe(true);
+  const page = await (await browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
+  await open(page, council, '/my-kingdom/kingdom-points/store-management');
+  const row = page.getByTestId('item-row').filter({ hasText: itemName });
+  for (const name of ['Edit', 'Duplicate', 'Cancel']) {
+    const button = row.getByRole('button', { name, exact: true });
+    await button.scrollIntoViewIfNeeded();
+    await expect(button).toBeInViewport({ ratio: 1 });
+  }
+  await row.getByRole('button', { name: 'Cancel', exact: true }).click();
+  const confirm = row.getByRole('button', { name: 'Confirm: cancel it' });
+  await expect(confirm).toBeInViewport({ ratio: 1 });
+  // one line of text, inside its button
+  expect(
+    await confirm.evaluate((el) => {
+      const range = document.createRange();
+      range.selectNodeContents(el);
+      return { lines: range.getBoundingClientRect().height < 24, inside: el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight };
+    }),
+  ).toEqual({ lines: true, inside: true });
+  // leaving it unconfirmed takes nothing back
+  await page.getByRole('heading', { name: 'Store Management' }).click();
+  await expect(row.getByRole('button', { name: 'Cancel', exact: true })).toBeVisible();
+
+  await page.getByRole('button', { name: 'New item' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New item' });
+  await dialog.getByLabel('Image address (https://…)').fill('https://127.0.0.1:1/no-such-image-with-a-rather-long-name.png');
+  const placeholder = dialog.getByRole('img', { name: 'No image could be loaded from this address.' });
+  await expect(placeholder).toBeVisible();
+  expect(await placeholder.boundingBox()).toMatchObject({ width: 40, height: 40 });
+  await expect(dialog.getByRole('alert')).toHaveText('No image could be loaded from this address.');
+  await expect(page.getByTestId('image-preview')).toHaveCount(0);
+  // the dialog fits the phone's width
+  const box = await dialog.boundingBox();
+  expect(box!.x).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width).toBeLessThanOrEqual(375);
 });

@@ -162,6 +162,54 @@ describe('bulk award preview', () => {
     for (const twin of [twinA, twinB]) expect(await balanceOf(twin.username)).toBe(0);
   });
 
+  it('a column holds governor ids or usernames whatever its header ("governor id", "username", "player"), and each row says which it matched', async () => {
+    const a = await player();
+    const b = await player();
+    // a username that is all digits, and another player's governor id that is the same digits
+    const digits = await register(server, { ...newAccount('dg'), username: `7${Date.now() % 1_000_000}` });
+    const owner = await register(server, { ...newAccount('ow'), playerid: digits.username });
+    const rows = (body: Record<string, unknown>) => (body.rows as { username: string | null; matchedBy: string | null; error: string | null }[]).map((r) => [r.username, r.matchedBy, r.error]);
+
+    const underId = await preview(`Governor ID,Amount,Reason\n${a.playerid},10,by id\n${b.username},20,by name\n${digits.username},5,digits\nnobody-here,1,x\n`);
+    expect(underId.status).toBe(200);
+    expect(rows(underId.body)).toEqual([
+      [a.username, 'playerid', null],
+      [b.username, 'username', null],
+      [owner.username, 'playerid', null], // the header says governor id: that is tried first
+      ['nobody-here', null, BULK_ROW_ERRORS.unknownUsername],
+    ]);
+
+    const underName = await preview(`username;amount;reason\n${a.playerid};10;by id\n${digits.username};5;digits\n`);
+    expect(rows(underName.body)).toEqual([
+      [a.username, 'playerid', null],
+      [digits.username, 'username', null], // the header says username: that is tried first
+    ]);
+
+    const underPlayer = await preview(`Player,Points,Reason\n${a.playerid},10,by id\n${b.username.toUpperCase()},20,by name\n`);
+    expect(underPlayer.status).toBe(200);
+    expect(underPlayer.body).toMatchObject({ valid: 2, invalid: 0 });
+    expect(rows(underPlayer.body)).toEqual([
+      [a.username, 'playerid', null],
+      [b.username, 'username', null],
+    ]);
+    expect((await apply(underPlayer.body.token as string)).body).toEqual({ result: true, applied: 2 });
+    expect(await balanceOf(b.username)).toBe(20);
+
+    // without a header, too
+    const bare = await preview(`${b.username},1,x\n${a.playerid},1,y\n`);
+    expect(rows(bare.body)).toEqual([
+      [b.username, 'username', null],
+      [a.username, 'playerid', null],
+    ]);
+  });
+
+  it('says "more than the balance" for a deduction larger than the balance, and "below the reserved points" only when bids hold them', async () => {
+    const a = await player();
+    await grant(server, admin.token, a.username, 100);
+    const answer = await preview(`username,amount,reason\n${a.username},-60,ok\n${a.username},-60,too much\n`);
+    expect((answer.body.rows as { error: string | null }[]).map((r) => r.error)).toEqual([null, BULK_ROW_ERRORS.moreThanBalance]);
+  });
+
   it('flags a row that would take a balance below what is reserved, counting the rows before it', async () => {
     const item = await createItem(server, admin.token, { duration: 600 });
     const p = await bidder(server, admin.token, 1_000, 'res');
@@ -274,7 +322,7 @@ describe('bulk award preview', () => {
   it('a grant made meanwhile by hand still counts in the apply (balances are read at apply time)', async () => {
     const a = await player();
     const answer = await preview(`${a.username},-50,fee`);
-    expect(answer.body).toMatchObject({ invalid: 1, rows: [{ error: BULK_ROW_ERRORS.belowReserved }] });
+    expect(answer.body).toMatchObject({ invalid: 1, rows: [{ error: BULK_ROW_ERRORS.moreThanBalance }] });
     await grant(server, admin.token, a.username, 100);
     const again = await preview(`${a.username},-50,fee`);
     expect((await apply(again.body.token as string)).body).toEqual({ result: true, applied: 1 });

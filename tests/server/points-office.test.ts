@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POINTS_ERRORS, TRANSACTIONS_PAGE_SIZE, transaction } from '../../src/protocol/points';
+import { POINTS_ERRORS, SYSTEM_ACTOR, TRANSACTIONS_PAGE_SIZE, transaction } from '../../src/protocol/points';
+import { book } from '../../server/points/ledger';
 import { csvCell } from '../../server/http/csv';
 import { csvRecords } from './back-office-helpers';
 import { bidCreated, bidder, createItem, grant, ManualClock, sendBid } from './auction-helpers';
@@ -137,6 +138,19 @@ describe('GET /points/transactions.csv', () => {
       expect(new Date(row[1]).toISOString()).toBe(row[1]);
     }
     expect(rows.at(-1)?.[5]).toBe(String(reasons.length * 10 + TRANSACTIONS_PAGE_SIZE + 5));
+  });
+
+  it("writes System in the 'by' column for a change no person made, as the page does", async () => {
+    const p = await signedIn(server, 'sys');
+    const user = await server.db.selectFrom('users').select('id').where('username', '=', p.username).executeTakeFirstOrThrow();
+    await book(server.db, { userId: user.id, delta: 40, kind: 'automatic', reason: 'Weekly helps', actorId: null }, clock.now());
+    await grant(server, council.token, p.username, 2);
+    const answer = await call(server, 'GET', `/points/transactions.csv?username=${p.username}`, { token: council.token });
+    const records = csvRecords(answer.text);
+    expect(records.slice(1).map((r) => [r[6], r[7]])).toEqual([
+      ['test points', council.username],
+      ['Weekly helps', SYSTEM_ACTOR],
+    ]);
   });
 
   it('escapes cells exactly: formula starts get a quote, then RFC 4180 quoting; numbers stay numbers', () => {

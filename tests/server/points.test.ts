@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POINTS_ERRORS } from '../../src/protocol/points';
 import { authedSocket, call, leadershipServer, signedIn, startTestServer } from './helpers';
+import { bidCreated, bidder, createItem, sendBid } from './auction-helpers';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let admin: Awaited<ReturnType<typeof signedIn>>;
@@ -44,14 +45,31 @@ describe('POST /points/transactions', () => {
     socket.close();
   });
 
-  it('refuses a balance below zero (below what is reserved) and changes nothing', async () => {
+  it('refuses a deduction of more than the balance, saying so, and changes nothing', async () => {
     const player = await signedIn(server);
+    const empty = await grant(admin.token, { username: player.username, delta: -1, reason: 'nothing to take' });
+    expect(empty.status).toBe(409);
+    expect(empty.body).toEqual({ result: false, error: POINTS_ERRORS.moreThanBalance });
     await grant(admin.token, { username: player.username, delta: 100, reason: 'start' });
     const answer = await grant(admin.token, { username: player.username, delta: -101, reason: 'too much' });
     expect(answer.status).toBe(409);
-    expect(answer.body).toEqual({ result: false, error: POINTS_ERRORS.belowReserved });
+    expect(answer.body).toEqual({ result: false, error: POINTS_ERRORS.moreThanBalance });
     const me = await call(server, 'POST', '/auth/me', { token: player.token });
     expect(me.body.user).toMatchObject({ balance: 100 });
+  });
+
+  it('refuses a deduction into the points that leading bids reserve, saying so (not "more than the balance")', async () => {
+    const item = await createItem(server, admin.token, { duration: 600 });
+    const p = await bidder(server, admin.token, 1_000, 'rsv');
+    sendBid(p.auction, item.itemId, 700);
+    await bidCreated(p.auction, item.itemId, 700, p.username);
+    const answer = await grant(admin.token, { username: p.username, delta: -400, reason: 'fee' });
+    expect(answer.status).toBe(409);
+    expect(answer.body).toEqual({ result: false, error: POINTS_ERRORS.belowReserved });
+    const ok = await grant(admin.token, { username: p.username, delta: -300, reason: 'fee' });
+    expect(ok.body).toMatchObject({ result: true, balance: 700 });
+    p.auction.close();
+    p.user.close();
   });
 
   it.each([

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POINTS_ERRORS } from '../../src/protocol/points';
-import { historyEntry, STARTS_AT_PAST_TOLERANCE_MS, STORE_ERRORS, storeItem, UPLOAD_MAX_BYTES, type StoreItem } from '../../src/protocol/store';
+import { copyName, historyEntry, ITEM_NAME_MAX, STARTS_AT_PAST_TOLERANCE_MS, STORE_ERRORS, storeItem, UPLOAD_MAX_BYTES, type StoreItem } from '../../src/protocol/store';
 import { csvRecords, IMAGES, upload } from './back-office-helpers';
 import { bidCreated, bidder, createItem, expectBooksBalance, itemRow, ManualClock, sendBid, type Bidder } from './auction-helpers';
 import { call, signedIn, startTestServer, leadershipServer } from './helpers';
@@ -246,7 +246,7 @@ describe('POST /store/items/:itemId/duplicate', () => {
     await finishAll(20_000);
     const copy = await call(server, 'POST', `/store/items/${original.itemId}/duplicate`, { token: council.token, body: {} });
     expect(copy.status).toBe(200);
-    const same = { itemName: 'Relic', description: 'Old', imageUrl: '/uploads/relic.png', start_price: 40, minIncrement: 4, extendWindow: 5, maxExtensions: 2, eligibility: { groups: ['Vanguard'] } };
+    const same = { itemName: 'Relic (copy)', description: 'Old', imageUrl: '/uploads/relic.png', start_price: 40, minIncrement: 4, extendWindow: 5, maxExtensions: 2, eligibility: { groups: ['Vanguard'] } };
     expect(copy.body.item).toMatchObject({ ...same, state: 'live', startsAt: clock.t, endsAt: clock.t + 10_000, amount: 40, username: 'server', extensions: 0 });
     expect((copy.body.item as StoreItem).itemId).not.toBe(original.itemId);
 
@@ -255,6 +255,22 @@ describe('POST /store/items/:itemId/duplicate', () => {
     // without a body at all
     const bare = await call(server, 'POST', `/store/items/${original.itemId}/duplicate`, { token: admin.token });
     expect(bare.status).toBe(200);
+  });
+
+  it("names the copy after the original with ' (copy)', shortened to fit the name's maximum length", async () => {
+    const copy = await call(server, 'POST', `/store/items/${(await createItem(server, admin.token, { itemName: 'Golden Banner' })).itemId}/duplicate`, { token: council.token, body: {} });
+    expect(copy.body.item).toMatchObject({ itemName: 'Golden Banner (copy)' });
+    const ofCopy = await call(server, 'POST', `/store/items/${(copy.body.item as StoreItem).itemId}/duplicate`, { token: council.token, body: {} });
+    expect(ofCopy.body.item).toMatchObject({ itemName: 'Golden Banner (copy) (copy)' });
+
+    // a name at the maximum: shortened by whole characters (the emoji is not split into half a pair), no space left before the suffix
+    const long = `${'a'.repeat(ITEM_NAME_MAX - 8)}👑${'b'.repeat(6)}`;
+    expect(long).toHaveLength(ITEM_NAME_MAX);
+    const longCopy = await call(server, 'POST', `/store/items/${(await createItem(server, admin.token, { itemName: long })).itemId}/duplicate`, { token: council.token, body: {} });
+    expect(longCopy.status).toBe(200);
+    expect((longCopy.body.item as StoreItem).itemName).toBe(`${'a'.repeat(ITEM_NAME_MAX - 8)} (copy)`);
+    expect(copyName('x'.repeat(ITEM_NAME_MAX))).toBe(`${'x'.repeat(ITEM_NAME_MAX - 7)} (copy)`);
+    expect(copyName(`${'x'.repeat(ITEM_NAME_MAX - 8)} ${'y'.repeat(7)}`)).toBe(`${'x'.repeat(ITEM_NAME_MAX - 8)} (copy)`);
   });
 
   it('404 for an unknown item, 400 for a bad or past start', async () => {

@@ -8,6 +8,7 @@ import {
   playersQuery,
   POINTS_ERRORS,
   pointsPlayer,
+  SYSTEM_ACTOR,
   transaction,
   transactionBody,
   transactionsQuery,
@@ -104,7 +105,8 @@ export function pointsRoutes(ctx: AppContext) {
           'transactions.csv',
           ['id', 'time', 'username', 'kind', 'amount', 'balance after', 'reason', 'by'],
           allTransactions(ctx.db, filter),
-          (t) => [t.id, csvTime(t.at), t.username, t.kind, t.delta, t.balanceAfter, t.reason, t.actor],
+          // a change no person made (a purchase, an automatic award) is by System, as the page says
+          (t) => [t.id, csvTime(t.at), t.username, t.kind, t.delta, t.balanceAfter, t.reason, t.actor ?? SYSTEM_ACTOR],
         );
       },
     );
@@ -154,7 +156,8 @@ export function pointsRoutes(ctx: AppContext) {
           preHandler: requireRank(ctx, 'council+admin'),
           schema: {
             summary:
-              'Preview a bulk award: multipart/form-data with `file` (CSV or XLSX, at most 2 MB and 5,000 rows; columns governor id or username, amount, reason; a header row may name them). ' +
+              'Preview a bulk award: multipart/form-data with `file` (CSV or XLSX, at most 2 MB and 5,000 rows; columns player, amount, reason; a header row may name them). ' +
+              'A player column ("player", "governor id", "username", …) holds a governor id or a username; its header says which is tried first, and each row says which matched (`matchedBy`). ' +
               'Every row comes back with its error, if any; nothing is applied. The token applies the rows (POST /points/bulk/apply) within 10 minutes, once.',
             tags: ['points'],
             security: BEARER,

@@ -171,7 +171,7 @@ export function storeRoutes(ctx: AppContext) {
       {
         preHandler: requireRank(ctx, 'council+admin'),
         schema: {
-          summary: 'A copy of an item in any state (same name, texts, prices, timing and eligibility) as a new item, starting now or at startsAt',
+          summary: "A copy of an item in any state (its name with ' (copy)', shortened to fit; the same texts, prices, timing and eligibility) as a new item, starting now or at startsAt",
           tags: ['store'],
           security: BEARER,
           params: itemParams,

@@ -1,5 +1,5 @@
 import * as TabsPrimitive from '@radix-ui/react-tabs';
-import type { ComponentProps } from 'react';
+import { useState, type ComponentProps } from 'react';
 import { cn } from '../lib/cn';
 
 /** Radix tabs; the list follows the reading direction (arrow keys too, through the Direction provider). */
@@ -9,13 +9,32 @@ export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrim
   return <TabsPrimitive.List className={cn('flex max-w-full gap-1 overflow-x-auto border-b border-border', className)} {...props} />;
 }
 
-export function TabsTrigger({ className, ...props }: ComponentProps<typeof TabsPrimitive.Trigger>) {
+/**
+ * A tab. Its focus ring shows for keyboard focus only: Radix moves focus to a clicked tab itself,
+ * which Chromium counts as :focus-visible, so a tab focused by a pointer says so (data-pointer)
+ * until a key is pressed on it or it loses focus.
+ */
+export function TabsTrigger({ className, onPointerDown, onKeyDown, onBlur, ...props }: ComponentProps<typeof TabsPrimitive.Trigger>) {
+  const [pointer, setPointer] = useState(false);
   return (
     <TabsPrimitive.Trigger
       className={cn(
-        '-mb-px cursor-pointer whitespace-nowrap border-b-2 border-transparent px-3 py-2 text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-primary data-[state=active]:border-primary data-[state=active]:text-foreground',
+        '-mb-px cursor-pointer whitespace-nowrap border-b-2 border-transparent px-3 py-2 text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-primary data-[pointer]:outline-none data-[state=active]:border-primary data-[state=active]:text-foreground',
         className,
       )}
+      data-pointer={pointer ? '' : undefined}
+      onPointerDown={(e) => {
+        setPointer(true);
+        onPointerDown?.(e);
+      }}
+      onKeyDown={(e) => {
+        setPointer(false);
+        onKeyDown?.(e);
+      }}
+      onBlur={(e) => {
+        setPointer(false);
+        onBlur?.(e);
+      }}
       {...props}
     />
   );

@@ -11,6 +11,7 @@ import { Input } from '../../components/input';
 import { backOffice, useToken } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
 import { LabelledField } from '../points/shared';
+import { localizedError } from '../store/field-errors';
 
 interface Draft {
   kingdomName: string;
@@ -49,6 +50,7 @@ function toBody(d: Draft): SettingsBody {
 }
 
 function SettingsForm({ settings }: { settings: KingdomSettings }) {
+  const intl = useIntl();
   const token = useToken();
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
@@ -73,7 +75,8 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
       for (const issue of parsed.error.issues) {
         const [top, sub] = issue.path.map(String);
         const key = (top === 'defaults' ? (sub === 'duration' ? 'durationMinutes' : sub) : top) as keyof Draft;
-        next[key] ??= issue.message;
+        // in the reader's language, the field's own unit (minutes for the duration) and number format
+        next[key] ??= localizedError(intl, issue);
       }
       setErrors(next);
       return;

@@ -36,6 +36,11 @@ function PreviewTable({ preview }: { preview: BulkPreview }) {
                   </span>
                 )}
                 {!row.username && !row.playerid && '—'}
+                {row.matchedBy && (
+                  <span className="whitespace-nowrap rounded bg-muted px-1.5 py-0.5 text-xs text-muted-foreground" data-testid="bulk-row-match">
+                    <FormattedMessage id={`bulk.matched.${row.matchedBy}`} />
+                  </span>
+                )}
               </span>
             </Td>
             <Td className={cn('tabular-nums', row.amount !== null && row.amount < 0 && 'text-danger')}>

@@ -11,7 +11,7 @@ import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
 import { backOffice, useToken } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
-import { ExportCsvButton, LabelledField, today, useDebounced } from './shared';
+import { ExportCsvButton, LabelledField, periodBackwards, today, useDebounced } from './shared';
 
 interface Draft {
   user: string;
@@ -30,10 +30,13 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [page, setPage] = useState(1);
   const filters = toFilters(useDebounced(draft));
+  // a period that ends before it starts matches nothing: say so at once and ask the server nothing
+  const backwards = periodBackwards(draft.from, draft.to) || periodBackwards(filters.from, filters.to);
+  const filtered = Object.values(filters).some((v) => v !== undefined);
   const history = useQuery({
     queryKey: ['store', 'history', filters, page],
     queryFn: () => backOffice().store.history(token!, filters, page),
-    enabled: !!token,
+    enabled: !!token && !backwards,
     placeholderData: keepPreviousData,
   });
   const set = (patch: Partial<Draft>) => {
@@ -48,7 +51,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
         <h1 className="text-2xl font-semibold">
           <FormattedMessage id={titleId} />
         </h1>
-        <ExportCsvButton fetchCsv={() => backOffice().store.historyCsv(token!, filters)} filename={`store-history-${today()}.csv`} />
+        <ExportCsvButton fetchCsv={() => backOffice().store.historyCsv(token!, filters)} filename={`store-history-${today()}.csv`} disabled={backwards} />
       </div>
       <Card>
         <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
@@ -65,17 +68,17 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
               ))}
             </NativeSelect>
           </LabelledField>
-          <LabelledField id="history-from" labelId="list.from">
-            <Input id="history-from" type="date" value={draft.from} max={draft.to || undefined} onChange={(e) => set({ from: e.target.value })} />
+          <LabelledField id="history-from" labelId="list.from" error={backwards ? intl.formatMessage({ id: 'list.fromAfterTo' }) : undefined}>
+            <Input id="history-from" type="date" value={draft.from} max={draft.to || undefined} aria-invalid={backwards} onChange={(e) => set({ from: e.target.value })} />
           </LabelledField>
           <LabelledField id="history-to" labelId="list.to">
             <Input id="history-to" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
           </LabelledField>
         </div>
-        {history.isError && <Alert variant="error"><bdi>{(history.error as Error).message}</bdi></Alert>}
-        {history.isError ? null : history.isSuccess && rows.length === 0 ? (
+        {!backwards && history.isError && <Alert variant="error"><bdi>{(history.error as Error).message}</bdi></Alert>}
+        {backwards || history.isError ? null : history.isSuccess && rows.length === 0 ? (
           <p className="text-sm text-muted-foreground" data-testid="no-history">
-            <FormattedMessage id="history.none" />
+            <FormattedMessage id={filtered ? 'history.none' : 'history.noneYet'} />
           </p>
         ) : (
           <Table minWidth="40rem" data-testid="history-table">
@@ -109,7 +112,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
             </tbody>
           </Table>
         )}
-        {history.data && <Pagination page={history.data.page} pageSize={history.data.pageSize} total={history.data.total} onPage={setPage} />}
+        {!backwards && history.data && <Pagination page={history.data.page} pageSize={history.data.pageSize} total={history.data.total} onPage={setPage} />}
       </Card>
     </div>
   );

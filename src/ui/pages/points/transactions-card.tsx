@@ -11,7 +11,7 @@ import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
 import { backOffice, useToken } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
-import { ExportCsvButton, LabelledField, today, useDebounced } from './shared';
+import { ExportCsvButton, LabelledField, periodBackwards, today, useDebounced } from './shared';
 
 interface Draft {
   username: string;
@@ -39,10 +39,13 @@ export function TransactionsCard() {
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [page, setPage] = useState(1);
   const filters = toTransactionFilters(useDebounced(draft));
+  // a period that ends before it starts matches nothing: say so at once and ask the server nothing
+  const backwards = periodBackwards(draft.from, draft.to) || periodBackwards(filters.from, filters.to);
+  const filtered = Object.values(filters).some((v) => v !== undefined);
   const list = useQuery({
     queryKey: ['points', 'transactions', filters, page],
     queryFn: () => backOffice().points.transactions(token!, filters, page),
-    enabled: !!token,
+    enabled: !!token && !backwards,
     placeholderData: keepPreviousData,
   });
   const set = (patch: Partial<Draft>) => {
@@ -57,7 +60,7 @@ export function TransactionsCard() {
         <CardTitle className="mb-0">
           <FormattedMessage id="points.transactions" />
         </CardTitle>
-        <ExportCsvButton fetchCsv={() => backOffice().points.transactionsCsv(token!, filters)} filename={`transactions-${today()}.csv`} />
+        <ExportCsvButton fetchCsv={() => backOffice().points.transactionsCsv(token!, filters)} filename={`transactions-${today()}.csv`} disabled={backwards} />
       </div>
       <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <LabelledField id="tx-player" labelId="points.filter.player">
@@ -76,17 +79,17 @@ export function TransactionsCard() {
         <LabelledField id="tx-actor" labelId="points.filter.actor">
           <Input id="tx-actor" value={draft.actor} onChange={(e) => set({ actor: e.target.value })} dir="auto" />
         </LabelledField>
-        <LabelledField id="tx-from" labelId="list.from">
-          <Input id="tx-from" type="date" value={draft.from} max={draft.to || undefined} onChange={(e) => set({ from: e.target.value })} />
+        <LabelledField id="tx-from" labelId="list.from" error={backwards ? intl.formatMessage({ id: 'list.fromAfterTo' }) : undefined}>
+          <Input id="tx-from" type="date" value={draft.from} max={draft.to || undefined} aria-invalid={backwards} onChange={(e) => set({ from: e.target.value })} />
         </LabelledField>
         <LabelledField id="tx-to" labelId="list.to">
           <Input id="tx-to" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
         </LabelledField>
       </div>
-      {list.isError && <Alert variant="error"><bdi>{(list.error as Error).message}</bdi></Alert>}
-      {list.isError ? null : list.isSuccess && rows.length === 0 ? (
+      {!backwards && list.isError && <Alert variant="error"><bdi>{(list.error as Error).message}</bdi></Alert>}
+      {backwards || list.isError ? null : list.isSuccess && rows.length === 0 ? (
         <p className="text-sm text-muted-foreground" data-testid="no-transactions">
-          <FormattedMessage id="points.noTransactions" />
+          <FormattedMessage id={filtered ? 'points.noTransactions' : 'points.noTransactionsYet'} />
         </p>
       ) : (
         <Table minWidth="52rem" data-testid="transactions-table">
@@ -128,7 +131,7 @@ export function TransactionsCard() {
           </tbody>
         </Table>
       )}
-      {list.data && <Pagination page={list.data.page} pageSize={list.data.pageSize} total={list.data.total} onPage={setPage} />}
+      {!backwards && list.data && <Pagination page={list.data.page} pageSize={list.data.pageSize} total={list.data.total} onPage={setPage} />}
     </Card>
   );
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
-import { useRef, useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { ItemRef } from '../../../machines/board.machine';
 import { RANKS } from '../../../protocol/ranks';
@@ -10,6 +10,7 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
+import { Dialog, DialogBody, DialogContent, DialogHeader } from '../../components/dialog';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Spinner } from '../../components/loader';
@@ -17,6 +18,7 @@ import type { KingdomSettings } from '../../../api/kingdom';
 import { UPLOAD_MAX_BYTES, UPLOAD_TYPES } from '../../../api/store-office';
 import { assetUrl, backOffice } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
+import { localizedError } from './field-errors';
 
 interface Form {
   itemName: string;
@@ -100,9 +102,40 @@ export function toBody(form: Form): CreateItemBody {
   };
 }
 
-const FIELD_OF: Record<string, keyof Form> = { duration: 'durationMinutes', eligibility: 'ranks' };
+const FIELD_OF: Record<string, keyof Form> = { duration: 'durationMinutes' };
 
 type Errors = Partial<Record<keyof Form, string>>;
+
+/** The form field a schema issue belongs to (an eligibility issue is about the ranks or the groups). */
+function fieldOf(path: readonly PropertyKey[]): keyof Form {
+  const key = String(path[0] ?? 'itemName');
+  if (key === 'eligibility') return path[1] === 'ranks' ? 'ranks' : 'groups';
+  return FIELD_OF[key] ?? (key as keyof Form);
+}
+
+/** Who may bid, in words, for what the form has ticked and typed now. */
+function EligibilityHint({ ranks, groups }: { ranks: string[]; groups: string }) {
+  const intl = useIntl();
+  const names = groups.split(',').map((g) => g.trim()).filter(Boolean);
+  const rankList = intl.formatList(
+    RANKS.filter((r) => ranks.includes(r)).map((r) => intl.formatMessage({ id: `rank.${r}` })),
+    { type: 'disjunction' },
+  );
+  const groupList = intl.formatList(names, { type: 'disjunction' });
+  const [id, values] =
+    ranks.length === 0 && names.length === 0
+      ? ['manage.eligibility.hint', {}]
+      : names.length === 0
+        ? ['manage.eligibility.ranks', { ranks: rankList }]
+        : ranks.length === 0
+          ? ['manage.eligibility.groups', { groups: groupList }]
+          : ['manage.eligibility.ranksOrGroups', { ranks: rankList, groups: groupList }];
+  return (
+    <p className="text-xs text-muted-foreground" data-testid="eligibility-hint" aria-live="polite">
+      <FormattedMessage id={id as string} values={values as Record<string, ReactNode>} />
+    </p>
+  );
+}
 
 /** Upload an image (POST store/uploads): type and size checked here first, then by the server. */
 function ImageField({ value, error, onChange }: { value: string; error?: string; onChange: (url: string) => void }) {
@@ -123,14 +156,35 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
     upload.mutate(file);
   }
   const shown = problem ?? error;
+  // an address that shows no image: a placeholder of the preview's size (never the alt text spilling out) and a word why
+  const [brokenUrl, setBrokenUrl] = useState<string | null>(null);
+  const broken = !!value && brokenUrl === value;
   return (
     <div className="grid content-start gap-1.5">
       <Label htmlFor="item-imageUrl">
         <FormattedMessage id="manage.imageUrl" />
       </Label>
       <div className="flex gap-3">
-        {value ? (
-          <img src={assetUrl(value)} alt={intl.formatMessage({ id: 'manage.upload.preview' })} className="h-10 w-10 shrink-0 rounded-md bg-muted object-cover" data-testid="image-preview" />
+        {value && broken ? (
+          <span
+            role="img"
+            aria-label={intl.formatMessage({ id: 'manage.upload.broken' })}
+            className="flex h-10 w-10 shrink-0 items-center justify-center rounded-md border border-danger/50 bg-danger/5 text-danger"
+            data-testid="image-broken"
+          >
+            <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+              <path d="M4 5h16v14H4zM4 15l4-4 3 3M14 12l2-2 4 4M3 3l18 18" />
+            </svg>
+          </span>
+        ) : value ? (
+          <img
+            key={value}
+            src={assetUrl(value)}
+            alt={intl.formatMessage({ id: 'manage.upload.preview' })}
+            className="h-10 w-10 shrink-0 overflow-hidden rounded-md bg-muted object-cover text-[0px]"
+            onError={() => setBrokenUrl(value)}
+            data-testid="image-preview"
+          />
         ) : (
           <span aria-hidden="true" className="h-10 w-10 shrink-0 rounded-md border border-dashed border-border" />
         )}
@@ -155,6 +209,11 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
       <p className="text-xs text-muted-foreground">
         <FormattedMessage id="manage.upload.hint" />
       </p>
+      {broken && !shown && (
+        <p role="alert" className="text-xs text-danger" data-testid="image-broken-text">
+          <FormattedMessage id="manage.upload.broken" />
+        </p>
+      )}
       {shown && (
         <p role="alert" className="text-xs text-danger" data-testid="image-error">
           {shown}
@@ -166,6 +225,7 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
 
 /** Create an item, or edit a scheduled one (the server refuses once it started). */
 function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreItem | null; onDone: () => void }) {
+  const intl = useIntl();
   const { storeApi } = useRuntime();
   const queryClient = useQueryClient();
   const notifications = useChild('notifications');
@@ -193,11 +253,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
     const parsed = createItemBody.safeParse(body);
     if (!parsed.success) {
       const next: Errors = {};
-      for (const issue of parsed.error.issues) {
-        const key = String(issue.path[0] ?? 'itemName');
-        const field = FIELD_OF[key] ?? (key as keyof Form);
-        next[field] ??= issue.message;
-      }
+      for (const issue of parsed.error.issues) next[fieldOf(issue.path)] ??= localizedError(intl, issue);
       setErrors(next);
       return;
     }
@@ -230,71 +286,80 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
   );
 
   return (
-    <Card id="item-form" className={cn(editing && 'border-primary/60')}>
-      <CardTitle>
+    <>
+      <DialogHeader>
         {editing ? (
           <FormattedMessage id="manage.editing" values={{ itemName: <bdi>{editing.itemName}</bdi> }} />
         ) : (
           <FormattedMessage id="manage.create" />
         )}
-      </CardTitle>
-      <form noValidate onSubmit={submit} className="grid gap-4" data-testid={editing ? 'item-edit-form' : 'create-item'}>
-        {save.isError && (
-          <Alert variant="error">
-            <FormattedMessage id="manage.failed" values={{ error: (save.error as Error).message }} />
-          </Alert>
-        )}
-        <div className="grid gap-4 md:grid-cols-2">
-          {text('itemName', 'manage.itemName', { maxLength: 100, dir: 'auto' })}
-          <ImageField value={form.imageUrl} error={errors.imageUrl} onChange={(imageUrl) => setForm((f) => ({ ...f, imageUrl }))} />
-          <div className="md:col-span-2">{text('description', 'manage.description', { dir: 'auto' })}</div>
-          {text('start_price', 'manage.startPrice', { type: 'number', min: 0, inputMode: 'numeric' })}
-          {text('minIncrement', 'manage.minIncrement', { type: 'number', min: 1, inputMode: 'numeric' })}
-          <div className="grid content-start gap-1.5">
-            {text('startsAt', 'manage.startsAt', { type: 'datetime-local' })}
-            <p className="text-xs text-muted-foreground">
-              <FormattedMessage id={editing ? 'manage.startsAtEditHint' : 'manage.startsAtHint'} />
-            </p>
-          </div>
-          {text('durationMinutes', 'manage.duration', { type: 'number', min: 1, step: 'any' })}
-          {text('extendWindow', 'manage.extendWindow', { type: 'number', min: 0 })}
-          {text('maxExtensions', 'manage.maxExtensions', { type: 'number', min: 0 })}
-          <fieldset className="grid gap-2">
-            <legend className="mb-1 text-sm font-medium">
-              <FormattedMessage id="manage.eligibility" />
-            </legend>
-            <div className="flex flex-wrap gap-4">
-              {RANKS.map((rank) => (
-                <label key={rank} className="flex items-center gap-2 text-sm">
-                  <Checkbox
-                    checked={form.ranks.includes(rank)}
-                    onCheckedChange={(on) => setForm({ ...form, ranks: on ? [...form.ranks, rank] : form.ranks.filter((r) => r !== rank) })}
-                  />
-                  <FormattedMessage id={`rank.${rank}`} />
-                </label>
-              ))}
+      </DialogHeader>
+      <form noValidate onSubmit={submit} className="flex min-h-0 flex-1 flex-col" data-testid={editing ? 'item-edit-form' : 'create-item'}>
+        <DialogBody className="grid content-start gap-4">
+          {save.isError && (
+            <Alert variant="error">
+              <FormattedMessage id="manage.failed" values={{ error: (save.error as Error).message }} />
+            </Alert>
+          )}
+          <div className="grid gap-4 md:grid-cols-2">
+            {text('itemName', 'manage.itemName', { maxLength: 100, dir: 'auto' })}
+            <ImageField value={form.imageUrl} error={errors.imageUrl} onChange={(imageUrl) => setForm((f) => ({ ...f, imageUrl }))} />
+            <div className="md:col-span-2">{text('description', 'manage.description', { dir: 'auto' })}</div>
+            {text('start_price', 'manage.startPrice', { type: 'number', min: 0, inputMode: 'numeric' })}
+            {text('minIncrement', 'manage.minIncrement', { type: 'number', min: 1, inputMode: 'numeric' })}
+            <div className="grid content-start gap-1.5">
+              {text('startsAt', 'manage.startsAt', { type: 'datetime-local' })}
+              <p className="text-xs text-muted-foreground">
+                <FormattedMessage id={editing ? 'manage.startsAtEditHint' : 'manage.startsAtHint'} />
+              </p>
             </div>
-            <p className="text-xs text-muted-foreground">
-              <FormattedMessage id="manage.eligibility.hint" />
-            </p>
-            {errors.ranks && <p className="text-xs text-danger">{errors.ranks}</p>}
-          </fieldset>
-          {text('groups', 'manage.groups')}
-        </div>
-        <div className="flex flex-wrap gap-2">
+            {text('durationMinutes', 'manage.duration', { type: 'number', min: 1, step: 'any' })}
+            {text('extendWindow', 'manage.extendWindow', { type: 'number', min: 0 })}
+            {text('maxExtensions', 'manage.maxExtensions', { type: 'number', min: 0 })}
+            <fieldset className="grid content-start gap-2">
+              <legend className="mb-1 text-sm font-medium">
+                <FormattedMessage id="manage.eligibility" />
+              </legend>
+              <div className="flex flex-wrap gap-4">
+                {RANKS.map((rank) => (
+                  <label key={rank} className="flex items-center gap-2 text-sm">
+                    <Checkbox
+                      checked={form.ranks.includes(rank)}
+                      onCheckedChange={(on) => setForm({ ...form, ranks: on ? [...form.ranks, rank] : form.ranks.filter((r) => r !== rank) })}
+                    />
+                    <FormattedMessage id={`rank.${rank}`} />
+                  </label>
+                ))}
+              </div>
+              <EligibilityHint ranks={form.ranks} groups={form.groups} />
+              {errors.ranks && <p className="text-xs text-danger">{errors.ranks}</p>}
+            </fieldset>
+            {text('groups', 'manage.groups', { dir: 'auto' })}
+          </div>
+        </DialogBody>
+        <div className="flex shrink-0 flex-wrap justify-end gap-2 border-t border-border px-5 py-3">
+          <Button type="button" variant="ghost" onClick={onDone} data-testid={editing ? 'edit-stop' : 'create-close'}>
+            <FormattedMessage id={editing ? 'manage.stopEditing' : 'manage.close'} />
+          </Button>
           <Button type="submit" disabled={save.isPending} data-testid="create-submit">
             <FormattedMessage id={editing ? 'manage.saveChanges' : 'manage.submit'} />
           </Button>
-          {editing && (
-            <Button type="button" variant="ghost" onClick={onDone} data-testid="edit-stop">
-              <FormattedMessage id="manage.stopEditing" />
-            </Button>
-          )}
         </div>
       </form>
-    </Card>
+    </>
   );
 }
+
+/** A cell's column name, shown above its value where the table stacks into cards (phones, narrow windows). */
+function StackLabel({ id }: { id: string }) {
+  return (
+    <span className="block text-xs text-muted-foreground lg:hidden">
+      <FormattedMessage id={id} />
+    </span>
+  );
+}
+
+const CELL = 'px-3 py-2 max-lg:p-0';
 
 /** For a live item, what the board knows now (amount and leader move with every bid). */
 function LiveCells({ item }: { item: StoreItem }) {
@@ -309,10 +374,16 @@ function BoardCells({ itemRef }: { itemRef: ItemRef }) {
 function LiveCellsView({ amount, username }: { amount: number; username: string }) {
   return (
     <>
-      <td className="px-3 py-2 tabular-nums" data-testid="row-amount">
-        <FormattedNumber value={amount} />
+      <td className={cn(CELL, 'tabular-nums')}>
+        <StackLabel id="manage.col.amount" />
+        <span data-testid="row-amount">
+          <FormattedNumber value={amount} />
+        </span>
       </td>
-      <td className="px-3 py-2">{username === 'server' ? '—' : username}</td>
+      <td className={cn(CELL, 'min-w-0 break-words')}>
+        <StackLabel id="manage.col.leader" />
+        {username === 'server' ? '—' : <bdi>{username}</bdi>}
+      </td>
     </>
   );
 }
@@ -335,9 +406,10 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
     onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
   });
   const duplicate = useMutation({
-    mutationFn: (itemId: number) => backOffice().store.duplicateItem(token!, itemId, Date.now() + DUPLICATE_LEAD_MS),
-    onSuccess: (item) => {
-      notifications.send({ type: 'NOTIFY', notification: { kind: 'success', titleId: 'manage.duplicate', textId: 'manage.duplicated', values: { itemName: item.itemName } } });
+    mutationFn: (original: StoreItem) => backOffice().store.duplicateItem(token!, original.itemId, Date.now() + DUPLICATE_LEAD_MS),
+    onSuccess: (item, original) => {
+      // the copy has its own name ('… (copy)'); the notice names the item it was made from
+      notifications.send({ type: 'NOTIFY', notification: { kind: 'success', titleId: 'manage.duplicate', textId: 'manage.duplicated', values: { itemName: original.itemName } } });
       void queryClient.invalidateQueries({ queryKey: ['store', 'items'] });
       onEdit(item);
     },
@@ -367,55 +439,67 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
           <FormattedMessage id="manage.noItems" />
         </p>
       ) : (
-        <div className="overflow-x-auto">
-          <table className="w-full min-w-[48rem] text-sm" data-testid="items-table">
-            <thead className="text-start text-xs text-muted-foreground">
+        // a table where there is room; below the lg breakpoint each row stacks into a card, so its actions stay on screen
+        <div className="lg:overflow-x-auto">
+          <table className="w-full text-sm max-lg:block" data-testid="items-table">
+            <thead className="text-start text-xs text-muted-foreground max-lg:hidden">
               <tr>
                 {['item', 'state', 'amount', 'leader', 'start', 'end'].map((c) => (
                   <th key={c} className="px-3 py-2 text-start font-medium">
                     <FormattedMessage id={`manage.col.${c}`} />
                   </th>
                 ))}
-                <th />
+                <th>
+                  <span className="sr-only">
+                    <FormattedMessage id="manage.col.actions" />
+                  </span>
+                </th>
               </tr>
             </thead>
-            <tbody className="divide-y divide-border">
+            <tbody className="divide-y divide-border max-lg:block">
               {shown.map((it) => (
-                <tr key={it.itemId} data-testid="item-row" data-state={it.state}>
-                  <td dir="auto" className="px-3 py-2 text-start font-medium">{it.itemName}</td>
-                  <td className="px-3 py-2">
-                    <span className={cn('rounded px-1.5 py-0.5 text-xs', it.state === 'live' ? 'bg-success/15 text-success' : 'bg-muted')}>
+                <tr key={it.itemId} data-testid="item-row" data-state={it.state} className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:py-3">
+                  <td dir="auto" className={cn(CELL, 'min-w-0 break-words text-start font-medium max-lg:col-span-2')}>
+                    {it.itemName}
+                  </td>
+                  <td className={CELL}>
+                    <span className={cn('whitespace-nowrap rounded px-1.5 py-0.5 text-xs', it.state === 'live' ? 'bg-success/15 text-success' : 'bg-muted')}>
                       <FormattedMessage id={`state.${it.state}`} />
                     </span>
                   </td>
+                  <td className="hidden max-lg:block" aria-hidden="true" />
                   {it.state === 'live' ? <LiveCells item={it} /> : <LiveCellsView amount={it.amount} username={it.username} />}
-                  <td className="whitespace-nowrap px-3 py-2 text-xs">
+                  <td className={cn(CELL, 'whitespace-nowrap text-xs')}>
+                    <StackLabel id="manage.col.start" />
                     <FormattedDate value={it.startsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
                   </td>
-                  <td className="whitespace-nowrap px-3 py-2 text-xs">
+                  <td className={cn(CELL, 'whitespace-nowrap text-xs')}>
+                    <StackLabel id="manage.col.end" />
                     <FormattedDate value={it.endsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
                   </td>
-                  <td className="px-3 py-2">
-                    <div className="flex justify-end gap-1.5">
-                    {it.state === 'scheduled' && (
-                      <Button size="sm" variant="outline" onClick={() => onEdit(it)} data-testid="edit-item">
-                        <FormattedMessage id="manage.edit" />
+                  <td className={cn(CELL, 'max-lg:col-span-2')}>
+                    <div className="flex flex-wrap gap-1.5 lg:flex-nowrap lg:justify-end">
+                      {it.state === 'scheduled' && (
+                        <Button size="sm" variant="outline" className="whitespace-nowrap" onClick={() => onEdit(it)} data-testid="edit-item">
+                          <FormattedMessage id="manage.edit" />
+                        </Button>
+                      )}
+                      <Button size="sm" variant="outline" className="whitespace-nowrap" disabled={duplicate.isPending} onClick={() => duplicate.mutate(it)} data-testid="duplicate-item">
+                        <FormattedMessage id="manage.duplicate" />
                       </Button>
-                    )}
-                    <Button size="sm" variant="outline" disabled={duplicate.isPending} onClick={() => duplicate.mutate(it.itemId)} data-testid="duplicate-item">
-                      <FormattedMessage id="manage.duplicate" />
-                    </Button>
-                    {(it.state === 'scheduled' || it.state === 'live') && (
-                      <Button
-                        size="sm"
-                        variant={confirming === it.itemId ? 'danger' : 'outline'}
-                        disabled={cancel.isPending}
-                        onClick={() => (confirming === it.itemId ? cancel.mutate(it.itemId) : setConfirming(it.itemId))}
-                        data-testid="cancel-item"
-                      >
-                        <FormattedMessage id={confirming === it.itemId ? 'manage.confirmCancel' : 'manage.cancel'} />
-                      </Button>
-                    )}
+                      {(it.state === 'scheduled' || it.state === 'live') && (
+                        <Button
+                          size="sm"
+                          variant={confirming === it.itemId ? 'danger' : 'outline'}
+                          className="whitespace-nowrap"
+                          disabled={cancel.isPending}
+                          onClick={() => (confirming === it.itemId ? cancel.mutate(it.itemId) : setConfirming(it.itemId))}
+                          onBlur={() => setConfirming((c) => (c === it.itemId ? null : c))}
+                          data-testid="cancel-item"
+                        >
+                          <FormattedMessage id={confirming === it.itemId ? 'manage.confirmCancel' : 'manage.cancel'} />
+                        </Button>
+                      )}
                     </div>
                   </td>
                 </tr>
@@ -428,33 +512,51 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
   );
 }
 
-/** /my-kingdom/kingdom-points/store-management: create, edit (while scheduled), duplicate and cancel items, and watch them live. */
+type Editor = { mode: 'new' } | { mode: 'edit'; item: StoreItem };
+
+/** /my-kingdom/kingdom-points/store-management: the items, live; create, edit (while scheduled) and duplicate in a dialog; cancel. */
 export default function StoreManagementPage({ titleId }: { titleId: string }) {
   const token = useSelector(useChild('auth'), (s) => s.context.token);
-  const [editing, setEditing] = useState<StoreItem | null>(null);
+  const [editor, setEditor] = useState<Editor | null>(null);
   const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => backOffice().kingdom.settings(token!), enabled: !!token, retry: 0 });
-  function edit(item: StoreItem) {
-    setEditing(item);
-    document.getElementById('item-form')?.scrollIntoView({ behavior: 'smooth', block: 'start' });
-  }
+  const editing = editor?.mode === 'edit' ? editor.item : null;
   return (
     <div className="grid grid-cols-1 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
-      {settings.isPending && token ? (
-        <Card>
-          <Spinner />
-        </Card>
-      ) : (
-        <ItemForm
-          key={editing ? `edit-${editing.itemId}` : 'new'}
-          initial={editing ? formFrom(editing) : blankForm(settings.data)}
-          editing={editing}
-          onDone={() => setEditing(null)}
-        />
-      )}
-      <ItemsTable onEdit={edit} />
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-semibold">
+          <FormattedMessage id={titleId} />
+        </h1>
+        <Button onClick={() => setEditor({ mode: 'new' })} data-testid="new-item">
+          <svg viewBox="0 0 24 24" className="h-4 w-4" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
+            <path d="M12 5v14M5 12h14" />
+          </svg>
+          <FormattedMessage id="manage.create" />
+        </Button>
+      </div>
+      <ItemsTable onEdit={(item) => setEditor({ mode: 'edit', item })} />
+      <Dialog open={editor !== null} onOpenChange={(open) => !open && setEditor(null)}>
+        <DialogContent aria-describedby={undefined} data-testid="item-dialog">
+          {editor && settings.isPending && token && !editing ? (
+            <>
+              <DialogHeader>
+                <FormattedMessage id="manage.create" />
+              </DialogHeader>
+              <DialogBody>
+                <Spinner />
+              </DialogBody>
+            </>
+          ) : (
+            editor && (
+              <ItemForm
+                key={editing ? `edit-${editing.itemId}` : 'new'}
+                initial={editing ? formFrom(editing) : blankForm(settings.data)}
+                editing={editing}
+                onDone={() => setEditor(null)}
+              />
+            )
+          )}
+        </DialogContent>
+      </Dialog>
     </div>
   );
 }
