@@ -119,6 +119,44 @@ export interface KingdomSettingsTable {
   updated_by: number | null;
 }
 
+/** A scan: many governors' stats at one time (`taken_at`); the same file (sha256) is imported once. */
+export interface ScansTable {
+  id: Generated<number>;
+  taken_at: number;
+  kind: 'kingdom' | 'seed';
+  rows: number;
+  file_name: string;
+  sha256: string;
+  source: 'upload' | 'bot';
+  uploaded_by: number | null;
+  created_at: number;
+}
+
+/** One governor in one scan; a stat that was not scanned is null. */
+export interface ScanRowsTable {
+  scan_id: number;
+  governor_id: number;
+  name: string;
+  alliance: string;
+  kingdom: number | null;
+  power: number | null;
+  killpoints: number | null;
+  deads: number | null;
+  t1_kills: number | null;
+  t2_kills: number | null;
+  t3_kills: number | null;
+  t4_kills: number | null;
+  t5_kills: number | null;
+  total_kills: number | null;
+  t45_kills: number | null;
+  ranged: number | null;
+  rss_gathered: number | null;
+  rss_assistance: number | null;
+  helps: number | null;
+  acclaim: number | null;
+  highest_acclaim: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -130,6 +168,8 @@ export interface Database {
   groups: GroupsTable;
   user_groups: UserGroupsTable;
   kingdom_settings: KingdomSettingsTable;
+  scans: ScansTable;
+  scan_rows: ScanRowsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -138,3 +178,5 @@ export type SessionRow = Selectable<SessionsTable>;
 export type PointsTransactionRow = Selectable<PointsTransactionsTable>;
 export type ItemRow = Selectable<ItemsTable>;
 export type BidRow = Selectable<BidsTable>;
+export type ScanRow = Selectable<ScansTable>;
+export type ScanRowRow = Selectable<ScanRowsTable>;
