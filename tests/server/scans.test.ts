@@ -1,6 +1,6 @@
 import writeXlsxFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicateFileText, killpointsFromTiers, SCAN_ERRORS, SCAN_MAX_BYTES, scanPreview, SCAN_ROW_TEXTS } from '../../src/protocol/scans';
+import { duplicateFileText, killpointsFromTiers, SCAN_ERRORS, SCAN_MAX_BYTES, scanPreview, SCAN_ROW_TEXTS, type ScanPreview } from '../../src/protocol/scans';
 import { csvRecords, upload } from './back-office-helpers';
 import { call, register, newAccount, leadershipServer, login, type Answer } from './helpers';
 
@@ -58,7 +58,7 @@ describe('scan import: every header generation', () => {
     const answer = await preview(v6Csv(govs), 'TOP300-2025-12-29-3328-[gs1dp0ow].csv');
     expect(answer.status, answer.text).toBe(200);
     expect(scanPreview.safeParse(answer.body.preview).success).toBe(true);
-    const p = answer.body.preview as Record<string, any>;
+    const p = answer.body.preview as ScanPreview;
     expect(p).toMatchObject({ fileName: 'TOP300-2025-12-29-3328-[gs1dp0ow].csv', takenAt: Date.UTC(2025, 11, 29), takenAtFrom: 'file-name', kind: 'kingdom', rows: 3, valid: 3, errors: [], warnings: [] });
     expect(p.columns.ignored).toEqual([]);
     expect(p.columns.found.map((c: { stat: string }) => c.stat)).toContain('highestAcclaim');
@@ -93,7 +93,7 @@ describe('scan import: every header generation', () => {
     ] as never).toBuffer();
     const answer = await preview(bytes, 'kingdom.xlsx');
     expect(answer.status, answer.text).toBe(200);
-    const p = answer.body.preview as Record<string, any>;
+    const p = answer.body.preview as ScanPreview;
     expect(p).toMatchObject({ sheet: '2025-11-02', takenAt: Date.UTC(2025, 10, 2), takenAtFrom: 'sheet', kind: 'kingdom', valid: 1, errors: [], warnings: [] });
     expect(Object.fromEntries(p.columns.found.map((c: { header: string; stat: string }) => [c.header, c.stat]))).toMatchObject({
       'Governor ID': 'governorId',
@@ -114,9 +114,9 @@ describe('scan import: every header generation', () => {
     const csv = `\uFEFFGovernor ID;Name;Power;Kill Points;Dead;Tier 1 Kills;Tier 2 Kills;Tier 3 Kills;Tier 4 Kills;Tier 5 Kills;Resource Assistance;Helps;Alliance;Notes\n${g.id};${g.name};${g.power};${g.killpoints};${g.deads};${g.t1Kills};${g.t2Kills};${g.t3Kills};${g.t4Kills};${g.t5Kills};123456;77;OLD;hello\n`;
     const answer = await preview(csv, 'scan 2023-06-01.csv');
     expect(answer.status, answer.text).toBe(200);
-    const p = answer.body.preview as Record<string, any>;
+    const p = answer.body.preview as ScanPreview;
     expect(p.columns.ignored).toEqual(['Notes']);
-    expect(p.columns.found.find((c: { header: string }) => c.header === 'Resource Assistance').stat).toBe('rssAssistance');
+    expect(p.columns.found.find((c) => c.header === 'Resource Assistance')?.stat).toBe('rssAssistance');
     expect(p.warnings).toEqual([]);
   });
 
@@ -144,11 +144,11 @@ describe('scan import: warnings, errors and comparisons', () => {
     ];
     const answer = await preview(v6Csv(later), 'cmp-2024-01-08.csv');
     expect(answer.status, answer.text).toBe(200);
-    const p = answer.body.preview as Record<string, any>;
+    const p = answer.body.preview as ScanPreview;
     expect(p.governors.new).toEqual([expect.objectContaining({ governorId: later[3].id, name: 'Newcomer' })]);
     expect(p.governors.renamed).toEqual([{ governorId: renamed.id, name: 'NewName', alliance: 'AAA', previousName: 'OldName' }]);
     expect(p.governors.changedAlliance).toEqual([{ governorId: mover.id, name: 'Mover', alliance: 'BBB', previousAlliance: 'AAA' }]);
-    const texts = p.warnings.map((w: { governorId: number; text: string }) => [w.governorId, w.text]);
+    const texts = p.warnings.map((w) => [w.governorId, w.text]);
     expect(texts).toContainEqual([stay.id, SCAN_ROW_TEXTS.wentDown('deads', Number(stay.deads), Number(stay.deads) - 5)]);
     expect(texts).toContainEqual([mover.id, SCAN_ROW_TEXTS.killpointsMismatch(Number(mover.killpoints), Number(mover.killpoints) + 1)]);
     expect(texts).toContainEqual([later[3].id, SCAN_ROW_TEXTS.sentinel('T5 Kills', -2)]);
@@ -159,7 +159,7 @@ describe('scan import: warnings, errors and comparisons', () => {
     const g = governor();
     const csv = `ID,Name,Power\n${g.id},Ok,100\nabc,Bad,5\n${g.id},Twice,6\n0,Zero,7\n`;
     const answer = await preview(csv, 'bad-rows-2024-02-02.csv');
-    const p = answer.body.preview as Record<string, any>;
+    const p = answer.body.preview as ScanPreview;
     expect(p).toMatchObject({ rows: 4, valid: 1 });
     expect(p.errors).toEqual([
       { row: 3, text: SCAN_ROW_TEXTS.badGovernorId },
