@@ -104,6 +104,7 @@ export const SCAN_ERRORS = {
   badGovernorId: 'A governor id is a whole number from 1.',
   badQuery: 'The search text may have at most 64 characters.',
   notYourGovernor: 'You may see the statistics of your own governor only.',
+  badGain: 'Sorting by gains (gain=1) needs a stat to sort by and a scan to compare with.',
 } as const;
 
 /** The refusal of a file already imported (same SHA-256), naming its scan. */
@@ -223,6 +224,8 @@ export const governorsQuery = z.object({
   order: z.optional(
     z.pipe(z.string({ error: SCAN_ERRORS.badOrder }), z.pipe(z.transform((v: string) => (v === '' ? undefined : v)), z.optional(z.enum(['asc', 'desc'], { error: SCAN_ERRORS.badOrder })))),
   ),
+  /** `1`: sort by the change of the sort column since `compare` (top gains), not by its value. */
+  gain: z.optional(z.enum(['0', '1'], { error: SCAN_ERRORS.badGain })),
   page: queryInt(SCAN_ERRORS.badPage),
   pageSize: queryInt(SCAN_ERRORS.badPageSize, 1, GOVERNORS_MAX_PAGE_SIZE),
 });
@@ -261,3 +264,73 @@ export const governorDetail = z.object({
   history: z.array(historyEntry),
 });
 export type GovernorDetail = z.infer<typeof governorDetail>;
+
+// ── alliances, metrics and player ids ─────────────────────────────────────────────────────────
+
+export const ALLIANCE_ERRORS = {
+  badTag: 'An alliance is named by its tag (1 to 64 characters).',
+  nameTooLong: 'The alliance name may have at most 64 characters.',
+  ours: 'Say whether the alliance belongs to the kingdom (true or false).',
+} as const;
+
+/** An alliance seen in a scan, with leadership's name for it and whether it belongs to the kingdom; its members and sums in that scan. */
+export const allianceRow = z.object({
+  tag: z.string(),
+  name: z.string(),
+  ours: z.boolean(),
+  members: z.int(),
+  power: z.nullable(z.number()),
+  killpoints: z.nullable(z.number()),
+  deads: z.nullable(z.number()),
+  t4Kills: z.nullable(z.number()),
+  t5Kills: z.nullable(z.number()),
+});
+export type AllianceRow = z.infer<typeof allianceRow>;
+
+export const alliancesQuery = z.object({ scan: queryInt(SCAN_ERRORS.badScanId) });
+
+/** PUT alliances/:tag (admin): its name and whether it is the kingdom's. */
+export const allianceBody = z.object({
+  name: z.optional(z.string({ error: ALLIANCE_ERRORS.nameTooLong }).check(z.maxLength(64, ALLIANCE_ERRORS.nameTooLong))),
+  ours: z.optional(z.boolean({ error: ALLIANCE_ERRORS.ours })),
+});
+
+export const METRIC_SCOPES = ['kingdom', 'alliance', 'governor'] as const;
+export type MetricScope = (typeof METRIC_SCOPES)[number];
+export const METRIC_ERRORS = {
+  scope: 'The scope must be kingdom, alliance or governor.',
+  key: 'Name the alliance (its tag) or the governor (its id) of the series.',
+  stats: `The stats must be a comma-separated list of: ${STATS.join(', ')}.`,
+} as const;
+
+/**
+ * GET metrics/series?scope=&key=&stats=: one point per scan (oldest first) with the chosen stats:
+ * the kingdom's totals, an alliance's (key = tag) or one governor's (key = governor id). A stat
+ * that scan did not hold is null.
+ */
+export const seriesQuery = z.object({
+  scope: z.enum(METRIC_SCOPES, { error: METRIC_ERRORS.scope }),
+  key: z.optional(z.string().check(z.maxLength(64, METRIC_ERRORS.key))),
+  stats: z.optional(z.string().check(z.maxLength(400, METRIC_ERRORS.stats))),
+});
+export const seriesPoint = z.object({ scanId: z.int(), takenAt: z.int(), members: z.nullable(z.int()), values: z.record(z.string(), z.nullable(z.number())) });
+export type SeriesPoint = z.infer<typeof seriesPoint>;
+export const series = z.object({ scope: z.enum(METRIC_SCOPES), key: z.nullable(z.string()), stats: z.array(z.string()), points: z.array(seriesPoint) });
+export type Series = z.infer<typeof series>;
+
+export const PLAYER_ID_ERRORS = {
+  unknownUser: 'No account has this username.',
+  usernameRequired: 'Name the account to link this governor to.',
+  verified: 'Say whether the link is verified (true or false).',
+  unknownLink: 'This governor is linked to no account.',
+  badQuery: 'The search text may have at most 64 characters.',
+} as const;
+
+/** An account's link to a governor: its claimed main (the sign-up's player id) or a farm an admin linked; verified by an admin. */
+export const playerLink = z.object({ governorId: z.int(), username: z.string(), verified: z.boolean(), main: z.boolean(), name: z.nullable(z.string()) });
+export type PlayerLink = z.infer<typeof playerLink>;
+export const playerIdsQuery = z.object({ q: z.optional(z.string().check(z.maxLength(64, PLAYER_ID_ERRORS.badQuery))), page: queryInt(SCAN_ERRORS.badPage) });
+export const playerLinkBody = z.object({
+  username: z.string({ error: PLAYER_ID_ERRORS.usernameRequired }).check(z.minLength(1, PLAYER_ID_ERRORS.usernameRequired), z.maxLength(64, PLAYER_ID_ERRORS.unknownUser)),
+  verified: z.optional(z.boolean({ error: PLAYER_ID_ERRORS.verified })),
+});
