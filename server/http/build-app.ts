@@ -43,7 +43,7 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   });
 
   // Bearer tokens, no cookies: any origin may call (the vite dev server on 5173, integrations).
-  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 });
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 600 });
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app);
 

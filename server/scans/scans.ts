@@ -194,6 +194,7 @@ export class ScanImports {
             )
             .execute();
         }
+        await writeAggregates(trx, scanId);
         return scanId;
       });
       // kept (without its rows) until it expires, so applying it again says it was applied
@@ -271,13 +272,21 @@ async function scanPair(db: Db, scanId?: number, compareId?: number): Promise<{ 
   return { scan, compare };
 }
 
+const STAT_SQL_COLUMNS = STATS.map(columnOf);
+
+/** A scan's sums for the kingdom and per alliance, written in the scan's own transaction (a sum of nothing scanned stays null). */
+async function writeAggregates(trx: Queryable, scanId: number): Promise<void> {
+  const columns = sql.join(STAT_SQL_COLUMNS.map((c) => sql.ref(c)));
+  const sums = sql.join(STAT_SQL_COLUMNS.map((c) => sql`sum(${sql.ref(c)})`));
+  await sql`insert into scan_totals (scan_id, governors, ${columns}) select scan_id, count(*), ${sums} from scan_rows where scan_id = ${scanId} group by scan_id`.execute(trx);
+  await sql`insert into scan_alliances (scan_id, alliance, members, ${columns}) select scan_id, alliance, count(*), ${sums} from scan_rows where scan_id = ${scanId} group by scan_id, alliance`.execute(trx);
+}
+
 async function totalsOf(db: Db, scanId: number): Promise<Totals> {
-  const row = await db
-    .selectFrom('scan_rows')
-    .select((eb) => [eb.fn.countAll<number>().as('governors'), ...TOTAL_STATS.map((s) => eb.fn.sum<number | null>(columnOf(s)).as(s))])
-    .where('scan_id', '=', scanId)
-    .executeTakeFirstOrThrow();
-  return Object.fromEntries(Object.entries(row).map(([k, v]) => [k, v === null ? null : Number(v)])) as Totals;
+  const row = await db.selectFrom('scan_totals').selectAll().where('scan_id', '=', scanId).executeTakeFirst();
+  const totals = { governors: row?.governors ?? 0 } as Totals;
+  for (const stat of TOTAL_STATS) totals[stat] = (row?.[columnOf(stat) as keyof typeof row] as number | null | undefined) ?? null;
+  return totals;
 }
 
 /** GET kingdom/summary: the totals of a scan (the latest by default) and their change since another (the one before by default). */
@@ -303,6 +312,8 @@ export interface GovernorsFilter {
   q?: string;
   sort?: GovernorSort;
   order?: 'asc' | 'desc';
+  /** Sort by the change of the sort column since `compare` (needs both). */
+  gain?: boolean;
   page?: number;
   pageSize?: number;
 }
@@ -337,13 +348,22 @@ export async function listGovernors(db: Db, filter: GovernorsFilter): Promise<{ 
   }
   const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
 
-  const column = SORT_COLUMNS[filter.sort ?? 'power'];
-  const order = filter.order ?? (filter.sort === 'name' || filter.sort === 'alliance' || filter.sort === 'governorId' ? 'asc' : 'desc');
-  const collate = filter.sort === 'name' || filter.sort === 'alliance' ? sql` collate nocase` : sql``;
-  const rows = await query
+  const sort = filter.sort ?? 'power';
+  const order = filter.order ?? (sort === 'name' || sort === 'alliance' || sort === 'governorId' ? 'asc' : 'desc');
+  const collate = sort === 'name' || sort === 'alliance' ? sql` collate nocase` : sql``;
+  let key = sql`${sql.ref(SORT_COLUMNS[sort])}${collate}`;
+  let sorted = query;
+  if (filter.gain) {
+    // top gains: the change since `compare`; a governor not in that scan has none and comes last
+    if (!compare || !(STATS as readonly string[]).includes(sort)) throw new HttpError(400, SCAN_ERRORS.badGain);
+    const column = columnOf(sort as Stat);
+    sorted = sorted.leftJoin('scan_rows as c', (join) => join.onRef('c.governor_id', '=', 'r.governor_id').on('c.scan_id', '=', compare.id));
+    key = sql`(${sql.ref(`r.${column}`)} - ${sql.ref(`c.${column}`)})`;
+  }
+  const rows = await sorted
     .selectAll('r')
-    .orderBy(sql`${sql.ref(column)} is null`)
-    .orderBy(sql`${sql.ref(column)}${collate} ${sql.raw(order)}`)
+    .orderBy(sql`${key} is null`)
+    .orderBy(sql`${key} ${sql.raw(order)}`)
     .orderBy('r.governor_id', 'asc')
     .limit(pageSize)
     .offset((page - 1) * pageSize)
@@ -405,7 +425,7 @@ export async function governorDetail(db: Db, governorId: number): Promise<Govern
   if (rows.length === 0) throw new HttpError(404, SCAN_ERRORS.unknownGovernor);
   const history: HistoryEntry[] = rows.map((r) => ({ scanId: r.scan_id, takenAt: r.taken_at, name: r.name, alliance: r.alliance, kingdom: r.kingdom, ...statsOf(r) }));
   const latest = rows[rows.length - 1];
-  const account = await db.selectFrom('users').select('username').where('playerid', '=', String(governorId)).orderBy('id').executeTakeFirst();
+  const account = await db.selectFrom('governor_links as l').innerJoin('users as u', 'u.id', 'l.user_id').select('u.username').where('l.governor_id', '=', governorId).executeTakeFirst();
   return {
     governorId,
     name: latest.name,
@@ -415,4 +435,9 @@ export async function governorDetail(db: Db, governorId: number): Promise<Govern
     alliances: [...new Set(rows.map((r) => r.alliance).filter((a) => a !== ''))],
     history,
   };
+}
+
+/** The latest scan by when it was taken, or null before the first. */
+export function latestScan(db: Queryable): Promise<Scan | null> {
+  return scanBefore(db, null);
 }

@@ -225,7 +225,12 @@ export const governorsQuery = z.object({
     z.pipe(z.string({ error: SCAN_ERRORS.badOrder }), z.pipe(z.transform((v: string) => (v === '' ? undefined : v)), z.optional(z.enum(['asc', 'desc'], { error: SCAN_ERRORS.badOrder })))),
   ),
   /** `1`: sort by the change of the sort column since `compare` (top gains), not by its value. */
-  gain: z.optional(z.enum(['0', '1'], { error: SCAN_ERRORS.badGain })),
+  gain: z.optional(
+    z.pipe(
+      z.string({ error: SCAN_ERRORS.badGain }),
+      z.pipe(z.transform((v: string) => (v === '1' ? true : v === '0' || v === '' ? false : undefined)), z.boolean({ error: SCAN_ERRORS.badGain })),
+    ),
+  ),
   page: queryInt(SCAN_ERRORS.badPage),
   pageSize: queryInt(SCAN_ERRORS.badPageSize, 1, GOVERNORS_MAX_PAGE_SIZE),
 });

@@ -339,3 +339,77 @@ describe('ranks', () => {
     now += 1;
   });
 });
+
+describe('alliances, metrics, gains and player ids', () => {
+  it('alliances of a scan with their sums, named by leadership; the kingdom and alliance series over every scan', async () => {
+    const a = governor({ alliance: 'ZZ1', power: 100 });
+    const b = governor({ alliance: 'ZZ1', power: 50 });
+    const c = governor({ alliance: 'ZZ2', power: 10 });
+    const first = await importFile(v6Csv([a, b, c]), 'ally-2032-01-01.csv');
+    const second = await importFile(v6Csv([{ ...a, power: 300 }, { ...b, alliance: 'ZZ2' }, c]), 'ally-2032-01-08.csv');
+
+    const named = await call(server, 'PUT', '/alliances/ZZ1', { token: admin.token, body: { name: 'Zulu One', ours: true } });
+    expect(named.body).toEqual({ result: true, alliance: { tag: 'ZZ1', name: 'Zulu One', ours: true } });
+    expect((await call(server, 'PUT', '/alliances/ZZ1', { token: council.token, body: { ours: false } })).status).toBe(403);
+
+    const list = await call(server, 'GET', `/alliances?scan=${first.scan.id}`, { token: council.token });
+    expect(list.body.alliances).toEqual([
+      { tag: 'ZZ1', name: 'Zulu One', ours: true, members: 2, power: 150, killpoints: Number(a.killpoints) * 2, deads: 200_000, t4Kills: 60_000, t5Kills: 8_000 },
+      { tag: 'ZZ2', name: '', ours: false, members: 1, power: 10, killpoints: Number(c.killpoints), deads: 100_000, t4Kills: 30_000, t5Kills: 4_000 },
+    ]);
+
+    const series = await call(server, 'GET', '/metrics/series?scope=alliance&key=ZZ2&stats=power,deads', { token: council.token });
+    expect(series.body).toMatchObject({
+      scope: 'alliance',
+      key: 'ZZ2',
+      stats: ['power', 'deads'],
+      points: [
+        { scanId: first.scan.id, members: 1, values: { power: 10, deads: 100_000 } },
+        { scanId: second.scan.id, members: 2, values: { power: 60, deads: 200_000 } },
+      ],
+    });
+    const kingdom = await call(server, 'GET', '/metrics/series?scope=kingdom&stats=power', { token: council.token });
+    const points = kingdom.body.points as { scanId: number; values: { power: number } }[];
+    expect(points.find((p) => p.scanId === second.scan.id)?.values.power).toBe(360);
+    expect((await call(server, 'GET', '/metrics/series?scope=kingdom&stats=power,bogus', { token: council.token })).status).toBe(400);
+    expect((await call(server, 'GET', '/metrics/series?scope=alliance', { token: council.token })).status).toBe(400);
+  });
+
+  it('top gains: the governors sorted by the change since the compared scan', async () => {
+    const slow = governor({ name: 'Slow', power: 1000 });
+    const fast = governor({ name: 'Fast', power: 900 });
+    const first = await importFile(v6Csv([slow, fast]), 'gain-2033-01-01.csv');
+    const second = await importFile(v6Csv([{ ...slow, power: 1100 }, { ...fast, power: 2000 }, governor({ name: 'Newbie', power: 5000 })]), 'gain-2033-01-08.csv');
+    const gains = await call(server, 'GET', `/governors?scan=${second.scan.id}&compare=${first.scan.id}&sort=power&gain=1`, { token: council.token });
+    expect((gains.body.governors as { name: string }[]).map((g) => g.name)).toEqual(['Fast', 'Slow', 'Newbie']);
+    const refused = await call(server, 'GET', `/governors?sort=power&gain=1`, { token: council.token });
+    expect(refused.body).toEqual({ result: false, error: SCAN_ERRORS.badGain });
+  });
+
+  it("a sign-up claims its governor; an admin verifies, links a farm and unlinks; a player reads its linked governors' series", async () => {
+    const main = governor({ name: 'MainGov' });
+    const farm = governor({ name: 'FarmGov' });
+    await importFile(v6Csv([main, farm]), 'links-2034-01-01.csv');
+    const player = await register(server, { ...newAccount('linker'), playerid: String(main.id) });
+    const playerToken = await login(server, player.email);
+
+    const claimed = await call(server, 'GET', `/player-ids?q=${player.username}`, { token: admin.token });
+    expect(claimed.body.links).toEqual([{ governorId: main.id, username: player.username, verified: false, main: true, name: 'MainGov' }]);
+
+    expect((await call(server, 'GET', `/metrics/series?scope=governor&key=${farm.id}`, { token: playerToken })).status).toBe(403);
+    const linked = await call(server, 'PUT', `/player-ids/${farm.id}`, { token: admin.token, body: { username: player.username, verified: true } });
+    expect(linked.body).toEqual({ result: true, link: { governorId: farm.id, username: player.username, verified: true, main: false, name: 'FarmGov' } });
+    const verified = await call(server, 'PUT', `/player-ids/${main.id}`, { token: admin.token, body: { username: player.username, verified: true } });
+    expect(verified.body.link).toMatchObject({ verified: true, main: true });
+    const farmSeries = await call(server, 'GET', `/metrics/series?scope=governor&key=${farm.id}&stats=power`, { token: playerToken });
+    expect(farmSeries.status).toBe(200);
+    expect((await call(server, 'GET', `/governors/${farm.id}`, { token: playerToken })).body.governor).toMatchObject({ account: { username: player.username } });
+    expect((await call(server, 'GET', '/metrics/series?scope=kingdom', { token: playerToken })).status).toBe(403);
+
+    expect((await call(server, 'DELETE', `/player-ids/${farm.id}`, { token: admin.token })).body).toEqual({ result: true });
+    expect((await call(server, 'GET', `/governors/${farm.id}`, { token: playerToken })).status).toBe(403);
+    expect((await call(server, 'DELETE', `/player-ids/${farm.id}`, { token: admin.token })).status).toBe(404);
+    expect((await call(server, 'PUT', `/player-ids/${farm.id}`, { token: admin.token, body: { username: 'nobody-here-at-all' } })).status).toBe(404);
+    expect((await call(server, 'GET', '/player-ids', { token: council.token })).status).toBe(403);
+  });
+});

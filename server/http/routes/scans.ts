@@ -1,6 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import {
+  ALLIANCE_ERRORS,
+  allianceBody,
+  allianceRow,
+  alliancesQuery,
+  playerIdsQuery,
+  playerLink,
+  playerLinkBody,
+  series,
+  seriesQuery,
   governorDetail as governorDetailSchema,
   governorRow,
   governorsQuery,
@@ -16,6 +25,7 @@ import {
   summaryQuery,
 } from '../../../src/protocol/scans';
 import type { AppContext } from '../../context';
+import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
 import { readScanFile } from '../../scans/read';
 import { allGovernors, deleteScan, governorDetail, kingdomSummary, listGovernors, listScans, ScanImports } from '../../scans/scans';
 import { sendCsv } from '../csv';
@@ -209,8 +219,132 @@ export function scanRoutes(ctx: AppContext) {
       async (request) => {
         const governorId = governorIdOf((request.params as { governorId: string }).governorId);
         const { user } = authOf(request);
-        if (!rankAllows(user.rank, 'council+admin') && user.playerid !== String(governorId)) throw new HttpError(403, SCAN_ERRORS.notYourGovernor);
+        if (!rankAllows(user.rank, 'council+admin') && !(await ownsGovernor(ctx.db, user.id, governorId))) throw new HttpError(403, SCAN_ERRORS.notYourGovernor);
         return { result: true, governor: await governorDetail(ctx.db, governorId) };
+      },
+    );
+
+    app.get(
+      '/alliances',
+      {
+        preHandler: requireRank(ctx, 'council+admin'),
+        schema: {
+          summary: "The alliances of a scan (the latest by default), by power: members and sums in that scan, leadership's name for each and whether it is the kingdom's",
+          tags: ['scans'],
+          security: BEARER,
+          querystring: jsonSchema(alliancesQuery, 'input'),
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), scan: z.nullable(scan), alliances: z.array(allianceRow) })), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const query = parseBody(alliancesQuery, request.query ?? {});
+        return { result: true, ...(await listAlliances(ctx.db, query.scan)) };
+      },
+    );
+
+    app.put(
+      '/alliances/:tag',
+      {
+        preHandler: requireRank(ctx, 'admin'),
+        schema: {
+          summary: "Name an alliance (by its tag) and say whether it belongs to the kingdom",
+          tags: ['scans'],
+          security: BEARER,
+          params: { type: 'object', properties: { tag: { type: 'string' } } },
+          body: jsonSchema(allianceBody, 'input'),
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), alliance: z.object({ tag: z.string(), name: z.string(), ours: z.boolean() }) })), ...errors(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const tag = (request.params as { tag: string }).tag;
+        if (tag.length < 1 || tag.length > 64) throw new HttpError(400, ALLIANCE_ERRORS.badTag);
+        const body = parseBody(allianceBody, request.body);
+        return { result: true, alliance: await saveAlliance(ctx.db, tag, body, authOf(request).user.id, ctx.now()) };
+      },
+    );
+
+    app.get(
+      '/metrics/series',
+      {
+        preHandler: requireRank(ctx, 'signed-in'),
+        schema: {
+          summary:
+            "One point per scan, oldest first, with the chosen stats (comma-separated; power and killpoints by default): the kingdom's totals, an alliance's (key = tag) or a governor's (key = governor id). Council and admin read any; a player their own governors.",
+          tags: ['scans'],
+          security: BEARER,
+          querystring: jsonSchema(seriesQuery, 'input'),
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), ...series.shape })), ...errors(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const query = parseBody(seriesQuery, request.query ?? {});
+        const stats = parseStats(query.stats);
+        const { user } = authOf(request);
+        if (!rankAllows(user.rank, 'council+admin')) {
+          const own = query.scope === 'governor' && /^\d{1,15}$/.test(query.key ?? '') && (await ownsGovernor(ctx.db, user.id, Number(query.key)));
+          if (!own) throw new HttpError(403, SCAN_ERRORS.notYourGovernor);
+        }
+        return { result: true, ...(await metricSeries(ctx.db, query.scope, query.key, stats)) };
+      },
+    );
+
+    app.get(
+      '/player-ids',
+      {
+        preHandler: requireRank(ctx, 'admin'),
+        schema: {
+          summary: "Accounts and their governors (the sign-up's claim and linked farms), verified or not, with the governor's name in the latest scan; q is a username or a governor id",
+          tags: ['scans'],
+          security: BEARER,
+          querystring: jsonSchema(playerIdsQuery, 'input'),
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), total: z.int(), page: z.int(), pageSize: z.int(), links: z.array(playerLink) })), ...errors(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const query = parseBody(playerIdsQuery, request.query ?? {});
+        return { result: true, ...(await listPlayerLinks(ctx.db, query.q, query.page)) };
+      },
+    );
+
+    app.put(
+      '/player-ids/:governorId',
+      {
+        preHandler: requireRank(ctx, 'admin'),
+        schema: {
+          summary: 'Link a governor to an account (moving it from another), and verify or unverify the link',
+          tags: ['scans'],
+          security: BEARER,
+          params: { type: 'object', properties: { governorId: { type: 'string' } } },
+          body: jsonSchema(playerLinkBody, 'input'),
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), link: playerLink })), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const governorId = governorIdOf((request.params as { governorId: string }).governorId);
+        const body = parseBody(playerLinkBody, request.body);
+        const link = await linkGovernor(ctx.db, governorId, body.username, body.verified, authOf(request).user.id, ctx.now());
+        request.log.info({ by: authOf(request).user.id, governorId, username: link.username, verified: link.verified }, 'governor linked');
+        return { result: true, link };
+      },
+    );
+
+    app.delete(
+      '/player-ids/:governorId',
+      {
+        preHandler: requireRank(ctx, 'admin'),
+        schema: {
+          summary: 'Unlink a governor from its account',
+          tags: ['scans'],
+          security: BEARER,
+          params: { type: 'object', properties: { governorId: { type: 'string' } } },
+          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const governorId = governorIdOf((request.params as { governorId: string }).governorId);
+        await unlinkGovernor(ctx.db, governorId);
+        request.log.info({ by: authOf(request).user.id, governorId }, 'governor unlinked');
+        return { result: true };
       },
     );
   };
