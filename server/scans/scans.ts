@@ -275,7 +275,7 @@ async function scanPair(db: Db, scanId?: number, compareId?: number): Promise<{ 
 const STAT_SQL_COLUMNS = STATS.map(columnOf);
 
 /** A scan's sums for the kingdom and per alliance, written in the scan's own transaction (a sum of nothing scanned stays null). */
-async function writeAggregates(trx: Queryable, scanId: number): Promise<void> {
+export async function writeAggregates(trx: Queryable, scanId: number): Promise<void> {
   const columns = sql.join(STAT_SQL_COLUMNS.map((c) => sql.ref(c)));
   const sums = sql.join(STAT_SQL_COLUMNS.map((c) => sql`sum(${sql.ref(c)})`));
   await sql`insert into scan_totals (scan_id, governors, ${columns}) select scan_id, count(*), ${sums} from scan_rows where scan_id = ${scanId} group by scan_id`.execute(trx);
@@ -346,7 +346,9 @@ export async function listGovernors(db: Db, filter: GovernorsFilter): Promise<{ 
       ? query.where((eb) => eb.or([eb(sql`cast(r.governor_id as text)`, 'like', `${q}%`), eb(sql`r.name`, 'like', sql`${like} escape '\\'`)]))
       : query.where(sql`r.name`, 'like', sql`${like} escape '\\'`);
   }
-  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  // unfiltered, the count is the scan's own
+  const filtered = (filter.alliance !== undefined && filter.alliance !== '') || !!q;
+  const total = filtered ? (await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total : scan.rows;
 
   const sort = filter.sort ?? 'power';
   const order = filter.order ?? (sort === 'name' || sort === 'alliance' || sort === 'governorId' ? 'asc' : 'desc');

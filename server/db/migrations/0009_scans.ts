@@ -46,7 +46,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('alliance', 'text', (c) => c.notNull().defaultTo(''))
     .addColumn('kingdom', 'integer');
   for (const column of STAT_COLUMNS) table = table.addColumn(column, 'integer');
-  await table.addPrimaryKeyConstraint('scan_rows_pk', ['scan_id', 'governor_id']).execute();
+  // WITHOUT ROWID: the rows are stored in (scan, governor) order, so a dashboard reading one scan's
+  // 5,000 governors reads them side by side instead of 5,000 lookups by rowid
+  await table.addPrimaryKeyConstraint('scan_rows_pk', ['scan_id', 'governor_id']).modifyEnd(sql`without rowid`).execute();
   // one governor's history, and the dashboards' sorted pages of one scan
   await db.schema.createIndex('scan_rows_governor').on('scan_rows').columns(['governor_id', 'scan_id']).execute();
   for (const column of ['power', 'killpoints', 'deads', 't4_kills', 't5_kills']) {
