@@ -4,6 +4,7 @@ import * as m0002 from './migrations/0002_points_ledger';
 import * as m0003 from './migrations/0003_auction';
 import * as m0004 from './migrations/0004_back_office';
 import * as m0005 from './migrations/0005_store_pause';
+import * as m0006 from './migrations/0006_scans';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -12,6 +13,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0003_auction': m0003,
   '0004_back_office': m0004,
   '0005_store_pause': m0005,
+  '0006_scans': m0006,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

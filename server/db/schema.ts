@@ -122,6 +122,85 @@ export interface KingdomSettingsTable {
   updated_by: number | null;
 }
 
+/** A scan: many governors' stats at one time (`taken_at`); the same file (sha256) is imported once. */
+export interface ScansTable {
+  id: Generated<number>;
+  taken_at: number;
+  kind: 'kingdom' | 'seed';
+  rows: number;
+  file_name: string;
+  sha256: string;
+  source: 'upload' | 'bot';
+  uploaded_by: number | null;
+  created_at: number;
+}
+
+/** One governor in one scan; a stat that was not scanned is null. */
+export interface ScanRowsTable {
+  scan_id: number;
+  governor_id: number;
+  name: string;
+  alliance: string;
+  kingdom: number | null;
+  power: number | null;
+  killpoints: number | null;
+  deads: number | null;
+  t1_kills: number | null;
+  t2_kills: number | null;
+  t3_kills: number | null;
+  t4_kills: number | null;
+  t5_kills: number | null;
+  total_kills: number | null;
+  t45_kills: number | null;
+  ranged: number | null;
+  rss_gathered: number | null;
+  rss_assistance: number | null;
+  helps: number | null;
+  acclaim: number | null;
+  highest_acclaim: number | null;
+}
+
+type StatColumns = {
+  power: number | null;
+  killpoints: number | null;
+  deads: number | null;
+  t1_kills: number | null;
+  t2_kills: number | null;
+  t3_kills: number | null;
+  t4_kills: number | null;
+  t5_kills: number | null;
+  total_kills: number | null;
+  t45_kills: number | null;
+  ranged: number | null;
+  rss_gathered: number | null;
+  rss_assistance: number | null;
+  helps: number | null;
+  acclaim: number | null;
+  highest_acclaim: number | null;
+};
+
+/** A scan's sums, written with it. */
+export type ScanTotalsTable = { scan_id: number; governors: number } & StatColumns;
+/** An alliance's members and sums in one scan, written with it ('' is no alliance). */
+export type ScanAlliancesTable = { scan_id: number; alliance: string; members: number } & StatColumns;
+
+export interface AlliancesTable {
+  tag: string;
+  name: string;
+  ours: number;
+  updated_at: number | null;
+  updated_by: number | null;
+}
+
+/** A governor linked to an account: the sign-up's claim, or a farm an admin linked; one account per governor. */
+export interface GovernorLinksTable {
+  governor_id: number;
+  user_id: number;
+  verified: number;
+  created_at: number;
+  updated_by: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -133,6 +212,12 @@ export interface Database {
   groups: GroupsTable;
   user_groups: UserGroupsTable;
   kingdom_settings: KingdomSettingsTable;
+  scans: ScansTable;
+  scan_rows: ScanRowsTable;
+  scan_totals: ScanTotalsTable;
+  scan_alliances: ScanAlliancesTable;
+  alliances: AlliancesTable;
+  governor_links: GovernorLinksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -141,3 +226,5 @@ export type SessionRow = Selectable<SessionsTable>;
 export type PointsTransactionRow = Selectable<PointsTransactionsTable>;
 export type ItemRow = Selectable<ItemsTable>;
 export type BidRow = Selectable<BidsTable>;
+export type ScanRow = Selectable<ScansTable>;
+export type ScanRowRow = Selectable<ScanRowsTable>;

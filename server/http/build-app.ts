@@ -14,6 +14,7 @@ import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { kingdomRoutes } from './routes/kingdom';
 import { pointsRoutes } from './routes/points';
+import { scanRoutes } from './routes/scans';
 import { storeRoutes } from './routes/store';
 
 /** The Fastify instance, not yet set up: app.ts needs its logger first. */
@@ -42,7 +43,7 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   });
 
   // Bearer tokens, no cookies: any origin may call (the vite dev server on 5173, integrations).
-  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'OPTIONS'], maxAge: 600 });
+  await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 600 });
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app);
 
@@ -52,5 +53,6 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(pointsRoutes(ctx));
   await app.register(storeRoutes(ctx));
   await app.register(kingdomRoutes(ctx));
+  await app.register(scanRoutes(ctx));
   await registerClient(app, ctx);
 }

@@ -58,7 +58,11 @@ export interface UploadTexts {
  * `maxBytes`: a 400 with `texts.tooLarge` beyond that, `texts.missing` without a file or when the
  * request is not multipart at all. Needs @fastify/multipart registered on the route's instance.
  */
-export async function readUploadedFile(request: FastifyRequest, maxBytes: number, texts: UploadTexts): Promise<{ bytes: Buffer; filename: string }> {
+export async function readUploadedFile(
+  request: FastifyRequest,
+  maxBytes: number,
+  texts: UploadTexts,
+): Promise<{ bytes: Buffer; filename: string; fields: Record<string, string> }> {
   if (!request.isMultipart()) throw new HttpError(400, texts.missing);
   let part;
   try {
@@ -70,7 +74,13 @@ export async function readUploadedFile(request: FastifyRequest, maxBytes: number
   try {
     const bytes = await part.toBuffer();
     if (bytes.length === 0) throw new HttpError(400, texts.missing);
-    return { bytes, filename: part.filename };
+    // the plain form fields sent before the file (a field after it is not read: the file is the last part)
+    const fields: Record<string, string> = {};
+    for (const [name, field] of Object.entries(part.fields)) {
+      const value = Array.isArray(field) ? field[0] : field;
+      if (value && value.type === 'field' && typeof value.value === 'string') fields[name] = value.value;
+    }
+    return { bytes, filename: part.filename, fields };
   } catch (error) {
     throw uploadError(error, texts);
   }

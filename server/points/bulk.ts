@@ -82,7 +82,7 @@ function readCsv(bytes: Buffer): RawRow[] {
 }
 
 /** Comma, semicolon (spreadsheets in many European languages) or tab: whichever the first line has most of, outside quotes. */
-function guessDelimiter(text: string): string {
+export function guessDelimiter(text: string): string {
   const first = text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
   const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
   let quoted = false;

@@ -4,6 +4,7 @@ import type { registerBody } from '../../src/protocol/auth';
 import type { PasswordHasher } from '../auth/passwords';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
+import { claimGovernor } from '../scans/directory';
 import { findUserByEmail, findUserByUsername } from './users';
 
 /** Items show `server` as the leader before the first bid, so no account may take that name. */
@@ -37,7 +38,7 @@ export async function registerUser(
         .selectFrom('users')
         .select(sql<number>`count(*)`.as('count'))
         .executeTakeFirstOrThrow();
-      return trx
+      const created = await trx
         .insertInto('users')
         .values({
           email: input.email,
@@ -49,6 +50,9 @@ export async function registerUser(
         })
         .returningAll()
         .executeTakeFirstOrThrow();
+      // the sign-up's player id is the account's claimed main governor, until an admin says otherwise
+      await claimGovernor(trx, created.id, input.playerid, now);
+      return created;
     });
     return { ok: true, user };
   } catch (error) {

@@ -1,0 +1,213 @@
+import { sql } from 'kysely';
+import {
+  METRIC_ERRORS,
+  PLAYER_ID_ERRORS,
+  SCAN_ERRORS,
+  STATS,
+  type AllianceRow,
+  type MetricScope,
+  type PlayerLink,
+  type Scan,
+  type Series,
+  type Stat,
+} from '../../src/protocol/scans';
+import type { Db } from '../db/open';
+import { writeTransaction } from '../db/write';
+import { HttpError } from '../http/errors';
+import { findUserByUsername } from '../users/users';
+import { columnOf, findScan, latestScan } from './scans';
+
+/** Alliances, metric series and the links between accounts and governors: what the scans say, read for the dashboards and the admin pages. */
+
+// ── alliances ──────────────────────────────────────────────────────────────────────────────
+
+/** The alliances of a scan (the latest by default) by power, with leadership's name for each and whether it is the kingdom's. */
+export async function listAlliances(db: Db, scanId?: number): Promise<{ scan: Scan | null; alliances: AllianceRow[] }> {
+  const scan = scanId !== undefined ? await findScan(db, scanId) : await latestScan(db);
+  if (!scan) return { scan: null, alliances: [] };
+  const rows = await db
+    .selectFrom('scan_alliances as a')
+    .leftJoin('alliances as n', 'n.tag', 'a.alliance')
+    .select(['a.alliance', 'a.members', 'a.power', 'a.killpoints', 'a.deads', 'a.t4_kills', 'a.t5_kills', 'n.name', 'n.ours'])
+    .where('a.scan_id', '=', scan.id)
+    .where('a.alliance', '!=', '')
+    .orderBy(sql`a.power is null`)
+    .orderBy('a.power', 'desc')
+    .orderBy('a.alliance')
+    .execute();
+  return {
+    scan,
+    alliances: rows.map((r) => ({
+      tag: r.alliance,
+      name: r.name ?? '',
+      ours: r.ours === 1,
+      members: r.members,
+      power: r.power,
+      killpoints: r.killpoints,
+      deads: r.deads,
+      t4Kills: r.t4_kills,
+      t5Kills: r.t5_kills,
+    })),
+  };
+}
+
+/** Leadership names an alliance and says whether it is the kingdom's (any tag: one not yet scanned may be named ahead). */
+export async function saveAlliance(db: Db, tag: string, change: { name?: string; ours?: boolean }, actorId: number, now: number): Promise<{ tag: string; name: string; ours: boolean }> {
+  return writeTransaction(db, async (trx) => {
+    const current = await trx.selectFrom('alliances').selectAll().where('tag', '=', tag).executeTakeFirst();
+    const name = change.name?.trim() ?? current?.name ?? '';
+    const ours = change.ours ?? current?.ours === 1;
+    await trx
+      .insertInto('alliances')
+      .values({ tag, name, ours: ours ? 1 : 0, updated_at: now, updated_by: actorId })
+      .onConflict((oc) => oc.column('tag').doUpdateSet({ name, ours: ours ? 1 : 0, updated_at: now, updated_by: actorId }))
+      .execute();
+    return { tag, name, ours };
+  });
+}
+
+// ── metrics ────────────────────────────────────────────────────────────────────────────────
+
+/** The stats a series asks for: a comma-separated list of known stats (power and kill points when none). */
+export function parseStats(text: string | undefined): Stat[] {
+  if (text === undefined || text.trim() === '') return ['power', 'killpoints'];
+  const stats = [...new Set(text.split(',').map((s) => s.trim()))];
+  if (stats.some((s) => !(STATS as readonly string[]).includes(s))) throw new HttpError(400, METRIC_ERRORS.stats);
+  return stats as Stat[];
+}
+
+/** One point per scan, oldest first: the kingdom's totals, an alliance's (by tag) or a governor's (by id). */
+export async function metricSeries(db: Db, scope: MetricScope, key: string | undefined, stats: Stat[]): Promise<Series> {
+  const columns = stats.map(columnOf);
+  const pick = (row: Record<string, unknown>) => Object.fromEntries(stats.map((s, i) => [s, (row[columns[i]] as number | null) ?? null]));
+  if (scope === 'kingdom') {
+    const rows = await db.selectFrom('scan_totals as t').innerJoin('scans as s', 's.id', 't.scan_id').selectAll('t').select('s.taken_at').orderBy('s.taken_at').orderBy('s.id').execute();
+    return { scope, key: null, stats, points: rows.map((r) => ({ scanId: r.scan_id, takenAt: r.taken_at, members: r.governors, values: pick(r) })) };
+  }
+  if (key === undefined || key.trim() === '') throw new HttpError(400, METRIC_ERRORS.key);
+  if (scope === 'alliance') {
+    const rows = await db
+      .selectFrom('scan_alliances as a')
+      .innerJoin('scans as s', 's.id', 'a.scan_id')
+      .selectAll('a')
+      .select('s.taken_at')
+      .where('a.alliance', '=', key)
+      .orderBy('s.taken_at')
+      .orderBy('s.id')
+      .execute();
+    return { scope, key, stats, points: rows.map((r) => ({ scanId: r.scan_id, takenAt: r.taken_at, members: r.members, values: pick(r) })) };
+  }
+  if (!/^\d{1,15}$/.test(key) || Number(key) < 1) throw new HttpError(400, SCAN_ERRORS.badGovernorId);
+  const rows = await db
+    .selectFrom('scan_rows as r')
+    .innerJoin('scans as s', 's.id', 'r.scan_id')
+    .selectAll('r')
+    .select('s.taken_at')
+    .where('r.governor_id', '=', Number(key))
+    .orderBy('s.taken_at')
+    .orderBy('s.id')
+    .execute();
+  return { scope, key, stats, points: rows.map((r) => ({ scanId: r.scan_id, takenAt: r.taken_at, members: null, values: pick(r) })) };
+}
+
+// ── player ids: accounts and their governors ──────────────────────────────────────────────────
+
+export const PLAYER_IDS_PAGE_SIZE = 50;
+
+/** Whether the account is linked to the governor (its own claim or a farm): a player may read its own governors' statistics. */
+export async function ownsGovernor(db: Db, userId: number, governorId: number): Promise<boolean> {
+  const link = await db.selectFrom('governor_links').select('user_id').where('governor_id', '=', governorId).executeTakeFirst();
+  return link?.user_id === userId;
+}
+
+/** The account's governors, its main (the sign-up's claim) first. */
+export async function governorsOf(db: Db, userId: number): Promise<number[]> {
+  const rows = await db
+    .selectFrom('governor_links as l')
+    .innerJoin('users as u', 'u.id', 'l.user_id')
+    .select(['l.governor_id', 'u.playerid'])
+    .where('l.user_id', '=', userId)
+    .orderBy('l.governor_id')
+    .execute();
+  return rows.sort((a, b) => Number(String(b.governor_id) === b.playerid) - Number(String(a.governor_id) === a.playerid)).map((r) => r.governor_id);
+}
+
+/**
+ * GET player-ids: every link, newest account first, with the governor's name in the latest scan
+ * that saw it; q is a username (contains, any case) or a governor id (starts with).
+ */
+export async function listPlayerLinks(db: Db, q: string | undefined, page = 1): Promise<{ links: PlayerLink[]; total: number; page: number; pageSize: number }> {
+  let query = db.selectFrom('governor_links as l').innerJoin('users as u', 'u.id', 'l.user_id');
+  const text = q?.trim();
+  if (text) {
+    const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = /^\d+$/.test(text)
+      ? query.where((eb) => eb.or([eb(sql`cast(l.governor_id as text)`, 'like', `${text}%`), eb(sql`u.username`, 'like', sql`${like} escape '\\'`)]))
+      : query.where(sql`u.username`, 'like', sql`${like} escape '\\'`);
+  }
+  const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  const rows = await query
+    .select(['l.governor_id', 'l.verified', 'u.username', 'u.playerid'])
+    .select((eb) =>
+      eb
+        .selectFrom('scan_rows as r')
+        .innerJoin('scans as s', 's.id', 'r.scan_id')
+        .select('r.name')
+        .whereRef('r.governor_id', '=', 'l.governor_id')
+        .orderBy('s.taken_at', 'desc')
+        .orderBy('s.id', 'desc')
+        .limit(1)
+        .as('name'),
+    )
+    .orderBy('l.user_id', 'desc')
+    .orderBy('l.governor_id')
+    .limit(PLAYER_IDS_PAGE_SIZE)
+    .offset((page - 1) * PLAYER_IDS_PAGE_SIZE)
+    .execute();
+  return {
+    links: rows.map((r) => ({ governorId: r.governor_id, username: r.username, verified: r.verified === 1, main: String(r.governor_id) === r.playerid, name: r.name ?? null })),
+    total: Number(total),
+    page,
+    pageSize: PLAYER_IDS_PAGE_SIZE,
+  };
+}
+
+/** Links a governor to an account (moving it from another one), verified or not. */
+export async function linkGovernor(db: Db, governorId: number, username: string, verified: boolean | undefined, actorId: number, now: number): Promise<PlayerLink> {
+  const user = await findUserByUsername(db, username);
+  if (!user) throw new HttpError(404, PLAYER_ID_ERRORS.unknownUser);
+  return writeTransaction(db, async (trx) => {
+    const current = await trx.selectFrom('governor_links').selectAll().where('governor_id', '=', governorId).executeTakeFirst();
+    // a link moved to another account is not verified unless the admin says so
+    const isVerified = verified ?? (current?.user_id === user.id ? current.verified === 1 : false);
+    await trx
+      .insertInto('governor_links')
+      .values({ governor_id: governorId, user_id: user.id, verified: isVerified ? 1 : 0, created_at: now, updated_by: actorId })
+      .onConflict((oc) => oc.column('governor_id').doUpdateSet({ user_id: user.id, verified: isVerified ? 1 : 0, updated_by: actorId }))
+      .execute();
+    const named = await trx
+      .selectFrom('scan_rows as r')
+      .innerJoin('scans as s', 's.id', 'r.scan_id')
+      .select('r.name')
+      .where('r.governor_id', '=', governorId)
+      .orderBy('s.taken_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return { governorId, username: user.username, verified: isVerified, main: String(governorId) === user.playerid, name: named?.name ?? null };
+  });
+}
+
+export async function unlinkGovernor(db: Db, governorId: number): Promise<void> {
+  const deleted = await writeTransaction(db, (trx) => trx.deleteFrom('governor_links').where('governor_id', '=', governorId).executeTakeFirst());
+  if (Number(deleted.numDeletedRows) === 0) throw new HttpError(404, PLAYER_ID_ERRORS.unknownLink);
+}
+
+/** A new account's claim on its governor (the sign-up's player id), unverified; a governor already linked keeps its account. */
+export async function claimGovernor(db: Pick<Db, 'insertInto'>, userId: number, playerid: string, now: number): Promise<void> {
+  if (!/^[1-9]\d{0,14}$/.test(playerid)) return;
+  await db
+    .insertInto('governor_links')
+    .values({ governor_id: Number(playerid), user_id: userId, verified: 0, created_at: now, updated_by: null })
+    .onConflict((oc) => oc.column('governor_id').doNothing())
+    .execute();
+}

@@ -1,0 +1,445 @@
+import crypto from 'node:crypto';
+import { sql } from 'kysely';
+import {
+  CUMULATIVE_STATS,
+  duplicateFileText,
+  GOVERNORS_PAGE_SIZE,
+  SCAN_ERRORS,
+  SCAN_ROW_TEXTS,
+  SCAN_TOKEN_TTL_MS,
+  SCANS_PAGE_SIZE,
+  STATS,
+  TOTAL_STATS,
+  type GovernorChange,
+  type GovernorDetail,
+  type GovernorRow,
+  type GovernorSort,
+  type HistoryEntry,
+  type KingdomSummary,
+  type Scan,
+  type ScanIssue,
+  type ScanKind,
+  type ScanPreview,
+  type Stat,
+  type Totals,
+} from '../../src/protocol/scans';
+import type { Db } from '../db/open';
+import type { ScanRowRow } from '../db/schema';
+import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
+import { HttpError } from '../http/errors';
+import { parseTable, takenAtFromNames, type ParsedRow, type Stats } from './parse';
+import type { Table } from './read';
+
+/** The database column of a stat: `t1Kills` is `t1_kills`. */
+export const columnOf = (stat: Stat) => stat.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) as keyof ScanRowRow;
+
+const statsOf = (row: ScanRowRow): Stats => Object.fromEntries(STATS.map((s) => [s, row[columnOf(s)] as number | null])) as Stats;
+
+type ScanWithUploader = { id: number; taken_at: number; kind: ScanKind; rows: number; file_name: string; source: 'upload' | 'bot'; created_at: number; uploader: string | null };
+
+function selectScans(db: Queryable) {
+  return db
+    .selectFrom('scans as s')
+    .leftJoin('users as u', 'u.id', 's.uploaded_by')
+    .select(['s.id', 's.taken_at', 's.kind', 's.rows', 's.file_name', 's.source', 's.created_at', 'u.username as uploader']);
+}
+
+const toScan = (s: ScanWithUploader): Scan => ({
+  id: s.id,
+  takenAt: s.taken_at,
+  kind: s.kind,
+  rows: s.rows,
+  fileName: s.file_name,
+  source: s.source,
+  uploadedBy: s.uploader,
+  createdAt: s.created_at,
+});
+
+/** The scan taken last before `takenAt` (by takenAt, then id), or the latest of all without it. */
+async function scanBefore(db: Queryable, takenAt: number | null, beforeId?: number): Promise<Scan | null> {
+  let query = selectScans(db);
+  if (takenAt !== null) {
+    query = beforeId === undefined ? query.where('s.taken_at', '<', takenAt) : query.where((eb) => eb.or([eb('s.taken_at', '<', takenAt), eb.and([eb('s.taken_at', '=', takenAt), eb('s.id', '<', beforeId)])]));
+  }
+  const row = await query.orderBy('s.taken_at', 'desc').orderBy('s.id', 'desc').limit(1).executeTakeFirst();
+  return row ? toScan(row as ScanWithUploader) : null;
+}
+
+export async function findScan(db: Queryable, id: number): Promise<Scan> {
+  const row = await selectScans(db).where('s.id', '=', id).executeTakeFirst();
+  if (!row) throw new HttpError(404, SCAN_ERRORS.unknownScan);
+  return toScan(row as ScanWithUploader);
+}
+
+const dateText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+// ── import: preview, then apply ────────────────────────────────────────────────────────────
+
+interface PendingScan {
+  actorId: number;
+  expiresAt: number;
+  fileName: string;
+  sha256: string;
+  kind: ScanKind;
+  takenAt: number;
+  rows: ParsedRow[];
+  invalid: number;
+  applied: boolean;
+}
+
+/** Previews one account may keep waiting at once (each holds up to 25,000 rows); its oldest goes first, never another account's. */
+const PENDING_PER_ACCOUNT = 3;
+
+export interface PreviewInput {
+  table: Table;
+  bytes: Buffer;
+  fileName: string;
+  /** Epoch ms given by the uploader, or null. */
+  takenAt: number | null;
+  actorId: number;
+}
+
+/**
+ * Scan import (DESIGN.md, "Governors and scans"): a file is previewed (rows it cannot use, warnings,
+ * new, renamed and moved governors against the scan before it), then applied in one transaction.
+ * Previews are kept in memory by token, for the account that made them, for 30 minutes and one apply.
+ */
+export class ScanImports {
+  private readonly pending = new Map<number, Map<string, PendingScan>>();
+
+  constructor(
+    private readonly db: Db,
+    private readonly now: () => number,
+  ) {}
+
+  async preview(input: PreviewInput): Promise<ScanPreview> {
+    const parsed = parseTable(input.table);
+    const sha256 = crypto.createHash('sha256').update(input.bytes).digest('hex');
+    await this.refuseDuplicate(this.db, sha256);
+    const named = takenAtFromNames(input.fileName, input.table.sheet);
+    const takenAt = input.takenAt ?? named?.takenAt ?? this.now();
+    const takenAtFrom = input.takenAt !== null ? 'given' : (named?.from ?? 'upload');
+    const previous = await scanBefore(this.db, takenAt);
+    const { changes, warnings } = await this.compare(parsed.rows, previous);
+
+    const token = crypto.randomBytes(24).toString('base64url');
+    this.keep(input.actorId, token, {
+      actorId: input.actorId,
+      expiresAt: this.now() + SCAN_TOKEN_TTL_MS,
+      fileName: input.fileName,
+      sha256,
+      kind: parsed.kind,
+      takenAt,
+      rows: parsed.rows,
+      invalid: parsed.errors.length,
+      applied: false,
+    });
+    return {
+      token,
+      fileName: input.fileName,
+      sheet: input.table.sheet,
+      takenAt,
+      takenAtFrom,
+      kind: parsed.kind,
+      rows: parsed.total,
+      valid: parsed.rows.length,
+      previousScan: previous,
+      columns: parsed.columns,
+      governors: changes,
+      errors: parsed.errors,
+      warnings: [...parsed.warnings, ...warnings].sort((a, b) => a.row - b.row),
+    };
+  }
+
+  /** Applies a preview in one write transaction: the scan is there whole or not at all. */
+  async apply(actorId: number, token: string, options: { takenAt: number | null; skipInvalid: boolean; source?: 'upload' | 'bot' }): Promise<Scan> {
+    const found = this.pending.get(actorId)?.get(token);
+    if (!found || found.expiresAt < this.now()) throw new HttpError(400, SCAN_ERRORS.tokenUnknown);
+    if (found.applied) throw new HttpError(409, SCAN_ERRORS.tokenUsed);
+    if (found.invalid > 0 && !options.skipInvalid) throw new HttpError(400, SCAN_ERRORS.hasErrors);
+    if (found.rows.length === 0) throw new HttpError(400, SCAN_ERRORS.nothingToApply);
+    const takenAt = options.takenAt ?? found.takenAt;
+    // marked before the first await: a second apply of the same token at the same moment is refused, not raced
+    found.applied = true;
+    try {
+      const id = await writeTransaction(this.db, async (trx) => {
+        await this.refuseDuplicate(trx, found.sha256);
+        const { id: scanId } = await trx
+          .insertInto('scans')
+          .values({
+            taken_at: takenAt,
+            kind: found.kind,
+            rows: found.rows.length,
+            file_name: found.fileName,
+            sha256: found.sha256,
+            source: options.source ?? 'upload',
+            uploaded_by: actorId,
+            created_at: this.now(),
+          })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        // 500 rows of 21 columns a statement: well within SQLite's limit on bound parameters
+        for (let at = 0; at < found.rows.length; at += 500) {
+          await trx
+            .insertInto('scan_rows')
+            .values(
+              found.rows.slice(at, at + 500).map((r) => ({
+                scan_id: scanId,
+                governor_id: r.governorId,
+                name: r.name,
+                alliance: r.alliance,
+                kingdom: r.kingdom,
+                ...Object.fromEntries(STATS.map((s) => [columnOf(s), r.stats[s]])),
+              })),
+            )
+            .execute();
+        }
+        await writeAggregates(trx, scanId);
+        return scanId;
+      });
+      // kept (without its rows) until it expires, so applying it again says it was applied
+      found.rows = [];
+      return await findScan(this.db, id);
+    } catch (error) {
+      found.applied = false;
+      if (isDatabaseError(error) && String((error as Error).message).includes('scans.sha256')) await this.refuseDuplicate(this.db, found.sha256);
+      throw error;
+    }
+  }
+
+  private async refuseDuplicate(db: Queryable, sha256: string): Promise<void> {
+    const existing = await db.selectFrom('scans').select(['id', 'taken_at']).where('sha256', '=', sha256).executeTakeFirst();
+    if (existing) throw new HttpError(409, duplicateFileText(existing.id, dateText(existing.taken_at)));
+  }
+
+  /** New, renamed and moved governors, and cumulative stats that went down, against the scan before. */
+  private async compare(rows: ParsedRow[], previous: Scan | null): Promise<{ changes: ScanPreview['governors']; warnings: ScanIssue[] }> {
+    const changes: ScanPreview['governors'] = { new: [], renamed: [], changedAlliance: [] };
+    const warnings: ScanIssue[] = [];
+    const before = new Map<number, ScanRowRow>();
+    if (previous) for (const row of await this.db.selectFrom('scan_rows').selectAll().where('scan_id', '=', previous.id).execute()) before.set(row.governor_id, row);
+    for (const row of rows) {
+      const change: GovernorChange = { governorId: row.governorId, name: row.name, alliance: row.alliance };
+      const old = before.get(row.governorId);
+      if (!old) {
+        changes.new.push(change);
+        continue;
+      }
+      if (row.name !== '' && old.name !== row.name) changes.renamed.push({ ...change, previousName: old.name });
+      if (old.alliance !== row.alliance) changes.changedAlliance.push({ ...change, previousAlliance: old.alliance });
+      for (const stat of CUMULATIVE_STATS) {
+        const was = old[columnOf(stat)] as number | null;
+        const now = row.stats[stat];
+        if (was !== null && now !== null && now < was) warnings.push({ row: row.line, governorId: row.governorId, text: SCAN_ROW_TEXTS.wentDown(stat, was, now) });
+      }
+    }
+    return { changes, warnings };
+  }
+
+  private keep(actorId: number, token: string, pending: PendingScan): void {
+    const now = this.now();
+    const mine = this.pending.get(actorId) ?? new Map<string, PendingScan>();
+    for (const [t, p] of mine) if (p.expiresAt < now) mine.delete(t);
+    while (mine.size >= PENDING_PER_ACCOUNT) mine.delete(mine.keys().next().value as string);
+    mine.set(token, pending);
+    this.pending.set(actorId, mine);
+  }
+}
+
+// ── reading ─────────────────────────────────────────────────────────────────────────────────
+
+export async function listScans(db: Db, page = 1): Promise<{ scans: Scan[]; total: number; page: number; pageSize: number }> {
+  const rows = await selectScans(db)
+    .orderBy('s.taken_at', 'desc')
+    .orderBy('s.id', 'desc')
+    .limit(SCANS_PAGE_SIZE)
+    .offset((page - 1) * SCANS_PAGE_SIZE)
+    .execute();
+  const { total } = await db.selectFrom('scans').select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  return { scans: rows.map((r) => toScan(r as ScanWithUploader)), total: Number(total), page, pageSize: SCANS_PAGE_SIZE };
+}
+
+export async function deleteScan(db: Db, id: number): Promise<void> {
+  const deleted = await writeTransaction(db, (trx) => trx.deleteFrom('scans').where('id', '=', id).executeTakeFirst());
+  if (Number(deleted.numDeletedRows) === 0) throw new HttpError(404, SCAN_ERRORS.unknownScan);
+}
+
+/** The scan asked for (404 when unknown), or the latest; and the one to compare with: asked for, or the scan before it. */
+async function scanPair(db: Db, scanId?: number, compareId?: number): Promise<{ scan: Scan | null; compare: Scan | null }> {
+  const scan = scanId !== undefined ? await findScan(db, scanId) : await scanBefore(db, null);
+  if (!scan) return { scan: null, compare: null };
+  const compare = compareId !== undefined ? await findScan(db, compareId) : await scanBefore(db, scan.takenAt, scan.id);
+  return { scan, compare };
+}
+
+const STAT_SQL_COLUMNS = STATS.map(columnOf);
+
+/** A scan's sums for the kingdom and per alliance, written in the scan's own transaction (a sum of nothing scanned stays null). */
+export async function writeAggregates(trx: Queryable, scanId: number): Promise<void> {
+  const columns = sql.join(STAT_SQL_COLUMNS.map((c) => sql.ref(c)));
+  const sums = sql.join(STAT_SQL_COLUMNS.map((c) => sql`sum(${sql.ref(c)})`));
+  await sql`insert into scan_totals (scan_id, governors, ${columns}) select scan_id, count(*), ${sums} from scan_rows where scan_id = ${scanId} group by scan_id`.execute(trx);
+  await sql`insert into scan_alliances (scan_id, alliance, members, ${columns}) select scan_id, alliance, count(*), ${sums} from scan_rows where scan_id = ${scanId} group by scan_id, alliance`.execute(trx);
+}
+
+async function totalsOf(db: Db, scanId: number): Promise<Totals> {
+  const row = await db.selectFrom('scan_totals').selectAll().where('scan_id', '=', scanId).executeTakeFirst();
+  const totals = { governors: row?.governors ?? 0 } as Totals;
+  for (const stat of TOTAL_STATS) totals[stat] = (row?.[columnOf(stat) as keyof typeof row] as number | null | undefined) ?? null;
+  return totals;
+}
+
+/** GET kingdom/summary: the totals of a scan (the latest by default) and their change since another (the one before by default). */
+export async function kingdomSummary(db: Db, scanId?: number, compareId?: number): Promise<KingdomSummary> {
+  const { scan, compare } = await scanPair(db, scanId, compareId);
+  if (!scan) return { scan: null, compare: null, totals: null, change: null };
+  const totals = await totalsOf(db, scan.id);
+  if (!compare) return { scan, compare: null, totals, change: null };
+  const before = await totalsOf(db, compare.id);
+  const change = Object.fromEntries(
+    Object.entries(totals).map(([k, v]) => {
+      const was = before[k as keyof Totals];
+      return [k, v === null || was === null ? null : v - was];
+    }),
+  ) as Totals;
+  return { scan, compare, totals, change };
+}
+
+export interface GovernorsFilter {
+  scan?: number;
+  compare?: number;
+  alliance?: string;
+  q?: string;
+  sort?: GovernorSort;
+  order?: 'asc' | 'desc';
+  /** Sort by the change of the sort column since `compare` (needs both). */
+  gain?: boolean;
+  page?: number;
+  pageSize?: number;
+}
+
+const SORT_COLUMNS: Record<GovernorSort, string> = {
+  governorId: 'r.governor_id',
+  name: 'r.name',
+  alliance: 'r.alliance',
+  ...(Object.fromEntries(STATS.map((s) => [s, `r.${columnOf(s)}`])) as Record<Stat, string>),
+};
+
+/**
+ * GET governors: one page of a scan's governors (the latest by default), filtered by alliance (its
+ * tag, exactly), by q (a name containing it, any case, or a governor id starting with it), sorted by
+ * any column (nulls last, then by governor id), with each stat's change since `compare` when asked.
+ */
+export async function listGovernors(db: Db, filter: GovernorsFilter): Promise<{ scan: Scan | null; compare: Scan | null; total: number; governors: GovernorRow[]; page: number; pageSize: number }> {
+  const page = filter.page ?? 1;
+  const pageSize = filter.pageSize ?? GOVERNORS_PAGE_SIZE;
+  const scan = filter.scan !== undefined ? await findScan(db, filter.scan) : await scanBefore(db, null);
+  const compare = filter.compare !== undefined ? await findScan(db, filter.compare) : null;
+  if (!scan) return { scan: null, compare, total: 0, governors: [], page, pageSize };
+
+  let query = db.selectFrom('scan_rows as r').where('r.scan_id', '=', scan.id);
+  if (filter.alliance !== undefined && filter.alliance !== '') query = query.where('r.alliance', '=', filter.alliance);
+  const q = filter.q?.trim();
+  if (q) {
+    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    query = /^\d+$/.test(q)
+      ? query.where((eb) => eb.or([eb(sql`cast(r.governor_id as text)`, 'like', `${q}%`), eb(sql`r.name`, 'like', sql`${like} escape '\\'`)]))
+      : query.where(sql`r.name`, 'like', sql`${like} escape '\\'`);
+  }
+  // unfiltered, the count is the scan's own
+  const filtered = (filter.alliance !== undefined && filter.alliance !== '') || !!q;
+  const total = filtered ? (await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total : scan.rows;
+
+  const sort = filter.sort ?? 'power';
+  const order = filter.order ?? (sort === 'name' || sort === 'alliance' || sort === 'governorId' ? 'asc' : 'desc');
+  const collate = sort === 'name' || sort === 'alliance' ? sql` collate nocase` : sql``;
+  let key = sql`${sql.ref(SORT_COLUMNS[sort])}${collate}`;
+  let sorted = query;
+  if (filter.gain) {
+    // top gains: the change since `compare`; a governor not in that scan has none and comes last
+    if (!compare || !(STATS as readonly string[]).includes(sort)) throw new HttpError(400, SCAN_ERRORS.badGain);
+    const column = columnOf(sort as Stat);
+    sorted = sorted.leftJoin('scan_rows as c', (join) => join.onRef('c.governor_id', '=', 'r.governor_id').on('c.scan_id', '=', compare.id));
+    key = sql`(${sql.ref(`r.${column}`)} - ${sql.ref(`c.${column}`)})`;
+  }
+  const rows = await sorted
+    .selectAll('r')
+    .orderBy(sql`${key} is null`)
+    .orderBy(sql`${key} ${sql.raw(order)}`)
+    .orderBy('r.governor_id', 'asc')
+    .limit(pageSize)
+    .offset((page - 1) * pageSize)
+    .execute();
+
+  let before = new Map<number, ScanRowRow>();
+  if (compare && rows.length) {
+    const old = await db
+      .selectFrom('scan_rows')
+      .selectAll()
+      .where('scan_id', '=', compare.id)
+      .where(
+        'governor_id',
+        'in',
+        rows.map((r) => r.governor_id),
+      )
+      .execute();
+    before = new Map(old.map((r) => [r.governor_id, r]));
+  }
+  const governors = rows.map((r): GovernorRow => {
+    const stats = statsOf(r);
+    const row: GovernorRow = { governorId: r.governor_id, name: r.name, alliance: r.alliance, kingdom: r.kingdom, ...stats };
+    if (compare) {
+      const old = before.get(r.governor_id);
+      row.change = old
+        ? (Object.fromEntries(
+            STATS.map((s) => {
+              const was = old[columnOf(s)] as number | null;
+              return [s, stats[s] === null || was === null ? null : (stats[s] as number) - was];
+            }),
+          ) as GovernorRow['change'])
+        : null;
+    }
+    return row;
+  });
+  return { scan, compare, total: Number(total), governors, page, pageSize };
+}
+
+/** Every governor of a scan matching the filters, in the table's order, for the CSV export (read a page at a time). */
+export async function* allGovernors(db: Db, filter: GovernorsFilter): AsyncGenerator<GovernorRow[]> {
+  for (let page = 1; ; page++) {
+    const { governors } = await listGovernors(db, { ...filter, page, pageSize: 500 });
+    if (governors.length) yield governors;
+    if (governors.length < 500) return;
+  }
+}
+
+/** GET governors/:governorId: its history over every scan (oldest first), the names and alliances seen, and the account that claims it. */
+export async function governorDetail(db: Db, governorId: number): Promise<GovernorDetail> {
+  const rows = await db
+    .selectFrom('scan_rows as r')
+    .innerJoin('scans as s', 's.id', 'r.scan_id')
+    .selectAll('r')
+    .select('s.taken_at')
+    .where('r.governor_id', '=', governorId)
+    .orderBy('s.taken_at', 'asc')
+    .orderBy('s.id', 'asc')
+    .execute();
+  if (rows.length === 0) throw new HttpError(404, SCAN_ERRORS.unknownGovernor);
+  const history: HistoryEntry[] = rows.map((r) => ({ scanId: r.scan_id, takenAt: r.taken_at, name: r.name, alliance: r.alliance, kingdom: r.kingdom, ...statsOf(r) }));
+  const latest = rows[rows.length - 1];
+  const account = await db.selectFrom('governor_links as l').innerJoin('users as u', 'u.id', 'l.user_id').select('u.username').where('l.governor_id', '=', governorId).executeTakeFirst();
+  return {
+    governorId,
+    name: latest.name,
+    alliance: latest.alliance,
+    account: account ? { username: account.username } : null,
+    names: [...new Set(rows.map((r) => r.name).filter((n) => n !== ''))],
+    alliances: [...new Set(rows.map((r) => r.alliance).filter((a) => a !== ''))],
+    history,
+  };
+}
+
+/** The latest scan by when it was taken, or null before the first. */
+export function latestScan(db: Queryable): Promise<Scan | null> {
+  return scanBefore(db, null);
+}
