@@ -63,7 +63,7 @@ export const HEARTBEAT_MS = 20_000;
 export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   accountFrames: { perSecond: 20, burst: 40 },
   addressFrames: { perSecond: 300, burst: 600 },
-  handshakes: { perSecond: 5, burst: 60 },
+  handshakes: { perSecond: 20, burst: 120 },
   floodStrikes: 2 * FRAME_BURST,
   socketsPerAccount: 12,
   socketsPerAddress: 256,

@@ -157,7 +157,14 @@ export async function startSocketServer(
   const handshakes = new BucketMap<string>(limits.handshakes, clock);
 
   // TCP: at most socketsPerAddress from one peer (behind a proxy every peer is the proxy: counted at the upgrade instead)
+  const upgraded = new WeakSet<Duplex>();
   server.on('connection', (socket: Socket) => {
+    // a TCP connection that has not asked for the upgrade in time is closed (idle connections hold file descriptors)
+    const idle = setTimeout(() => {
+      if (!upgraded.has(socket)) socket.destroy();
+    }, limits.headersTimeoutMs);
+    idle.unref();
+    socket.once('close', () => clearTimeout(idle));
     if (config.trustProxy) return;
     const address = socket.remoteAddress ?? 'unknown';
     if (increment(tcpByAddress, address, 1) > limits.socketsPerAddress) {
@@ -169,6 +176,7 @@ export async function startSocketServer(
   });
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    upgraded.add(socket);
     socket.on('error', () => undefined);
     const address = clientAddress(req, config.trustProxy);
     if (!handshakes.get(address).take()) return refuseUpgrade(socket, 'Too many connections from this address: wait a little.\n');
