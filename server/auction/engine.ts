@@ -48,6 +48,14 @@ export interface AuctionService {
   createBid(user: Pick<UserRow, 'id'>, bid: BidRequest): Promise<BidAnswer>;
 }
 
+/** The check of early refusals against the transaction (tests). */
+export interface EarlyRefusalAudit {
+  checked: number;
+  mismatches: { userId: number; request: BidRequest; at: number; early: BidAnswer; transaction: unknown }[];
+  /** One per early refusal: settles once it is checked. */
+  pending: Promise<void>[];
+}
+
 export interface EngineDeps {
   db: Db;
   hub: Hub;
@@ -166,8 +174,45 @@ export class AuctionEngine implements AuctionService {
     }
     const early = this.bidView.verdict(user.id, request.itemId, request.requestId, request.amount, at);
     if (early.kind === 'remembered') return Promise.resolve(errorFrame(early.errorType, early.itemId, request.requestId));
-    if (early.kind === 'refuse') return this.refuseEarly(user.id, request, early.errorType, at);
+    if (early.kind === 'refuse') {
+      const answer = this.refuseEarly(user.id, request, early.errorType, at);
+      if (this.audit) this.auditRefusal(this.audit, user.id, request, at, answer);
+      return answer;
+    }
     return this.queueBid(user.id, request, at);
+  }
+
+  /** When set (tests only), every early refusal is checked against the transaction at the bid's place in the queue. */
+  private audit: EarlyRefusalAudit | null = null;
+
+  /** Checks every early refusal from now on: `mismatches` lists any the transaction would have answered otherwise. */
+  auditEarlyRefusals(): EarlyRefusalAudit {
+    return (this.audit ??= { checked: 0, mismatches: [], pending: [] });
+  }
+
+  /**
+   * Queues, where the bid would have gone, its transaction run to the end and rolled back, and
+   * compares that transaction's answer with the early one.
+   */
+  private auditRefusal(audit: EarlyRefusalAudit, userId: number, request: BidRequest, at: number, early: Promise<BidAnswer>): void {
+    const rollback = new Error('audit: roll back');
+    const dryRun = this.queue.run(async () => {
+      let outcome: BidOutcome | null = null;
+      await writeTransaction(this.db, async (trx) => {
+        outcome = await this.placeBid(trx, userId, request, at, at);
+        throw rollback;
+      }).catch((error: unknown) => {
+        if (error !== rollback) throw error;
+      });
+      return outcome as BidOutcome | null;
+    });
+    audit.pending.push(
+      Promise.all([dryRun, early]).then(([outcome, answer]) => {
+        audit.checked += 1;
+        const wanted = outcome === null ? null : outcome.kind === 'accepted' ? { type: MSG.BID_CREATED, accepted: true } : this.answerOf(outcome, request.requestId);
+        if (JSON.stringify(wanted) !== JSON.stringify(answer)) audit.mismatches.push({ userId, request, at, early: answer, transaction: wanted });
+      }),
+    );
   }
 
   /** A bid refused by the picture: the stored answer when this requestId was judged before, else the refusal, remembered. */

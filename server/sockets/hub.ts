@@ -121,13 +121,10 @@ export class Hub {
     return [...(this.byUser.get(userId) ?? [])];
   }
 
-  /** Closes every socket authenticated with one of these sessions (logout, password change), after an ERROR UNAUTHENTICATED. */
+  /** Closes every socket authenticated with one of these sessions (logout, password change, revocation, expiry). */
   closeSessions(sessionIds: Iterable<string>, code: number, reason: string): void {
     for (const id of sessionIds) {
-      for (const conn of [...(this.bySession.get(id) ?? [])]) {
-        this.send(conn, { type: 'ERROR', error_type: 'UNAUTHENTICATED' });
-        this.close(conn, code, reason);
-      }
+      for (const conn of [...(this.bySession.get(id) ?? [])]) this.close(conn, code, reason);
     }
   }
 

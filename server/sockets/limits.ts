@@ -16,7 +16,7 @@ import { FRAME_BURST, FRAME_RATE_PER_S } from '../../src/protocol/socket';
  * - an address over `socketsPerAddress`, `anonymousPerAddress` or `handshakes`: the HTTP upgrade is
  *   answered 429 and the TCP connection closed (the browser sees close 1006).
  * - no AUTHENTICATION within `authTimeoutMs`: ERROR UNAUTHENTICATED, closed with 4401.
- * - a session that expires or is revoked: ERROR UNAUTHENTICATED, closed with 4401, at once.
+ * - a session that expires or is revoked: closed with 4401 at once (no frame needed; no ERROR first).
  * - no pong to the previous ping (`heartbeatMs`): terminated (1006).
  * - more than `maxBufferedBytes` waiting to be sent because the client does not read: terminated.
  * A connection being closed is given `closeGraceMs` for the closing handshake, then terminated.

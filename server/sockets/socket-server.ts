@@ -215,10 +215,10 @@ export async function startSocketServer(
     closePeer(peer, WS_CLOSE_UNAUTHENTICATED, 'Unauthenticated');
   }
 
-  /** Closes the connection when its session ends, without waiting for a frame. */
+  /** Closes the connection (4401, as a revoked session's) when its session ends, without waiting for a frame. */
   function watchExpiry(peer: Peer, auth: AuthContext): void {
     const left = auth.sessionExpiresAt - Date.now();
-    if (left <= 0) return reject(peer);
+    if (left <= 0) return closePeer(peer, WS_CLOSE_UNAUTHENTICATED, 'Session expired');
     later(peer, Math.min(left, MAX_TIMER_MS), () => {
       if (peer.conn.auth?.sessionId === auth.sessionId) watchExpiry(peer, auth);
     });
