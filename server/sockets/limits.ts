@@ -9,8 +9,8 @@ import { FRAME_BURST, FRAME_RATE_PER_S } from '../../src/protocol/socket';
  * - frames over a budget (its connection's, its account's or its address's): the first is answered
  *   ERROR WS_ERROR (naming the bid it dropped), the next are dropped without an answer; once the
  *   dropped frames pass `floodStrikes` (they decay at the connection's refill rate), the connection
- *   is closed with 4429 (WS_CLOSE_FLOODING). Once the drops have decayed to none, the next drop is
- *   warned again.
+ *   is closed with 4429 (WS_CLOSE_FLOODING). Once the drops have decayed to none and `warnEveryMs`
+ *   has passed since the warning, the next drop is warned again.
  * - a second AUTHENTICATION on a connection: ERROR WS_ERROR, and no second HISTORY.
  * - an account's socket over `socketsPerAccount`: ERROR WS_ERROR, closed with 4409 (WS_CLOSE_TOO_MANY_SOCKETS).
  * - an address over `socketsPerAddress`, `anonymousPerAddress` or `handshakes`: the HTTP upgrade is
@@ -37,6 +37,8 @@ export interface SocketLimits {
   handshakes: Budget;
   /** Dropped frames a connection may pile up (decaying at its refill rate) before it is closed. */
   floodStrikes: number;
+  /** A connection is warned again only once its drops have decayed to none and this long has passed since its last warning. */
+  warnEveryMs: number;
   /** Open connections of one account. */
   socketsPerAccount: number;
   /** Open TCP connections from one address (pending handshakes included). */
@@ -65,6 +67,7 @@ export const DEFAULT_SOCKET_LIMITS: SocketLimits = {
   addressFrames: { perSecond: 300, burst: 600 },
   handshakes: { perSecond: 20, burst: 120 },
   floodStrikes: 2 * FRAME_BURST,
+  warnEveryMs: 10_000,
   socketsPerAccount: 12,
   socketsPerAddress: 256,
   anonymousPerAddress: 32,

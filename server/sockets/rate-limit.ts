@@ -45,24 +45,41 @@ export class TokenBucket {
   }
 }
 
-/** Token buckets by key (an account, an address), forgotten once full and unused. */
+/** Token buckets by key (an account, an address), kept while a connection uses them and forgotten once full and unused. */
 export class BucketMap<K> {
-  private readonly buckets = new Map<K, TokenBucket>();
+  private readonly buckets = new Map<K, { bucket: TokenBucket; users: number }>();
 
   constructor(
     private readonly limit: Budget,
     private readonly clock: Clock,
   ) {}
 
-  get(key: K): TokenBucket {
-    let bucket = this.buckets.get(key);
-    if (!bucket) this.buckets.set(key, (bucket = new TokenBucket(this.limit, this.clock)));
-    return bucket;
+  private entry(key: K) {
+    let entry = this.buckets.get(key);
+    if (!entry) this.buckets.set(key, (entry = { bucket: new TokenBucket(this.limit, this.clock), users: 0 }));
+    return entry;
   }
 
-  /** Drops the buckets that are full again (a fresh one is the same). */
+  /** The key's bucket, for a moment (a handshake). */
+  get(key: K): TokenBucket {
+    return this.entry(key).bucket;
+  }
+
+  /** The key's bucket for a connection, until `release`. */
+  acquire(key: K): TokenBucket {
+    const entry = this.entry(key);
+    entry.users += 1;
+    return entry.bucket;
+  }
+
+  release(key: K): void {
+    const entry = this.buckets.get(key);
+    if (entry) entry.users = Math.max(0, entry.users - 1);
+  }
+
+  /** Drops the buckets no connection uses that are full again (a fresh one is the same). */
   sweep(): void {
-    for (const [key, bucket] of this.buckets) if (bucket.isFull()) this.buckets.delete(key);
+    for (const [key, entry] of this.buckets) if (entry.users === 0 && entry.bucket.isFull()) this.buckets.delete(key);
   }
 
   get size(): number {
@@ -115,14 +132,16 @@ export type Admission = 'ok' | 'warn' | 'drop' | 'close';
 export class FrameBudget {
   private readonly own: TokenBucket;
   private readonly dropped: DecayingCount;
-  private warned = false;
+  private warnedAt: number | null = null;
   account: TokenBucket | null = null;
 
   constructor(
     limit: Budget,
     private readonly address: TokenBucket,
     private readonly strikes: number,
-    clock: Clock,
+    /** A connection warned, calm again (its drops decayed) and over again is warned again after this long. */
+    private readonly warnEveryMs: number,
+    private readonly clock: Clock,
   ) {
     this.own = new TokenBucket(limit, clock);
     this.dropped = new DecayingCount(limit.perSecond, clock);
@@ -132,14 +151,13 @@ export class FrameBudget {
     const buckets = this.account ? [this.own, this.address, this.account] : [this.own, this.address];
     if (buckets.every((b) => b.has())) {
       for (const b of buckets) b.take();
-      if (this.warned && this.dropped.current === 0) this.warned = false;
       return 'ok';
     }
-    if (this.warned && this.dropped.current === 0) this.warned = false;
-    const count = this.dropped.add();
-    if (count > this.strikes) return 'close';
-    if (this.warned) return 'drop';
-    this.warned = true;
+    const now = this.clock();
+    if (this.warnedAt !== null && this.dropped.current === 0 && now - this.warnedAt >= this.warnEveryMs) this.warnedAt = null;
+    if (this.dropped.add() > this.strikes) return 'close';
+    if (this.warnedAt !== null) return 'drop';
+    this.warnedAt = now;
     return 'warn';
   }
 }

@@ -117,6 +117,8 @@ interface Peer {
   closing: boolean;
   anonymous: boolean;
   alive: boolean;
+  /** The account whose frame bucket it holds, once authenticated. */
+  accountId: number | null;
   timers: Set<NodeJS.Timeout>;
 }
 
@@ -237,7 +239,8 @@ export async function startSocketServer(
     }
     const authed = hub.attach(conn, auth);
     leaveAnonymous(peer);
-    peer.budget.account = accountFrames.get(auth.user.id);
+    peer.budget.account = accountFrames.acquire(auth.user.id);
+    peer.accountId = auth.user.id;
     watchExpiry(peer, auth);
     await handler.onAuthenticated(authed);
   }
@@ -299,12 +302,13 @@ export async function startSocketServer(
     const peer: Peer = {
       conn,
       address,
-      budget: new FrameBudget(config.frameRateLimit, addressFrames.get(address), limits.floodStrikes, clock),
+      budget: new FrameBudget(config.frameRateLimit, addressFrames.acquire(address), limits.floodStrikes, limits.warnEveryMs, clock),
       authTried: false,
       gate: null,
       closing: false,
       anonymous: true,
       alive: true,
+      accountId: null,
       timers: new Set(),
     };
     peers.add(peer);
@@ -350,6 +354,8 @@ export async function startSocketServer(
       leaveAnonymous(peer);
       increment(socketsByAddress, address, -1);
       peers.delete(peer);
+      addressFrames.release(address);
+      if (peer.accountId !== null) accountFrames.release(peer.accountId);
       hub.detach(conn);
     });
   }
