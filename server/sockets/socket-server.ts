@@ -141,7 +141,7 @@ export async function startSocketServer(
   const limits = config.socketLimits;
   const clock = options.clock ?? (() => performance.now());
   const serverOptions = { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 };
-  const server = tls ? https.createServer({ ...serverOptions, cert: tls.cert, key: tls.key }) : http.createServer(serverOptions);
+  const server = tls ? https.createServer({ ...serverOptions, handshakeTimeout: limits.headersTimeoutMs, cert: tls.cert, key: tls.key }) : http.createServer(serverOptions);
   server.maxConnections = maxConnectionsFor(limits);
   server.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' });
@@ -159,14 +159,17 @@ export async function startSocketServer(
   const handshakes = new BucketMap<string>(limits.handshakes, clock);
 
   // TCP: at most socketsPerAddress from one peer (behind a proxy every peer is the proxy: counted at the upgrade instead)
+  // a connection that has not asked for the upgrade in time is closed (idle connections hold file
+  // descriptors); with TLS the socket the upgrade comes on is the one of 'secureConnection'
   const upgraded = new WeakSet<Duplex>();
-  server.on('connection', (socket: Socket) => {
-    // a TCP connection that has not asked for the upgrade in time is closed (idle connections hold file descriptors)
+  server.on(tls ? 'secureConnection' : 'connection', (socket: Socket) => {
     const idle = setTimeout(() => {
       if (!upgraded.has(socket)) socket.destroy();
     }, limits.headersTimeoutMs);
     idle.unref();
     socket.once('close', () => clearTimeout(idle));
+  });
+  server.on('connection', (socket: Socket) => {
     if (config.trustProxy) return;
     const address = socket.remoteAddress ?? 'unknown';
     if (increment(tcpByAddress, address, 1) > limits.socketsPerAddress) {
