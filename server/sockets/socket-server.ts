@@ -158,7 +158,6 @@ export async function startSocketServer(
   const accountFrames = new BucketMap<number>(limits.accountFrames, clock);
   const handshakes = new BucketMap<string>(limits.handshakes, clock);
 
-  // TCP: at most socketsPerAddress from one peer (behind a proxy every peer is the proxy: counted at the upgrade instead)
   // a connection that has not asked for the upgrade in time is closed (idle connections hold file
   // descriptors); with TLS the socket the upgrade comes on is the one of 'secureConnection'
   const upgraded = new WeakSet<Duplex>();
@@ -169,6 +168,7 @@ export async function startSocketServer(
     idle.unref();
     socket.once('close', () => clearTimeout(idle));
   });
+  // TCP: at most socketsPerAddress from one peer (behind a proxy every peer is the proxy: counted at the upgrade instead)
   server.on('connection', (socket: Socket) => {
     if (config.trustProxy) return;
     const address = socket.remoteAddress ?? 'unknown';
