@@ -2,20 +2,31 @@
  * The Kingdom server under test, in its own process (so it never shares an event loop with the
  * 1,000 client sockets): `node --import tsx bench/server-child.ts <dataDir>`. Listens on 127.0.0.1,
  * random ports, prints one JSON line (its URLs and the SQLite settings of its connection) and runs
- * until SIGTERM, SIGINT or the end of its stdin (the parent died). Only two settings differ from
- * production: cheap argon2 (setting up 1,000 accounts) and a login limit that lets one address sign
- * 1,000 accounts in; the socket frame rate limit stays the production one.
+ * until SIGTERM, SIGINT or the end of its stdin (the parent died). Only three settings differ from
+ * production: cheap argon2 (setting up 1,000 accounts), a login limit that lets one address sign
+ * 1,000 accounts in, and the sockets' per-address limits (all 1,000 players come from 127.0.0.1);
+ * the per-connection and per-account frame budgets stay the production ones.
  */
 import fs from 'node:fs';
 import { sql } from 'kysely';
 import { startServer } from '../server/app';
 import { ephemeralConfig } from '../server/config';
+import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: server-child.ts <dataDir>');
 
 const server = await startServer(
-  ephemeralConfig(dataDir, { loginRateLimit: { perEmail: 100, perAddress: 100_000, windowMs: 60_000 } }),
+  ephemeralConfig(dataDir, {
+    loginRateLimit: { perEmail: 100, perAddress: 100_000, windowMs: 60_000 },
+    socketLimits: {
+      ...DEFAULT_SOCKET_LIMITS,
+      addressFrames: { perSecond: 1_000_000, burst: 1_000_000 },
+      handshakes: { perSecond: 1_000_000, burst: 1_000_000 },
+      socketsPerAddress: 100_000,
+      anonymousPerAddress: 100_000,
+    },
+  }),
 );
 
 // the durability settings of the server's own connection, for the SQLite baseline to copy

@@ -27,6 +27,7 @@ import { WebSocket, WebSocketServer, type RawData } from 'ws';
 import { createActor, fromPromise } from 'xstate';
 import { startServer, type RunningServer } from '../server/app';
 import { ephemeralConfig } from '../server/config';
+import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
 import { createApi } from '../src/api/client';
 import { appMachine } from '../src/machines/app.machine';
 import { authMachine } from '../src/machines/auth.machine';
@@ -140,7 +141,10 @@ class Session {
   async start(): Promise<void> {
     this.server = await startServer(
       // the recorded sessions send bids faster than a person: the flood limit is not their subject
-      ephemeralConfig(this.dir, { frameRateLimit: { perSecond: 1000, burst: 1000 } }),
+      ephemeralConfig(this.dir, {
+        frameRateLimit: { perSecond: 1000, burst: 1000 },
+        socketLimits: { ...DEFAULT_SOCKET_LIMITS, accountFrames: { perSecond: 1000, burst: 1000 }, addressFrames: { perSecond: 10_000, burst: 10_000 } },
+      }),
       { now: () => Date.now() + this.skew },
     );
     this.auctionProxy = new Proxy(this.server.auctionUrl);

@@ -24,9 +24,10 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** What tests may replace: the engine's clock. */
+/** What tests may replace: the engine's clock, and the clock of the sockets' frame budgets (ms). */
 export interface ServerDeps {
   now?: Clock;
+  socketClock?: () => number;
 }
 
 function urlHost(host: string): string {
@@ -52,7 +53,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const db = await openDatabase(config.dataDir);
   const app = createFastify(config, tls);
   const now = deps.now ?? Date.now;
-  const hub = new Hub();
+  const hub = new Hub(config.socketLimits);
   const auction = new AuctionEngine({ db, hub, now, log: app.log });
   const ctx: AppContext = {
     config,
@@ -78,12 +79,12 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   try {
     // before anyone can connect: start, end and settle whatever fell due while the server was down
     await auction.start();
-    const auctionSocket = await startSocketServer(ctx, auctionChannel(ctx), config.auctionPort, tls).catch((e: unknown) => {
+    const auctionSocket = await startSocketServer(ctx, auctionChannel(ctx), config.auctionPort, tls, { clock: deps.socketClock }).catch((e: unknown) => {
       throw listenError(e, 'AUCTION_PORT', config.auctionPort);
     });
     sockets.push(auctionSocket);
     ctx.ports.auction = auctionSocket.port;
-    const user = await startSocketServer(ctx, userChannel(ctx), config.userPort, tls).catch((e: unknown) => {
+    const user = await startSocketServer(ctx, userChannel(ctx), config.userPort, tls, { clock: deps.socketClock }).catch((e: unknown) => {
       throw listenError(e, 'USER_PORT', config.userPort);
     });
     sockets.push(user);

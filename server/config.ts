@@ -1,5 +1,5 @@
 import path from 'node:path';
-import { FRAME_BURST, FRAME_RATE_PER_S } from '../src/protocol/socket';
+import { AUTH_TIMEOUT_MS, CONNECTION_FRAMES, DEFAULT_SOCKET_LIMITS, HEARTBEAT_MS, type SocketLimits } from './sockets/limits';
 import type { FrameRateLimit } from './sockets/rate-limit';
 
 /** Argon2 cost parameters. Production uses argon2id's defaults; only tests pass cheaper ones, in code. */
@@ -41,8 +41,10 @@ export interface Config {
   heartbeatMs: number;
   /** A socket that has not authenticated within this time is closed. */
   authTimeoutMs: number;
-  /** Per-connection flood limit of both sockets (a token bucket); frames over it get WS_ERROR and are dropped. */
+  /** Per-connection frame budget of both sockets (a token bucket); see server/sockets/limits.ts. */
   frameRateLimit: FrameRateLimit;
+  /** Every other limit of the sockets (accounts, addresses, caps, buffers): server/sockets/limits.ts. */
+  socketLimits: SocketLimits;
   /** Only for tests: cheaper argon2id. Never read from the environment. */
   passwordHashCost: PasswordHashCost | null;
 }
@@ -90,9 +92,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     trustProxy: text(env, 'TRUST_PROXY') === 'true' || text(env, 'TRUST_PROXY') === '1',
     loginRateLimit: { perEmail: 10, perAddress: 30, windowMs: 60_000 },
-    heartbeatMs: 30_000,
-    authTimeoutMs: 15_000,
-    frameRateLimit: { perSecond: FRAME_RATE_PER_S, burst: FRAME_BURST },
+    heartbeatMs: HEARTBEAT_MS,
+    authTimeoutMs: AUTH_TIMEOUT_MS,
+    frameRateLimit: CONNECTION_FRAMES,
+    socketLimits: DEFAULT_SOCKET_LIMITS,
     passwordHashCost: null,
   };
 }

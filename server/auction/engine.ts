@@ -7,7 +7,6 @@ import {
   HISTORY_BIDS,
   HISTORY_FINISHED_ITEMS,
   isEligible,
-  MAX_PRICE,
   SALES_PAGE_SIZE,
   STARTS_AT_PAST_TOLERANCE_MS,
   STORE_ERRORS,
@@ -28,6 +27,7 @@ import { HttpError } from '../http/errors';
 import { storeIsOpen, updateSettings } from '../kingdom/settings';
 import { bookIn } from '../points/ledger';
 import type { Hub } from '../sockets/hub';
+import { BidView, endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount } from './bid-view';
 import { Scheduler } from './scheduler';
 import { Serial } from './serial';
 import { readEligibility, selectBids, selectItems, toBid, toStoreItem, writeEligibility } from './wire';
@@ -46,9 +46,18 @@ export type BidAnswer = ServerMsgOf<'ERROR'> | ServerMsgOf<'BID_CREATED'> | null
 
 /** What the auction socket asks of the engine. */
 export interface AuctionService {
-  /** Sent as HISTORY on authentication: bids newest first, the live and recently finished items. */
+  /** Sent as HISTORY on authentication: bids newest first, the live and recently finished items, and whether the store is open. */
   history(user: UserRow): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }>;
-  createBid(user: UserRow, bid: BidRequest): Promise<BidAnswer>;
+  /** Called as the frame arrives: the bid is stamped and queued (or refused early) before this returns. */
+  createBid(user: Pick<UserRow, 'id'>, bid: BidRequest): Promise<BidAnswer>;
+}
+
+/** The check of early refusals against the transaction (tests). */
+export interface EarlyRefusalAudit {
+  checked: number;
+  mismatches: { userId: number; request: BidRequest; at: number; early: BidAnswer; transaction: unknown }[];
+  /** One per early refusal: settles once it is checked. */
+  pending: Promise<void>[];
 }
 
 export interface EngineDeps {
@@ -59,18 +68,14 @@ export interface EngineDeps {
 }
 
 type BidOutcome =
-  | { kind: 'rejected'; errorType: ErrorType; itemId: number }
+  | { kind: 'rejected'; errorType: ErrorType; itemId: number; bidder?: UserRow }
   | { kind: 'repeat'; bid: Bid }
-  | { kind: 'accepted'; bid: Bid; bidder: UserRow; outbid: UserRow | null };
+  | { kind: 'accepted'; bid: Bid; bidder: UserRow; outbid: UserRow | null; item: { id: number; amount: number; leaderId: number; endsAt: number; extensions: number } };
 
 const SETTLE_RETRY_MS = 1000;
 
 function errorFrame(errorType: ErrorType, itemId: number, requestId: string): ServerMsgOf<'ERROR'> {
   return { type: MSG.ERROR, error_type: errorType, data: { itemId, requestId } };
-}
-
-function validAmount(amount: unknown): amount is number {
-  return typeof amount === 'number' && Number.isSafeInteger(amount) && amount > 0 && amount <= MAX_PRICE;
 }
 
 function orderFor(state: ItemState | undefined) {
@@ -117,9 +122,22 @@ export class AuctionEngine implements AuctionService {
     });
   }
 
-  /** Runs `job` alone, after every change queued before it (grants use it too, so balance updates keep their order). */
+  /**
+   * Runs `job` alone, after every change queued before it (grants use it too, so balance updates
+   * keep their order). Every change of an item, a balance or the store's settings must come through
+   * here: while such a job is queued no bid is refused early, and after it the bids' picture is read
+   * again (`BidView`).
+   */
   exclusive<T>(job: () => Promise<T>): Promise<T> {
-    return this.queue.run(job);
+    this.bidView.otherQueued();
+    return this.queue.run(async () => {
+      try {
+        return await job();
+      } finally {
+        await this.bidView.reload(this.db).catch((error: unknown) => this.log.error({ err: error }, 'reading the bids\' picture failed; bids go to the queue'));
+        this.bidView.otherDone();
+      }
+    });
   }
 
   /** Catches up (starts, ends and settles what fell due while stopped), then arms the timer. */
@@ -138,23 +156,97 @@ export class AuctionEngine implements AuctionService {
     return this.exclusive(() => this.runDue());
   }
 
-  // ── bids ──────────────────────────────────────────────────────────────────────────────────
+  // ── bids (issue 10: arrival stamp, cheap refusals; helper E) ──────────────────────────────
 
-  createBid(user: UserRow, request: BidRequest): Promise<BidAnswer> {
-    return this.exclusive(async () => {
-      let outcome: BidOutcome;
+  /** The engine's picture of the committed state, for refusing bids early (bid-view.ts). */
+  readonly bidView = new BidView();
+
+  /**
+   * One CREATE_BID. The socket calls this as the frame arrives (synchronously), so the bid is
+   * stamped with its arrival time and takes its place in the queue before anything that happens
+   * later (an item's end): it is judged against the end as it stood when it reached the server,
+   * however long the queue before it. A bid the picture shows cannot succeed is answered without a
+   * write transaction, with the error the transaction would give.
+   */
+  createBid(user: Pick<UserRow, 'id'>, request: BidRequest): Promise<BidAnswer> {
+    let at: number;
+    try {
+      at = this.now();
+    } catch (error) {
+      this.log.error({ err: error, userId: user.id, itemId: request.itemId }, 'bid failed');
+      return Promise.resolve(errorFrame('SYSTEM_ERROR', request.itemId, request.requestId));
+    }
+    const early = this.bidView.verdict(user.id, request.itemId, request.requestId, request.amount, at);
+    if (early.kind === 'remembered') return Promise.resolve(errorFrame(early.errorType, early.itemId, request.requestId));
+    if (early.kind === 'refuse') {
+      const answer = this.refuseEarly(user.id, request, early.errorType, at);
+      if (this.audit) this.auditRefusal(this.audit, user.id, request, at, answer);
+      return answer;
+    }
+    return this.queueBid(user.id, request, at);
+  }
+
+  /** When set (tests only), every early refusal is checked against the transaction at the bid's place in the queue. */
+  private audit: EarlyRefusalAudit | null = null;
+
+  /** Checks every early refusal from now on: `mismatches` lists any the transaction would have answered otherwise. */
+  auditEarlyRefusals(): EarlyRefusalAudit {
+    return (this.audit ??= { checked: 0, mismatches: [], pending: [] });
+  }
+
+  /**
+   * Queues, where the bid would have gone, its transaction run to the end and rolled back, and
+   * compares that transaction's answer with the early one.
+   */
+  private auditRefusal(audit: EarlyRefusalAudit, userId: number, request: BidRequest, at: number, early: Promise<BidAnswer>): void {
+    const rollback = new Error('audit: roll back');
+    const dryRun = this.queue.run(async () => {
+      let outcome: BidOutcome | null = null;
+      await writeTransaction(this.db, async (trx) => {
+        outcome = await this.placeBid(trx, userId, request, at, at);
+        throw rollback;
+      }).catch((error: unknown) => {
+        if (error !== rollback) throw error;
+      });
+      return outcome as BidOutcome | null;
+    });
+    audit.pending.push(
+      Promise.all([dryRun, early]).then(([outcome, answer]) => {
+        audit.checked += 1;
+        const wanted = outcome === null ? null : outcome.kind === 'accepted' ? { type: MSG.BID_CREATED, accepted: true } : this.answerOf(outcome, request.requestId);
+        if (JSON.stringify(wanted) !== JSON.stringify(answer)) audit.mismatches.push({ userId, request, at, early: answer, transaction: wanted });
+      }),
+    );
+  }
+
+  /** A bid refused by the picture: the stored answer when this requestId was judged before, else the refusal, remembered. */
+  private async refuseEarly(userId: number, request: BidRequest, errorType: ErrorType, at: number): Promise<BidAnswer> {
+    let stored: BidOutcome | null;
+    try {
+      stored = await this.storedAnswer(this.db, userId, request.requestId);
+    } catch (error) {
+      this.log.warn({ err: error, userId }, 'reading a stored bid answer failed; the bid goes to the queue');
+      return this.queueBid(userId, request, at);
+    }
+    if (stored) return this.answerOf(stored, request.requestId);
+    this.bidView.stats.early += 1;
+    this.bidView.remember(userId, request.requestId, request.itemId, errorType);
+    return errorFrame(errorType, request.itemId, request.requestId);
+  }
+
+  private queueBid(userId: number, request: BidRequest, at: number): Promise<BidAnswer> {
+    this.bidView.bidQueued(userId, request.itemId, request.requestId);
+    return this.queue.run(async () => {
       try {
-        outcome = await writeTransaction(this.db, (trx) => this.placeBid(trx, user.id, request, this.now()));
-      } catch (error) {
-        this.log.error({ err: error, userId: user.id, itemId: request.itemId }, 'bid failed');
-        return errorFrame(isDatabaseError(error) ? 'DATABASE_ERROR' : 'SYSTEM_ERROR', request.itemId, request.requestId);
-      }
-      switch (outcome.kind) {
-        case 'rejected':
-          return errorFrame(outcome.errorType, outcome.itemId, request.requestId);
-        case 'repeat':
-          return { type: MSG.BID_CREATED, data: outcome.bid };
-        case 'accepted':
+        let outcome: BidOutcome;
+        try {
+          outcome = await writeTransaction(this.db, (trx) => this.placeBid(trx, userId, request, at, this.now()));
+        } catch (error) {
+          this.log.error({ err: error, userId, itemId: request.itemId }, 'bid failed');
+          return errorFrame(isDatabaseError(error) ? 'DATABASE_ERROR' : 'SYSTEM_ERROR', request.itemId, request.requestId);
+        }
+        if (outcome.kind === 'accepted') {
+          this.bidView.bidCommitted(outcome.item, outcome.outbid ? [outcome.bidder, outcome.outbid] : [outcome.bidder]);
           // committed: now everyone hears of it
           this.hub.broadcast('auction', { type: MSG.BID_CREATED, data: outcome.bid });
           if (outcome.outbid) {
@@ -163,51 +255,58 @@ export class AuctionEngine implements AuctionService {
           }
           this.announceBalance(outcome.bidder);
           return null;
+        }
+        if (outcome.kind === 'rejected' && outcome.bidder) this.bidView.userRead(outcome.bidder);
+        return this.answerOf(outcome, request.requestId);
+      } finally {
+        this.bidView.bidDone(userId, request.itemId, request.requestId);
       }
     });
   }
 
-  /** The check and the write of one bid, inside its write transaction. */
-  private async placeBid(trx: Queryable, userId: number, request: BidRequest, now: number): Promise<BidOutcome> {
+  private answerOf(outcome: Exclude<BidOutcome, { kind: 'accepted' }>, requestId: string): BidAnswer {
+    if (outcome.kind === 'repeat') return { type: MSG.BID_CREATED, data: outcome.bid };
+    return errorFrame(outcome.errorType, outcome.itemId, requestId);
+  }
+
+  /** The first answer to this user's requestId, when one is stored. */
+  private async storedAnswer(db: Queryable, userId: number, requestId: string): Promise<Exclude<BidOutcome, { kind: 'accepted' }> | null> {
+    const first = await db.selectFrom('bid_requests').selectAll().where('user_id', '=', userId).where('request_id', '=', requestId).executeTakeFirst();
+    if (!first) return null;
+    if (first.bid_id === null) return { kind: 'rejected', errorType: first.error_type as ErrorType, itemId: first.item_id };
+    const stored = await selectBids(db).where('b.id', '=', first.bid_id).executeTakeFirstOrThrow();
+    return { kind: 'repeat', bid: toBid(stored) };
+  }
+
+  /**
+   * The check and the write of one bid, inside its write transaction: `judgeBid` on the rows read
+   * here, at the bid's arrival time `at` (`now` only dates the stored request).
+   */
+  private async placeBid(trx: Queryable, userId: number, request: BidRequest, at: number, now: number): Promise<BidOutcome> {
     const { itemId, requestId, amount } = request;
-    const first = await trx.selectFrom('bid_requests').selectAll().where('user_id', '=', userId).where('request_id', '=', requestId).executeTakeFirst();
-    if (first) {
-      if (first.bid_id === null) return { kind: 'rejected', errorType: first.error_type as ErrorType, itemId: first.item_id };
-      const stored = await selectBids(trx).where('b.id', '=', first.bid_id).executeTakeFirstOrThrow();
-      return { kind: 'repeat', bid: toBid(stored) };
-    }
-    const reject = async (errorType: ErrorType): Promise<BidOutcome> => {
-      await trx.insertInto('bid_requests').values({ user_id: userId, request_id: requestId, item_id: itemId, bid_id: null, error_type: errorType, created_at: now }).execute();
-      return { kind: 'rejected', errorType, itemId };
-    };
+    const first = await this.storedAnswer(trx, userId, requestId);
+    if (first) return first;
 
-    // leadership closed the store (kingdom settings): every bid is refused, read in this transaction so a close is never overtaken
     const settings = await trx.selectFrom('kingdom_settings').select('store_open').where('id', '=', 1).executeTakeFirst();
-    if (settings && settings.store_open === 0) return reject('BID_OPEN_ERROR');
-    const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
-    if (!item) return reject('UNKNOWN_ITEM');
-    if (item.state !== 'live' || now >= item.ends_at) return reject('BID_OPEN_ERROR');
+    const row = await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
     const bidder = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
-    if (!(await this.mayBid(trx, item, bidder))) return reject('BID_NOT_ALLOWED');
-    if (!validAmount(amount)) return reject('BID_AMOUNT_ERROR');
-    const minimum = item.leader_id === null ? Math.max(item.start_price, 1) : item.amount + item.min_increment;
-    if (amount < minimum) return reject('BID_AMOUNT_ERROR');
-    // the bidder's own lead on this item is theirs to raise
-    const ownLead = item.leader_id === bidder.id ? item.amount : 0;
-    if (amount > bidder.balance - bidder.reserved + ownLead) return reject('OUT_OF_BALANCE');
-
-    // soft close: an accepted bid in the last extendWindow seconds moves the end, a limited number of times
-    let endsAt = item.ends_at;
-    let extensions = item.extensions;
-    const window = item.extend_window_s * 1000;
-    if (window > 0 && item.ends_at - now < window && extensions < item.max_extensions) {
-      endsAt = now + window;
-      extensions += 1;
+    const item = row ? itemFacts(row) : null;
+    const mayBid = row ? await this.mayBid(trx, row, bidder) : true;
+    const verdict = judgeBid({ storeOpen: !(settings && settings.store_open === 0), item, endMayMove: false, mayBid, bidder }, amount, at);
+    if (verdict === UNKNOWN) throw new Error('a bid was judged without all its facts');
+    if (verdict !== null) {
+      await trx.insertInto('bid_requests').values({ user_id: userId, request_id: requestId, item_id: itemId, bid_id: null, error_type: verdict, created_at: now }).execute();
+      return { kind: 'rejected', errorType: verdict, itemId, bidder };
     }
+    // (accepted: judgeBid found the item and a valid amount)
+    if (!row || !item || !validAmount(amount)) throw new Error('an accepted bid without its item or amount');
 
+    const ownLead = item.leaderId === bidder.id ? item.amount : 0;
+    // soft close: an accepted bid in the last extendWindow seconds moves the end, a limited number of times
+    const { endsAt, extensions } = endAfterBid(item, at);
     const { id: bidId } = await trx
       .insertInto('bids')
-      .values({ item_id: item.id, user_id: bidder.id, amount, ends_at: endsAt, created_at: now, extensions })
+      .values({ item_id: item.id, user_id: bidder.id, amount, ends_at: endsAt, created_at: at, extensions })
       .returning('id')
       .executeTakeFirstOrThrow();
     await trx.insertInto('bid_requests').values({ user_id: userId, request_id: requestId, item_id: itemId, bid_id: bidId, error_type: null, created_at: now }).execute();
@@ -218,11 +317,11 @@ export class AuctionEngine implements AuctionService {
       .where('state', '=', 'live')
       .executeTakeFirstOrThrow();
     let outbid: UserRow | null = null;
-    if (item.leader_id !== null && item.leader_id !== bidder.id) {
+    if (item.leaderId !== null && item.leaderId !== bidder.id) {
       outbid = await trx
         .updateTable('users')
         .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
-        .where('id', '=', item.leader_id)
+        .where('id', '=', item.leaderId)
         .returningAll()
         .executeTakeFirstOrThrow();
     }
@@ -232,8 +331,8 @@ export class AuctionEngine implements AuctionService {
       .where('id', '=', bidder.id)
       .returningAll()
       .executeTakeFirstOrThrow();
-    const bid = toBid({ item_id: item.id, item_name: item.name, amount, username: bidder.username, ends_at: endsAt, created_at: now, extensions });
-    return { kind: 'accepted', bid, bidder: updated, outbid };
+    const bid = toBid({ item_id: item.id, item_name: row.name, amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions });
+    return { kind: 'accepted', bid, bidder: updated, outbid, item: { id: item.id, amount, leaderId: bidder.id, endsAt, extensions } };
   }
 
   private async mayBid(trx: Queryable, item: ItemRow, user: UserRow): Promise<boolean> {
@@ -572,7 +671,8 @@ export class AuctionEngine implements AuctionService {
 
   /** HISTORY: the latest bids (not on cancelled items), every live item and the most recently finished ones, and whether the store is open. */
   history(): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
-    return this.exclusive(async () => {
+    // in the queue (never older than a frame sent before it), but not `exclusive`: it changes nothing
+    return this.queue.run(async () => {
       const now = this.now();
       const bids = await selectBids(this.db).where('i.state', '!=', 'cancelled').limit(HISTORY_BIDS).execute();
       const live = await selectItems(this.db).where('i.state', '=', 'live').orderBy('i.ends_at').orderBy('i.id').execute();

@@ -28,8 +28,36 @@ export async function findActiveSession(db: Db, sessionId: string, userId: numbe
   return row ?? null;
 }
 
+/** Told the ids of sessions just revoked (the sockets close theirs at once). */
+export type RevokedListener = (sessionIds: string[]) => void;
+
+/** Listeners by database: every test server has its own. */
+const revokedListeners = new WeakMap<Db, Set<RevokedListener>>();
+
+/** Calls `listener` after each revocation made through this module on `db`; returns the unsubscribe. */
+export function onSessionsRevoked(db: Db, listener: RevokedListener): () => void {
+  let set = revokedListeners.get(db);
+  if (!set) revokedListeners.set(db, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+function revoked(db: Db, sessionIds: string[]): void {
+  if (sessionIds.length === 0) return;
+  for (const listener of revokedListeners.get(db) ?? []) listener(sessionIds);
+}
+
 export async function revokeSession(db: Db, sessionId: string, now = Date.now()): Promise<void> {
   await db.updateTable('sessions').set({ revoked_at: now }).where('id', '=', sessionId).where('revoked_at', 'is', null).execute();
+  revoked(db, [sessionId]);
+}
+
+/** Revokes every live session of the user (an account disabled); returns the revoked ids. */
+export async function revokeUserSessions(db: Db, userId: number, now = Date.now()): Promise<string[]> {
+  const rows = await db.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).returning('id').execute();
+  const ids = rows.map((r) => r.id);
+  revoked(db, ids);
+  return ids;
 }
 
 /** Revokes every live session of the user but `keep`; returns the revoked ids (their sockets must close). */
@@ -42,5 +70,7 @@ export async function revokeOtherSessions(db: Db, userId: number, keep: string, 
     .where('revoked_at', 'is', null)
     .returning('id')
     .execute();
-  return rows.map((r) => r.id);
+  const ids = rows.map((r) => r.id);
+  revoked(db, ids);
+  return ids;
 }

@@ -1,6 +1,7 @@
 import { WebSocket } from 'ws';
 import type { Channel, ServerMsg } from '../../src/protocol/socket';
 import type { AuthContext } from '../auth/authenticate';
+import { DEFAULT_SOCKET_LIMITS, type SocketLimits } from './limits';
 
 /** One socket connection on either channel. `auth` is set once its AUTHENTICATION frame was accepted. */
 export interface Connection {
@@ -37,6 +38,8 @@ function removeFrom<K>(map: Map<K, Set<Connection>>, key: K, conn: Connection) {
  * everyone or one user through it, and logout or a password change closes a session's sockets.
  */
 export class Hub {
+  constructor(private readonly limits: Pick<SocketLimits, 'maxBufferedBytes' | 'closeGraceMs'> = DEFAULT_SOCKET_LIMITS) {}
+
   private readonly byUser = new Map<number, Set<Connection>>();
   private readonly bySession = new Map<string, Set<Connection>>();
   private readonly byChannel = new Map<Channel, Set<Connection>>();
@@ -67,6 +70,12 @@ export class Hub {
 
   private write(conn: Connection, frame: Buffer): void {
     if (conn.ws.readyState !== WebSocket.OPEN) return;
+    // a client that does not read is dropped, not buffered for without end
+    if (conn.ws.bufferedAmount + frame.length > this.limits.maxBufferedBytes) {
+      this.detach(conn);
+      conn.ws.terminate();
+      return;
+    }
     const tcp = tcpOf(conn.ws);
     if (tcp && !this.corked.has(tcp)) {
       tcp.cork();
@@ -112,14 +121,27 @@ export class Hub {
     return [...(this.byUser.get(userId) ?? [])];
   }
 
-  /** Closes every socket authenticated with one of these sessions (logout, password change). */
+  /** Closes every socket authenticated with one of these sessions (logout, password change, revocation, expiry). */
   closeSessions(sessionIds: Iterable<string>, code: number, reason: string): void {
     for (const id of sessionIds) {
-      for (const conn of [...(this.bySession.get(id) ?? [])]) {
-        this.detach(conn);
-        conn.ws.close(code, reason);
-      }
+      for (const conn of [...(this.bySession.get(id) ?? [])]) this.close(conn, code, reason);
     }
+  }
+
+  /** Closes a connection: its closing handshake, then terminated after closeGraceMs if the client does not answer. */
+  close(conn: Connection, code: number, reason: string): void {
+    this.detach(conn);
+    const { ws } = conn;
+    if (ws.readyState === WebSocket.CLOSED) return;
+    if (ws.readyState === WebSocket.OPEN) ws.close(code, reason);
+    const timer = setTimeout(() => ws.terminate(), this.limits.closeGraceMs);
+    timer.unref();
+    ws.once('close', () => clearTimeout(timer));
+  }
+
+  /** The authenticated connections of one channel, for the session sweep. */
+  connections(channel: Channel): Connection[] {
+    return [...(this.byChannel.get(channel) ?? [])];
   }
 
   count(channel?: Channel): number {

@@ -184,10 +184,17 @@ export type ServerMsgOf<T extends ServerMsg['type']> = Extract<ServerMsg, { type
 /** Close code of a socket whose token is bad, revoked or expired (after an ERROR UNAUTHENTICATED): sign in again, do not retry. */
 export const WS_CLOSE_UNAUTHENTICATED = 4401;
 
+/** Close code of a connection that kept sending over its frame budget after the warning: reconnect later, slower. */
+export const WS_CLOSE_FLOODING = 4429;
+/** Close code of a connection over its account's socket cap: too many tabs or devices at once. */
+export const WS_CLOSE_TOO_MANY_SOCKETS = 4409;
+
 /**
- * Per-connection flood limit on both sockets (a token bucket): FRAME_BURST frames at once, then
- * FRAME_RATE_PER_S a second. A frame over the limit is dropped unread and answered ERROR WS_ERROR
- * (with data {itemId, requestId} when it was a CREATE_BID), so a client can settle its pending bid.
+ * Per-connection frame budget on both sockets (a token bucket): FRAME_BURST frames at once, then
+ * FRAME_RATE_PER_S a second (the server also budgets each account and address). The first frame over
+ * it is dropped and answered ERROR WS_ERROR (with data {itemId, requestId} when it was a
+ * CREATE_BID, so a client can settle that bid); the next are dropped without an answer, and a
+ * connection that keeps going is closed with WS_CLOSE_FLOODING.
  */
 export const FRAME_RATE_PER_S = 10;
 export const FRAME_BURST = 20;

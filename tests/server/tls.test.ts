@@ -2,6 +2,7 @@ import https from 'node:https';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_SOCKET_LIMITS } from '../../server/sockets/limits';
 import { TestSocket, startTestServer } from './helpers';
 
 // A self-signed certificate for localhost/127.0.0.1, for this test only.
@@ -22,7 +23,11 @@ function httpsGet(url: string): Promise<{ status: number; text: string }> {
 describe('TLS_CERT + TLS_KEY', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
   beforeAll(async () => {
-    server = await startTestServer({ tlsCert: path.join(fixtures, 'tls-cert.pem'), tlsKey: path.join(fixtures, 'tls-key.pem') });
+    server = await startTestServer({
+      tlsCert: path.join(fixtures, 'tls-cert.pem'),
+      tlsKey: path.join(fixtures, 'tls-key.pem'),
+      socketLimits: { ...DEFAULT_SOCKET_LIMITS, headersTimeoutMs: 200 },
+    });
   });
   afterAll(() => server.close());
 
@@ -39,5 +44,14 @@ describe('TLS_CERT + TLS_KEY', () => {
       expect(await socket.next()).toEqual({ type: 'ERROR', error_type: 'UNAUTHENTICATED' });
       socket.close();
     }
+  });
+
+  it('keeps a wss connection open past the time a connection has to ask for its upgrade', async () => {
+    const socket = await TestSocket.open(server.auctionUrl, { rejectUnauthorized: false });
+    expect(await socket.quiet(500)).toBe(true);
+    socket.send({ type: 'GET_STATUS' });
+    expect(await socket.next()).toEqual({ type: 'ERROR', error_type: 'UNAUTHENTICATED' });
+    expect(socket.isOpen).toBe(true);
+    socket.close();
   });
 });
