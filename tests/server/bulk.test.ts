@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import writeXlsxFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_MAX_BYTES, BULK_MAX_ROWS, BULK_ROW_ERRORS, bulkPreview, POINTS_ERRORS } from '../../src/protocol/points';
@@ -116,8 +117,12 @@ describe('bulk award preview', () => {
 
   it('gives every bad row its error, and then nothing is applied', async () => {
     const a = await player();
+    // two accounts on one governor id: only a database from before ids were unique has them (0005 leaves them out of its index)
+    await sql`drop index users_playerid_unique`.execute(server.db);
     const twinA = await register(server, { ...newAccount('twin'), playerid: '424242' });
-    const twinB = await register(server, { ...newAccount('twin'), playerid: '424242' });
+    const twinB = await register(server, { ...newAccount('twin'), playerid: '424243' });
+    await server.db.updateTable('users').set({ playerid: '424242' }).where('username', '=', twinB.username).execute();
+    await sql`create unique index users_playerid_unique on users (playerid) where playerid not in ('424242')`.execute(server.db);
     const csv = [
       'governor id,username,amount,reason',
       `${a.playerid},,100,good`, // 2
