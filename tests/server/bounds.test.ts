@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_DURATION_S, MAX_EXTEND_WINDOW_S, MAX_EXTENSIONS, MAX_TIME_MS, STORE_ERRORS, storeItem } from '../../src/protocol/store';
+import { POINTS_ERRORS } from '../../src/protocol/points';
 import { itemBody } from './auction-helpers';
 import { call, leadershipServer, startTestServer } from './helpers';
 
@@ -46,5 +47,9 @@ describe('every time a client sends is bounded, so every derived time stays a sa
     expect(history.body).toEqual({ result: false, error: STORE_ERRORS.badTime });
     const page = await call(server, 'GET', `/store/items?page=${Number.MAX_SAFE_INTEGER}`, { token: admin.token });
     expect(page.body).toEqual({ result: false, error: STORE_ERRORS.badPage });
+    const ledgerPage = await call(server, 'GET', `/points/transactions?page=${Number.MAX_SAFE_INTEGER}`, { token: admin.token });
+    expect(ledgerPage.body).toEqual({ result: false, error: POINTS_ERRORS.badPage });
+    const ledgerTime = await call(server, 'GET', `/points/transactions?from=${Number.MAX_SAFE_INTEGER}`, { token: admin.token });
+    expect(ledgerTime.body).toEqual({ result: false, error: POINTS_ERRORS.badTime });
   });
 });
