@@ -15,7 +15,7 @@ const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR
 
 test('the app works under its Content-Security-Policy: sockets connect, pages, menus and uploads, and nothing is refused', async ({ page }) => {
   const violations = cspViolations(page);
-  const admin = await accountWithRank('admin', 'csp');
+  const admin = await accountWithRank('admin');
   await acceptCookies(page);
   const response = await page.goto('/signin');
   expect(response?.headers()['content-security-policy']).toContain("frame-ancestors 'none'");
