@@ -3,7 +3,7 @@ import * as m0001 from './migrations/0001_users_sessions';
 import * as m0002 from './migrations/0002_points_ledger';
 import * as m0003 from './migrations/0003_auction';
 import * as m0004 from './migrations/0004_back_office';
-import * as m0005 from './migrations/0005_governor_id_unique';
+import * as m0005 from './migrations/0005_governor_ids_safe_times';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -11,7 +11,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0002_points_ledger': m0002,
   '0003_auction': m0003,
   '0004_back_office': m0004,
-  '0005_governor_id_unique': m0005,
+  '0005_governor_ids_safe_times': m0005,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

@@ -6,6 +6,7 @@ import { Kysely, Migrator, SqliteDialect, sql, type Migration } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_ERRORS } from '../../src/protocol/auth';
 import { BULK_ROW_ERRORS } from '../../src/protocol/points';
+import { MAX_TIME_MS } from '../../src/protocol/store';
 import { openDatabase, DB_FILE } from '../../server/db/open';
 import * as m0001 from '../../server/db/migrations/0001_users_sessions';
 import * as m0002 from '../../server/db/migrations/0002_points_ledger';
@@ -127,7 +128,7 @@ describe('the last admin', () => {
   });
 });
 
-describe('the governor-id index on a database that already has shared ids', () => {
+describe('migration 0005 on a database from before these rules', () => {
   it('migrates (a partial index leaves the shared ids out), then refuses both a shared id and any new duplicate', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-legacy-'));
     try {
@@ -137,12 +138,20 @@ describe('the governor-id index on a database that already has shared ids', () =
       expect(migrated.error).toBeUndefined();
       await sql`insert into users (email, username, playerid, password_hash, created_at) values
         ('a@x.test', 'a', '555', 'x', 0), ('b@x.test', 'b', '555', 'x', 0), ('c@x.test', 'c', '777', 'x', 0)`.execute(old);
+      // and an item the old server took with a start of MAX_SAFE_INTEGER: its endsAt was unsafe, every list broke on it
+      await sql`insert into items (name, start_price, min_increment, starts_at, duration_s, ends_at, extend_window_s, max_extensions, state, amount, created_at)
+        values ('Far', 1, 1, 9007199254740991, 60, 9007199254740991 + 60000, 0, 0, 'scheduled', 1, 0), ('Near', 1, 1, 2000000000000, 60, 2000000060000, 0, 0, 'scheduled', 1, 0)`.execute(old);
       await old.destroy();
 
       const db = await openDatabase(dir);
       try {
         const shared = await db.selectFrom('users').select('username').where('playerid', '=', '555').orderBy('username').execute();
         expect(shared).toEqual([{ username: 'a' }, { username: 'b' }]); // left as they were
+        const items = await db.selectFrom('items').select(['name', 'state', 'starts_at', 'ends_at']).orderBy('id').execute();
+        expect(items).toEqual([
+          { name: 'Far', state: 'cancelled', starts_at: MAX_TIME_MS, ends_at: MAX_TIME_MS + 60_000 },
+          { name: 'Near', state: 'scheduled', starts_at: 2_000_000_000_000, ends_at: 2_000_000_060_000 },
+        ]);
         const insert = (email: string, playerid: string) =>
           sql`insert into users (email, username, playerid, password_hash, created_at) values (${email}, ${email}, ${playerid}, 'x', 0)`.execute(db);
         await expect(insert('d@x.test', '777')).rejects.toMatchObject({ code: 'SQLITE_CONSTRAINT_UNIQUE' });
