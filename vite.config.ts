@@ -9,7 +9,9 @@ export default defineConfig({
   build: {
     manifest: true,
     outDir: 'dist',
-    sourcemap: true,
+    // maps are written (for error reporting) but not linked from the bundles, and the server does not
+    // serve them, unless asked for: SOURCE_MAPS=serve at build time links them, at run time serves them
+    sourcemap: process.env.SOURCE_MAPS === 'serve' ? true : 'hidden',
     chunkSizeWarningLimit: 600,
   },
   server: { port: 5173 },

@@ -102,9 +102,12 @@ async function post<T>(base: string, url: string, body: unknown, token?: string)
   return JSON.parse(text) as T;
 }
 
+let governorIds = 100_000;
 async function account(base: string, username: string): Promise<{ username: string; token: string }> {
   const email = `${username}@bench.test`;
-  await post(base, '/auth/register', { email, password: PASSWORD, username, playerid: '100001' });
+  // a governor id belongs to one account
+  governorIds += 1;
+  await post(base, '/auth/register', { email, password: PASSWORD, username, playerid: String(governorIds) });
   const login = await post<{ token: { access_token: string } }>(base, '/auth/login', { email, password: PASSWORD });
   return { username, token: login.token.access_token };
 }

@@ -31,9 +31,12 @@ async function post<T>(path: string, body: unknown, token?: string): Promise<T> 
   });
   return (await res.json()) as T;
 }
+let governorIds = 0;
 async function account(name: string) {
   const email = `${name}@bench.test`;
-  await post('auth/register', { email, password: PASSWORD, username: name, playerid: '1' });
+  // a governor id belongs to one account
+  governorIds += 1;
+  await post('auth/register', { email, password: PASSWORD, username: name, playerid: String(governorIds) });
   const login = await post<{ token: { access_token: string } }>('auth/login', { email, password: PASSWORD });
   return { name, email, token: login.token.access_token };
 }

@@ -9,6 +9,7 @@ import { registerClient } from './client';
 import { classifyError, errorAnswer } from './errors';
 import './fastify-types';
 import { registerOpenApi } from './openapi';
+import { registerSecurityHeaders } from './security-headers';
 import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
@@ -43,6 +44,7 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   });
 
   // Bearer tokens, no cookies: any origin may call (the vite dev server on 5173, integrations).
+  await registerSecurityHeaders(app, ctx);
   await app.register(cors, { origin: '*', methods: ['GET', 'POST', 'PUT', 'DELETE', 'OPTIONS'], maxAge: 600 });
   await app.register(rateLimit, { global: false });
   await registerOpenApi(app);

@@ -42,13 +42,16 @@ export function injectRuntimeConfig(html: string, script: string): string {
 }
 
 /**
- * The built client (DIST_DIR): files as they are (hashed /assets/ cached for a year), and index.html,
+ * The built client (DIST_DIR): files as they are (hashed /assets/ cached for a year; source maps
+ * only with SOURCE_MAPS=serve, a 404 otherwise), and index.html,
  * with the runtime config injected, for every other GET that is not an API route, so the client's
  * router shows its own pages, its 404 included.
  */
-export async function registerClient(app: FastifyInstance, ctx: AppContext): Promise<void> {
+export async function registerClient(app: FastifyInstance, ctx: AppContext, env: NodeJS.ProcessEnv = process.env): Promise<void> {
   const dist = ctx.config.distDir;
   const assets = path.join(dist, 'assets') + path.sep;
+  // the build's source maps (the client's source, comments and all) only when asked for
+  const serveSourceMaps = env.SOURCE_MAPS === 'serve';
 
   const sendIndex = async (_request: FastifyRequest, reply: FastifyReply) => {
     let html: string;
@@ -70,6 +73,7 @@ export async function registerClient(app: FastifyInstance, ctx: AppContext): Pro
     index: false,
     wildcard: true,
     cacheControl: false,
+    allowedPath: (pathName) => serveSourceMaps || !pathName.endsWith('.map'),
     setHeaders(res, filePath) {
       res.setHeader('cache-control', filePath.startsWith(assets) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },

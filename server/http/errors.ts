@@ -7,6 +7,8 @@ export const HTTP_ERRORS = {
   badRequest: 'The request is not valid.',
   notFound: 'There is no API route at this address.',
   internal: 'Something went wrong on the server. Please try again later.',
+  uploadIncomplete: 'The upload was cut off before its end: please send the file again.',
+  invalidUtf8: 'The request body is not valid UTF-8 text.',
 } as const;
 
 /** How a route answers, so its errors keep the route's shape (DESIGN.md, wire contract). */

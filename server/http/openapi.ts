@@ -33,6 +33,12 @@ export async function registerOpenApi(app: FastifyInstance): Promise<void> {
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } } },
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // its page's own policy instead of the app's (it loads its own scripts and styles); never framed,
+  // and no upgrade-insecure-requests, which would break it on a plain-http kingdom
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    staticCSP:
+      "default-src 'self'; base-uri 'self'; font-src 'self' data:; frame-ancestors 'none'; img-src 'self' data:; object-src 'none'; script-src 'self'; script-src-attr 'none'; style-src 'self' 'unsafe-inline'",
+  });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 }

@@ -6,7 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UploadType } from '../../src/protocol/store';
 import type { AppContext } from '../context';
-import { HttpError } from './errors';
+import { HTTP_ERRORS, HttpError } from './errors';
 
 /** Where uploaded item images live: DATA_DIR/uploads, served at /uploads/. */
 export function uploadsDir(dataDir: string): string {
@@ -54,9 +54,12 @@ export interface UploadTexts {
 }
 
 /**
- * The one file of a multipart/form-data request (form field `file`), read into memory up to
- * `maxBytes`: a 400 with `texts.tooLarge` beyond that, `texts.missing` without a file or when the
- * request is not multipart at all. Needs @fastify/multipart registered on the route's instance.
+ * The one file of a multipart/form-data request (form field `file`), read whole into memory up to
+ * `maxBytes`: a 400 with `texts.tooLarge` beyond that (checked on the part's `truncated` flag after
+ * the last chunk too: the plugin only looks at it between chunks, so a file cut at the limit could
+ * otherwise come back as a shorter, valid-looking file), `texts.missing` without a file or when the
+ * request is not multipart at all, and HTTP_ERRORS.uploadIncomplete when the body ends before the
+ * multipart data does. Needs @fastify/multipart registered on the route's instance.
  */
 export async function readUploadedFile(
   request: FastifyRequest,
@@ -71,27 +74,34 @@ export async function readUploadedFile(
     throw uploadError(error, texts);
   }
   if (!part) throw new HttpError(400, texts.missing);
+  let bytes: Buffer;
   try {
-    const bytes = await part.toBuffer();
-    if (bytes.length === 0) throw new HttpError(400, texts.missing);
-    // the plain form fields sent before the file (a field after it is not read: the file is the last part)
-    const fields: Record<string, string> = {};
-    for (const [name, field] of Object.entries(part.fields)) {
-      const value = Array.isArray(field) ? field[0] : field;
-      if (value && value.type === 'field' && typeof value.value === 'string') fields[name] = value.value;
-    }
-    return { bytes, filename: part.filename, fields };
+    bytes = await part.toBuffer();
   } catch (error) {
     throw uploadError(error, texts);
   }
+  if (part.file.truncated || bytes.length > maxBytes) throw new HttpError(400, texts.tooLarge);
+  if (bytes.length === 0) throw new HttpError(400, texts.missing);
+  // the plain form fields sent before the file (a field after it is not read: the file is the last part)
+  const fields: Record<string, string> = {};
+  for (const [name, field] of Object.entries(part.fields ?? {})) {
+    const value = Array.isArray(field) ? field[0] : field;
+    if (value && value.type === 'field' && typeof value.value === 'string') fields[name] = value.value;
+  }
+  return { bytes, filename: part.filename, fields };
 }
 
-function uploadError(error: unknown, texts: UploadTexts): unknown {
+/**
+ * A multipart read's failure as the client's 400: too large, not a form we take, or a body cut
+ * short (busboy's "Unexpected end of form", "Part terminated early" and the like carry no code).
+ * Everything that goes wrong while reading the upload is about the request, not the server.
+ */
+function uploadError(error: unknown, texts: UploadTexts): HttpError {
   if (error instanceof HttpError) return error;
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'FST_REQ_FILE_TOO_LARGE') return new HttpError(400, texts.tooLarge);
-  if (typeof code === 'string' && code.startsWith('FST_')) return new HttpError(400, texts.missing);
-  return error;
+  if (typeof code === 'string' && code.startsWith('FST_') && code !== 'FST_MP_PREMATURE_CLOSE') return new HttpError(400, texts.missing);
+  return new HttpError(400, HTTP_ERRORS.uploadIncomplete);
 }
 
 /**

@@ -1,6 +1,4 @@
 import crypto from 'node:crypto';
-import { parse as parseCsv } from 'csv-parse/sync';
-import { readSheet } from 'read-excel-file/node';
 import {
   BULK_MAX_ROWS,
   BULK_ROW_ERRORS,
@@ -30,68 +28,8 @@ export interface RawRow {
   cells: Cell[];
 }
 
-/** Unpacked XLSX larger than this is refused before it is read (a small zip can unpack to gigabytes). */
-const XLSX_MAX_UNPACKED = 64 * 1024 * 1024;
-
-const startsWith = (bytes: Uint8Array, sig: number[]) => bytes.length >= sig.length && sig.every((b, i) => bytes[i] === b);
-
-/** The rows of a CSV or XLSX file, told apart by content (an XLSX is a zip), not by name. */
-export async function readRows(bytes: Buffer): Promise<RawRow[]> {
-  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readXlsx(bytes);
-  // an old binary .xls, or anything else that is not text
-  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]) || bytes.subarray(0, 8192).includes(0)) throw new HttpError(400, POINTS_ERRORS.bulkType);
-  return readCsv(bytes);
-}
-
-async function readXlsx(bytes: Buffer): Promise<RawRow[]> {
-  if (unpackedSize(bytes) > XLSX_MAX_UNPACKED) throw new HttpError(400, POINTS_ERRORS.bulkTooLarge);
-  let rows: Cell[][];
-  try {
-    rows = (await readSheet(bytes)) as Cell[][];
-  } catch {
-    throw new HttpError(400, POINTS_ERRORS.bulkUnreadable);
-  }
-  return rows.map((cells, index) => ({ line: index + 1, cells }));
-}
-
-/** The sum of the uncompressed sizes in a zip's central directory (0 when there is none to read). */
-function unpackedSize(bytes: Buffer): number {
-  let total = 0;
-  for (let at = bytes.indexOf('PK\x01\x02', 0, 'latin1'); at >= 0 && at + 46 <= bytes.length; at = bytes.indexOf('PK\x01\x02', at + 46, 'latin1')) {
-    total += bytes.readUInt32LE(at + 24);
-  }
-  return total;
-}
-
-function readCsv(bytes: Buffer): RawRow[] {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new HttpError(400, POINTS_ERRORS.bulkEncoding);
-  }
-  text = text.replace(/^\uFEFF/, '');
-  const records: { record: string[]; info: { lines: number } }[] = (() => {
-    try {
-      return parseCsv(text, { delimiter: guessDelimiter(text), info: true, relax_column_count: true, skip_empty_lines: true, relax_quotes: true }) as never;
-    } catch {
-      throw new HttpError(400, POINTS_ERRORS.bulkUnreadable);
-    }
-  })();
-  return records.map(({ record, info }) => ({ line: info.lines, cells: record }));
-}
-
-/** Comma, semicolon (spreadsheets in many European languages) or tab: whichever the first line has most of, outside quotes. */
-export function guessDelimiter(text: string): string {
-  const first = text.split(/\r?\n/).find((line) => line.trim() !== '') ?? '';
-  const counts: Record<string, number> = { ',': 0, ';': 0, '\t': 0 };
-  let quoted = false;
-  for (const c of first) {
-    if (c === '"') quoted = !quoted;
-    else if (!quoted && c in counts) counts[c] += 1;
-  }
-  return Object.entries(counts).reduce((best, entry) => (entry[1] > best[1] ? entry : best), [',', 0])[0];
-}
+/** Reading the file (CSV or XLSX, whole or refused, with bounded work): bulk-file.ts. */
+export { readRows } from './bulk-file';
 
 // ── understanding the rows ──────────────────────────────────────────────────────────────────
 
@@ -282,8 +220,12 @@ interface Pending {
   applied: boolean;
 }
 
-/** Previews kept at once; the oldest goes first. Each holds at most BULK_MAX_ROWS rows. */
-const MAX_PENDING = 50;
+/**
+ * Previews kept at once per account; that account's oldest goes first. Each holds at most
+ * BULK_MAX_ROWS rows, and only council and admins make them, so memory stays bounded by the
+ * leadership's size while no one's previews can push out another's.
+ */
+export const MAX_PENDING_PER_USER = 20;
 
 /**
  * Previews by token, in memory: a token is good for 10 minutes, for the account that made it, and
@@ -295,7 +237,7 @@ export class BulkPreviews {
   constructor(private readonly now: () => number) {}
 
   add(actorId: number, rows: BulkRow[], planned: PlannedRow[]): BulkPreview {
-    this.prune();
+    this.prune(actorId);
     const token = crypto.randomBytes(24).toString('base64url');
     const invalid = rows.filter((r) => r.error !== null).length;
     this.pending.set(token, { actorId, expiresAt: this.now() + BULK_TOKEN_TTL_MS, invalid, planned, applied: false });
@@ -311,10 +253,12 @@ export class BulkPreviews {
     return found;
   }
 
-  private prune(): void {
+  /** Drops every expired preview, then the oldest of this account's until one more fits. */
+  private prune(actorId: number): void {
     const now = this.now();
     for (const [token, p] of this.pending) if (p.expiresAt < now) this.pending.delete(token);
-    while (this.pending.size >= MAX_PENDING) this.pending.delete(this.pending.keys().next().value as string);
+    const own = [...this.pending].filter(([, p]) => p.actorId === actorId).map(([token]) => token);
+    for (const token of own.slice(0, Math.max(0, own.length - MAX_PENDING_PER_USER + 1))) this.pending.delete(token);
   }
 }
 

@@ -1,8 +1,8 @@
-import { parse as parseCsv } from 'csv-parse/sync';
 import readXlsxFile from 'read-excel-file/node';
 import { SCAN_ERRORS, SCAN_MAX_ROWS } from '../../src/protocol/scans';
 import { HttpError } from '../http/errors';
-import { guessDelimiter } from '../points/bulk';
+import { honestXlsx, readCsv, type FileTexts } from '../points/bulk-file';
+import type { InflateLimits } from '../points/unzip';
 import { headerColumn } from './parse';
 
 /** A cell as a file gives it. */
@@ -15,35 +15,46 @@ export interface Table {
   rows: { line: number; cells: Cell[] }[];
 }
 
-/** Unpacked XLSX larger than this is refused before it is read (a small zip can unpack to gigabytes); 25,000 rows of 25 stats take about 40 MB. */
-const XLSX_MAX_UNPACKED = 128 * 1024 * 1024;
+/**
+ * What a scan's XLSX may inflate to, counted as it inflates (the zip directory's sizes are never
+ * trusted): 25,000 governors of 25 stats are about 40 MB of sheet XML.
+ */
+const XLSX_LIMITS: InflateLimits = { maxTotalBytes: 64 * 1024 * 1024, maxEntries: 1000 };
+const TEXTS: FileTexts = { tooLarge: SCAN_ERRORS.tooLarge, unreadable: SCAN_ERRORS.unreadable, encoding: SCAN_ERRORS.encoding };
 
 const startsWith = (bytes: Uint8Array, sig: number[]) => bytes.length >= sig.length && sig.every((b, i) => bytes[i] === b);
 
 /**
  * The table of a scan file, told apart by content, not by name: an XLSX is a zip (its first sheet
  * whose header row names a governor id: exports often put "Summary" and "Top 10s" sheets first),
- * JSON Lines starts with `{`, anything else that is text is CSV (comma, semicolon or tab).
+ * JSON Lines starts with `{`, anything else that is text is CSV (comma, semicolon or tab), read a
+ * piece at a time so a large file never holds up a live auction.
  */
 export async function readScanFile(bytes: Buffer): Promise<Table> {
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readXlsx(bytes);
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]) || bytes.subarray(0, 8192).includes(0)) throw new HttpError(400, SCAN_ERRORS.notSpreadsheet);
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw new HttpError(400, SCAN_ERRORS.encoding);
+  const head = bytes.subarray(0, 64).toString('utf8').replace(/^\uFEFF/, '');
+  if (head.trimStart().startsWith('{')) {
+    let text: string;
+    try {
+      text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    } catch {
+      throw new HttpError(400, SCAN_ERRORS.encoding);
+    }
+    return readJsonLines(text.replace(/^\uFEFF/, ''));
   }
-  text = text.replace(/^\uFEFF/, '');
-  if (text.trimStart().startsWith('{')) return readJsonLines(text);
-  return readCsv(text);
+  const records = await readCsv(bytes, TEXTS);
+  if (records.length === 0) throw new HttpError(400, SCAN_ERRORS.empty);
+  const [first, ...rest] = records;
+  if (rest.length > SCAN_MAX_ROWS) throw new HttpError(400, SCAN_ERRORS.tooManyRows);
+  return { sheet: null, header: first.cells.map((c) => (c === null ? '' : String(c))), rows: rest };
 }
 
 async function readXlsx(bytes: Buffer): Promise<Table> {
-  if (unpackedSize(bytes) > XLSX_MAX_UNPACKED) throw new HttpError(400, SCAN_ERRORS.tooLarge);
+  const honest = await honestXlsx(bytes, XLSX_LIMITS, TEXTS);
   let sheets: { sheet: string; data: Cell[][] }[];
   try {
-    sheets = (await readXlsxFile(bytes)) as never;
+    sheets = (await readXlsxFile(honest)) as never;
   } catch {
     throw new HttpError(400, SCAN_ERRORS.unreadable);
   }
@@ -56,28 +67,6 @@ async function readXlsx(bytes: Buffer): Promise<Table> {
     return { sheet, header, rows: data.slice(at + 1).map((cells, i) => ({ line: at + i + 2, cells })) };
   }
   throw new HttpError(400, SCAN_ERRORS.noGovernorId);
-}
-
-/** The sum of the uncompressed sizes in a zip's central directory (0 when there is none to read). */
-function unpackedSize(bytes: Buffer): number {
-  let total = 0;
-  for (let at = bytes.indexOf('PK\x01\x02', 0, 'latin1'); at >= 0 && at + 46 <= bytes.length; at = bytes.indexOf('PK\x01\x02', at + 46, 'latin1')) {
-    total += bytes.readUInt32LE(at + 24);
-  }
-  return total;
-}
-
-function readCsv(text: string): Table {
-  let records: { record: string[]; info: { lines: number } }[];
-  try {
-    records = parseCsv(text, { delimiter: guessDelimiter(text), info: true, relax_column_count: true, skip_empty_lines: true, relax_quotes: true }) as never;
-  } catch {
-    throw new HttpError(400, SCAN_ERRORS.unreadable);
-  }
-  if (records.length === 0) throw new HttpError(400, SCAN_ERRORS.empty);
-  const [first, ...rest] = records;
-  if (rest.length > SCAN_MAX_ROWS) throw new HttpError(400, SCAN_ERRORS.tooManyRows);
-  return { sheet: null, header: first.record, rows: rest.map(({ record, info }) => ({ line: info.lines, cells: record })) };
 }
 
 /** JSON Lines (RokTracker's `.jsonl`): one object per line; the columns are the keys, in the order first seen. */

@@ -1,23 +1,36 @@
 import { sql } from 'kysely';
 import type { z } from 'zod';
-import type { registerBody } from '../../src/protocol/auth';
+import { AUTH_ERRORS, normaliseUsername, usernameFold, usernameProblem, type registerBody } from '../../src/protocol/auth';
 import type { PasswordHasher } from '../auth/passwords';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { claimGovernor } from '../scans/directory';
 import { findUserByEmail, findUserByUsername } from './users';
 
-/** Items show `server` as the leader before the first bid, so no account may take that name. */
-const RESERVED_USERNAMES = new Set(['server']);
+export type RegisterRefusal = 'emailTaken' | 'usernameTaken' | 'playerIdTaken' | 'usernameCharacters' | 'usernameDigits' | 'usernameReserved';
+export type RegisterResult = { ok: true; user: UserRow } | { ok: false; reason: RegisterRefusal };
 
-export type RegisterResult = { ok: true; user: UserRow } | { ok: false; reason: 'emailTaken' | 'usernameTaken' };
-
-function uniqueViolation(error: unknown): 'emailTaken' | 'usernameTaken' | null {
+function uniqueViolation(error: unknown): RegisterRefusal | null {
   const { code, message } = error as { code?: string; message?: string };
   if (code !== 'SQLITE_CONSTRAINT_UNIQUE' || typeof message !== 'string') return null;
   if (message.includes('users.email')) return 'emailTaken';
   if (message.includes('users.username')) return 'usernameTaken';
+  if (message.includes('users.playerid')) return 'playerIdTaken';
   return null;
+}
+
+const REFUSALS = new Map<string, RegisterRefusal>(
+  (['usernameCharacters', 'usernameDigits', 'usernameReserved'] as const).map((key) => [AUTH_ERRORS[key], key]),
+);
+
+/**
+ * Whether another account's name reads the same as this one (same letters once case, width and
+ * Cyrillic or Greek look-alikes are folded): `аlice` with a Cyrillic а is alice's name.
+ */
+async function looksTaken(db: Db, username: string): Promise<boolean> {
+  const fold = usernameFold(username);
+  const names = await db.selectFrom('users').select('username').execute();
+  return names.some((row) => usernameFold(row.username) === fold);
 }
 
 /** Creates an account; the first one on an empty database is the admin. */
@@ -28,9 +41,13 @@ export async function registerUser(
   now = Date.now(),
 ): Promise<RegisterResult> {
   if (await findUserByEmail(db, input.email)) return { ok: false, reason: 'emailTaken' };
-  if (RESERVED_USERNAMES.has(input.username.toLowerCase()) || (await findUserByUsername(db, input.username))) {
-    return { ok: false, reason: 'usernameTaken' };
-  }
+  // the schema has normalised and checked the name; again here for any other caller
+  const username = normaliseUsername(input.username);
+  const problem = usernameProblem(username);
+  if (problem) return { ok: false, reason: REFUSALS.get(problem) ?? 'usernameReserved' };
+  if ((await findUserByUsername(db, username)) || (await looksTaken(db, username))) return { ok: false, reason: 'usernameTaken' };
+  // one account per governor id: bulk awards by governor id must reach exactly one player
+  if (await db.selectFrom('users').select('id').where('playerid', '=', input.playerid).executeTakeFirst()) return { ok: false, reason: 'playerIdTaken' };
   const passwordHash = await passwords.hash(input.password);
   try {
     const user = await db.transaction().execute(async (trx) => {
@@ -42,7 +59,7 @@ export async function registerUser(
         .insertInto('users')
         .values({
           email: input.email,
-          username: input.username,
+          username,
           playerid: input.playerid,
           password_hash: passwordHash,
           rank: count === 0 ? 'admin' : 'user',
@@ -56,7 +73,7 @@ export async function registerUser(
     });
     return { ok: true, user };
   } catch (error) {
-    // Two sign-ups racing for the same email or name: the database's unique index decides.
+    // Two sign-ups racing for the same email, name or governor id: the database's unique index decides.
     const reason = uniqueViolation(error);
     if (reason) return { ok: false, reason };
     throw error;

@@ -1,6 +1,9 @@
-import type { User } from '../../src/protocol/auth';
+import { sql } from 'kysely';
+import { AUTH_ERRORS, type User } from '../../src/protocol/auth';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
+import { writeTransaction } from '../db/write';
+import { HttpError } from '../http/errors';
 
 /** The account as the wire shows it (POST auth/me and friends): never the hash. */
 export function toWireUser(row: UserRow): User {
@@ -30,6 +33,22 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
   return db.selectFrom('users').selectAll().where('username', '=', username).executeTakeFirst();
 }
 
+/**
+ * Sets an account's rank; refuses (409) to take the rank admin from the last admin, so the
+ * kingdom always has someone who can run it. Checked and written in one write transaction: two
+ * admins demoting each other at once cannot both succeed.
+ */
 export async function setUserRank(db: Db, id: number, rank: string): Promise<UserRow> {
-  return db.updateTable('users').set({ rank }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  return writeTransaction(db, async (trx) => {
+    const current = await trx.selectFrom('users').select('rank').where('id', '=', id).executeTakeFirstOrThrow();
+    if (current.rank === 'admin' && rank !== 'admin') {
+      const { admins } = await trx
+        .selectFrom('users')
+        .select(sql<number>`count(*)`.as('admins'))
+        .where('rank', '=', 'admin')
+        .executeTakeFirstOrThrow();
+      if (admins <= 1) throw new HttpError(409, AUTH_ERRORS.lastAdmin);
+    }
+    return trx.updateTable('users').set({ rank }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+  });
 }

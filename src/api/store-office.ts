@@ -13,6 +13,7 @@ import {
   type StoreItem,
 } from '../protocol/store';
 import { answer, bearer, csvBlob, params, restClient } from './rest';
+import { tolerantList } from './store';
 
 /**
  * The store's back office and the player's own history: sales and unsold items, editing a
@@ -23,8 +24,8 @@ const paged = { page: z.int(), pageSize: z.int(), total: z.int() };
 
 export { HISTORY_OUTCOMES, UPLOAD_MAX_BYTES, UPLOAD_TYPES, type HistoryEntry, type HistoryOutcome };
 
-const historyAnswer = z.object({ result: z.literal(true), entries: z.array(historyEntry), ...paged });
-const salesAnswer = z.object({ result: z.literal(true), sales: z.array(sale), ...paged });
+const historyAnswer = z.object({ result: z.literal(true), entries: tolerantList(historyEntry, 'history entr(y/ies)'), ...paged });
+const salesAnswer = z.object({ result: z.literal(true), sales: tolerantList(sale, 'sale(s)'), ...paged });
 const itemAnswer = z.object({ result: z.literal(true), item: storeItem });
 const uploadAnswerOk = z.object({ result: z.literal(true), ...uploadAnswer.shape });
 

@@ -34,6 +34,11 @@ export const AUTH_ERRORS = {
     'Password must contain minimum eight characters, at least one uppercase letter, one number and one special character!',
   emailTaken: 'An account with this email already exists.',
   usernameTaken: 'This username is already taken.',
+  usernameCharacters: 'The username may not contain invisible, control or text-direction characters.',
+  usernameDigits: 'The username may not be digits only: it would read as a governor id.',
+  usernameReserved: 'This username is reserved.',
+  playerIdTaken: 'Another account has already claimed this governor id. If it is yours, please ask an admin.',
+  lastAdmin: 'The last admin cannot be demoted: make another account admin first.',
   wrongCredentials: 'The email or password is incorrect.',
   tooManyAttempts: 'Too many sign-in attempts. Please wait a minute and try again.',
   unauthenticated: 'You are not signed in, or your session has ended. Please sign in again.',
@@ -46,7 +51,6 @@ export const AUTH_ERRORS = {
 } as const;
 
 const trimLower = z.transform((v: string) => v.trim().toLowerCase());
-const trim = z.transform((v: string) => v.trim());
 
 export const loginBody = z.object({
   email: z.pipe(
@@ -60,10 +64,76 @@ export const loginBody = z.object({
 });
 export type LoginBody = z.infer<typeof loginBody>;
 
+// ── usernames: one form per name, nothing hidden, nothing that passes for a reserved name ─────
+
+/**
+ * Characters a username may not hold: controls, format characters (zero-width joiners and spaces,
+ * the right-to-left override and every other direction mark), private-use, unassigned and
+ * surrogate code points, line and paragraph separators, default-ignorable characters (the Hangul
+ * fillers among them), any space but the plain one, and more than two combining marks in a row.
+ */
+const HIDDEN = /[\p{Cc}\p{Cf}\p{Co}\p{Cn}\p{Cs}\p{Zl}\p{Zp}\p{Default_Ignorable_Code_Point}]|(?! )\p{Zs}|\p{M}{3}/u;
+
+/** Names no account may have, nor anything that looks like them: `server` leads every item before its first bid. */
+export const RESERVED_USERNAMES = ['server', 'system', 'admin'] as const;
+
+/** Cyrillic and Greek letters that look like Latin ones (lowercase, after NFKC). */
+const HOMOGLYPHS: Record<string, string> = {
+  а: 'a', в: 'b', с: 'c', ԁ: 'd', е: 'e', ё: 'e', һ: 'h', і: 'i', ї: 'i', ј: 'j', к: 'k', ӏ: 'l', м: 'm', н: 'h', о: 'o', р: 'p', ԛ: 'q', г: 'r', ѕ: 's', т: 't', ц: 'u', ѵ: 'v', ԝ: 'w', х: 'x', у: 'y', ү: 'y', з: '3', ь: 'b', п: 'n', ѡ: 'w',
+  α: 'a', β: 'b', ϲ: 'c', ε: 'e', η: 'n', ι: 'i', ϳ: 'j', κ: 'k', μ: 'u', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x', γ: 'y', ω: 'w', ϱ: 'p', ϵ: 'e', ς: 's',
+};
+
+/**
+ * A username's look-alike form: NFKC, lowercase, Cyrillic and Greek homoglyphs as the Latin letters
+ * they pass for. Two names with the same fold are the same name to a reader.
+ */
+export function usernameFold(name: string): string {
+  return [...name.normalize('NFKC').toLowerCase()].map((c) => HOMOGLYPHS[c] ?? c).join('');
+}
+
+/**
+ * The skeleton reserved names are compared on: the fold, without accents and marks, without
+ * anything but letters and digits, with the digits and letters that stand in for each other made
+ * one (0 o, 1 l i |, 3 e, 5 s, rn m, vv w). `s.e.r.v.e.r`, `ѕerver`, `Adm1n` and `SYSTEM` all
+ * meet their reserved name here.
+ */
+export function usernameSkeleton(name: string): string {
+  return usernameFold(name)
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .replace(/[^\p{L}\p{N}]/gu, '')
+    .replace(/[0]/g, 'o')
+    .replace(/[1il|!]/g, 'l')
+    .replace(/3/g, 'e')
+    .replace(/5/g, 's')
+    .replace(/rn/g, 'm')
+    .replace(/vv/g, 'w');
+}
+
+const RESERVED_SKELETONS = new Set(RESERVED_USERNAMES.map(usernameSkeleton));
+
+/** Why a (normalised, trimmed) username cannot be taken, whoever else exists; null when it can. */
+export function usernameProblem(name: string): string | null {
+  if (HIDDEN.test(name)) return AUTH_ERRORS.usernameCharacters;
+  if (/^\d+$/.test(name)) return AUTH_ERRORS.usernameDigits;
+  if (RESERVED_SKELETONS.has(usernameSkeleton(name))) return AUTH_ERRORS.usernameReserved;
+  return null;
+}
+
+/** A username as stored: NFKC (one form for what looks the same), trimmed. */
+export const normaliseUsername = (name: string) => name.normalize('NFKC').trim();
+
 export const registerBody = z.object({
   username: z.pipe(
     z.string({ error: AUTH_ERRORS.usernameRequired }),
-    z.pipe(trim, z.string().check(z.minLength(1, AUTH_ERRORS.usernameRequired), z.maxLength(USERNAME_MAX_LENGTH, AUTH_ERRORS.usernameTooLong))),
+    z.pipe(
+      z.transform(normaliseUsername),
+      z.string().check(
+        z.minLength(1, AUTH_ERRORS.usernameRequired),
+        z.maxLength(USERNAME_MAX_LENGTH, AUTH_ERRORS.usernameTooLong),
+        z.refine((name) => usernameProblem(name) === null, { error: (issue) => usernameProblem(issue.input as string) ?? AUTH_ERRORS.usernameRequired }),
+      ),
+    ),
   ),
   playerid: z.pipe(
     z.union([z.string(), z.number()], { error: AUTH_ERRORS.playerIdRequired }),

@@ -80,12 +80,16 @@ export const transactionBody = z.object({
 });
 export type TransactionBody = z.input<typeof transactionBody>;
 
-/** A query-string whole number from `min` (query values arrive as text; an empty one counts as absent). */
+/**
+ * A query-string whole number from `min` (query values arrive as text; an empty one counts as
+ * absent), at most 2100-01-01 in epoch ms: a time, or a page whose offset stays a safe integer.
+ */
+const QUERY_INT_MAX = Date.UTC(2100, 0, 1);
 const queryInt = (error: string, min = 0) =>
   z.optional(
     z.pipe(
       z.string({ error }),
-      z.pipe(z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))), z.optional(z.int({ error }).check(z.gte(min, error)))),
+      z.pipe(z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))), z.optional(z.int({ error }).check(z.gte(min, error), z.lte(QUERY_INT_MAX, error)))),
     ),
   );
 

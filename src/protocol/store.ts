@@ -12,6 +12,14 @@ export const MIN_DURATION_S = 10;
 export const MAX_DURATION_S = 30 * 24 * 3600;
 export const MAX_EXTEND_WINDOW_S = 3600;
 export const MAX_EXTENSIONS = 1000;
+/**
+ * The latest time (epoch ms) any client-sent time may name: 2100-01-01. With the largest duration
+ * and every extension on top, an item's endsAt then stays far inside the safe integers (about
+ * 4.1e12 against 9e15), and so does every sum the server or the client makes of them.
+ */
+export const MAX_TIME_MS = Date.UTC(2100, 0, 1);
+/** The largest page number a query may ask for: any offset it gives stays a safe integer. */
+export const MAX_PAGE = 1_000_000;
 /** How far back a start may lie: a little clock skew, not a backdated auction. */
 export const STARTS_AT_PAST_TOLERANCE_MS = 60_000;
 /** Item images uploaded to the server: these types (checked by content), at most this large. */
@@ -27,7 +35,7 @@ export const STORE_ERRORS = {
   type: 'The item type must be "auction".',
   startPrice: `The start price must be a whole number from 0 to ${MAX_PRICE.toLocaleString('en')}.`,
   minIncrement: `The minimum increment must be a whole number from 1 to ${MAX_PRICE.toLocaleString('en')}.`,
-  startsAt: 'The start must be a time (epoch milliseconds) that is not in the past.',
+  startsAt: 'The start must be a time (epoch milliseconds) that is not in the past and not after 2100.',
   duration: `The duration must be a whole number of seconds from ${MIN_DURATION_S} to ${MAX_DURATION_S.toLocaleString('en')}.`,
   extendWindow: `The extend window must be a whole number of seconds from 0 to ${MAX_EXTEND_WINDOW_S.toLocaleString('en')}.`,
   maxExtensions: `The maximum number of extensions must be a whole number from 0 to ${MAX_EXTENSIONS.toLocaleString('en')}.`,
@@ -35,10 +43,10 @@ export const STORE_ERRORS = {
   badState: 'The state must be scheduled, live, finished or cancelled.',
   unknownItem: 'There is no such item.',
   notCancellable: 'Only a scheduled or live item can be cancelled.',
-  badPage: 'The page must be a whole number from 1.',
+  badPage: `The page must be a whole number from 1 to ${MAX_PAGE.toLocaleString('en')}.`,
   notEditable: 'Only a scheduled item can be edited: this one has started, finished or been cancelled.',
   badOutcome: 'The outcome must be sold or unsold.',
-  badTime: 'From and to must be times in epoch milliseconds.',
+  badTime: 'From and to must be times in epoch milliseconds, not after 2100.',
   fromAfterTo: 'The from date is after the to date: choose a from date on or before the to date.',
   uploadMissing: 'Please choose an image file (form field "file").',
   uploadTooLarge: `The image may be at most ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB.`,
@@ -66,7 +74,7 @@ export const createItemBody = z.object({
   type: z.optional(z.literal('auction', { error: STORE_ERRORS.type })),
   start_price: wholeIn(0, MAX_PRICE, STORE_ERRORS.startPrice),
   minIncrement: wholeIn(1, MAX_PRICE, STORE_ERRORS.minIncrement),
-  startsAt: z.optional(z.int({ error: STORE_ERRORS.startsAt }).check(z.gte(0, STORE_ERRORS.startsAt))),
+  startsAt: z.optional(wholeIn(0, MAX_TIME_MS, STORE_ERRORS.startsAt)),
   duration: wholeIn(MIN_DURATION_S, MAX_DURATION_S, STORE_ERRORS.duration),
   extendWindow: wholeIn(0, MAX_EXTEND_WINDOW_S, STORE_ERRORS.extendWindow),
   maxExtensions: wholeIn(0, MAX_EXTENSIONS, STORE_ERRORS.maxExtensions),
@@ -114,7 +122,7 @@ export const NO_LEADER = 'server';
 const pageParam = z.optional(
   z.pipe(
     z.string({ error: STORE_ERRORS.badPage }),
-    z.pipe(z.transform((v: string) => Number(v)), z.int({ error: STORE_ERRORS.badPage }).check(z.gte(1, STORE_ERRORS.badPage))),
+    z.pipe(z.transform((v: string) => Number(v)), wholeIn(1, MAX_PAGE, STORE_ERRORS.badPage)),
   ),
 );
 
@@ -160,7 +168,7 @@ const timeParam = z.optional(
     z.string({ error: STORE_ERRORS.badTime }),
     z.pipe(
       z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))),
-      z.optional(z.int({ error: STORE_ERRORS.badTime }).check(z.gte(0, STORE_ERRORS.badTime))),
+      z.optional(wholeIn(0, MAX_TIME_MS, STORE_ERRORS.badTime)),
     ),
   ),
 );
@@ -212,7 +220,7 @@ export function copyName(name: string): string {
 
 /** POST store/items/:itemId/duplicate: the copy starts now unless startsAt says when. */
 export const duplicateItemBody = z.object({
-  startsAt: z.optional(z.int({ error: STORE_ERRORS.startsAt }).check(z.gte(0, STORE_ERRORS.startsAt))),
+  startsAt: z.optional(wholeIn(0, MAX_TIME_MS, STORE_ERRORS.startsAt)),
 });
 
 export const uploadAnswer = z.object({ url: z.string() });

@@ -73,6 +73,25 @@ test('sign-up with a taken email shows the error alert and the reason', async ({
   await expect(page.locator('#email')).toHaveValue(existing.email);
 });
 
+test('sign-up with a governor id another account has says so plainly, in the chosen language', async ({ page }) => {
+  const existing = await register();
+  const account = newAccount('gov');
+  await page.goto('/signup');
+  await page.locator('#username').fill(account.username);
+  await page.locator('#playerid').fill(existing.playerid);
+  await page.locator('#email').fill(account.email);
+  await page.locator('#password').fill(account.password);
+  await page.locator('#confirm').fill(account.password);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await expect(page.getByTestId('signup-error')).toContainText('Another account has already claimed this governor id. If it is yours, please ask an admin.');
+
+  await page.getByTestId('language-picker').selectOption('fr');
+  await page.locator('#username').fill('ѕerver'); // a Cyrillic dze: reads as the reserved name
+  await page.locator('#playerid').fill(account.playerid);
+  await page.getByRole('button', { name: 'S’inscrire' }).click();
+  await expect(page.getByTestId('signup-error')).toContainText('Ce nom d’utilisateur est réservé.');
+});
+
 test('sign-in: required fields, then a failure notification titled Error with the server text', async ({ page }) => {
   await page.goto('/signin');
   await page.getByRole('button', { name: 'Login' }).click();

@@ -86,8 +86,8 @@ describe('POST /auth/register', () => {
 
   it('keeps the name "server" free: bids show it before the first bid', async () => {
     const answer = await call(server, 'POST', '/auth/register', { body: { ...newAccount(), username: 'Server' } });
-    expect(answer.status).toBe(409);
-    expect(answer.body.error).toBe(AUTH_ERRORS.usernameTaken);
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toBe(AUTH_ERRORS.usernameReserved);
   });
 });
 

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import writeXlsxFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BULK_MAX_BYTES, BULK_MAX_ROWS, BULK_ROW_ERRORS, bulkPreview, POINTS_ERRORS } from '../../src/protocol/points';
@@ -116,8 +117,12 @@ describe('bulk award preview', () => {
 
   it('gives every bad row its error, and then nothing is applied', async () => {
     const a = await player();
+    // two accounts on one governor id: only a database from before ids were unique has them (0005 leaves them out of its index)
+    await sql`drop index users_playerid_unique`.execute(server.db);
     const twinA = await register(server, { ...newAccount('twin'), playerid: '424242' });
-    const twinB = await register(server, { ...newAccount('twin'), playerid: '424242' });
+    const twinB = await register(server, { ...newAccount('twin'), playerid: '424243' });
+    await server.db.updateTable('users').set({ playerid: '424242' }).where('username', '=', twinB.username).execute();
+    await sql`create unique index users_playerid_unique on users (playerid) where playerid not in ('424242')`.execute(server.db);
     const csv = [
       'governor id,username,amount,reason',
       `${a.playerid},,100,good`, // 2
@@ -165,8 +170,11 @@ describe('bulk award preview', () => {
   it('a column holds governor ids or usernames whatever its header ("governor id", "username", "player"), and each row says which it matched', async () => {
     const a = await player();
     const b = await player();
-    // a username that is all digits, and another player's governor id that is the same digits
-    const digits = await register(server, { ...newAccount('dg'), username: `7${Date.now() % 1_000_000}` });
+    // a username that is all digits (only a database from before sign-up refused them has one), and another player's governor id that is the same digits
+    const digitsName = `7${Date.now() % 1_000_000}`;
+    const digits = await register(server, { ...newAccount('dg') });
+    await server.db.updateTable('users').set({ username: digitsName }).where('username', '=', digits.username).execute();
+    digits.username = digitsName;
     const owner = await register(server, { ...newAccount('ow'), playerid: digits.username });
     const rows = (body: Record<string, unknown>) => (body.rows as { username: string | null; matchedBy: string | null; error: string | null }[]).map((r) => [r.username, r.matchedBy, r.error]);
 

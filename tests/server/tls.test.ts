@@ -8,13 +8,13 @@ import { TestSocket, startTestServer } from './helpers';
 // A self-signed certificate for localhost/127.0.0.1, for this test only.
 const fixtures = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures');
 
-function httpsGet(url: string): Promise<{ status: number; text: string }> {
+function httpsGet(url: string): Promise<{ status: number; text: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     https
       .get(url, { rejectUnauthorized: false }, (res) => {
         let text = '';
         res.on('data', (chunk: Buffer) => (text += chunk.toString()));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, text }));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, text, headers: res.headers }));
       })
       .on('error', reject);
   });
@@ -53,5 +53,13 @@ describe('TLS_CERT + TLS_KEY', () => {
     expect(await socket.next()).toEqual({ type: 'ERROR', error_type: 'UNAUTHENTICATED' });
     expect(socket.isOpen).toBe(true);
     socket.close();
+  });
+
+  it('tells browsers to stay on https (HSTS, upgrade-insecure-requests), and the sockets in connect-src are wss', async () => {
+    const answer = await httpsGet(`${server.httpUrl}/`);
+    expect(answer.headers['strict-transport-security']).toBe('max-age=31536000');
+    const policy = String(answer.headers['content-security-policy']);
+    expect(policy).toContain('upgrade-insecure-requests');
+    expect(policy).toContain(`wss://127.0.0.1:${new URL(server.auctionUrl).port}`);
   });
 });

@@ -39,7 +39,8 @@ export function authRoutes(ctx: AppContext) {
       {
         config: { answer: 'status' },
         schema: {
-          summary: 'Create an account; the first account on an empty database is the admin',
+          summary:
+            'Create an account; the first account on an empty database is the admin. A governor id belongs to one account (409 when another has it); usernames are stored in NFKC and may not hold invisible, control or direction characters, be digits only, or look like server, system or admin.',
           tags: ['auth'],
           body: jsonSchema(registerBody, 'input'),
           response: {
@@ -52,7 +53,7 @@ export function authRoutes(ctx: AppContext) {
       async (request) => {
         const input = parseBody(registerBody, request.body);
         const result = await registerUser(db, passwords, input);
-        if (!result.ok) throw new HttpError(409, AUTH_ERRORS[result.reason]);
+        if (!result.ok) throw new HttpError(result.reason.endsWith('Taken') ? 409 : 400, AUTH_ERRORS[result.reason]);
         request.log.info({ userId: result.user.id, rank: result.user.rank }, 'account created');
         return { status: 'success' };
       },

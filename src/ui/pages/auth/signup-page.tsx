@@ -1,6 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { FormattedMessage } from 'react-intl';
 import { fromPromise } from 'xstate';
+import { AUTH_ERRORS } from '../../../protocol/auth';
 import { signUpMachine, type SignUpField } from '../../../machines/signUp.machine';
 import { useRuntime } from '../../app-context';
 import { Alert } from '../../components/alert';
@@ -15,6 +16,16 @@ const TEXT_FIELDS: { field: Exclude<SignUpField, 'password' | 'confirm'>; type: 
   { field: 'playerid', type: 'text', autoComplete: 'off', inputMode: 'numeric' },
   { field: 'email', type: 'email', autoComplete: 'email' },
 ];
+
+/** The server's sign-up refusals, shown in the reader's language (any other text as the server sent it). */
+const SERVER_TEXTS: Record<string, string> = {
+  [AUTH_ERRORS.emailTaken]: 'signup.emailTaken',
+  [AUTH_ERRORS.usernameTaken]: 'signup.usernameTaken',
+  [AUTH_ERRORS.usernameCharacters]: 'signup.usernameCharacters',
+  [AUTH_ERRORS.usernameDigits]: 'signup.usernameDigits',
+  [AUTH_ERRORS.usernameReserved]: 'signup.usernameReserved',
+  [AUTH_ERRORS.playerIdTaken]: 'signup.playeridTaken',
+};
 
 export default function SignUpPage() {
   const { api } = useRuntime();
@@ -41,7 +52,9 @@ export default function SignUpPage() {
         {state === 'error' && (
           <Alert variant="error" data-testid="signup-error">
             <FormattedMessage id="signup.error" />
-            {serverError && <div className="mt-1 text-foreground/80">{serverError}</div>}
+            {serverError && (
+              <div className="mt-1 text-foreground/80">{SERVER_TEXTS[serverError] ? <FormattedMessage id={SERVER_TEXTS[serverError]} /> : serverError}</div>
+            )}
           </Alert>
         )}
         {TEXT_FIELDS.map(({ field, type, autoComplete, inputMode }) => (
