@@ -16,7 +16,7 @@ export function LatestBids() {
     <ol className="divide-y divide-border" data-testid="latest-bids">
       {bids.map((bid) => (
         <li key={`${bid.itemId}:${bid.amount}`} className="flex items-baseline justify-between gap-3 py-2 text-sm" data-testid="latest-bid">
-          <span className="min-w-0">
+          <span className="min-w-0 wrap-anywhere">
             <bdi className="font-medium">{bid.username}</bdi> · <bdi className="text-muted-foreground">{bid.itemName}</bdi>
           </span>
           <span className="shrink-0 text-end">

@@ -25,9 +25,11 @@ export function LiveGrid({ items }: { items: ItemRef[] }) {
     return () => observer.disconnect();
   }, []);
 
-  const rows = Math.ceil(items.length / columns);
+  // as many columns as fit, but no empty ones: a single live card takes the whole column
+  const shown = Math.max(1, Math.min(columns, items.length));
+  const rows = Math.ceil(items.length / shown);
   const virtualizer = useWindowVirtualizer({ count: rows, estimateSize: () => 300 + GAP, overscan: 3, scrollMargin: offset });
-  useEffect(() => virtualizer.measure(), [columns, virtualizer]);
+  useEffect(() => virtualizer.measure(), [shown, virtualizer]);
 
   return (
     <div ref={ref} data-testid="live-grid" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -37,9 +39,9 @@ export function LiveGrid({ items }: { items: ItemRef[] }) {
           data-index={row.index}
           ref={virtualizer.measureElement}
           className="absolute inset-x-0 grid"
-          style={{ top: row.start - virtualizer.options.scrollMargin, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap: GAP, paddingBottom: GAP }}
+          style={{ top: row.start - virtualizer.options.scrollMargin, gridTemplateColumns: `repeat(${shown}, minmax(0, 1fr))`, gap: GAP, paddingBottom: GAP }}
         >
-          {items.slice(row.index * columns, row.index * columns + columns).map((item) => (
+          {items.slice(row.index * shown, row.index * shown + shown).map((item) => (
             <LiveItemCard key={item.id} item={item} />
           ))}
         </div>
