@@ -179,3 +179,41 @@ for (const locale of ['en', 'ar'] as const) {
   }
 }
 
+
+test('issue 9 #17: the profile tabs are never cut at 375 px', async ({ browser }) => {
+  await seed();
+  for (const locale of ['en', 'ar'] as const) {
+    const page = await openAs(browser, locale, 375);
+    const tabs = page.getByRole('tab');
+    await expect(tabs).toHaveCount(3);
+    const labels = ['profile.tab.overview', 'profile.tab.kills', 'profile.tab.history'].map((id) => LOCALES[locale][id]);
+    await expect(tabs).toHaveText(labels);
+    const list = page.getByRole('tablist');
+    expect(await list.evaluate((el) => el.scrollWidth <= el.clientWidth), `${locale}: the tab list scrolls`).toBe(true);
+    for (let i = 0; i < 3; i++) {
+      const tab = tabs.nth(i);
+      expect(await tab.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight), `${locale}: ${labels[i]} is cut`).toBe(true);
+      const box = (await tab.boundingBox())!;
+      expect(box.x >= 0 && box.x + box.width <= 375, `${locale}: ${labels[i]} is on screen`).toBe(true);
+    }
+    await page.context().close();
+  }
+});
+
+test('issue 9 #21: in Arabic the governor id sits under its label, and the footer keeps its names whole', async ({ browser }) => {
+  await seed();
+  const page = await openAs(browser, 'ar', 375);
+  // the id reads left to right, but is aligned like its label: to the right
+  const label = page.getByText(LOCALES.ar['settings.playerid'], { exact: true });
+  const id = page.getByTestId('profile-playerid').locator('bdi');
+  await expect(id).toHaveText(/^\d+$/);
+  const [l, v] = [await label.boundingBox(), await id.boundingBox()];
+  expect(Math.abs(l!.x + l!.width - (v!.x + v!.width)), 'right edges of label and id').toBeLessThanOrEqual(1);
+  // "Rise of Kingdoms" and "Kingdom" stay whole, in their own order, inside the Arabic sentence
+  const footer = page.getByTestId('footer');
+  await expect(footer).toHaveText(LOCALES.ar['footer.credit'].replace(/<\/?(app|game)>/g, ''));
+  const names = footer.locator('bdi');
+  await expect(names).toHaveText(['Kingdom', 'Kingdom', 'Rise of Kingdoms']);
+  for (const n of await names.all()) expect(await n.evaluate((el) => el.getClientRects().length), 'one line').toBe(1);
+  await page.context().close();
+});

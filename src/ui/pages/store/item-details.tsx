@@ -74,8 +74,8 @@ function DetailsBody({ facts, phase }: { facts: ItemFacts; phase: ItemPhase }) {
   const minIncrement = facts.minIncrement ?? record?.minIncrement ?? null;
   return (
     <>
-      <DialogTitle dir="auto" className="text-start">
-        {facts.itemName}
+      <DialogTitle className="text-start">
+        <bdi>{facts.itemName}</bdi>
       </DialogTitle>
       {imageUrl && (
         <img
@@ -145,12 +145,12 @@ export function ItemNameButton({ name, className, ...props }: { name: string; cl
   return (
     <button
       type="button"
-      dir="auto"
       className={cn('min-w-0 cursor-pointer text-start font-semibold wrap-anywhere hover:underline focus-visible:outline-2 focus-visible:outline-primary', className)}
       data-testid="item-details-open"
       {...props}
     >
-      {name}
+      {/* the name keeps its own direction, but sits where the page's reading direction puts it */}
+      <bdi>{name}</bdi>
     </button>
   );
 }
