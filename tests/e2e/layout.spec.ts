@@ -172,6 +172,11 @@ for (const locale of ['en', 'ar'] as const) {
         await waitForData(page, path);
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
         if (scrollWidth > innerWidth) overflowing.push(`${path}: ${scrollWidth} px`);
+        if (path === '/my-account/kingdom-store') {
+          // #27: names wrap where there is room, never cut (each opens the item's details)
+          const cut = await page.getByTestId('item-details-open').evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
+          expect(cut, 'item names cut').toEqual([]);
+        }
       }
       expect(overflowing, `wider than ${width} px`).toEqual([]);
       await page.context().close();

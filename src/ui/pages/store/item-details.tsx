@@ -145,7 +145,7 @@ export function ItemNameButton({ name, className, ...props }: { name: string; cl
   return (
     <button
       type="button"
-      className={cn('min-w-0 cursor-pointer text-start font-semibold wrap-anywhere hover:underline focus-visible:outline-2 focus-visible:outline-primary', className)}
+      className={cn('min-w-0 cursor-pointer text-start font-semibold underline decoration-muted-foreground/40 decoration-dotted underline-offset-4 wrap-anywhere hover:decoration-solid hover:decoration-current focus-visible:outline-2 focus-visible:outline-primary', className)}
       data-testid="item-details-open"
       {...props}
     >
