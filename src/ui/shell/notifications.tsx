@@ -6,6 +6,10 @@ import { cn } from '../lib/cn';
 import type { Notification } from '../../machines/notifications.machine';
 import { RTL_LOCALES, type Locale } from '../../protocol/locales';
 
+/** Names (items, players) keep their own direction inside a translated sentence; numbers stay numbers for ICU. */
+const isolated = (values: Notification['values']) =>
+  values && Object.fromEntries(Object.entries(values).map(([k, v]) => [k, typeof v === 'string' ? <bdi>{v}</bdi> : v]));
+
 const KIND: Record<Notification['kind'], string> = {
   error: 'border-s-danger',
   success: 'border-s-success',
@@ -36,10 +40,10 @@ export default function Notifications() {
           className={cn('relative min-w-0 rounded-md border border-border border-s-4 bg-card p-4 pe-10 shadow-lg', KIND[n.kind])}
         >
           <Toast.Title className="font-semibold wrap-anywhere">
-            <FormattedMessage id={n.titleId} values={n.values} />
+            <FormattedMessage id={n.titleId} values={isolated(n.values)} />
           </Toast.Title>
           <Toast.Description className="mt-1 text-sm text-muted-foreground wrap-anywhere">
-            {n.textId ? <FormattedMessage id={n.textId} values={n.values} /> : n.text}
+            {n.textId ? <FormattedMessage id={n.textId} values={isolated(n.values)} /> : n.text}
           </Toast.Description>
           <Toast.Close aria-label={intl.formatMessage({ id: 'notify.dismiss' })} className="absolute end-3 top-3 cursor-pointer text-muted-foreground hover:text-foreground">
             ✕
