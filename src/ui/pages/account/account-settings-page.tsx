@@ -18,7 +18,7 @@ function AccountCard() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);
   if (!user) return null;
   const rows: [string, React.ReactNode][] = [
-    ['settings.username', user.username],
+    ['settings.username', <bdi>{user.username}</bdi>],
     ['settings.email', <span dir="ltr">{user.email}</span>],
     ['settings.playerid', <span dir="ltr">{user.playerid}</span>],
     ['settings.rank', <RankTag rank={user.rank} />],
