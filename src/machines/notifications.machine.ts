@@ -23,7 +23,8 @@ export type NotificationsEvent =
   | { type: 'DISMISS'; id: number };
 
 export const DEFAULT_DURATION_MS = 6000;
-export const MAX_VISIBLE = 5;
+/** At most this many on screen (issue 9 #16: a pile of toasts hides the page); a new one drops the oldest. */
+export const MAX_VISIBLE = 3;
 
 export const notificationsMachine = setup({
   types: {
@@ -47,8 +48,11 @@ export const notificationsMachine = setup({
           return;
         }
         const notification: Notification = { duration: DEFAULT_DURATION_MS, ...event.notification, id: context.nextId };
+        const all = [...context.items, notification];
+        // the dropped ones' timers go with them
+        for (const dropped of all.slice(0, -MAX_VISIBLE)) enqueue.cancel(`dismiss-${dropped.id}`);
         enqueue.assign({
-          items: [...context.items, notification].slice(-MAX_VISIBLE),
+          items: all.slice(-MAX_VISIBLE),
           nextId: context.nextId + 1,
         });
         enqueue.raise({ type: 'DISMISS', id: notification.id }, { delay: notification.duration, id: `dismiss-${notification.id}` });

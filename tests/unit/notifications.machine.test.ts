@@ -77,27 +77,37 @@ describe('notifications machine', () => {
   });
 
   it(`keeps at most MAX_VISIBLE (${MAX_VISIBLE}), dropping the oldest`, () => {
-    expect(MAX_VISIBLE).toBe(5);
+    expect(MAX_VISIBLE).toBe(3); // issue 9 #16: at most three toasts at once
     const t = start();
     for (let i = 0; i < MAX_VISIBLE + 2; i++) t.notify({ titleId: `n${i}` });
-    expect(t.items()).toHaveLength(MAX_VISIBLE);
-    expect(t.ids()).toEqual([3, 4, 5, 6, 7]);
+    expect(t.items()).toHaveLength(3);
+    expect(t.ids()).toEqual([3, 4, 5]);
     t.notify({ titleId: 'late' });
-    expect(t.ids()).toEqual([4, 5, 6, 7, 8]);
+    expect(t.ids()).toEqual([4, 5, 6]);
   });
 
   it('the dropped ones timing out later does not remove the visible ones', () => {
     const t = start();
     for (let i = 0; i < MAX_VISIBLE + 1; i++) t.notify({ duration: 1000 });
     t.notify({ duration: 10_000 });
+    expect(t.ids()).toEqual([3, 4, 5]);
     t.clock.increment(1000);
-    expect(t.ids()).toEqual([7]);
+    expect(t.ids()).toEqual([5]);
     t.clock.increment(9000);
     expect(t.ids()).toEqual([]);
   });
 });
 
 describe('notifications with a key', () => {
+  it('a replacement in place never makes a fourth', () => {
+    const t = start();
+    for (let i = 0; i < MAX_VISIBLE; i++) t.notify({ titleId: `n${i}` });
+    t.notify({ key: 'new-bid', titleId: 'bid', values: { amount: 1 } });
+    t.notify({ key: 'new-bid', titleId: 'bid', values: { amount: 2 } });
+    expect(t.items().map((n) => n.titleId)).toEqual(['n1', 'n2', 'bid']);
+    expect(t.items()[2].values).toEqual({ amount: 2 });
+  });
+
   it('replace each other in place: same id, new content, a fresh timer', () => {
     const duration = DEFAULT_DURATION_MS;
     const clock = new SimulatedClock();

@@ -51,3 +51,12 @@ export function DialogHeader({ children, description }: { children: ReactNode; d
 export function DialogBody({ className, ...props }: ComponentProps<'div'>) {
   return <div className={cn('min-h-0 flex-1 overflow-y-auto px-5 py-4', className)} {...props} />;
 }
+
+/** A title for a dialog that lays out its own content (room left at the end for the close button). */
+export function DialogTitle({ className, ...props }: ComponentProps<typeof DialogPrimitive.Title>) {
+  return <DialogPrimitive.Title className={cn('pe-8 text-lg font-semibold wrap-anywhere', className)} {...props} />;
+}
+
+export function DialogDescription({ className, ...props }: ComponentProps<typeof DialogPrimitive.Description>) {
+  return <DialogPrimitive.Description className={cn('text-sm text-muted-foreground', className)} {...props} />;
+}

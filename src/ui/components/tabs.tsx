@@ -2,7 +2,10 @@ import * as TabsPrimitive from '@radix-ui/react-tabs';
 import { useState, type ComponentProps } from 'react';
 import { cn } from '../lib/cn';
 
-/** Radix tabs; the list follows the reading direction (arrow keys too, through the Direction provider). */
+/**
+ * Radix tabs; the list follows the reading direction (arrow keys too, through the Direction provider).
+ * On a narrow screen the tabs share the width and a long label wraps onto a second line, never cut.
+ */
 export const Tabs = TabsPrimitive.Root;
 
 export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
@@ -19,7 +22,7 @@ export function TabsTrigger({ className, onPointerDown, onKeyDown, onBlur, ...pr
   return (
     <TabsPrimitive.Trigger
       className={cn(
-        '-mb-px cursor-pointer whitespace-nowrap border-b-2 border-transparent px-3 py-2 text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-primary data-[pointer]:outline-none data-[state=active]:border-primary data-[state=active]:text-foreground',
+        '-mb-px min-w-0 flex-1 cursor-pointer border-b-2 text-center sm:flex-none border-transparent px-3 py-2 text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-primary data-[pointer]:outline-none data-[state=active]:border-primary data-[state=active]:text-foreground',
         className,
       )}
       data-pointer={pointer ? '' : undefined}

@@ -18,7 +18,7 @@ function AccountCard() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);
   if (!user) return null;
   const rows: [string, React.ReactNode][] = [
-    ['settings.username', user.username],
+    ['settings.username', <bdi>{user.username}</bdi>],
     ['settings.email', <span dir="ltr">{user.email}</span>],
     ['settings.playerid', <span dir="ltr">{user.playerid}</span>],
     ['settings.rank', <RankTag rank={user.rank} />],
@@ -31,11 +31,11 @@ function AccountCard() {
       </CardTitle>
       <dl className="grid gap-3 sm:grid-cols-2" data-testid="account-details">
         {rows.map(([id, value]) => (
-          <div key={id}>
+          <div key={id} className="min-w-0">
             <dt className="text-xs text-muted-foreground">
               <FormattedMessage id={id} />
             </dt>
-            <dd className="font-medium">{value}</dd>
+            <dd className="font-medium wrap-anywhere">{value}</dd>
           </div>
         ))}
       </dl>

@@ -12,13 +12,15 @@ export default function ProfilePage() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);
   if (!user) return null;
   return (
-    <div className="grid grid-cols-1 gap-4">
+    <div className="grid min-w-0 grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id="menu.profile" />
       </h1>
       <Card>
         <div className="flex flex-wrap items-center gap-3">
-          <span className="text-xl font-semibold">{user.username}</span>
+          <bdi className="min-w-0 text-xl font-semibold wrap-anywhere" data-testid="profile-username">
+            {user.username}
+          </bdi>
           <RankTag rank={user.rank} />
         </div>
         <dl className="mt-4 grid gap-3 sm:grid-cols-3">
@@ -26,7 +28,10 @@ export default function ProfilePage() {
             <dt className="text-xs text-muted-foreground">
               <FormattedMessage id="settings.playerid" />
             </dt>
-            <dd className="font-medium" dir="ltr">{user.playerid}</dd>
+            <dd className="font-medium" data-testid="profile-playerid">
+              {/* an id reads left to right, but sits where the reading direction puts it, under its label */}
+              <bdi dir="ltr">{user.playerid}</bdi>
+            </dd>
           </div>
           <div>
             <dt className="text-xs text-muted-foreground">

@@ -2,12 +2,27 @@ import { useSelector } from '@xstate/react';
 import { memo } from 'react';
 import { FormattedMessage, FormattedNumber } from 'react-intl';
 import type { ItemRef } from '../../../machines/board.machine';
+import type { ItemContext } from '../../../machines/item.machine';
 import { useChild } from '../../app-context';
 import { assetUrl } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
 import { formatCountdown, useNow } from '../../lib/use-now';
 import { BidBox } from './bid-box';
 import { nextMinimum } from './bid-check';
+import { ItemDetailsDialog, ItemNameButton, type ItemFacts } from './item-details';
+
+const factsOf = (c: ItemContext): ItemFacts => ({
+  itemId: c.itemId,
+  itemName: c.itemName,
+  description: c.description,
+  imageUrl: c.imageUrl,
+  start_price: c.start_price,
+  minIncrement: c.minIncrement,
+  endsAt: c.endsAt,
+  amount: c.amount,
+  username: c.username,
+  sold: c.sold,
+});
 
 function Countdown({ item }: { item: ItemRef }) {
   const board = useChild('board');
@@ -70,9 +85,9 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
     <article className="flex h-full flex-col gap-3 rounded-lg border border-border bg-card p-4" data-testid="live-item" data-item-id={c.itemId}>
       <div className="flex gap-3">
         <ItemImage url={c.imageUrl} name={c.itemName} />
-        <div className="min-w-0">
-          <h3 dir="auto" className="truncate text-start font-semibold" title={c.itemName}>
-            {c.itemName}
+        <div className="min-w-0 flex-1">
+          <h3 className="text-start">
+            <ItemDetailsDialog phase="live" facts={factsOf(c)} trigger={<ItemNameButton name={c.itemName} />} />
           </h3>
           <p className="text-xs text-muted-foreground">
             <Countdown item={item} />
@@ -92,7 +107,7 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
           <dt className="text-xs text-muted-foreground">
             <FormattedMessage id="store.leader" />
           </dt>
-          <dd className="truncate" data-testid="item-leader">
+          <dd className="wrap-anywhere" data-testid="item-leader">
             {noBids ? <FormattedMessage id="store.noLeader" /> : c.username === me ? <strong><FormattedMessage id="store.you" /></strong> : c.username}
           </dd>
         </div>
@@ -112,10 +127,10 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
 export function FinishedItemRow({ item }: { item: ItemRef }) {
   const c = useSelector(item, (s) => s.context);
   return (
-    <li className="flex items-center justify-between gap-3 py-2 text-sm" data-testid="finished-item" data-item-id={c.itemId}>
-      <span dir="auto" className="truncate font-medium">{c.itemName}</span>
-      <span className="shrink-0 text-muted-foreground">
-        {c.sold ? <FormattedMessage id="store.wonBy" values={{ username: c.username, amount: c.amount }} /> : <FormattedMessage id="store.noBuyer" />}
+    <li className="grid gap-0.5 py-2 text-sm" data-testid="finished-item" data-item-id={c.itemId}>
+      <ItemDetailsDialog phase="finished" facts={factsOf(c)} trigger={<ItemNameButton name={c.itemName} className="font-medium" />} />
+      <span className="text-muted-foreground wrap-anywhere">
+        {c.sold ? <FormattedMessage id="store.wonBy" values={{ username: <bdi>{c.username}</bdi>, amount: c.amount }} /> : <FormattedMessage id="store.noBuyer" />}
       </span>
     </li>
   );

@@ -5,6 +5,7 @@ import { useChild, useRuntime } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { Card, CardTitle } from '../../components/card';
 import { FinishedItemRow } from './item-card';
+import { ItemDetailsDialog, ItemNameButton } from './item-details';
 import { LatestBids } from './latest-bids';
 import { LiveGrid } from './live-grid';
 import { useItemGroups } from './use-item-groups';
@@ -40,14 +41,16 @@ function Upcoming() {
   return (
     <ul className="divide-y divide-border" data-testid="upcoming">
       {items.map((it) => (
-        <li key={it.itemId} className="flex items-baseline justify-between gap-3 py-2 text-sm" data-testid="upcoming-item">
-          <span dir="auto" className="truncate font-medium">{it.itemName}</span>
-          <span className="shrink-0 text-end text-xs text-muted-foreground">
-            <FormattedMessage
-              id="store.startsAt"
-              values={{ time: <FormattedDate value={it.startsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" /> }}
-            />
-            <span className="block">
+        <li key={it.itemId} className="grid gap-0.5 py-2 text-sm" data-testid="upcoming-item">
+          <ItemDetailsDialog phase="scheduled" facts={it} trigger={<ItemNameButton name={it.itemName} className="font-medium" />} />
+          <span className="flex flex-wrap justify-between gap-x-3 text-xs text-muted-foreground">
+            <span>
+              <FormattedMessage
+                id="store.startsAt"
+                values={{ time: <FormattedDate value={it.startsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" /> }}
+              />
+            </span>
+            <span className="tabular-nums">
               <FormattedNumber value={it.start_price} />
             </span>
           </span>
@@ -76,12 +79,12 @@ export default function KingdomStorePage({ titleId }: { titleId: string }) {
   const board = useChild('board');
   const { live, finished } = useItemGroups(board);
   return (
-    <div className="grid gap-4">
+    <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id={titleId} />
       </h1>
       <StoreClosedNotice />
-      <div className="grid gap-4 xl:grid-cols-[minmax(0,1fr)_20rem]">
+      <div className="grid grid-cols-1 gap-4 xl:grid-cols-[minmax(0,1fr)_20rem]">
         <section aria-labelledby="live-title" className="min-w-0">
           <h2 id="live-title" className="mb-3 text-lg font-semibold">
             <FormattedMessage id="store.live" /> <span className="text-muted-foreground">({live.length})</span>
@@ -96,7 +99,7 @@ export default function KingdomStorePage({ titleId }: { titleId: string }) {
             <LiveGrid items={live} />
           )}
         </section>
-        <aside className="grid content-start gap-4">
+        <aside className="grid min-w-0 grid-cols-1 content-start gap-4">
           <Card>
             <CardTitle>
               <FormattedMessage id="store.latestBids" />

@@ -16,8 +16,14 @@ export function LatestBids() {
     <ol className="divide-y divide-border" data-testid="latest-bids">
       {bids.map((bid) => (
         <li key={`${bid.itemId}:${bid.amount}`} className="flex items-baseline justify-between gap-3 py-2 text-sm" data-testid="latest-bid">
-          <span className="min-w-0">
-            <bdi className="font-medium">{bid.username}</bdi> · <bdi className="text-muted-foreground">{bid.itemName}</bdi>
+          {/* who, then on what: each on its own line, so a long name never mixes with the other in right-to-left */}
+          <span className="min-w-0 wrap-anywhere">
+            <span className="block font-medium">
+              <bdi>{bid.username}</bdi>
+            </span>
+            <span className="block text-muted-foreground">
+              <bdi>{bid.itemName}</bdi>
+            </span>
           </span>
           <span className="shrink-0 text-end">
             <span className="font-semibold tabular-nums">

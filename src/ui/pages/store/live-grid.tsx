@@ -6,17 +6,23 @@ import { LiveItemCard } from './item-card';
 const CARD_MIN_WIDTH = 290;
 const GAP = 16;
 
+/** As many columns of at least CARD_MIN_WIDTH as fit, but never an empty one: a single card takes the whole width. */
+export function columnsFor(width: number, count: number): number {
+  const fit = Math.floor((width + GAP) / (CARD_MIN_WIDTH + GAP));
+  return Math.max(1, Math.min(fit, count));
+}
+
 /** Live items in a grid whose rows are virtualised against the window: smooth with hundreds. */
 export function LiveGrid({ items }: { items: ItemRef[] }) {
   const ref = useRef<HTMLDivElement>(null);
-  const [columns, setColumns] = useState(1);
+  const [width, setWidth] = useState(0);
   const [offset, setOffset] = useState(0);
 
   useLayoutEffect(() => {
     const el = ref.current;
     if (!el) return;
     const measure = () => {
-      setColumns(Math.max(1, Math.floor((el.clientWidth + GAP) / (CARD_MIN_WIDTH + GAP))));
+      setWidth(el.clientWidth);
       setOffset(el.getBoundingClientRect().top + window.scrollY);
     };
     measure();
@@ -25,9 +31,10 @@ export function LiveGrid({ items }: { items: ItemRef[] }) {
     return () => observer.disconnect();
   }, []);
 
-  const rows = Math.ceil(items.length / columns);
+  const shown = columnsFor(width, items.length);
+  const rows = Math.ceil(items.length / shown);
   const virtualizer = useWindowVirtualizer({ count: rows, estimateSize: () => 300 + GAP, overscan: 3, scrollMargin: offset });
-  useEffect(() => virtualizer.measure(), [columns, virtualizer]);
+  useEffect(() => virtualizer.measure(), [shown, virtualizer]);
 
   return (
     <div ref={ref} data-testid="live-grid" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
@@ -37,9 +44,9 @@ export function LiveGrid({ items }: { items: ItemRef[] }) {
           data-index={row.index}
           ref={virtualizer.measureElement}
           className="absolute inset-x-0 grid"
-          style={{ top: row.start - virtualizer.options.scrollMargin, gridTemplateColumns: `repeat(${columns}, minmax(0, 1fr))`, gap: GAP, paddingBottom: GAP }}
+          style={{ top: row.start - virtualizer.options.scrollMargin, gridTemplateColumns: `repeat(${shown}, minmax(0, 1fr))`, gap: GAP, paddingBottom: GAP }}
         >
-          {items.slice(row.index * columns, row.index * columns + columns).map((item) => (
+          {items.slice(row.index * shown, row.index * shown + shown).map((item) => (
             <LiveItemCard key={item.id} item={item} />
           ))}
         </div>

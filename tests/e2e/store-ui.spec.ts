@@ -1,0 +1,126 @@
+import { expect, test, type Locator, type Page } from '@playwright/test';
+import { ADMIN, BASE_URL, acceptCookies, api, register, signIn, tokenOf } from './support';
+
+// a 1×1 transparent PNG
+const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+
+async function upload(token: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([PNG], { type: 'image/png' }), 'relic.png');
+  const res = await fetch(`${BASE_URL}/store/uploads`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+  const answer = (await res.json()) as { result: boolean; url: string };
+  expect(answer.result).toBe(true);
+  return answer.url;
+}
+
+async function createItem(admin: string, body: Record<string, unknown>) {
+  const answer = await api<{ result: boolean; item: { itemId: number }; error?: string }>(
+    'store/items',
+    { start_price: 1_500, minIncrement: 25, duration: 3600, extendWindow: 0, maxExtensions: 0, ...body },
+    admin,
+  );
+  expect(answer.result, answer.error).toBe(true);
+  return answer.item.itemId;
+}
+
+async function openStore(page: Page, account: { email: string; password: string }) {
+  await acceptCookies(page);
+  await signIn(page, account);
+  await page.goto('/my-account/kingdom-store');
+  await expect(page.getByTestId('connection')).toHaveText('Connected');
+}
+
+test('issue 9 #15: every card opens the item’s details: full name, description, the image large, prices and times', async ({ page }) => {
+  const admin = await tokenOf(ADMIN);
+  const tag = Date.now().toString(36);
+  const imageUrl = await upload(admin);
+  const liveName = `Scheduled Gemstone Treasure Chest of the Northern Kingdom ${tag}`;
+  const description = `A chest of gems.\nOpened only by the winner ${tag}.`;
+  await createItem(admin, { itemName: liveName, description, imageUrl });
+  const upcomingName = `Scheduled Gemstone Treasure Chest Collection ${tag}`;
+  await createItem(admin, { itemName: upcomingName, description: `Coming soon ${tag}`, startsAt: Date.now() + 48 * 3600_000, start_price: 2_000 });
+  const cancelledName = `Withdrawn relic ${tag}`;
+  const cancelled = await createItem(admin, { itemName: cancelledName });
+
+  await openStore(page, await register());
+  // a live card: its name opens the dialog; the description and start come from the store
+  const card = page.getByTestId('live-item').filter({ hasText: liveName });
+  await card.getByRole('button', { name: liveName }).click();
+  const dialog = page.getByRole('dialog', { name: liveName });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('details-description')).toHaveText(description.replace('\n', ' '), { useInnerText: false });
+  await expect(dialog.getByTestId('details-start-price')).toHaveText('1,500');
+  await expect(dialog.getByTestId('details-increment')).toHaveText('25');
+  await expect(dialog.getByTestId('details-starts')).not.toHaveText('—');
+  await expect(dialog.getByTestId('details-ends')).not.toHaveText('—');
+  await expect(dialog.getByTestId('details-leader')).toHaveText('No bids yet');
+  const image = dialog.getByRole('img', { name: `Image of ${liveName}` });
+  await expect(image).toBeVisible();
+  expect((await image.boundingBox())!.width, 'larger than the 56 px thumbnail').toBeGreaterThan(200);
+  await page.keyboard.press('Escape');
+  await expect(dialog).toBeHidden();
+
+  // an upcoming row: the whole name (not cut), and its details
+  const row = page.getByTestId('upcoming-item').filter({ hasText: upcomingName });
+  const opener = row.getByRole('button', { name: upcomingName });
+  await expect(opener).toHaveText(upcomingName);
+  expect(await opener.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+  await opener.click();
+  const upcoming = page.getByRole('dialog', { name: upcomingName });
+  await expect(upcoming.getByTestId('details-description')).toHaveText(`Coming soon ${tag}`);
+  await expect(upcoming.getByTestId('details-start-price')).toHaveText('2,000');
+  await upcoming.getByRole('button', { name: 'Close' }).click();
+  await expect(upcoming).toBeHidden();
+
+  // a finished row (cancelled while the page is open: not sold)
+  expect((await api<{ result: boolean }>(`store/items/${cancelled}/cancel`, undefined, admin)).result).toBe(true);
+  await page.getByTestId('finished-item').filter({ hasText: cancelledName }).getByRole('button', { name: cancelledName }).click();
+  const finished = page.getByRole('dialog', { name: cancelledName });
+  await expect(finished.getByTestId('details-result')).toHaveText('Not sold');
+  await expect(finished.getByTestId('details-start-price')).toHaveText('1,500');
+});
+
+const overlaps = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+async function boxOf(locator: Locator) {
+  const box = await locator.boundingBox();
+  expect(box).not.toBeNull();
+  return box!;
+}
+
+for (const width of [1280, 375]) {
+  test(`issue 9 #16: at ${width} px at most three toasts, newest on top, none over the header’s controls or Latest bids`, async ({ browser }) => {
+    const context = await browser.newContext({ viewport: { width, height: 800 } });
+    const page = await context.newPage();
+    const admin = await tokenOf(ADMIN);
+    await openStore(page, await register());
+    const tag = `${width}-${Date.now().toString(36)}`;
+    const names = [1, 2, 3, 4].map((n) => `Toast relic ${n} ${tag}`);
+    for (const itemName of names) {
+      await createItem(admin, { itemName });
+      await expect(page.getByTestId('notification').filter({ hasText: itemName })).toBeVisible();
+    }
+    const toasts = page.getByTestId('notification');
+    await expect(toasts).toHaveCount(3);
+    // newest on top: from the top of the screen down, the fourth item's, the third's, the second's
+    const shown = await Promise.all([0, 1, 2].map(async (i) => ({ y: (await boxOf(toasts.nth(i))).y, text: await toasts.nth(i).innerText() })));
+    const topDown = shown.sort((a, b) => a.y - b.y).map((t) => t.text);
+    [3, 2, 1].forEach((n, i) => expect(topDown[i]).toContain(names[n]));
+
+    const covered = [page.getByRole('banner'), page.getByTestId('language-picker'), page.getByTestId('user-popover-trigger'), page.getByTestId('menu-button')];
+    // on a wide screen Latest bids heads the end column: its title and newest bid stay in sight
+    // (the toasts stack up from the bottom; older bids of a long list may pass under them)
+    if (width >= 1280) covered.push(page.getByRole('heading', { name: 'Latest bids' }), page.getByTestId('latest-bid').first());
+    for (const control of covered) {
+      if (!(await control.isVisible())) continue;
+      const box = await boxOf(control);
+      for (let i = 0; i < 3; i++) expect(overlaps(await boxOf(toasts.nth(i)), box), `toast ${i} over ${control}`).toBe(false);
+    }
+    for (let i = 0; i < 3; i++) {
+      const box = await boxOf(toasts.nth(i));
+      expect(box.x >= 0 && box.x + box.width <= width, 'inside the screen').toBe(true);
+    }
+    await context.close();
+  });
+}
