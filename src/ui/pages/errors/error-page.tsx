@@ -1,14 +1,20 @@
 import { FormattedMessage } from 'react-intl';
 import { Button } from '../../components/button';
+import { isUnreachable } from '../../lib/unreachable';
 
-/** The 404 and 500 pages: a code, SPEC 2's text and 'Go to Home'. */
-export function ErrorPage({ code, textId }: { code: 404 | 500; textId: string }) {
+/** The 403, 404 and 500 pages: a code, SPEC 2's text (or the access-denied one) and 'Go to Home'. */
+export function ErrorPage({ code, textId, detailId }: { code: 403 | 404 | 500; textId: string; detailId?: string }) {
   return (
     <div className="flex min-h-[60vh] flex-col items-center justify-center gap-4 px-4 text-center" data-testid={`error-${code}`}>
       <p className="text-7xl font-bold text-primary">{code}</p>
       <h1 className="max-w-md text-xl font-semibold">
         <FormattedMessage id={textId} />
       </h1>
+      {detailId && (
+        <p className="max-w-md text-sm text-muted-foreground">
+          <FormattedMessage id={detailId} />
+        </p>
+      )}
       <Button asChild>
         {/* a full load: after a crash the app starts clean */}
         <a href="/">
@@ -23,6 +29,36 @@ export function NotFoundPage() {
   return <ErrorPage code={404} textId="error.404" />;
 }
 
+/** A route above the user's rank (SPEC 6). */
+export function AccessDeniedPage() {
+  return <ErrorPage code={403} textId="error.403" detailId="error.403.detail" />;
+}
+
 export function ServerErrorPage() {
   return <ErrorPage code={500} textId="error.500" />;
+}
+
+/**
+ * What the content area shows when its page could not be shown: Disconnected when the server could
+ * not be reached (the page's code or its data did not load), the 500 text otherwise; both with a
+ * Retry that loads the page and its data again. The shell around it stays.
+ */
+export function ContentError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
+  const unreachable = isUnreachable(error);
+  return (
+    <div role="alert" data-testid="content-error" data-unreachable={unreachable} className="flex min-h-[40vh] flex-col items-center justify-center gap-3 px-4 text-center">
+      <span aria-hidden="true" className={unreachable ? 'h-3 w-3 rounded-full bg-danger' : 'text-5xl font-bold text-primary'}>
+        {unreachable ? null : 500}
+      </span>
+      <h1 className="max-w-md text-xl font-semibold">
+        <FormattedMessage id={unreachable ? 'topbar.disconnected' : 'error.500'} />
+      </h1>
+      <p className="max-w-md text-sm text-muted-foreground">
+        <FormattedMessage id={unreachable ? 'content.unreachable' : 'content.failed'} />
+      </p>
+      <Button onClick={onRetry} data-testid="content-retry">
+        <FormattedMessage id="content.retry" />
+      </Button>
+    </div>
+  );
 }

@@ -78,7 +78,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
             <FormattedMessage id="history.none" />
           </p>
         ) : (
-          <Table minWidth="40rem" data-testid="history-table">
+          <Table minWidth="40rem" data-testid="history-table" loading={history.isPending} columns={5}>
             <thead>
               <tr>
                 {['item', 'outcome', 'buyer', 'price', 'at'].map((c) => (
