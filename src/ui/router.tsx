@@ -1,12 +1,11 @@
 import { useSelector } from '@xstate/react';
 import { Suspense, useEffect, type ReactNode } from 'react';
-import { Redirect, Route, Switch, useLocation } from 'wouter';
+import { Redirect, Route, Switch } from 'wouter';
 import { useChild } from './app-context';
 import { FullPageLoader } from './components/loader';
 import { lazyPage } from './lib/lazy-page';
-import { AccessDeniedPage, NotFoundPage } from './pages/errors/error-page';
-import { PROTECTED_ROUTES, landingPath, mayOpen } from './routes';
-import { ContentBoundary } from './shell/content-error';
+import { NotFoundPage } from './pages/errors/error-page';
+import { PROTECTED_ROUTES, landingPath } from './routes';
 import { PageLoading } from './shell/page-loading';
 
 const SignInPage = lazyPage(() => import('./pages/auth/signin-page'));
@@ -92,18 +91,15 @@ function Protected({ children }: { children: ReactNode }) {
 }
 
 /**
- * The shell's content area: a page that cannot load (its code or its data out of reach) shows
- * Disconnected and a Retry here, and the shell and its connection indicator stay.
+ * The shell's content area (inside the shell's error boundary, shell/content-error.tsx: a page that
+ * cannot load shows Disconnected and a Retry there, and the shell and its indicator stay).
  */
 function ShellContent({ children }: { children: ReactNode }) {
-  const [location] = useLocation();
   return (
-    <ContentBoundary resetKey={location}>
-      <Suspense fallback={<PageFallback />}>
-        {children}
-        <PageShown />
-      </Suspense>
-    </ContentBoundary>
+    <Suspense fallback={<PageFallback />}>
+      {children}
+      <PageShown />
+    </Suspense>
   );
 }
 
@@ -112,12 +108,6 @@ function DevOrAdmin({ children }: { children: ReactNode }) {
   const rank = useSelector(useChild('auth'), (s) => s.context.user?.rank);
   if (import.meta.env.DEV || rank === 'admin') return children;
   return <NotFoundPage />;
-}
-
-/** SPEC 6: a route above the user's rank shows the access-denied page, in the shell, instead of its forms. */
-function RankGate({ path, children }: { path: string; children: ReactNode }) {
-  const rank = useSelector(useChild('auth'), (s) => s.context.user?.rank);
-  return mayOpen(path, rank) ? children : <AccessDeniedPage />;
 }
 
 export function AppRouter() {
@@ -139,9 +129,7 @@ export function AppRouter() {
       {PROTECTED_ROUTES.map(({ path, titleId, page: Page }) => (
         <Route key={path} path={path}>
           <Protected>
-            <RankGate path={path}>
-              <Page titleId={titleId} />
-            </RankGate>
+            <Page titleId={titleId} />
           </Protected>
         </Route>
       ))}

@@ -1,5 +1,4 @@
 import type { ComponentType } from 'react';
-import { seesAdminMenu, seesKingdomMenu } from '../protocol/ranks';
 import { lazyPage as lazy } from './lib/lazy-page';
 
 /** Every protected route of SPEC 2, with the page that serves it. Pages load lazily. */
@@ -46,17 +45,6 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   planned('/admin/player-ids', 'menu.playerIds'),
   planned('/admin/alliances', 'menu.alliances'),
 ];
-
-/**
- * SPEC 6: who may open a route: My Account pages every signed-in user, My Kingdom pages any rank
- * other than user, Admin pages admins only. The server checks every call too; this spares a
- * user forms they cannot submit.
- */
-export function mayOpen(path: string, rank: unknown): boolean {
-  if (path.startsWith('/admin/')) return seesAdminMenu(rank);
-  if (path.startsWith('/my-kingdom/')) return seesKingdomMenu(rank);
-  return true;
-}
 
 export const HOME_PATH = '/my-account/profile';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isUnreachable } from '../../src/ui/lib/unreachable';
-import { PROTECTED_ROUTES, mayOpen } from '../../src/ui/routes';
+import { PROTECTED_ROUTES } from '../../src/ui/routes';
+import { mayOpen } from '../../src/ui/shell/access';
 
 describe('mayOpen (SPEC 6: who may open a route)', () => {
   it('My Account pages: every rank; My Kingdom: any rank but user; Admin: admins only', () => {

@@ -8,7 +8,10 @@ import { Sheet, SheetContent, SheetTitle } from '../components/sheet';
 import { backOffice, useToken } from '../lib/back-office';
 import { cn } from '../lib/cn';
 import { queryClient } from '../lib/query-client';
+import { AccessDeniedPage } from '../pages/errors/access-denied-page';
+import { mayOpen } from './access';
 import { ConnectionIndicator } from './connection-indicator';
+import { ContentBoundary } from './content-error';
 import { Footer } from './footer';
 import { LanguagePicker } from './language-picker';
 import { SidebarMenu } from './sidebar-menu';
@@ -135,7 +138,9 @@ function ShellFrame({ children }: { children: ReactNode }) {
           </div>
         </header>
         <main className={cn('flex-1 p-4 sm:p-6', layoutType === 'boxed' && 'mx-auto w-full max-w-6xl')}>
-          {children}
+          {/* SPEC 6: a route above the user's rank shows the access-denied page instead of its forms;
+              a page that cannot load (its code or its data out of reach): Disconnected and a Retry */}
+          {mayOpen(location, rank) ? <ContentBoundary resetKey={location}>{children}</ContentBoundary> : <AccessDeniedPage />}
         </main>
         <Footer />
       </div>

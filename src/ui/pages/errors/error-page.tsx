@@ -29,11 +29,6 @@ export function NotFoundPage() {
   return <ErrorPage code={404} textId="error.404" />;
 }
 
-/** A route above the user's rank (SPEC 6). */
-export function AccessDeniedPage() {
-  return <ErrorPage code={403} textId="error.403" detailId="error.403.detail" />;
-}
-
 export function ServerErrorPage() {
   return <ErrorPage code={500} textId="error.500" />;
 }
