@@ -2,11 +2,26 @@ import { FormattedMessage } from 'react-intl';
 import { Button } from '../../components/button';
 import { isUnreachable } from '../../lib/unreachable';
 
-/** The 403, 404 and 500 pages: a code, SPEC 2's text (or the access-denied one) and 'Go to Home'. */
-export function ErrorPage({ code, textId, detailId }: { code: 403 | 404 | 500; textId: string; detailId?: string }) {
+/**
+ * The 403, 404 and 500 pages: a code, SPEC 2's text (or the access-denied one) and 'Go to Home'.
+ * With onRetry (the content area's error), a Retry instead, and a red dot when there is no code.
+ */
+export function ErrorPage({
+  code,
+  textId,
+  detailId,
+  onRetry,
+  testId = `error-${code}`,
+}: {
+  code?: 403 | 404 | 500;
+  textId: string;
+  detailId?: string;
+  onRetry?: () => void;
+  testId?: string;
+}) {
   return (
-    <div className="flex min-h-[60vh] flex-col items-center justify-center gap-4 px-4 text-center" data-testid={`error-${code}`}>
-      <p className="text-7xl font-bold text-primary">{code}</p>
+    <div role={onRetry && 'alert'} className="flex min-h-[60vh] flex-col items-center justify-center gap-4 px-4 text-center" data-testid={testId}>
+      {code ? <p className="text-7xl font-bold text-primary">{code}</p> : <span aria-hidden="true" className="h-3 w-3 rounded-full bg-danger" />}
       <h1 className="max-w-md text-xl font-semibold">
         <FormattedMessage id={textId} />
       </h1>
@@ -15,12 +30,18 @@ export function ErrorPage({ code, textId, detailId }: { code: 403 | 404 | 500; t
           <FormattedMessage id={detailId} />
         </p>
       )}
-      <Button asChild>
-        {/* a full load: after a crash the app starts clean */}
-        <a href="/">
-          <FormattedMessage id="error.goHome" />
-        </a>
-      </Button>
+      {onRetry ? (
+        <Button onClick={onRetry}>
+          <FormattedMessage id="content.retry" />
+        </Button>
+      ) : (
+        <Button asChild>
+          {/* a full load: after a crash the app starts clean */}
+          <a href="/">
+            <FormattedMessage id="error.goHome" />
+          </a>
+        </Button>
+      )}
     </div>
   );
 }
@@ -40,20 +61,9 @@ export function ServerErrorPage() {
  */
 export function ContentError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const unreachable = isUnreachable(error);
-  return (
-    <div role="alert" data-testid="content-error" data-unreachable={unreachable} className="flex min-h-[40vh] flex-col items-center justify-center gap-3 px-4 text-center">
-      <span aria-hidden="true" className={unreachable ? 'h-3 w-3 rounded-full bg-danger' : 'text-5xl font-bold text-primary'}>
-        {unreachable ? null : 500}
-      </span>
-      <h1 className="max-w-md text-xl font-semibold">
-        <FormattedMessage id={unreachable ? 'topbar.disconnected' : 'error.500'} />
-      </h1>
-      <p className="max-w-md text-sm text-muted-foreground">
-        <FormattedMessage id={unreachable ? 'content.unreachable' : 'content.failed'} />
-      </p>
-      <Button onClick={onRetry} data-testid="content-retry">
-        <FormattedMessage id="content.retry" />
-      </Button>
-    </div>
+  return unreachable ? (
+    <ErrorPage textId="topbar.disconnected" detailId="content.unreachable" onRetry={onRetry} testId="content-error" />
+  ) : (
+    <ErrorPage code={500} textId="error.500" detailId="content.failed" onRetry={onRetry} testId="content-error" />
   );
 }
