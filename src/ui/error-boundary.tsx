@@ -1,19 +1,34 @@
 import { Component, type ReactNode } from 'react';
-import { ServerErrorPage } from './pages/errors/error-page';
+import { retryFailedPages } from './lib/lazy-page';
+import { isUnreachable } from './lib/unreachable';
+import { ContentError, ServerErrorPage } from './pages/errors/error-page';
 
-/** A render crash shows the 500 page instead of a blank screen. */
-export class ErrorBoundary extends Component<{ children: ReactNode }, { failed: boolean }> {
-  state = { failed: false };
+/**
+ * A render crash shows the 500 page instead of a blank screen. Code that could not be fetched (the
+ * server out of reach before the shell itself loaded) shows Disconnected and a Retry instead; inside
+ * the shell, the content area's own boundary catches it first and the shell stays.
+ */
+export class ErrorBoundary extends Component<{ children: ReactNode }, { error: unknown; failed: boolean }> {
+  state = { error: null as unknown, failed: false };
 
-  static getDerivedStateFromError() {
-    return { failed: true };
+  static getDerivedStateFromError(error: unknown) {
+    return { error, failed: true };
   }
 
   componentDidCatch(error: unknown) {
     console.error(error);
   }
 
+  retry = () => {
+    retryFailedPages();
+    this.setState({ error: null, failed: false });
+  };
+
   render() {
-    return this.state.failed ? <ServerErrorPage /> : this.props.children;
+    if (!this.state.failed) return this.props.children;
+    if (isUnreachable(this.state.error)) {
+      return <ContentError error={this.state.error} onRetry={this.retry} />;
+    }
+    return <ServerErrorPage />;
   }
 }

@@ -1,18 +1,46 @@
 import { useSelector } from '@xstate/react';
-import { Suspense, lazy, useEffect, type ReactNode } from 'react';
+import { Suspense, useEffect, type ReactNode } from 'react';
 import { Redirect, Route, Switch } from 'wouter';
 import { useChild } from './app-context';
 import { FullPageLoader } from './components/loader';
+import { lazyPage } from './lib/lazy-page';
 import { NotFoundPage } from './pages/errors/error-page';
 import { PROTECTED_ROUTES, landingPath } from './routes';
 import { PageLoading } from './shell/page-loading';
 
-const SignInPage = lazy(() => import('./pages/auth/signin-page'));
-const SignUpPage = lazy(() => import('./pages/auth/signup-page'));
-const Shell = lazy(() => import('./shell/shell'));
+const SignInPage = lazyPage(() => import('./pages/auth/signin-page'));
+const SignUpPage = lazyPage(() => import('./pages/auth/signup-page'));
+const Shell = lazyPage(() => import('./shell/shell'));
 // QA and developer tools: not in the menus, loaded only when opened
-const QaReplayPage = lazy(() => import('./pages/qa/replay-page'));
-const QaInspectPage = lazy(() => import('./pages/qa/inspect-page'));
+const QaReplayPage = lazyPage(() => import('./pages/qa/replay-page'));
+const QaInspectPage = lazyPage(() => import('./pages/qa/inspect-page'));
+
+/**
+ * One loader from sign-in to the first page: the full-page loader covers the user's loading, the
+ * shell's code and the first page's code alike; only later page changes show the in-page loader.
+ * Whether the shell has shown a page since the last time the public pages or the loader were up.
+ */
+let pageShown = false;
+
+/** Rendered with a page's content: from now on a page change shows the in-page loader. */
+function PageShown() {
+  useEffect(() => {
+    pageShown = true;
+  }, []);
+  return null;
+}
+
+function PageFallback() {
+  return pageShown ? <PageLoading /> : <FullPageLoader />;
+}
+
+/** The full-page loader; while it shows, the next page is a first page again. */
+function BootLoader() {
+  useEffect(() => {
+    pageShown = false;
+  }, []);
+  return <FullPageLoader />;
+}
 
 type AuthStatus = 'loading' | 'signedIn' | 'anonymous';
 
@@ -29,16 +57,16 @@ function Home() {
   useEffect(() => {
     if (status === 'signedIn' && returnTo) auth.send({ type: 'FORGET_PATH' });
   }, [status, returnTo, auth]);
-  if (status === 'loading') return <FullPageLoader />;
+  if (status === 'loading') return <BootLoader />;
   return <Redirect to={status === 'signedIn' ? target : '/signin'} replace />;
 }
 
 /** /signin and /signup: a signed-in user goes to '/'. */
 function PublicOnly({ children }: { children: ReactNode }) {
   const status = useAuthStatus();
-  if (status === 'loading') return <FullPageLoader />;
+  if (status === 'loading') return <BootLoader />;
   if (status === 'signedIn') return <Redirect to="/" replace />;
-  return <Suspense fallback={<PageLoading />}>{children}</Suspense>;
+  return <Suspense fallback={<BootLoader />}>{children}</Suspense>;
 }
 
 /** Every other path needs a signed-in user; the requested address is remembered. */
@@ -51,13 +79,26 @@ function Protected({ children }: { children: ReactNode }) {
   useEffect(() => {
     if (anonymous) auth.send({ type: 'REMEMBER_PATH', path: requested });
   }, [anonymous, auth, requested]);
-  if (status === 'loading') return <FullPageLoader />;
+  if (status === 'loading') return <BootLoader />;
   if (anonymous) return <Redirect to="/signin" replace />;
   return (
-    <Suspense fallback={<PageLoading />}>
+    <Suspense fallback={<FullPageLoader />}>
       <Shell>
-        <Suspense fallback={<PageLoading />}>{children}</Suspense>
+        <ShellContent>{children}</ShellContent>
       </Shell>
+    </Suspense>
+  );
+}
+
+/**
+ * The shell's content area (inside the shell's error boundary, shell/content-error.tsx: a page that
+ * cannot load shows Disconnected and a Retry there, and the shell and its indicator stay).
+ */
+function ShellContent({ children }: { children: ReactNode }) {
+  return (
+    <Suspense fallback={<PageFallback />}>
+      {children}
+      <PageShown />
     </Suspense>
   );
 }

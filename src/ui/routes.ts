@@ -1,4 +1,5 @@
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
+import type { ComponentType } from 'react';
+import { lazyPage as lazy } from './lib/lazy-page';
 
 /** Every protected route of SPEC 2, with the page that serves it. Pages load lazily. */
 const ProfilePage = lazy(() => import('./pages/account/profile-page'));
@@ -14,7 +15,7 @@ const GroupsPage = lazy(() => import('./pages/account/groups-page'));
 export interface ProtectedRoute {
   path: string;
   titleId: string;
-  page: LazyExoticComponent<ComponentType<{ titleId: string }>>;
+  page: ComponentType<{ titleId: string }>;
 }
 
 const planned = (path: string, titleId: string): ProtectedRoute => ({ path, titleId, page: PlannedPage });

@@ -117,7 +117,10 @@ test('an email typed in capitals with spaces signs in, and "remember me" off kee
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page).toHaveURL(/\/my-account\/profile$/);
   expect(await page.evaluate(() => localStorage.getItem('kingdom.token'))).toBeNull();
-  expect(await page.evaluate(() => sessionStorage.getItem('kingdom.token'))).toBeTruthy();
+  // kept in a session cookie, shared by the browser's tabs and gone when it closes
+  const session = (await page.context().cookies()).find((c) => c.name === 'kingdom_session');
+  expect(session?.value).toBeTruthy();
+  expect(session?.expires).toBe(-1);
 });
 
 test('logout from the popover revokes the token and returns to /signin', async ({ page }) => {

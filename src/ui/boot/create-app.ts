@@ -24,6 +24,9 @@ export function createApp() {
   const ends = endpoints();
   const api: Api = createApi(ends.api);
 
+  // the other tabs of this browser hear of a sign-in or sign-out (a session cookie fires no storage event)
+  const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('kingdom.auth') : null;
+
   const machine = appMachine.provide({
     actions: { playStartSound: () => void playStartSound() },
     actors: {
@@ -33,8 +36,14 @@ export function createApp() {
           logout: fromPromise(({ input }) => api.logout(input.token)),
         },
         actions: {
-          storeToken: (_, params) => storeToken(params.token, params.remember),
-          clearStoredToken: () => clearToken(),
+          storeToken: (_, params) => {
+            storeToken(params.token, params.remember);
+            tabs?.postMessage('token');
+          },
+          clearStoredToken: () => {
+            clearToken();
+            tabs?.postMessage('token');
+          },
         },
       }),
       settings: settingsMachine.provide({
@@ -76,11 +85,16 @@ export function createApp() {
   actor.getSnapshot().context.settings.send({ type: 'SET', settings });
 
   // another tab signed in or out: follow it
-  window.addEventListener('storage', (event) => {
-    if (event.key === TOKEN_KEY || event.key === null) {
-      actor.getSnapshot().context.auth.send({ type: 'TOKEN_CHANGED', token: readToken() });
+  const followOtherTab = () => {
+    const token = readToken();
+    if (token !== actor.getSnapshot().context.auth.getSnapshot().context.token) {
+      actor.getSnapshot().context.auth.send({ type: 'TOKEN_CHANGED', token });
     }
+  };
+  window.addEventListener('storage', (event) => {
+    if (event.key === TOKEN_KEY || event.key === null) followOtherTab();
   });
+  tabs?.addEventListener('message', followOtherTab);
 
   // the store's client and schemas load with the first store page, not with /signin
   const storeApi = lazyClient<StoreApi>(() => import('../../api/store').then((m) => m.createStoreApi(ends.api)));

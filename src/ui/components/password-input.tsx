@@ -34,9 +34,12 @@ export function PasswordInput({ strength = false, className, value, ...props }: 
               <span key={i} className={cn('h-1 flex-1 rounded-full', score >= i ? colours[score] : 'bg-muted')} />
             ))}
           </div>
-          <p className="mt-1 text-xs text-muted-foreground">
-            <FormattedMessage id="password.strength" values={{ level: <FormattedMessage id={`password.strength.${score}`} /> }} />
-          </p>
+          {/* nothing typed yet: no verdict, only the empty bars */}
+          {String(value ?? '') !== '' && (
+            <p className="mt-1 text-xs text-muted-foreground">
+              <FormattedMessage id="password.strength" values={{ level: <FormattedMessage id={`password.strength.${score}`} /> }} />
+            </p>
+          )}
         </div>
       )}
     </div>

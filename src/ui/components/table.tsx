@@ -1,11 +1,33 @@
 import type { ComponentProps } from 'react';
+import { useIntl } from 'react-intl';
 import { cn } from '../lib/cn';
+import { SkeletonRows } from './skeleton';
 
-/** A plain data table that scrolls sideways on narrow screens; cells align to the inline start. */
-export function Table({ className, minWidth = '40rem', ...props }: ComponentProps<'table'> & { minWidth?: string }) {
+/**
+ * A plain data table that scrolls sideways on narrow screens; cells align to the inline start.
+ * While `loading` (give `columns`), skeleton rows fill the body under the headers, so a table that
+ * is loading never looks like an empty one.
+ */
+export function Table({
+  className,
+  minWidth = '40rem',
+  loading = false,
+  columns = 1,
+  skeletonRows = 5,
+  children,
+  ...props
+}: ComponentProps<'table'> & { minWidth?: string; loading?: boolean; columns?: number; skeletonRows?: number }) {
+  const intl = useIntl();
   return (
     <div className="max-w-full overflow-x-auto">
-      <table className={cn('w-full text-sm', className)} style={{ minWidth }} {...props} />
+      <table className={cn('w-full text-sm', className)} style={{ minWidth }} aria-busy={loading || undefined} {...props}>
+        {children}
+        {loading && (
+          <tbody data-testid="table-skeleton" aria-label={intl.formatMessage({ id: 'app.loading' })} className="divide-y divide-border">
+            <SkeletonRows rows={skeletonRows} columns={columns} />
+          </tbody>
+        )}
+      </table>
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Button } from '../components/button';
 
@@ -10,11 +10,31 @@ function consented(): boolean {
   return document.cookie.split('; ').some((c) => c === `${COOKIE}=1`);
 }
 
+/**
+ * While the banner shows, --cookie-banner-height holds its height, so pages keep their last lines
+ * (the public pages' links, the footer) above it instead of under it.
+ */
+const HEIGHT_VAR = '--cookie-banner-height';
+
 export function CookieBanner() {
   const [visible, setVisible] = useState(() => !consented());
+  const banner = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    const element = banner.current;
+    if (!visible || !element) return;
+    const root = document.documentElement;
+    const measure = () => root.style.setProperty(HEIGHT_VAR, `${element.offsetHeight}px`);
+    measure();
+    const observer = typeof ResizeObserver === 'function' ? new ResizeObserver(measure) : null;
+    observer?.observe(element);
+    return () => {
+      observer?.disconnect();
+      root.style.removeProperty(HEIGHT_VAR);
+    };
+  }, [visible]);
   if (!visible) return null;
   return (
-    <div role="region" aria-label="Cookies" data-testid="cookie-banner" className="fixed inset-x-0 bottom-0 z-40 border-t border-border bg-card/95 px-4 py-3 shadow-lg backdrop-blur">
+    <div ref={banner} role="region" aria-label="Cookies" data-testid="cookie-banner" className="fixed inset-x-0 bottom-0 z-40 border-t border-border bg-card/95 px-4 py-3 shadow-lg backdrop-blur">
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3">
         <p className="text-sm">
           <FormattedMessage id="cookie.text" />

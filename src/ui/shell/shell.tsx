@@ -1,34 +1,73 @@
-import { QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider, useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { useEffect, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation } from 'wouter';
 import { useChild } from '../app-context';
 import { Sheet, SheetContent, SheetTitle } from '../components/sheet';
+import { backOffice, useToken } from '../lib/back-office';
 import { cn } from '../lib/cn';
 import { queryClient } from '../lib/query-client';
+import { AccessDeniedPage } from '../pages/errors/access-denied-page';
+import { mayOpen } from './access';
 import { ConnectionIndicator } from './connection-indicator';
+import { ContentBoundary } from './content-error';
 import { Footer } from './footer';
 import { LanguagePicker } from './language-picker';
 import { SidebarMenu } from './sidebar-menu';
 import { UserPopover } from './user-popover';
 import { UserSummary } from './user-summary';
 
-function Brand() {
+/**
+ * The kingdom's name from Kingdom Settings (empty until leadership sets one). Shares the settings
+ * page's query, so a save shows at once.
+ */
+function useKingdomName(): string {
+  const token = useToken();
+  const settings = useQuery({
+    queryKey: ['kingdom', 'settings'],
+    queryFn: () => backOffice().kingdom.settings(token!),
+    enabled: !!token,
+    throwOnError: false, // the brand falls back to the app's name; pages show their own errors
+  });
+  return settings.data?.kingdomName.trim() ?? '';
+}
+
+/** The tab's title: the kingdom's name before the app's, when there is one. */
+function useDocumentTitle(kingdomName: string) {
+  const intl = useIntl();
+  const appName = intl.formatMessage({ id: 'app.name' });
+  useEffect(() => {
+    document.title = kingdomName ? `${kingdomName} · ${appName}` : appName;
+  }, [kingdomName, appName]);
+}
+
+function Brand({ kingdomName }: { kingdomName: string }) {
   return (
-    <Link href="/" className="flex h-14 items-center gap-2 border-b border-border px-5 text-lg font-bold">
-      <svg viewBox="0 0 32 32" className="h-6 w-6 text-primary" aria-hidden="true">
+    <Link href="/" className="flex h-14 min-w-0 items-center gap-2 border-b border-border px-5 text-lg font-bold" data-testid="brand">
+      <svg viewBox="0 0 32 32" className="h-6 w-6 shrink-0 text-primary" aria-hidden="true">
         <path fill="currentColor" d="M4 26h24l-2-14-6 5-4-9-4 9-6-5z" />
       </svg>
-      <FormattedMessage id="app.name" />
+      {kingdomName ? (
+        <span className="flex min-w-0 flex-col leading-tight">
+          <bdi className="truncate" dir="auto" title={kingdomName}>
+            {kingdomName}
+          </bdi>
+          <span className="text-xs font-medium text-muted-foreground">
+            <FormattedMessage id="app.name" />
+          </span>
+        </span>
+      ) : (
+        <FormattedMessage id="app.name" />
+      )}
     </Link>
   );
 }
 
-function SidebarBody({ rank }: { rank: unknown }) {
+function SidebarBody({ rank, kingdomName }: { rank: unknown; kingdomName: string }) {
   return (
     <>
-      <Brand />
+      <Brand kingdomName={kingdomName} />
       <UserSummary />
       <div className="flex-1 overflow-y-auto">
         <SidebarMenu rank={rank} />
@@ -39,7 +78,17 @@ function SidebarBody({ rank }: { rank: unknown }) {
 
 /** The signed-in shell: sidebar (a drawer below 992 px), top bar, page and footer. */
 export default function Shell({ children }: { children: ReactNode }) {
+  return (
+    <QueryClientProvider client={queryClient}>
+      <ShellFrame>{children}</ShellFrame>
+    </QueryClientProvider>
+  );
+}
+
+function ShellFrame({ children }: { children: ReactNode }) {
   const intl = useIntl();
+  const kingdomName = useKingdomName();
+  useDocumentTitle(kingdomName);
   const navigation = useChild('navigation');
   const expanded = useSelector(navigation, (s) => s.matches('expanded'));
   const rank = useSelector(useChild('auth'), (s) => s.context.user?.rank);
@@ -53,14 +102,14 @@ export default function Shell({ children }: { children: ReactNode }) {
   return (
     <div className="flex min-h-screen" data-layout={layoutType} data-nav-style={navStyle}>
       <aside data-testid="sidebar" className="sticky top-0 hidden h-screen w-64 shrink-0 flex-col border-e border-border bg-sidebar lg:flex">
-        <SidebarBody rank={rank} />
+        <SidebarBody rank={rank} kingdomName={kingdomName} />
       </aside>
       <Sheet open={expanded} onOpenChange={(open) => navigation.send({ type: open ? 'OPEN' : 'CLOSE' })}>
         <SheetContent data-testid="drawer" aria-describedby={undefined}>
           <SheetTitle className="sr-only">
             <FormattedMessage id="app.name" />
           </SheetTitle>
-          <SidebarBody rank={rank} />
+          <SidebarBody rank={rank} kingdomName={kingdomName} />
         </SheetContent>
       </Sheet>
       <div className="flex min-w-0 flex-1 flex-col">
@@ -89,7 +138,9 @@ export default function Shell({ children }: { children: ReactNode }) {
           </div>
         </header>
         <main className={cn('flex-1 p-4 sm:p-6', layoutType === 'boxed' && 'mx-auto w-full max-w-6xl')}>
-          <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+          {/* SPEC 6: a route above the user's rank shows the access-denied page instead of its forms;
+              a page that cannot load (its code or its data out of reach): Disconnected and a Retry */}
+          {mayOpen(location, rank) ? <ContentBoundary resetKey={location}>{children}</ContentBoundary> : <AccessDeniedPage />}
         </main>
         <Footer />
       </div>

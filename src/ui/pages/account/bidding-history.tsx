@@ -4,7 +4,6 @@ import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
 import { Alert } from '../../components/alert';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
-import { Spinner } from '../../components/loader';
 import { backOffice, useToken } from '../../lib/back-office';
 
 /** The profile's "My Bidding History": the player's won items, newest first, paginated. */
@@ -18,10 +17,9 @@ export function BiddingHistory() {
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
-  if (history.isPending) return <Spinner />;
   if (history.isError) return <Alert variant="error"><bdi>{(history.error as Error).message}</bdi></Alert>;
-  const { sales, pageSize, total } = history.data;
-  if (total === 0) {
+  const { sales, pageSize, total } = history.data ?? { sales: [], pageSize: 0, total: 0 };
+  if (history.isSuccess && total === 0) {
     return (
       <p className="text-sm" data-testid="no-winning-bids">
         <FormattedMessage id="profile.noWinningBids" />
@@ -30,7 +28,7 @@ export function BiddingHistory() {
   }
   return (
     <>
-      <Table minWidth="28rem" data-testid="bidding-history">
+      <Table minWidth="28rem" data-testid="bidding-history" loading={history.isPending} columns={3} skeletonRows={3}>
         <thead>
           <tr>
             {['item', 'price', 'date'].map((c) => (
@@ -56,7 +54,7 @@ export function BiddingHistory() {
           ))}
         </tbody>
       </Table>
-      <Pagination page={history.data.page} pageSize={pageSize} total={total} onPage={setPage} />
+      {history.data && <Pagination page={history.data.page} pageSize={pageSize} total={total} onPage={setPage} />}
     </>
   );
 }

@@ -6,7 +6,8 @@ import { LanguagePicker } from '../../shell/language-picker';
 /** The public pages' frame: a centred card with the language switcher. */
 export function AuthLayout({ titleId, subtitleId, children }: { titleId: string; subtitleId: string; children: ReactNode }) {
   return (
-    <div className="flex min-h-screen flex-col items-center justify-center px-4 py-10">
+    // centred in the space above the cookie banner while it shows (body keeps room for it below)
+    <div className="flex min-h-[calc(100vh-var(--cookie-banner-height,0px))] flex-col items-center justify-center px-4 py-10">
       <div className="w-full max-w-md">
         <div className="mb-6 flex items-center justify-between gap-3">
           <div className="flex items-center gap-2 text-xl font-bold">

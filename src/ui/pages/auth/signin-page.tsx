@@ -8,6 +8,7 @@ import { Checkbox } from '../../components/checkbox';
 import { Field } from '../../components/field';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
+import { Spinner } from '../../components/loader';
 import { PasswordInput } from '../../components/password-input';
 import { AuthLayout, AuthSwitch } from './auth-layout';
 
@@ -62,8 +63,9 @@ export default function SignInPage() {
             <FormattedMessage id="signin.remember" />
           </Label>
         </div>
-        <Button type="submit" size="lg" disabled={submitting}>
-          <FormattedMessage id="signin.submit" />
+        <Button type="submit" size="lg" disabled={submitting} aria-busy={submitting}>
+          {submitting && <Spinner className="h-4 w-4 border-primary-foreground/40 border-t-primary-foreground" />}
+          <FormattedMessage id={submitting ? 'signin.submitting' : 'signin.submit'} />
         </Button>
         <AuthSwitch questionId="signin.noAccount" linkId="signin.toSignup" href="/signup" />
       </form>

@@ -7,6 +7,7 @@ import { useRuntime } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Field } from '../../components/field';
+import { Link } from 'wouter';
 import { Input } from '../../components/input';
 import { PasswordInput } from '../../components/password-input';
 import { AuthLayout, AuthSwitch } from './auth-layout';
@@ -47,6 +48,16 @@ export default function SignUpPage() {
         {state === 'success' && (
           <Alert variant="success" data-testid="signup-success">
             <FormattedMessage id="signup.success" />
+            <div className="mt-2 flex flex-wrap items-center gap-3">
+              <span className="text-foreground/80">
+                <FormattedMessage id="signup.nextStep" />
+              </span>
+              <Button asChild size="sm">
+                <Link href="/signin">
+                  <FormattedMessage id="signup.toSignin" />
+                </Link>
+              </Button>
+            </div>
           </Alert>
         )}
         {state === 'error' && (

@@ -87,9 +87,9 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
   );
 }
 
-function PlayersTable({ players, selected, onSelect }: { players: PointsPlayer[]; selected: string; onSelect: (u: string) => void }) {
+function PlayersTable({ players, selected, onSelect, loading }: { players: PointsPlayer[]; selected: string; onSelect: (u: string) => void; loading: boolean }) {
   return (
-    <Table minWidth="30rem" data-testid="players-table">
+    <Table minWidth="30rem" data-testid="players-table" loading={loading} columns={5}>
       <thead>
         <tr>
           {['player', 'playerid', 'balance', 'available'].map((c) => (
@@ -173,7 +173,7 @@ export function PlayersCard() {
               <FormattedMessage id="points.noPlayers" />
             </p>
           ) : (
-            <PlayersTable players={list} selected={username} onSelect={setUsername} />
+            <PlayersTable players={list} selected={username} onSelect={setUsername} loading={players.isPending} />
           )}
           {players.data?.total !== undefined && players.data.pageSize !== undefined && (
             <Pagination page={players.data.page ?? page} pageSize={players.data.pageSize} total={players.data.total} onPage={setPage} />

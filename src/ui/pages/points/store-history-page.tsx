@@ -81,7 +81,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
             <FormattedMessage id={filtered ? 'history.none' : 'history.noneYet'} />
           </p>
         ) : (
-          <Table minWidth="40rem" data-testid="history-table">
+          <Table minWidth="40rem" data-testid="history-table" loading={history.isPending} columns={5}>
             <thead>
               <tr>
                 {['item', 'outcome', 'buyer', 'price', 'at'].map((c) => (

@@ -1,0 +1,12 @@
+import { seesAdminMenu, seesKingdomMenu } from '../../protocol/ranks';
+
+/**
+ * SPEC 6: who may open a route: My Account pages every signed-in user, My Kingdom pages any rank
+ * other than user, Admin pages admins only. The server checks every call too; this spares a
+ * user forms they cannot submit.
+ */
+export function mayOpen(path: string, rank: unknown): boolean {
+  if (path.startsWith('/admin/')) return seesAdminMenu(rank);
+  if (path.startsWith('/my-kingdom/')) return seesKingdomMenu(rank);
+  return true;
+}

@@ -1,0 +1,166 @@
+import { expect, test, type Page, type Route } from '@playwright/test';
+import { ADMIN, BASE_URL, acceptCookies, accountWithRank, api, signIn, tokenOf } from './support';
+
+test.beforeEach(async ({ page }) => acceptCookies(page));
+
+/** Holds the requests matching `url` until release() is called: the page stays in its loading state meanwhile. */
+async function hold(page: Page, url: string | RegExp | ((url: URL) => boolean)) {
+  const held: Route[] = [];
+  let arrived!: () => void;
+  const first = new Promise<void>((resolve) => (arrived = resolve));
+  let released = false;
+  await page.route(url, (route) => {
+    if (released) return route.continue();
+    held.push(route);
+    arrived();
+  });
+  return {
+    arrived: first,
+    release: async () => {
+      released = true;
+      await Promise.all(held.splice(0).map((route) => route.continue()));
+    },
+  };
+}
+
+test.describe('#3 the server out of reach keeps the shell', () => {
+  test('a page whose code cannot load shows Disconnected and a Retry in the content area, and Retry loads it', async ({ page }) => {
+    await signIn(page, ADMIN);
+    await expect(page.getByTestId('user-name')).toBeVisible();
+    // the server goes away: no code, no data
+    await page.route(`${BASE_URL}/assets/**`, (route) => route.abort('connectionrefused'));
+    await page.getByTestId('sidebar').getByRole('link', { name: 'Kingdom Store' }).click();
+
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'Disconnected' })).toBeVisible();
+    await expect(main.getByText('The server cannot be reached. Check your connection, then try again.')).toBeVisible();
+    // the shell stays: sidebar, connection indicator, user
+    await expect(page.getByTestId('sidebar')).toBeVisible();
+    await expect(page.getByTestId('connection')).toBeVisible();
+    await expect(page.getByTestId('error-500')).toHaveCount(0);
+
+    // back: Retry loads the page's code again
+    await page.unroute(`${BASE_URL}/assets/**`);
+    await main.getByRole('button', { name: 'Retry' }).click();
+    await expect(main.getByRole('heading', { name: 'Kingdom Store', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('content-error')).toHaveCount(0);
+  });
+
+  test('a list that cannot be fetched shows Disconnected and a Retry where its data would be', async ({ page }) => {
+    const account = await accountWithRank('user');
+    await signIn(page, account);
+    await page.route(`${BASE_URL}/account/groups`, (route) => route.abort('connectionrefused'));
+    await page.goto('/my-account/groups');
+
+    const main = page.getByRole('main');
+    await expect(main.getByRole('heading', { name: 'Disconnected' })).toBeVisible();
+    await expect(page.getByTestId('sidebar')).toBeVisible();
+
+    await page.unroute(`${BASE_URL}/account/groups`);
+    await main.getByRole('button', { name: 'Retry' }).click();
+    await expect(main.getByRole('heading', { name: 'Groups', level: 1 })).toBeVisible();
+    await expect(page.getByTestId('content-error')).toHaveCount(0);
+  });
+});
+
+test.describe('#6 routes above the rank', () => {
+  test('a plain user gets an access-denied page, not the back office’s forms', async ({ page }) => {
+    const account = await accountWithRank('user');
+    await signIn(page, account);
+    for (const path of ['/my-kingdom/kingdom-points/store-management', '/my-kingdom/settings', '/admin/users']) {
+      await page.goto(path);
+      const main = page.getByRole('main');
+      await expect(main.getByRole('heading', { name: 'Access denied' })).toBeVisible();
+      await expect(main.getByText('Your rank does not give access to this page.')).toBeVisible();
+      await expect(main.getByRole('textbox')).toHaveCount(0);
+      await expect(page.getByTestId('sidebar')).toBeVisible();
+    }
+    // their own pages open as before
+    await page.goto('/my-account/kingdom-store');
+    await expect(page.getByRole('main').getByRole('heading', { name: 'Kingdom Store', level: 1 })).toBeVisible();
+  });
+
+  test('council opens My Kingdom pages but not Admin ones; the page speaks the user’s language', async ({ page }) => {
+    const account = await accountWithRank('council');
+    await signIn(page, account);
+    await page.goto('/my-kingdom/settings');
+    await expect(page.getByTestId('kingdom-settings')).toBeVisible();
+    await page.goto('/admin/scans');
+    await expect(page.getByRole('main').getByRole('heading', { name: 'Access denied' })).toBeVisible();
+
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('ar');
+    await expect(page.getByRole('main').getByRole('heading', { name: 'تم رفض الوصول' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  });
+});
+
+test('#14 the kingdom’s name saved in Settings shows in the brand and the tab title', async ({ page }) => {
+  const admin = await tokenOf(ADMIN);
+  const before = (await api<{ settings: { kingdomName: string } }>('kingdom/settings', undefined, admin, 'GET')).settings.kingdomName;
+  const name = `Ember Vale ${Date.now().toString(36)}`;
+  try {
+    await signIn(page, ADMIN);
+    await page.goto('/my-kingdom/settings');
+    await page.getByLabel('Kingdom name').fill(name);
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect(page.getByTestId('settings-saved')).toBeVisible();
+    await expect(page.getByTestId('sidebar').getByTestId('brand')).toContainText(name);
+    await expect(page).toHaveTitle(`${name} · Kingdom`);
+
+    // every signed-in user sees it, after a reload too
+    const player = await accountWithRank('user');
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL(/\/signin$/);
+    await signIn(page, player);
+    await expect(page.getByTestId('sidebar').getByTestId('brand')).toContainText(name);
+    await expect(page).toHaveTitle(`${name} · Kingdom`);
+  } finally {
+    await api('kingdom/settings', { kingdomName: before }, admin);
+  }
+});
+
+test.describe('#18 loading', () => {
+  test('a table that is loading shows skeleton rows under its headers, then its rows', async ({ page }) => {
+    await signIn(page, ADMIN);
+    const list = await hold(page, (url) => url.pathname === '/points/transactions');
+    await page.goto('/my-kingdom/kingdom-points/point-management');
+    await list.arrived;
+    const table = page.getByTestId('transactions-table');
+    await expect(table.getByRole('columnheader').first()).toBeVisible();
+    await expect(table.getByTestId('skeleton-row')).toHaveCount(5);
+    await expect(table).toHaveAttribute('aria-busy', 'true');
+    await list.release();
+    await expect(page.getByTestId('transaction-row').or(page.getByTestId('no-transactions')).first()).toBeVisible();
+    await expect(page.getByTestId('skeleton-row')).toHaveCount(0);
+  });
+
+  test('one loader from sign-in to the first page', async ({ page }) => {
+    // every loader the page ever shows, in order
+    await page.addInitScript(() => {
+      const seen: string[] = [];
+      (window as unknown as { loadersSeen: string[] }).loadersSeen = seen;
+      new MutationObserver(() => {
+        for (const id of ['full-page-loader', 'page-loading']) {
+          const shown = !!document.querySelector(`[data-testid="${id}"]`);
+          if (shown && seen.at(-1) !== id) seen.push(id);
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    const account = await accountWithRank('user');
+    await page.goto('/signin');
+    await page.locator('#email').fill(account.email);
+    await page.locator('#password').fill(account.password);
+    const me = await hold(page, `${BASE_URL}/auth/me`);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await me.arrived;
+    await expect(page.getByTestId('full-page-loader')).toBeVisible();
+    await me.release();
+    await expect(page.getByTestId('user-name')).toHaveText(account.username);
+    await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible();
+    await expect(page.getByTestId('full-page-loader')).toHaveCount(0);
+    const seen = await page.evaluate(() => (window as unknown as { loadersSeen: string[] }).loadersSeen);
+    expect(seen.filter((id) => id === 'page-loading')).toEqual([]);
+    expect(seen).toContain('full-page-loader');
+  });
+});

@@ -1,0 +1,109 @@
+import { expect, test, type Route } from '@playwright/test';
+import { BASE_URL, acceptCookies, newAccount, register, signIn } from './support';
+
+test.describe('with the cookie banner accepted', () => {
+  test.beforeEach(async ({ page }) => acceptCookies(page));
+
+  test('#22 without "remember me", a second tab of the same browser is signed in too, and signing out signs out both', async ({ context, page }) => {
+    const account = await register();
+    await signIn(page, account, { remember: false });
+    await expect(page.getByTestId('user-name')).toHaveText(account.username);
+    // "remember me" off still means nothing is kept past the browser's session
+    expect(await page.evaluate(() => localStorage.getItem('kingdom.token'))).toBeNull();
+    const session = (await context.cookies(BASE_URL)).find((c) => c.name === 'kingdom_session');
+    expect(session?.expires).toBe(-1);
+
+    const second = await context.newPage();
+    await second.goto('/my-account/kingdom-store');
+    await expect(second.getByTestId('user-name')).toHaveText(account.username);
+    await expect(second).toHaveURL(/\/my-account\/kingdom-store$/);
+
+    await second.getByRole('button', { name: 'Account menu' }).click();
+    await second.getByRole('button', { name: 'Logout' }).click();
+    await second.waitForURL(/\/signin$/);
+    await page.waitForURL(/\/signin$/);
+    await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  });
+
+  test('#24 the Login button is busy while signing in: a spinner and "Signing in…"', async ({ page }) => {
+    const account = await register();
+    const held: Route[] = [];
+    let arrived!: () => void;
+    const loginSent = new Promise<void>((resolve) => (arrived = resolve));
+    await page.route(`${BASE_URL}/auth/login`, (route) => {
+      held.push(route);
+      arrived();
+    });
+    await page.goto('/signin');
+    await page.locator('#email').fill(account.email);
+    await page.locator('#password').fill(account.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await loginSent;
+    const busy = page.getByRole('button', { name: 'Signing in…' });
+    await expect(busy).toBeVisible();
+    await expect(busy).toBeDisabled();
+    await expect(busy).toHaveAttribute('aria-busy', 'true');
+    await Promise.all(held.map((route) => route.continue()));
+    await page.waitForURL(/\/my-account\/profile$/);
+  });
+
+  test('#23 a successful sign-up offers Sign In as the next step', async ({ page }) => {
+    const account = newAccount('next');
+    await page.goto('/signup');
+    await page.locator('#username').fill(account.username);
+    await page.locator('#playerid').fill(account.playerid);
+    await page.locator('#email').fill(account.email);
+    await page.locator('#password').fill(account.password);
+    await page.locator('#confirm').fill(account.password);
+    await page.getByRole('button', { name: 'Sign Up' }).click();
+    const success = page.getByTestId('signup-success');
+    await expect(success).toContainText('Your account has been created');
+    await expect(success).toContainText('You can now sign in.');
+    await success.getByRole('link', { name: 'Sign In' }).click();
+    await expect(page).toHaveURL(/\/signin$/);
+    await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  });
+
+  test('#23 the strength meter gives no verdict on an empty password', async ({ page }) => {
+    await page.goto('/signup');
+    const meter = page.getByTestId('password-strength');
+    await expect(meter).toBeVisible();
+    await expect(meter).not.toContainText('Too weak');
+    await page.locator('#password').fill('a');
+    await expect(meter).toContainText('Too weak');
+    await page.locator('#password').fill('');
+    await expect(meter).not.toContainText('Too weak');
+  });
+});
+
+test.describe('#23 the cookie banner covers no link of the public pages', () => {
+  for (const { path, link } of [
+    { path: '/signup', link: 'Sign In' },
+    { path: '/signin', link: 'Sign Up' },
+  ]) {
+    for (const viewport of [
+      { width: 1280, height: 800 },
+      { width: 375, height: 667 },
+    ]) {
+      test(`${path} at ${viewport.width}×${viewport.height}: the ${link} link can be seen and clicked above the banner`, async ({ page }) => {
+        await page.setViewportSize(viewport);
+        await page.goto(path);
+        const banner = page.getByTestId('cookie-banner');
+        await expect(banner).toBeVisible();
+        const target = page.getByRole('link', { name: link, exact: true });
+        await expect(target).toBeVisible();
+        // as far down as the page goes: the link must sit above the banner, not under it
+        await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        const [linkBox, bannerBox] = [await target.boundingBox(), await banner.boundingBox()];
+        expect(linkBox!.y + linkBox!.height).toBeLessThanOrEqual(bannerBox!.y);
+        expect(linkBox!.y).toBeGreaterThanOrEqual(0);
+        // what a click there reaches is the link itself
+        const hit = await target.evaluate((a) => {
+          const r = a.getBoundingClientRect();
+          return a.contains(document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2));
+        });
+        expect(hit).toBe(true);
+      });
+    }
+  }
+});
