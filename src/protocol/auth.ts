@@ -36,6 +36,7 @@ export const AUTH_ERRORS = {
   usernameTaken: 'This username is already taken.',
   wrongCredentials: 'The email or password is incorrect.',
   tooManyAttempts: 'Too many sign-in attempts. Please wait a minute and try again.',
+  tooManySignUps: 'Too many accounts were created from this address. Please try again later.',
   unauthenticated: 'You are not signed in, or your session has ended. Please sign in again.',
   forbidden: 'You do not have the rank needed for this.',
   wrongOldPassword: 'The current password is incorrect.',
