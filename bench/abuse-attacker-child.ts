@@ -1,8 +1,9 @@
 /**
  * One attack of the abuse benchmark, in its own process (its sockets never share an event loop or
  * a file-descriptor limit with the victim's): `node --import tsx bench/abuse-attacker-child.ts '<AttackSpec JSON>'`.
- * Prints `{"ready":true}`, runs the attack on `go`, answers its report when the attack's time is
- * up, and exits when its stdin ends. Every loop is bounded in count and time. A connection the
+ * Prints `{"ready":true}`; on `prepare` opens and authenticates the sockets of a paced attack (b,
+ * c, g: before the measured window) and says so; on `go` runs the attack and answers its report
+ * when the attack's time is up; exits when its stdin ends. Every loop is bounded in count and time. A connection the
  * server closes or refuses is counted (that is the server defending itself), never a crash.
  */
 import fs from 'node:fs';
@@ -82,23 +83,32 @@ async function anonWriters(s: Extract<AttackSpec, { kind: 'anon-writers' }>, dea
   for (const ws of sockets) ws.terminate();
 }
 
+// (b), (c), (g): the account's sockets, opened and authenticated by `prepare` before the attack's window
+const pacedSockets: WebSocket[] = [];
+const pacedClosing = { done: false };
+
+/** Opens and authenticates the sockets of a paced attack, in lanes, within `seconds`. */
+async function connectPaced(s: Extract<AttackSpec, { kind: 'bid-flood' | 'auth-flood' }>, seconds: number) {
+  const started = performance.now();
+  await inLanes(s.sockets, 100, started + seconds * 1000, async () => {
+    const ws = await openSocket(s.auctionUrl, (data) => count(`got ${frameType(data)}`));
+    if (!ws) return count('refused');
+    watchClose(ws, pacedClosing);
+    ws.send(JSON.stringify({ type: 'AUTHENTICATION', access_token: `Bearer ${s.token}` }));
+    pacedSockets.push(ws);
+  });
+  count('connected', pacedSockets.length);
+  report.connectSeconds = Math.round((performance.now() - started) / 100) / 10;
+}
+
 /** (b), (g) One account's sockets sending CREATE_BID at a steady rate each; (c) the same with AUTHENTICATION. */
 async function paced(
   s: Extract<AttackSpec, { kind: 'bid-flood' | 'auth-flood' }>,
   deadline: number,
   frame: (socket: number, n: number) => string,
 ) {
-  const closing = { done: false };
-  const sockets: WebSocket[] = [];
-  // connecting is part of the attack: in lanes, within the attack's time
-  await inLanes(s.sockets, 50, deadline, async () => {
-    const ws = await openSocket(s.auctionUrl, (data) => count(`got ${frameType(data)}`));
-    if (!ws) return count('refused');
-    watchClose(ws, closing);
-    ws.send(JSON.stringify({ type: 'AUTHENTICATION', access_token: `Bearer ${s.token}` }));
-    sockets.push(ws);
-  });
-  count('connected', sockets.length);
+  const closing = pacedClosing;
+  const sockets = pacedSockets;
   const tickMs = 100;
   const perTick = (s.perSocketPerS * tickMs) / 1000;
   let owed = 0;
@@ -181,11 +191,19 @@ async function idleTcp(s: Extract<AttackSpec, { kind: 'idle-tcp' }>, deadline: n
   await inLanes(s.connections, 200, deadline, async (i) => {
     await new Promise<void>((resolve) => {
       const socket = net.connect({ host: url.hostname, port: Number(url.port), localAddress: s.addresses[i % s.addresses.length] });
+      // a full accept queue leaves a connect waiting for SYN retries: give up after 2 s
+      const giveUp = setTimeout(() => {
+        count('connect timeout');
+        socket.destroy();
+        resolve();
+      }, 2000);
+      socket.once('close', () => clearTimeout(giveUp));
       socket.on('error', (error: NodeJS.ErrnoException) => {
         count(`error ${error.code ?? error.message}`);
         resolve();
       });
       socket.once('connect', () => {
+        clearTimeout(giveUp);
         opened += 1;
         sockets.push(socket);
         socket.once('close', () => {
@@ -217,7 +235,7 @@ async function registerLoops(s: Extract<AttackSpec, { kind: 'register-loops' }>,
             body: { email: `${name}@bench.test`, password: 'Flood!pass1', username: name, playerid: String(200000 + i) },
             localAddress: ADDRESSES.attacker,
             agent,
-            timeoutMs: 30_000,
+            timeoutMs: 10_000,
           });
           count(`status${answer.status}`);
           if (answer.status !== 200) report[`answer${answer.status}`] = answer.text.slice(0, 160);
@@ -262,6 +280,13 @@ async function run(): Promise<void> {
 }
 
 readLines((line) => {
+  if (line === 'prepare') {
+    const prepared = spec.kind === 'bid-flood' || spec.kind === 'auth-flood' ? connectPaced(spec, 40) : Promise.resolve();
+    prepared.then(
+      () => reply({ prepared: true, connected: pacedSockets.length }),
+      (error: unknown) => reply({ error: String(error) }),
+    );
+  }
   if (line === 'go') {
     run().then(
       () => reply({ report }),
