@@ -2,7 +2,8 @@
  * One attack of the abuse benchmark, in its own process (its sockets never share an event loop or
  * a file-descriptor limit with the victim's): `node --import tsx bench/abuse-attacker-child.ts '<AttackSpec JSON>'`.
  * Prints `{"ready":true}`; on `prepare` opens and authenticates the sockets of a paced attack (b,
- * c, g: before the measured window) and says so; on `go` runs the attack and answers its report
+ * c, g: before the measured window) and says so; on `go` (or `go {json}`, fields that replace the
+ * spec's, e.g. the snipe's item) runs the attack and answers its report
  * when the attack's time is up; exits when its stdin ends. Every loop is bounded in count and time. A connection the
  * server closes or refuses is counted (that is the server defending itself), never a crash.
  */
@@ -287,7 +288,9 @@ readLines((line) => {
       (error: unknown) => reply({ error: String(error) }),
     );
   }
-  if (line === 'go') {
+  if (line === 'go' || line.startsWith('go ')) {
+    // `go {"itemId":…}`: what was not known when the child started (the snipe's item)
+    if (line.length > 3) Object.assign(spec, JSON.parse(line.slice(3)) as Partial<AttackSpec>);
     run().then(
       () => reply({ report }),
       (error: unknown) => reply({ error: String(error), report }),

@@ -7,8 +7,6 @@ export interface PasswordHasher {
   verify(hash: string, password: string): Promise<boolean>;
   /** Spends the time of a verification without a real hash, so an unknown email answers as slowly as a wrong password. */
   verifyNothing(password: string): Promise<void>;
-  /** Hashes running and waiting now (for tests and the benchmark). */
-  load(): { running: number; waiting: number };
 }
 
 /**
@@ -50,7 +48,6 @@ export function boundedQueue(limits: PasswordHashing) {
       }
       return job().finally(release);
     },
-    load: () => ({ running, waiting: waiting.length }),
   };
 }
 
@@ -79,6 +76,5 @@ export function createPasswordHasher(cost: PasswordHashCost | null, limits: Pass
       });
       await verify(await dummy, password);
     },
-    load: queue.load,
   };
 }
