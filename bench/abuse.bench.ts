@@ -14,8 +14,8 @@
  *      time: the file with honest zip sizes, then one whose headers claim 64 KB, and so on)
  *   e  23,000 idle TCP connections to the HTTP port (two attacker processes, from 100 loopback addresses)
  *   f  50 parallel sign-up loops from one address
- *   g  the snipe: the leader floods (1,000 sockets, 10 hopeless bids/s each) from 22 s before the
- *      end; a rival bids 5 s before the end: is the rival's bid judged in time, and who wins?
+ *   g  the snipe: the leader floods (300 sockets, 10 hopeless bids/s each: the issue gives no size;
+ *      3,000 bids/s is several times what the engine takes) from 22 s before the end; a rival bids 5 s before the end: is the rival's bid judged in time, and who wins?
  *
  * Target (issue 10): under every attack the victim's p99 stays below 5× its quiet p99 and below
  * 100 ms, memory stays below 2× its quiet level, and the snipe fails (the rival wins). A victim
@@ -39,10 +39,10 @@ import { writeXlsxBomb } from './xlsx-bomb';
 // ── what is measured ─────────────────────────────────────────────────────────────────────────
 const QUIET_S = 5;
 const ATTACK_S = 8;
-/** No attack starts unless its expected time fits before this; the hard stop (whatever runs is abandoned, what was measured is written) is 25 s later. */
-const TOTAL_BUDGET_S = 330;
+/** No attack starts unless its expected time fits before this; the hard stop (whatever runs is abandoned, what was measured is written) is 20 s later, under 6 minutes. */
+const TOTAL_BUDGET_S = 335;
 const TARGET = { p99Factor: 5, p99CeilingMs: 100, rssFactor: 2 };
-const SNIPE = { durationS: 30, floodFromEndS: 22, rivalFromEndS: 5, leaderAmount: 100, rivalAmount: 150 };
+const SNIPE = { floodSockets: 300, durationS: 30, floodFromEndS: 22, rivalFromEndS: 5, leaderAmount: 100, rivalAmount: 150 };
 const PASSWORD = 'Bench!pass1';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -68,9 +68,9 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 }
 // the hard stop: whatever runs is abandoned, what was measured is written
 const hardStop = setTimeout(() => {
-  log(`abuse bench: the ${TOTAL_BUDGET_S + 25} s bound was reached; writing what was measured`);
+  log(`abuse bench: the ${TOTAL_BUDGET_S + 20} s bound was reached; writing what was measured`);
   finish(true);
-}, (TOTAL_BUDGET_S + 25) * 1000);
+}, (TOTAL_BUDGET_S + 20) * 1000);
 hardStop.unref();
 
 // ── the server, the world, the victim ────────────────────────────────────────────────────────
@@ -234,7 +234,7 @@ const PLANS: AttackPlan[] = [
   {
     id: 'b',
     name: '1 account, 1,000 sockets × 10 bids/s, unknown item',
-    expectedS: 55,
+    expectedS: 70,
     run: async (ctx) => ({
       report: await attackers(
         [{ kind: 'bid-flood', auctionUrl: ctx.server.auctionUrl, token: ctx.world.attacker, sockets: 1000, perSocketPerS: 10, itemId: 999_999, amount: 10, seconds: ATTACK_S }],
@@ -286,7 +286,7 @@ const PLANS: AttackPlan[] = [
   {
     id: 'g',
     name: 'snipe: leader floods from −22 s, rival bids at −5 s',
-    expectedS: 90,
+    expectedS: 80,
     run: snipe,
   },
 ];
@@ -309,9 +309,9 @@ function bidder(url: string, token: string, address: string, onFrame: (frame: { 
 async function snipe(ctx: AttackContext): Promise<{ report: AttackReport; verdictNote: string; snipeFailed: boolean }> {
   const { server, world } = ctx;
   const report: AttackReport = {};
-  // the leader's 1,000 sockets first (connecting them can take a while on a busy machine), then the item
+  // the leader's sockets first (connecting them can take a while on a busy machine), then the item
   const crew = await prepareAttackers([
-    { kind: 'bid-flood', auctionUrl: server.auctionUrl, token: world.attacker, sockets: 1000, perSocketPerS: 10, itemId: 0, amount: 1, seconds: SNIPE.floodFromEndS + 2 },
+    { kind: 'bid-flood', auctionUrl: server.auctionUrl, token: world.attacker, sockets: SNIPE.floodSockets, perSocketPerS: 10, itemId: 0, amount: 1, seconds: SNIPE.floodFromEndS + 2 },
   ]);
   const item = await createItem(server.httpUrl, world.admin, 'Sniped item', SNIPE.durationS);
   let sale: { username: string; amount: number } | null = null;
@@ -447,7 +447,12 @@ async function runPlan(plan: AttackPlan): Promise<Row> {
   } finally {
     clearInterval(sampler);
     await victim?.stop();
-    await server.stop();
+    // a throwaway: killed, not stopped (a swamped server would take seconds to drain its queue first)
+    try {
+      process.kill(server.pid, 'SIGKILL');
+    } catch {
+      // already gone
+    }
     fs.rmSync(dir, { recursive: true, force: true });
   }
 }
