@@ -189,7 +189,7 @@ async function idleTcp(s: Extract<AttackSpec, { kind: 'idle-tcp' }>, deadline: n
   const sockets: net.Socket[] = [];
   const closing = { done: false };
   let opened = 0;
-  await inLanes(s.connections, 200, deadline, async (i) => {
+  await inLanes(s.connections, 1000, deadline, async (i) => {
     await new Promise<void>((resolve) => {
       const socket = net.connect({ host: url.hostname, port: Number(url.port), localAddress: s.addresses[i % s.addresses.length] });
       // a full accept queue leaves a connect waiting for SYN retries: give up after 2 s
