@@ -213,11 +213,13 @@ async function runCrew(children: Child<{ ready: boolean }>[], specs: AttackSpec[
     children.map((c) => c.ask<{ report: AttackReport }>(command, (seconds + extraWaitS) * 1000).then((a) => a.report, (e: Error) => ({ failed: e.message }) as AttackReport)),
   );
   ctx.phase.end = nowMs();
-  // the attackers' counts, summed when there are several
+  // the attackers' counts, summed when there are several (their durations: the longest)
   const merged: AttackReport = {};
   for (const report of reports) {
     for (const [key, value] of Object.entries(report)) {
-      merged[key] = typeof value === 'number' && typeof merged[key] === 'number' ? (merged[key] as number) + value : value;
+      const before = merged[key];
+      if (typeof value !== 'number' || typeof before !== 'number') merged[key] = value;
+      else merged[key] = key.toLowerCase().endsWith('seconds') ? Math.max(before, value) : before + value;
     }
   }
   return merged;
