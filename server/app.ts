@@ -59,7 +59,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     config,
     db,
     jwtSecret,
-    passwords: createPasswordHasher(config.passwordHashCost),
+    passwords: createPasswordHasher(config.passwordHashCost, config.passwordHashing),
     authenticate: createAuthenticator(db, jwtSecret),
     hub,
     auction,

@@ -17,6 +17,43 @@ export interface LoginRateLimit {
   windowMs: number;
 }
 
+/** Sign-ups from one client address per window (sign-in has LoginRateLimit). */
+export interface RegisterRateLimit {
+  perAddress: number;
+  windowMs: number;
+}
+
+/**
+ * The HTTP port's defences against connections that hold a file descriptor and do nothing: every
+ * timeout closes the connection, the caps refuse a new one at once (closed right after accept).
+ */
+export interface HttpLimits {
+  /** A connection with no traffic at all for this long is closed (a socket that never sends a request, an idle keep-alive). */
+  idleTimeoutMs: number;
+  /** The whole header block of a request must arrive within this time (a slow, half-sent request is closed). */
+  headersTimeoutMs: number;
+  /** The whole request, body included, must arrive within this time. */
+  requestTimeoutMs: number;
+  /** A keep-alive connection waits this long for its next request. */
+  keepAliveTimeoutMs: number;
+  /** How often the server looks for requests over headersTimeoutMs / requestTimeoutMs. */
+  timeoutCheckMs: number;
+  /** Open connections in total; over it a new one is closed at once. */
+  maxConnections: number;
+  /** Open connections from one client address; over it a new one from that address is closed at once. Not applied behind a trusted proxy (every connection comes from it). */
+  maxConnectionsPerAddress: number;
+}
+
+/**
+ * argon2id runs in libuv's thread pool, which token checks (jose) and file reads share: at most
+ * `concurrency` hashes run at once, `queue` more wait, and beyond that a sign-up or sign-in is
+ * answered 503 at once instead of waiting behind a flood.
+ */
+export interface PasswordHashing {
+  concurrency: number;
+  queue: number;
+}
+
 export interface Config {
   /** Interface the three ports listen on. */
   host: string;
@@ -37,6 +74,9 @@ export interface Config {
   /** Trust X-Forwarded-For from a reverse proxy in front of the server (rate limits use the client address). */
   trustProxy: boolean;
   loginRateLimit: LoginRateLimit;
+  registerRateLimit: RegisterRateLimit;
+  httpLimits: HttpLimits;
+  passwordHashing: PasswordHashing;
   /** Heartbeat interval of both sockets; a connection that missed one pong is dropped. */
   heartbeatMs: number;
   /** A socket that has not authenticated within this time is closed. */
@@ -52,6 +92,16 @@ export interface Config {
 export const DEFAULT_PORT = 7331;
 export const DEFAULT_AUCTION_PORT = 8081;
 export const DEFAULT_USER_PORT = 8082;
+
+export const DEFAULT_HTTP_LIMITS: HttpLimits = {
+  idleTimeoutMs: 30_000,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 60_000,
+  keepAliveTimeoutMs: 5_000,
+  timeoutCheckMs: 5_000,
+  maxConnections: 4_000,
+  maxConnectionsPerAddress: 64,
+};
 
 export class ConfigError extends Error {}
 
@@ -92,6 +142,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     trustProxy: text(env, 'TRUST_PROXY') === 'true' || text(env, 'TRUST_PROXY') === '1',
     loginRateLimit: { perEmail: 10, perAddress: 30, windowMs: 60_000 },
+    registerRateLimit: { perAddress: 60, windowMs: 3_600_000 },
+    httpLimits: DEFAULT_HTTP_LIMITS,
+    passwordHashing: { concurrency: 2, queue: 32 },
     heartbeatMs: HEARTBEAT_MS,
     authTimeoutMs: AUTH_TIMEOUT_MS,
     frameRateLimit: CONNECTION_FRAMES,
@@ -121,8 +174,8 @@ const THROWAWAY_HASH_COST: PasswordHashCost = { memoryCost: 256, timeCost: 1, pa
 
 /**
  * A throwaway server: loopback, random ports, its data and client folders under `dir`, nothing
- * taken from the environment (no TLS, secret, PostgreSQL or Sentry), silent logs and cheap password
- * hashing. For tests, benchmarks and recording fixtures; `overrides` adjust it.
+ * taken from the environment (no TLS, secret, PostgreSQL or Sentry), silent logs, cheap password
+ * hashing and no limit on sign-ups. For tests, benchmarks and recording fixtures; `overrides` adjust it.
  */
 export function ephemeralConfig(dir: string, overrides: Partial<Config> = {}): Partial<Config> {
   return {
@@ -139,6 +192,8 @@ export function ephemeralConfig(dir: string, overrides: Partial<Config> = {}): P
     sentryDsn: null,
     logLevel: 'silent',
     passwordHashCost: THROWAWAY_HASH_COST,
+    // tests and benchmarks create many accounts from 127.0.0.1; the sign-up limit has its own test
+    registerRateLimit: { perAddress: 1_000_000, windowMs: 60_000 },
     ...overrides,
   };
 }

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import argon2 from 'argon2';
-import type { PasswordHashCost } from '../config';
+import type { PasswordHashCost, PasswordHashing } from '../config';
 
 export interface PasswordHasher {
   hash(password: string): Promise<string>;
@@ -9,23 +9,71 @@ export interface PasswordHasher {
   verifyNothing(password: string): Promise<void>;
 }
 
-/** argon2id; `cost` is null in production (argon2's defaults) and cheaper only in tests. */
-export function createPasswordHasher(cost: PasswordHashCost | null): PasswordHasher {
-  const options = { type: argon2.argon2id, ...(cost ?? {}) } as const;
-  let dummy: Promise<string> | null = null;
-  const hash = (password: string) => argon2.hash(password, options);
-  const verify = async (stored: string, password: string) => {
-    try {
-      return await argon2.verify(stored, password);
-    } catch {
-      return false;
+/**
+ * Too many hashes are running and waiting: the sign-up, sign-in or password change is refused at
+ * once (the HTTP layer answers 503) rather than queued behind a flood.
+ */
+export class PasswordsBusyError extends Error {
+  constructor() {
+    super('password hashing is saturated');
+    this.name = 'PasswordsBusyError';
+  }
+}
+
+/**
+ * At most `concurrency` jobs at once, at most `queue` more waiting in order; any further job is
+ * refused with PasswordsBusyError without starting. argon2 runs in libuv's thread pool (4 threads
+ * by default), which jose's token checks and file reads share: a flood of sign-ups must leave them
+ * threads, and must not build a queue that makes every sign-in wait for minutes.
+ */
+export function boundedQueue(limits: PasswordHashing) {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const release = () => {
+    running -= 1;
+    const next = waiting.shift();
+    if (next) {
+      running += 1;
+      next();
     }
   };
+  return {
+    run<T>(job: () => Promise<T>): Promise<T> {
+      if (running < limits.concurrency) {
+        running += 1;
+      } else if (waiting.length < limits.queue) {
+        return new Promise<void>((resolve) => waiting.push(resolve)).then(() => job().finally(release));
+      } else {
+        return Promise.reject(new PasswordsBusyError());
+      }
+      return job().finally(release);
+    },
+  };
+}
+
+/** argon2id; `cost` is null in production (argon2's defaults) and cheaper only in tests. */
+export function createPasswordHasher(cost: PasswordHashCost | null, limits: PasswordHashing): PasswordHasher {
+  const options = { type: argon2.argon2id, ...(cost ?? {}) } as const;
+  const queue = boundedQueue(limits);
+  let dummy: Promise<string> | null = null;
+  const hash = (password: string) => queue.run(() => argon2.hash(password, options));
+  const verify = (stored: string, password: string) =>
+    queue.run(async () => {
+      try {
+        return await argon2.verify(stored, password);
+      } catch {
+        return false;
+      }
+    });
   return {
     hash,
     verify,
     async verifyNothing(password) {
-      dummy ??= hash(randomBytes(16).toString('hex'));
+      // made outside the queue's budget once (a failed first attempt is tried again next time)
+      dummy ??= argon2.hash(randomBytes(16).toString('hex'), options).catch((error: unknown) => {
+        dummy = null;
+        throw error;
+      });
       await verify(await dummy, password);
     },
   };

@@ -6,6 +6,7 @@ import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { acceptJsonOnly, BODY_LIMIT } from './body-parser';
 import { registerClient } from './client';
+import { capConnections } from './connections';
 import { classifyError, errorAnswer } from './errors';
 import './fastify-types';
 import { registerOpenApi } from './openapi';
@@ -20,13 +21,21 @@ import { storeRoutes } from './routes/store';
 
 /** The Fastify instance, not yet set up: app.ts needs its logger first. */
 export function createFastify(config: Config, tls: TlsFiles | null): FastifyInstance {
+  // Idle, half-sent and slow connections are closed (issue 10); see HttpLimits.
+  const limits = config.httpLimits;
+  const nodeServer = { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.timeoutCheckMs };
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     forceCloseConnections: true,
-    ...(tls ? { https: { cert: tls.cert, key: tls.key } } : {}),
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    http: nodeServer,
+    ...(tls ? { https: { cert: tls.cert, key: tls.key, ...nodeServer } } : {}),
   });
+  capConnections(app.server, limits, !config.trustProxy);
   return app as unknown as FastifyInstance;
 }
 
@@ -38,7 +47,7 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   // Every error keeps the answer shape of its route; a 5xx is logged and never shows a stack.
   app.setErrorHandler((error, request, reply) => {
     const { statusCode, message } = classifyError(error);
-    if (statusCode >= 500) request.log.error({ err: error }, 'request failed');
+    if (statusCode >= 500 && statusCode !== 503) request.log.error({ err: error }, 'request failed');
     const shape = request.routeOptions.config?.answer ?? 'result';
     return reply.code(statusCode).send(errorAnswer(shape, message));
   });

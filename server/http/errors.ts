@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { AUTH_ERRORS, firstIssue } from '../../src/protocol/auth';
+import { PasswordsBusyError } from '../auth/passwords';
 
 /** Texts of the server's own HTTP errors (the account and sign-in texts are AUTH_ERRORS). */
 export const HTTP_ERRORS = {
@@ -9,6 +10,7 @@ export const HTTP_ERRORS = {
   internal: 'Something went wrong on the server. Please try again later.',
   uploadIncomplete: 'The upload was cut off before its end: please send the file again.',
   invalidUtf8: 'The request body is not valid UTF-8 text.',
+  busy: 'The server is busy. Please try again in a moment.',
 } as const;
 
 /** How a route answers, so its errors keep the route's shape (DESIGN.md, wire contract). */
@@ -49,6 +51,8 @@ export function parseBody<T extends z.core.$ZodType>(schema: T, body: unknown): 
 /** Status and text for any error a route or Fastify raised; never a stack. */
 export function classifyError(error: unknown): { statusCode: number; message: string } {
   if (error instanceof HttpError) return { statusCode: error.statusCode, message: error.message };
+  // a flood of sign-ups or sign-ins filled the password-hashing queue: try again, nothing was done
+  if (error instanceof PasswordsBusyError) return { statusCode: 503, message: HTTP_ERRORS.busy };
   const { code, statusCode } = (error ?? {}) as { code?: unknown; statusCode?: unknown };
   if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { statusCode: 400, message: HTTP_ERRORS.bodyTooLarge };
   if (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')) return { statusCode: 400, message: AUTH_ERRORS.invalidBody };

@@ -41,6 +41,7 @@ export const AUTH_ERRORS = {
   lastAdmin: 'The last admin cannot be demoted: make another account admin first.',
   wrongCredentials: 'The email or password is incorrect.',
   tooManyAttempts: 'Too many sign-in attempts. Please wait a minute and try again.',
+  tooManySignUps: 'Too many accounts were created from this address. Please try again later.',
   unauthenticated: 'You are not signed in, or your session has ended. Please sign in again.',
   forbidden: 'You do not have the rank needed for this.',
   wrongOldPassword: 'The current password is incorrect.',

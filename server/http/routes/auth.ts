@@ -34,19 +34,33 @@ export function authRoutes(ctx: AppContext) {
       }
     };
 
+    const signUps = app.createRateLimit({
+      max: ctx.config.registerRateLimit.perAddress,
+      timeWindow: ctx.config.registerRateLimit.windowMs,
+      keyGenerator: (request) => `register:${request.ip}`,
+    });
+    const registerLimit = async (request: FastifyRequest) => {
+      const answer = await signUps(request);
+      if (!answer.isAllowed && answer.isExceeded) throw new HttpError(429, AUTH_ERRORS.tooManySignUps);
+    };
+
     app.post(
       '/auth/register',
       {
         config: { answer: 'status' },
+        preHandler: registerLimit,
         schema: {
           summary:
             'Create an account; the first account on an empty database is the admin. A governor id belongs to one account (409 when another has it); usernames are stored in NFKC and may not hold invisible, control or direction characters, be digits only, or look like server, system or admin.',
+          description: 'Limited per client address (60 an hour by default); over the limit answers 429.',
           tags: ['auth'],
           body: jsonSchema(registerBody, 'input'),
           response: {
             200: jsonSchema(z.object({ status: z.literal('success') })),
             400: jsonSchema(statusError),
             409: jsonSchema(statusError),
+            429: jsonSchema(statusError),
+            503: jsonSchema(statusError),
           },
         },
       },
@@ -74,6 +88,7 @@ export function authRoutes(ctx: AppContext) {
             400: jsonSchema(loginAnswer),
             401: jsonSchema(loginAnswer),
             429: jsonSchema(loginAnswer),
+            503: jsonSchema(loginAnswer),
           },
         },
       },

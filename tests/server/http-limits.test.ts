@@ -1,0 +1,184 @@
+/**
+ * Issue 10, the HTTP side of "no client can take more than its share": idle and half-sent
+ * connections are closed, open connections are capped per address and in total, sign-ups are
+ * limited per address, and password hashing runs in a small bounded queue that token checks never
+ * wait behind. Real sockets against a real server, with short limits injected through the config.
+ */
+import http from 'node:http';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AUTH_ERRORS } from '../../src/protocol/auth';
+import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../server/config';
+import { HTTP_ERRORS } from '../../server/http/errors';
+import { call, newAccount, register, signedIn, startTestServer } from './helpers';
+
+type Server = Awaited<ReturnType<typeof startTestServer>>;
+
+const portOf = (server: Server) => Number(new URL(server.httpUrl).port);
+
+interface RawConnection {
+  socket: net.Socket;
+  /** Everything the server wrote, once it closed the connection. */
+  closed: Promise<string>;
+}
+
+/** A plain TCP connection to the HTTP port, from `localAddress` (any 127.x.y.z is loopback on Linux). */
+function connect(server: Server, localAddress = '127.0.0.1'): Promise<RawConnection> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port: portOf(server), localAddress });
+    let received = '';
+    socket.on('data', (chunk) => (received += chunk.toString()));
+    const closed = new Promise<string>((done) => socket.once('close', () => done(received)));
+    socket.on('error', () => undefined);
+    socket.once('connect', () => resolve({ socket, closed }));
+    socket.once('error', reject);
+  });
+}
+
+/** One GET over its own connection from `localAddress`: the status, or 'closed' when the server hung up without an answer. */
+function getFrom(server: Server, localAddress: string, path = '/openapi.json'): Promise<number | 'closed'> {
+  return new Promise((resolve) => {
+    const request = http.get({ host: '127.0.0.1', port: portOf(server), path, localAddress, agent: false }, (response) => {
+      response.resume();
+      response.once('end', () => resolve(response.statusCode ?? 0));
+    });
+    request.once('error', () => resolve('closed'));
+  });
+}
+
+/** A POST of JSON from `localAddress` (sign-ups are limited per address). */
+function postFrom(server: Server, localAddress: string, path: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  return new Promise((resolve, reject) => {
+    const payload = JSON.stringify(body);
+    const request = http.request(
+      { host: '127.0.0.1', port: portOf(server), path, method: 'POST', localAddress, agent: false, headers: { 'content-type': 'application/json' } },
+      (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.once('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown> }));
+      },
+    );
+    request.once('error', reject);
+    request.end(payload);
+  });
+}
+
+const limits = (overrides: Partial<HttpLimits>): HttpLimits => ({ ...DEFAULT_HTTP_LIMITS, ...overrides });
+
+describe('idle and half-sent connections', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startTestServer({ httpLimits: limits({ idleTimeoutMs: 300, headersTimeoutMs: 400, timeoutCheckMs: 100 }) });
+  });
+  afterAll(() => server.close());
+
+  it('closes a connection that never sends a byte', async () => {
+    const idle = await connect(server);
+    // without the idle timeout this never resolves and the test times out
+    expect(await idle.closed).toBe('');
+  });
+
+  it('closes a connection whose request headers trickle in slower than the headers timeout', async () => {
+    const slow = await connect(server);
+    slow.socket.write('GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n');
+    // one header byte every 100 ms keeps the connection busy for the idle timeout, never finishing the headers
+    const trickle = setInterval(() => slow.socket.write('X'), 100);
+    const received = await slow.closed;
+    clearInterval(trickle);
+    expect(received).toMatch(/^HTTP\/1\.1 408/);
+  });
+
+  it('still answers a request that arrives in time', async () => {
+    expect(await getFrom(server, '127.0.0.1')).toBe(200);
+  });
+});
+
+describe('open connections', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startTestServer({ httpLimits: limits({ maxConnectionsPerAddress: 3, maxConnections: 5 }) });
+  });
+  afterAll(() => server.close());
+
+  it('refuses a connection over the cap for its address, and not those of another address', async () => {
+    const held = await Promise.all([1, 2, 3].map(() => connect(server, '127.0.0.1')));
+    expect(await getFrom(server, '127.0.0.1')).toBe('closed');
+    expect(await getFrom(server, '127.0.0.2')).toBe(200);
+
+    // once one of the three closes, that address may connect again
+    held[0].socket.destroy();
+    await held[0].closed;
+    let answer: number | 'closed' = 'closed';
+    // the server sees the close a moment after the client: try again, a bounded number of times
+    for (let attempt = 0; attempt < 50 && answer === 'closed'; attempt++) answer = await getFrom(server, '127.0.0.1');
+    expect(answer).toBe(200);
+    for (const connection of held) connection.socket.destroy();
+    await Promise.all(held.map((c) => c.closed));
+  });
+
+  it('refuses any connection over the total cap', async () => {
+    const held = await Promise.all(['127.0.0.3', '127.0.0.3', '127.0.0.4', '127.0.0.4', '127.0.0.5'].map((a) => connect(server, a)));
+    const refused = await connect(server, '127.0.0.6');
+    expect(await refused.closed).toBe('');
+    for (const connection of held) connection.socket.destroy();
+    await Promise.all(held.map((c) => c.closed));
+  });
+});
+
+describe('sign-up limit per address', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startTestServer({ registerRateLimit: { perAddress: 3, windowMs: 60_000 } });
+  });
+  afterAll(() => server.close());
+
+  it('refuses the fourth sign-up from one address in the window with a clear error, and not another address', async () => {
+    for (let i = 0; i < 3; i++) expect((await postFrom(server, '127.0.0.1', '/auth/register', newAccount())).status).toBe(200);
+    const refused = await postFrom(server, '127.0.0.1', '/auth/register', newAccount());
+    expect(refused).toEqual({ status: 429, body: { status: 'error', error: AUTH_ERRORS.tooManySignUps } });
+    expect((await postFrom(server, '127.0.0.2', '/auth/register', newAccount())).status).toBe(200);
+  });
+});
+
+describe('password hashing under a flood', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startTestServer({
+      // a real cost (a few tens of ms a hash), one at a time, sixteen waiting
+      passwordHashCost: { memoryCost: 16_384, timeCost: 2, parallelism: 1 },
+      passwordHashing: { concurrency: 1, queue: 16 },
+    });
+  });
+  afterAll(() => server.close());
+
+  it('answers sign-ups over the queue 503 at once with a clear text, and the others still succeed', async () => {
+    const answers = await Promise.all(Array.from({ length: 40 }, () => call(server, 'POST', '/auth/register', { body: newAccount('flood') })));
+    const statuses = answers.map((a) => a.status);
+    expect(statuses.every((s) => s === 200 || s === 503)).toBe(true);
+    // one hashing and sixteen waiting: at least the first seventeen to arrive get through
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThanOrEqual(17);
+    const busy = answers.filter((a) => a.status === 503);
+    expect(busy.length).toBeGreaterThan(0);
+    for (const answer of busy) expect(answer.body).toEqual({ status: 'error', error: HTTP_ERRORS.busy });
+  });
+
+  it('answers auth/me while the sign-ups it was sent behind are still hashing', async () => {
+    const me = await signedIn(server);
+    const events: string[] = [];
+    // the flood: as many as run and wait (more than libuv's four threads); each needs a hash
+    const flood = Array.from({ length: 16 }, (_, i) =>
+      register(server, newAccount('flood')).then(() => events.push(`register ${i}`)),
+    );
+    // once one sign-up has answered, every hash of the flood has been asked for
+    await Promise.race(flood);
+    const check = call(server, 'POST', '/auth/me', { token: me.token }).then((answer) => {
+      events.push('me');
+      return answer;
+    });
+    const answer = await check;
+    await Promise.all(flood);
+    expect(answer.status).toBe(200);
+    // before the queue, the token check (jose, in the same thread pool) waited behind every hash
+    expect(events.indexOf('me')).toBeLessThan(5);
+  });
+});
