@@ -25,7 +25,7 @@ function Missing({ id, neverScanned }: { id: number | null; neverScanned: boolea
   return (
     <Card data-testid="profile-no-governor">
       <p className="text-sm">
-        <FormattedMessage id={id === null ? 'profile.noGovernor' : 'profile.neverScanned'} values={{ id: <bdi dir="ltr">{id}</bdi> }} />
+        <FormattedMessage id={id === null ? 'governor.notLinked' : 'governor.neverScanned'} values={{ id: <bdi dir="ltr">{id}</bdi> }} />
       </p>
     </Card>
   );
@@ -53,7 +53,7 @@ export function ProfileOverview() {
           <StatsGrid history={g.history} />
           <Card className="min-w-0">
             <CardTitle className="text-base">
-              <FormattedMessage id="profile.trend" />
+              <FormattedMessage id="governor.trend" />
             </CardTitle>
             <Trend history={g.history} stat="power" />
           </Card>

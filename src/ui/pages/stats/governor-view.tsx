@@ -59,7 +59,7 @@ export function KillsBars({ entry }: { entry: HistoryEntry }) {
   if (tiers.length === 0) {
     return (
       <p className="text-sm text-muted-foreground">
-        <FormattedMessage id="profile.noKills" />
+        <FormattedMessage id="governor.noKills" />
       </p>
     );
   }
@@ -74,7 +74,9 @@ export function KillsBars({ entry }: { entry: HistoryEntry }) {
             <span className="block h-full rounded bg-primary" style={{ width: `${(t.kills / max) * 100}%` }} />
           </span>
           <span className="text-end">
-            <Num value={t.kills} className="font-medium" />
+            <bdi className="font-medium tabular-nums">
+              <FormattedNumber value={t.kills} />
+            </bdi>
             <span className="ms-2 text-xs text-muted-foreground">
               <FormattedNumber value={t.share} style="percent" maximumFractionDigits={1} />
             </span>

@@ -279,7 +279,7 @@ function ImportCard() {
           accept={ACCEPT}
           className="sr-only"
           tabIndex={-1}
-          aria-label="scan file"
+          aria-hidden="true"
           onChange={(e) => choose(e.target.files?.[0])}
           data-testid="scan-file"
         />
