@@ -33,7 +33,8 @@ function useThemeKey(): string {
  */
 export default function Chart({ xs, series, height = 240, label }: { xs: number[]; series: ChartSeries[]; height?: number; label: string }) {
   const box = useRef<HTMLDivElement>(null);
-  const { locale } = useIntl();
+  const intl = useIntl();
+  const { locale } = intl;
   const theme = useThemeKey();
 
   useEffect(() => {
@@ -48,10 +49,12 @@ export default function Chart({ xs, series, height = 240, label }: { xs: number[
       width: Math.max(200, el.clientWidth),
       height,
       scales: { x: { time: true } },
+      // room for the last date's label, centred on the newest scan
+      padding: [12, 28, 0, 8],
       cursor: { points: { size: 8 } },
       legend: { live: true },
       series: [
-        { label: '', value: (_u, v) => (v === null || v === undefined ? '—' : hoverDate.format(v * 1000)) },
+        { label: intl.formatMessage({ id: 'scans.col.date' }), value: (_u, v) => (v === null || v === undefined ? '—' : hoverDate.format(v * 1000)) },
         ...series.map((s, i) => ({
           label: s.label,
           stroke: palette[i % palette.length],
@@ -62,8 +65,14 @@ export default function Chart({ xs, series, height = 240, label }: { xs: number[
         })),
       ],
       axes: [
-        { ...axis, values: (_u, splits) => splits.map((s) => dateFormat.format(s * 1000)) },
-        { ...axis, size: 64, values: (_u, splits) => splits.map((s) => compactNumber(s, locale)) },
+        // few scans: a tick on each; many: uPlot spaces them out, wide enough for a date
+        { ...axis, space: 110, ...(xs.length <= 6 ? { splits: () => xs } : {}), values: (_u, splits) => splits.map((s) => dateFormat.format(s * 1000)) },
+        {
+          ...axis,
+          // wide enough for the longest label (compact numbers are long in some languages)
+          size: (_u, values) => Math.max(40, ...(values ?? []).map((v) => String(v).length * 7.5 + 16)),
+          values: (_u, splits) => splits.map((s) => compactNumber(s, locale)),
+        },
       ],
     };
     const plot = new uPlot(opts, [xs, ...series.map((s) => s.values)] as uPlot.AlignedData, el);
@@ -73,7 +82,7 @@ export default function Chart({ xs, series, height = 240, label }: { xs: number[
       observer.disconnect();
       plot.destroy();
     };
-  }, [xs, series, height, locale, theme]);
+  }, [xs, series, height, locale, intl, theme]);
 
   return <div ref={box} role="img" aria-label={label} dir="ltr" className="kingdom-chart w-full min-w-0" data-testid="chart" />;
 }

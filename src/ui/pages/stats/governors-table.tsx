@@ -45,7 +45,11 @@ const columns = helper.columns([
   helper.accessor('alliance', {
     header: () => <FormattedMessage id="stat.alliance" />,
     sortDescFirst: false,
-    cell: (info) => <bdi className="truncate">{info.getValue() || '—'}</bdi>,
+    cell: (info) => (
+      <bdi className="block truncate" title={info.getValue() || undefined}>
+        {info.getValue() || '—'}
+      </bdi>
+    ),
   }),
   ...TABLE_STATS.map(statColumn),
 ]);
