@@ -110,3 +110,29 @@ test('a player whose governor was never scanned is told so, and what to do', asy
   await page.getByRole('tab', { name: 'Kills distribution' }).click();
   await expect(page.getByTestId('profile-kills').getByTestId('profile-no-governor')).toBeVisible();
 });
+
+test('rows that cannot be used: applied without them on request; a scan is deleted only after confirming', async ({ page }) => {
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  const id = 70_000_000 + Math.floor(Math.random() * 9_000_000);
+  const fileName = `TOP300-2024-01-15-3328-[skip${id}].csv`;
+  const csv = [HEADER, `${id},Keeper,1000,0,,,,0,0,0,0,0,,,,,,,K1`, `0,Nobody,5,0,,,,0,0,0,0,0,,,,,,,K1`].join('\n') + '\n';
+  await uploadScan(page, fileName, csv);
+  await expect(page.getByTestId('count-errors')).toHaveText('1');
+  await expect(page.getByTestId('scan-errors')).toContainText('Row 3');
+  await expect(page.getByTestId('scan-errors')).toContainText('The governor id must be a whole number from 1.');
+  await expect(page.getByRole('button', { name: /^Apply \(/ })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Apply without the rows that cannot be used' }).click();
+  await expect(page.getByTestId('scan-applied')).toContainText('1 governor');
+
+  const row = page.getByTestId('scan-row').filter({ hasText: fileName });
+  await row.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this scan?' });
+  await expect(dialog).toContainText('1 governor row');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row).toBeVisible();
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toHaveCount(0);
+});
