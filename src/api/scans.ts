@@ -126,7 +126,7 @@ export function createScansApi(baseUrl: string): ScansApi {
       const ok = previewAnswer.safeParse(body);
       if (ok.success && status < 400) return ok.data.preview;
       const bad = failure.safeParse(body);
-      throw new StatusError(bad.success ? bad.data.error : `${status}`, status);
+      throw new StatusError(bad.success ? bad.data.error : status < 400 ? 'The server sent an answer this app cannot read.' : `${status}`, status);
     },
     async apply(token, body) {
       return (await answer(await client.post('scans/apply', { headers: bearer(token), json: body, timeout: 120_000 }), applyAnswer)).scan;
