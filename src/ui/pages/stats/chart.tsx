@@ -50,7 +50,7 @@ export default function Chart({ xs, series, height = 240, label }: { xs: number[
       height,
       scales: { x: { time: true } },
       // room for the last date's label, centred on the newest scan
-      padding: [12, 28, 0, 8],
+      padding: [12, 40, 0, 8],
       cursor: { points: { size: 8 } },
       legend: { live: true },
       series: [

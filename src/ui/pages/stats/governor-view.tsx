@@ -66,7 +66,7 @@ export function KillsBars({ entry }: { entry: HistoryEntry }) {
   return (
     <ul className="grid gap-3" data-testid="kills-by-tier">
       {tiers.map((t) => (
-        <li key={t.tier} className="grid grid-cols-[3.5rem_minmax(0,1fr)_auto] items-center gap-3 text-sm" data-testid={`kills-${t.tier}`}>
+        <li key={t.tier} className="grid grid-cols-[3.5rem_minmax(0,1fr)_8.5rem] items-center gap-3 text-sm" data-testid={`kills-${t.tier}`}>
           <span className="font-medium">
             <FormattedMessage id={`stat.${t.tier}`} />
           </span>

@@ -133,7 +133,7 @@ function PreviewView({ preview, onApplied, onDiscard }: { preview: ScanPreview; 
           <Label htmlFor="scan-taken-at">
             <FormattedMessage id="scans.takenAt" />
           </Label>
-          <Input id="scan-taken-at" type="datetime-local" value={when} onChange={(e) => setWhen(e.target.value)} data-testid="scan-taken-at" />
+          <Input id="scan-taken-at" type="datetime-local" className="dark:[color-scheme:dark]" value={when} onChange={(e) => setWhen(e.target.value)} data-testid="scan-taken-at" />
           <p className="text-xs text-muted-foreground">
             <FormattedMessage id={FROM_IDS[preview.takenAtFrom]} values={{ sheet: preview.sheet ?? '' }} />
           </p>
@@ -379,7 +379,7 @@ function ScansList() {
                 <Td className="tabular-nums">
                   <FormattedNumber value={s.rows} />
                 </Td>
-                <Td className="max-w-64 truncate" title={s.fileName}>
+                <Td className="max-w-48 truncate" title={s.fileName}>
                   <bdi>{s.fileName}</bdi>
                 </Td>
                 <Td>
