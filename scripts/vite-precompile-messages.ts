@@ -5,7 +5,13 @@ import type { Plugin } from 'vite';
  * Compiles the locale files' ICU messages to ASTs at build time, so the browser needs no message
  * parser: react-intl's documented set-up with the parser aliased to its `no-parser` build.
  * Texts stay word for word; only their parsing moves from the browser to the build.
+ *
+ * English ships with the page, so its texts of the statistics pages (behind sign-in, loaded with
+ * their pages) are split off: `en.json` holds the rest, `en.json?pages` only those, loaded right
+ * after boot (src/locales/load.ts). This keeps /signin within its budget as pages add texts.
  */
+export const PAGE_KEYS = /^(stat|stats|scans|dashboard|metrics|governor)\./;
+
 export function precompileMessages(): Plugin {
   return {
     name: 'kingdom:precompile-messages',
@@ -16,10 +22,14 @@ export function precompileMessages(): Plugin {
       },
     }),
     transform(code, id) {
-      if (!/\/src\/locales\/[a-z]{2}\.json$/.test(id)) return null;
+      const file = /\/src\/locales\/([a-z]{2})\.json(\?pages)?$/.exec(id);
+      if (!file) return null;
       const messages = JSON.parse(code) as Record<string, string>;
-      const compiled = Object.fromEntries(Object.entries(messages).map(([key, text]) => [key, parse(text)]));
-      // still JSON: Vite's own JSON plugin turns it into a module after this
+      let entries = Object.entries(messages);
+      if (file[1] === 'en') entries = entries.filter(([key]) => PAGE_KEYS.test(key) === (file[2] === '?pages'));
+      const compiled = Object.fromEntries(entries.map(([key, text]) => [key, parse(text)]));
+      // `?pages` is not seen as JSON by Vite: a module of its own; otherwise still JSON for Vite's JSON plugin
+      if (file[2]) return { code: `export default JSON.parse(${JSON.stringify(JSON.stringify(compiled))});`, map: null, moduleType: 'js' };
       return { code: JSON.stringify(compiled), map: null };
     },
   };

@@ -16,6 +16,6 @@ const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Messages }
 };
 
 export async function loadMessages(locale: Locale): Promise<Messages> {
-  if (locale === 'en') return englishMessages;
+  if (locale === 'en') return { ...englishMessages, ...((await import('./en.json?pages')).default as unknown as Messages) } as Messages;
   return (await loaders[locale]()).default;
 }

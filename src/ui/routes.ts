@@ -11,6 +11,10 @@ const PointManagementPage = lazy(() => import('./pages/points/point-management-p
 const StoreHistoryPage = lazy(() => import('./pages/points/store-history-page'));
 const KingdomSettingsPage = lazy(() => import('./pages/kingdom/settings-page'));
 const GroupsPage = lazy(() => import('./pages/account/groups-page'));
+const ScansPage = lazy(() => import('./pages/stats/scans-page'));
+const DashboardPage = lazy(() => import('./pages/stats/dashboard-page'));
+const MetricsPage = lazy(() => import('./pages/stats/metrics-page'));
+const GovernorPage = lazy(() => import('./pages/stats/governor-page'));
 
 export interface ProtectedRoute {
   path: string;
@@ -25,9 +29,11 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { path: '/my-account/account-settings', titleId: 'menu.accountSettings', page: AccountSettingsPage },
   { path: '/my-account/groups', titleId: 'menu.groups', page: GroupsPage },
   { path: '/my-account/kingdom-store', titleId: 'menu.kingdomStore', page: KingdomStorePage },
-  planned('/my-kingdom/dashboard', 'menu.dashboard'),
+  { path: '/my-kingdom/dashboard', titleId: 'menu.dashboard', page: DashboardPage },
   planned('/my-kingdom/kvk-dashboard', 'menu.kvkDashboard'),
-  planned('/my-kingdom/metrics', 'menu.metrics'),
+  { path: '/my-kingdom/metrics', titleId: 'menu.metrics', page: MetricsPage },
+  // a governor's page: reached from every table, no menu entry
+  { path: '/my-kingdom/governors/:governorId', titleId: 'governor.title', page: GovernorPage },
   { path: '/my-kingdom/kingdom-points/store-management', titleId: 'menu.storeManagement', page: StoreManagementPage },
   { path: '/my-kingdom/kingdom-points/point-management', titleId: 'menu.pointManagement', page: PointManagementPage },
   { path: '/my-kingdom/kingdom-points/store-history', titleId: 'menu.storeHistory', page: StoreHistoryPage },
@@ -37,7 +43,7 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   planned('/admin/admin-dashboard', 'menu.adminDashboard'),
   planned('/admin/kvk-management', 'menu.kvkManagement'),
   planned('/admin/kingdom-management', 'menu.kingdomManagement'),
-  planned('/admin/scans', 'menu.scans'),
+  { path: '/admin/scans', titleId: 'menu.scans', page: ScansPage },
   planned('/admin/users', 'menu.users'),
   planned('/admin/bot/status', 'menu.botStatus'),
   planned('/admin/bot/monitor', 'menu.botMonitor'),

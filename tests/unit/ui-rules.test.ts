@@ -37,9 +37,9 @@ describe('menuFor (SPEC 6: menu visibility by rank)', () => {
     const routes = new Set(PROTECTED_ROUTES.map((r) => r.path));
     const linked = paths('admin');
     for (const p of linked) expect(routes.has(p)).toBe(true);
-    const notInMenu = ['/my-account/account-settings', '/my-account/groups', '/admin/bot/console'];
+    const notInMenu = ['/my-account/account-settings', '/my-account/groups', '/admin/bot/console', '/my-kingdom/governors/:governorId'];
     for (const r of routes) if (!notInMenu.includes(r)) expect(linked).toContain(r);
-    expect(routes.size).toBe(23);
+    expect(routes.size).toBe(24);
   });
 });
 

@@ -2,12 +2,12 @@ import { useSelector } from '@xstate/react';
 import { FormattedMessage, FormattedNumber } from 'react-intl';
 import { useChild } from '../../app-context';
 import { Card } from '../../components/card';
-import { PlannedNotice } from '../../components/planned-notice';
 import { RankTag } from '../../components/rank-tag';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/tabs';
 import { BiddingHistory } from './bidding-history';
+import { ProfileKills, ProfileOverview } from './profile-stats';
 
-/** The profile: who you are now, and tabs Overview, Kills distribution (governor stats come later) and My Bidding History. */
+/** The profile: who you are now, and tabs Overview, Kills distribution (the player's governor from the scans) and My Bidding History. */
 export default function ProfilePage() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);
   if (!user) return null;
@@ -56,10 +56,10 @@ export default function ProfilePage() {
           </TabsTrigger>
         </TabsList>
         <TabsContent value="overview">
-          <PlannedNotice textId="profile.planned.overview" />
+          <ProfileOverview />
         </TabsContent>
         <TabsContent value="kills">
-          <PlannedNotice textId="profile.planned.kills" />
+          <ProfileKills />
         </TabsContent>
         <TabsContent value="history">
           <Card>

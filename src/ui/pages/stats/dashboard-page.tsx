@@ -1,0 +1,234 @@
+import { useQuery } from '@tanstack/react-query';
+import type { SortingState } from '@tanstack/react-table';
+import { useMemo, useState } from 'react';
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import type { GovernorFilters, GovernorSort, KingdomSummary } from '../../../api/scans';
+import { Card, CardTitle } from '../../components/card';
+import { Input } from '../../components/input';
+import { Label } from '../../components/label';
+import { Table, Td, Th } from '../../components/table';
+import { useToken } from '../../lib/back-office';
+import { ExportCsvButton, useDebounced } from '../points/shared';
+import { GovernorsTable } from './governors-table';
+import { api, Change, Empty, GovernorLink, Num, QueryError, ScanSelect, useScans } from './shared';
+
+const TOTALS = ['governors', 'power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'helps', 'rssAssistance'] as const;
+
+function Totals({ summary }: { summary: KingdomSummary }) {
+  const { totals, change } = summary;
+  if (!totals) return null;
+  return (
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="kingdom-totals">
+      {TOTALS.map((key) => (
+        <div key={key} className="min-w-0 rounded-lg border border-border bg-card p-3 shadow-sm" data-testid={`total-${key}`}>
+          <dt className="truncate text-xs text-muted-foreground">
+            <FormattedMessage id={`stat.${key}`} />
+          </dt>
+          <dd className="mt-1 flex flex-wrap items-baseline gap-x-2">
+            <Num value={totals[key]} className="text-xl font-semibold" testId={`total-${key}-value`} />
+            <Change value={change?.[key]} />
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+/** A top-10 list: by a stat, or by its gain since the compared scan. */
+function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort: GovernorSort; gain?: boolean; scan?: number; compare?: number }) {
+  const token = useToken();
+  const filters: GovernorFilters = { scan, compare, sort, order: 'desc', gain };
+  const top = useQuery({
+    queryKey: ['stats', 'top', filters],
+    queryFn: () => api().governors(token!, filters, 1, 10),
+    enabled: !!token && (!gain || compare !== undefined),
+  });
+  return (
+    <Card className="min-w-0" data-testid={`top-${gain ? 'gain' : sort}`}>
+      <CardTitle className="text-base">
+        <FormattedMessage id={titleId} />
+      </CardTitle>
+      <QueryError error={top.error} />
+      {gain && compare === undefined ? (
+        <Empty textId="dashboard.gainsNeedTwo" />
+      ) : (
+        <ol className="grid gap-1.5 text-sm">
+          {top.data?.governors.map((g, i) => (
+            <li key={g.governorId} className="flex min-w-0 items-baseline gap-2">
+              <span className="w-5 shrink-0 text-end tabular-nums text-muted-foreground">{i + 1}</span>
+              <GovernorLink governorId={g.governorId} name={g.name} className="min-w-0 flex-1 truncate" />
+              {gain ? <Change value={g.change?.[sort as 'power']} className="text-sm" /> : <Num value={g[sort as 'power']} className="shrink-0" />}
+            </li>
+          ))}
+        </ol>
+      )}
+    </Card>
+  );
+}
+
+function Alliances({ scan }: { scan?: number }) {
+  const token = useToken();
+  const alliances = useQuery({ queryKey: ['stats', 'alliances', scan], queryFn: () => api().alliances(token!, scan), enabled: !!token });
+  return (
+    <Card className="min-w-0" data-testid="alliances">
+      <CardTitle>
+        <FormattedMessage id="dashboard.alliances" />
+      </CardTitle>
+      <QueryError error={alliances.error} />
+      {alliances.data && (
+        <Table minWidth="28rem">
+          <thead>
+            <tr>
+              {['alliance', 'members', 'power', 'killpoints', 'deads'].map((c) => (
+                <Th key={c} className={c === 'alliance' ? '' : 'text-end'}>
+                  <FormattedMessage id={`stat.${c}`} />
+                </Th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {alliances.data.map((a) => (
+              <tr key={a.tag}>
+                <Td>
+                  <bdi className="font-medium">{a.tag || '—'}</bdi>
+                  {a.name && a.name !== a.tag && (
+                    <bdi className="ms-2 text-xs text-muted-foreground">{a.name}</bdi>
+                  )}
+                </Td>
+                <Td className="text-end tabular-nums">
+                  <FormattedNumber value={a.members} />
+                </Td>
+                <Td className="text-end">
+                  <Num value={a.power} />
+                </Td>
+                <Td className="text-end">
+                  <Num value={a.killpoints} />
+                </Td>
+                <Td className="text-end">
+                  <Num value={a.deads} />
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}
+
+function GovernorsCard({ scan, compare }: { scan?: number; compare?: number }) {
+  const token = useToken();
+  const intl = useIntl();
+  const [q, setQ] = useState('');
+  const [alliance, setAlliance] = useState('');
+  const [sorting, setSorting] = useState<SortingState>([{ id: 'power', desc: true }]);
+  const debouncedQ = useDebounced(q);
+  const debouncedAlliance = useDebounced(alliance);
+  const filters = useMemo(() => ({ scan, compare, q: debouncedQ, alliance: debouncedAlliance }), [scan, compare, debouncedQ, debouncedAlliance]);
+  const sort = sorting[0];
+  return (
+    <Card className="min-w-0" data-testid="governors">
+      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+        <CardTitle className="mb-0">
+          <FormattedMessage id="dashboard.governors" />
+        </CardTitle>
+        <ExportCsvButton
+          filename={`governors${scan ? `-${scan}` : ''}.csv`}
+          fetchCsv={() => api().governorsCsv(token!, { ...filters, sort: sort?.id as GovernorSort, order: sort?.desc ? 'desc' : 'asc' })}
+        />
+      </div>
+      <div className="mb-3 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
+        <Input
+          type="search"
+          value={q}
+          onChange={(e) => setQ(e.target.value)}
+          maxLength={64}
+          placeholder={intl.formatMessage({ id: 'dashboard.searchPlaceholder' })}
+          aria-label={intl.formatMessage({ id: 'dashboard.search' })}
+          dir="auto"
+          data-testid="governor-search"
+        />
+        <Input
+          value={alliance}
+          onChange={(e) => setAlliance(e.target.value)}
+          maxLength={64}
+          placeholder={intl.formatMessage({ id: 'dashboard.alliancePlaceholder' })}
+          aria-label={intl.formatMessage({ id: 'dashboard.allianceFilter' })}
+          dir="auto"
+          data-testid="alliance-filter"
+        />
+      </div>
+      <GovernorsTable filters={filters} sorting={sorting} onSorting={setSorting} />
+    </Card>
+  );
+}
+
+/** My Kingdom → Dashboard (issue 12): the latest scan's totals with their change, tops, alliances and every governor. */
+export default function DashboardPage({ titleId }: { titleId: string }) {
+  const token = useToken();
+  const scans = useScans();
+  const [scan, setScan] = useState('');
+  const [compare, setCompare] = useState('');
+  const summary = useQuery({
+    queryKey: ['stats', 'summary', scan, compare],
+    queryFn: () => api().summary(token!, scan ? Number(scan) : undefined, compare ? Number(compare) : undefined),
+    enabled: !!token,
+  });
+  const list = scans.data?.scans ?? [];
+  const shown = summary.data?.scan ?? undefined;
+  const compared = summary.data?.compare ?? undefined;
+  const scanId = shown?.id;
+  const compareId = compared?.id;
+  return (
+    <div className="grid min-w-0 grid-cols-1 gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      <QueryError error={summary.error ?? scans.error} />
+      {summary.isSuccess && !shown ? (
+        <Card>
+          <Empty textId="dashboard.noScans" />
+        </Card>
+      ) : (
+        <>
+          <div className="flex flex-wrap items-end gap-3">
+            <div className="grid min-w-0 gap-1.5">
+              <Label htmlFor="dashboard-scan">
+                <FormattedMessage id="dashboard.scan" />
+              </Label>
+              <ScanSelect id="dashboard-scan" value={scan} onChange={setScan} scans={list} defaultLabelId="dashboard.latest" />
+            </div>
+            <div className="grid min-w-0 gap-1.5">
+              <Label htmlFor="dashboard-compare">
+                <FormattedMessage id="dashboard.compare" />
+              </Label>
+              <ScanSelect id="dashboard-compare" value={compare} onChange={setCompare} scans={list} defaultLabelId="dashboard.previous" />
+            </div>
+          </div>
+          {shown && (
+            <p className="text-sm text-muted-foreground" data-testid="dashboard-scans">
+              <FormattedMessage
+                id={compared ? 'dashboard.showing' : 'dashboard.showingOne'}
+                values={{
+                  date: <FormattedDate value={shown.takenAt} dateStyle="medium" timeStyle="short" />,
+                  compare: compared ? <FormattedDate value={compared.takenAt} dateStyle="medium" timeStyle="short" /> : '',
+                }}
+              />
+            </p>
+          )}
+          {summary.data && <Totals summary={summary.data} />}
+          {scanId !== undefined && (
+            <div className="grid grid-cols-1 gap-4 sm:grid-cols-2 2xl:grid-cols-4">
+              <TopList titleId="dashboard.topPower" sort="power" scan={scanId} />
+              <TopList titleId="dashboard.topKillpoints" sort="killpoints" scan={scanId} />
+              <TopList titleId="dashboard.topDeads" sort="deads" scan={scanId} />
+              <TopList titleId="dashboard.topGains" sort="killpoints" gain scan={scanId} compare={compareId} />
+            </div>
+          )}
+          {scanId !== undefined && <Alliances scan={scanId} />}
+          {scanId !== undefined && <GovernorsCard scan={scanId} compare={compareId} />}
+        </>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,52 @@
+/**
+ * Pure helpers of the statistics pages: large numbers made readable in the reader's locale (1.2B,
+ * with the exact value kept for hover), and series shaped for uPlot.
+ */
+
+/** Below this a number is shown whole (with the locale's separators); from it, compact (1.2B). */
+export const COMPACT_FROM = 100_000;
+
+const formats = new Map<string, Intl.NumberFormat>();
+function format(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let f = formats.get(key);
+  if (!f) {
+    f = new Intl.NumberFormat(locale, options);
+    formats.set(key, f);
+  }
+  return f;
+}
+
+/** The exact value with the locale's separators: 1,234,567 (en), 1.234.567 (it), ١٬٢٣٤٬٥٦٧ (ar). */
+export function exactNumber(value: number, locale: string, signed = false): string {
+  return format(locale, { maximumFractionDigits: 0, signDisplay: signed ? 'exceptZero' : 'auto' }).format(value);
+}
+
+/** A readable number: whole below 100,000, otherwise compact with at most one decimal (1.2B, 45.3M). */
+export function compactNumber(value: number, locale: string, signed = false): string {
+  if (Math.abs(value) < COMPACT_FROM) return exactNumber(value, locale, signed);
+  return format(locale, { notation: 'compact', compactDisplay: 'short', maximumFractionDigits: 1, signDisplay: signed ? 'exceptZero' : 'auto' }).format(value);
+}
+
+/** uPlot's data: x in seconds (uPlot's time scale), one array per stat with null where a scan did not hold it. */
+export function seriesData(points: readonly { takenAt: number; values: Record<string, number | null> }[], stats: readonly string[]): [number[], ...(number | null)[][]] {
+  const sorted = [...points].sort((a, b) => a.takenAt - b.takenAt);
+  const xs = sorted.map((p) => p.takenAt / 1000);
+  const ys = stats.map((s) => sorted.map((p) => p.values[s] ?? null));
+  return [xs, ...ys];
+}
+
+/** Change between the last two known values of a stat (null when there are fewer than two). */
+export function lastChange(values: readonly (number | null)[]): number | null {
+  const known = values.filter((v): v is number => v !== null);
+  return known.length < 2 ? null : known[known.length - 1] - known[known.length - 2];
+}
+
+export const TIERS = ['t1Kills', 't2Kills', 't3Kills', 't4Kills', 't5Kills'] as const;
+
+/** Kills by tier with each tier's share of the total (0..1); tiers not scanned are left out. */
+export function killsByTier(entry: Partial<Record<(typeof TIERS)[number], number | null>>): { tier: (typeof TIERS)[number]; kills: number; share: number }[] {
+  const known = TIERS.flatMap((tier) => (entry[tier] === null || entry[tier] === undefined ? [] : [{ tier, kills: entry[tier] }]));
+  const total = known.reduce((s, k) => s + k.kills, 0);
+  return known.map((k) => ({ ...k, share: total === 0 ? 0 : k.kills / total }));
+}

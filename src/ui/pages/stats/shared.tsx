@@ -1,0 +1,96 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
+import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
+import { Link } from 'wouter';
+import { endpoints } from '../../../api/config';
+import { scansApi, type Scan } from '../../../api/scans';
+import { Alert } from '../../components/alert';
+import { NativeSelect } from '../../components/native-select';
+import { useToken } from '../../lib/back-office';
+import { cn } from '../../lib/cn';
+import { compactNumber, exactNumber } from './format';
+
+export const api = () => scansApi(() => endpoints().api);
+
+/** A number readable at a glance (1.2B) with the exact value on hover; "—" when not scanned. */
+export function Num({ value, signed = false, className, testId }: { value: number | null | undefined; signed?: boolean; className?: string; testId?: string }) {
+  const { locale } = useIntl();
+  if (value === null || value === undefined) {
+    return (
+      <span className={cn('text-muted-foreground', className)} data-testid={testId}>
+        —
+      </span>
+    );
+  }
+  const exact = exactNumber(value, locale, signed);
+  const short = compactNumber(value, locale, signed);
+  return (
+    <bdi className={cn('tabular-nums', className)} title={short === exact ? undefined : exact} data-testid={testId} data-value={value}>
+      {short}
+    </bdi>
+  );
+}
+
+/** A change since the compared scan, green up and red down. */
+export function Change({ value, className }: { value: number | null | undefined; className?: string }) {
+  if (value === null || value === undefined) return null;
+  return <Num value={value} signed className={cn('text-xs', value > 0 ? 'text-success' : value < 0 ? 'text-danger' : 'text-muted-foreground', className)} />;
+}
+
+/** A scan's label in lists: its date, time and kind. */
+export function ScanLabel({ scan }: { scan: Scan }) {
+  return (
+    <>
+      <FormattedDate value={scan.takenAt} dateStyle="medium" timeStyle="short" /> · #{scan.id}
+    </>
+  );
+}
+
+/** Every scan (newest first), for the pickers: up to 50, which covers a year of weekly scans. */
+export function useScans() {
+  const token = useToken();
+  return useQuery({ queryKey: ['scans', 'list', 1], queryFn: () => api().list(token!, 1), enabled: !!token });
+}
+
+/** A scan picker: "" means the default (the latest, or the one before it for a comparison). */
+export function ScanSelect({ id, value, onChange, scans, defaultLabelId }: { id: string; value: string; onChange: (v: string) => void; scans: Scan[]; defaultLabelId: string }) {
+  const intl = useIntl();
+  return (
+    <NativeSelect id={id} className="w-full min-w-0 sm:w-64" value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{intl.formatMessage({ id: defaultLabelId })}</option>
+      {scans.map((s) => (
+        <option key={s.id} value={String(s.id)}>
+          {intl.formatDate(s.takenAt, { dateStyle: 'medium', timeStyle: 'short' })} · #{s.id}
+        </option>
+      ))}
+    </NativeSelect>
+  );
+}
+
+/** An error from a query, with the server's text. */
+export function QueryError({ error }: { error: unknown }) {
+  if (!error) return null;
+  return (
+    <Alert variant="error">
+      <bdi>{(error as Error).message}</bdi>
+    </Alert>
+  );
+}
+
+/** A governor's name linking to their page (every table links there). */
+export function GovernorLink({ governorId, name, className }: { governorId: number; name: string; className?: string }) {
+  return (
+    <Link href={`/my-kingdom/governors/${governorId}`} className={cn('font-medium text-primary underline-offset-4 hover:underline', className)}>
+      <bdi>{name || `#${governorId}`}</bdi>
+    </Link>
+  );
+}
+
+export function Empty({ textId, children }: { textId: string; children?: ReactNode }) {
+  return (
+    <p className="text-sm text-muted-foreground" data-testid="stats-empty">
+      <FormattedMessage id={textId} />
+      {children}
+    </p>
+  );
+}

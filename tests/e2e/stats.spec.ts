@@ -1,0 +1,138 @@
+import { expect, test, type Page } from '@playwright/test';
+import { ADMIN, acceptCookies, newAccount, register, signIn } from './support';
+
+// the file's date is midnight UTC: read it in UTC so the preview shows 29 December everywhere
+test.use({ timezoneId: 'UTC', locale: 'en-US' });
+
+const HEADER = 'ID,Name,Power,Killpoints,Acclaim,Highest Acclaim,Deads,T1 Kills,T2 Kills,T3 Kills,T4 Kills,T5 Kills,Total Kills,T45 Kills,Ranged,Rss Gathered,Rss Assistance,Helps,Alliance';
+const killpoints = (t: number[]) => Math.floor(t[0] * 0.2) + t[1] * 2 + t[2] * 4 + t[3] * 10 + t[4] * 20;
+
+/** A RokTracker v6 file of three governors (one with a long Arabic name) with ids unique to this run. */
+function scanFile() {
+  const base = 60_000_000 + Math.floor(Math.random() * 9_000_000);
+  const governors = [
+    { id: base, name: 'Aurelia the Unbroken Shieldmaiden of K3328', alliance: 'K1', power: 123_456_789, deads: 250_000, tiers: [1000, 500, 2000, 300_000, 40_000], helps: 5_000, assist: 900_000_000 },
+    { id: base + 1, name: 'Borin', alliance: 'K2', power: 98_765_432, deads: 120_000, tiers: [10, 20, 30, 40_000, 5_000], helps: 700, assist: 12_000_000 },
+    { id: base + 2, name: 'جمال الدين', alliance: 'K1', power: 45_000_000, deads: 9_000, tiers: [0, 0, 0, 1_000, 100], helps: 90, assist: 1_500 },
+  ];
+  const lines = governors.map((g) =>
+    [g.id, g.name, g.power, killpoints(g.tiers), 10, 20, g.deads, ...g.tiers, g.tiers.reduce((a, b) => a + b, 0), g.tiers[3] + g.tiers[4], 7, 2_000_000, g.assist, g.helps, g.alliance].join(','),
+  );
+  return { governors, csv: [HEADER, ...lines].join('\n') + '\n' };
+}
+
+async function uploadScan(page: Page, name: string, csv: string) {
+  await page.goto('/admin/scans');
+  await page.getByTestId('scan-file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(page.getByTestId('scan-preview')).toBeVisible();
+}
+
+test('upload → preview → apply → the dashboard shows the numbers the file holds; a player sees their own profile stats', async ({ page, browser }) => {
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  const { governors, csv } = scanFile();
+  const fileName = `TOP300-2025-12-29-3328-[e2e${governors[0].id}].csv`;
+
+  // the preview: the date from the file name (editable), the counts, every governor new
+  await uploadScan(page, fileName, csv);
+  await expect(page.getByLabel('Scan date')).toHaveValue('2025-12-29T00:00');
+  await expect(page.getByText('Found in the file name; change it if it is wrong.')).toBeVisible();
+  await expect(page.getByTestId('count-rows')).toHaveText('3');
+  await expect(page.getByTestId('count-valid')).toHaveText('3');
+  await expect(page.getByTestId('count-errors')).toHaveText('0');
+  await expect(page.getByTestId('scan-new')).toContainText('New governors (3)');
+  await expect(page.getByTestId('scan-new')).toContainText('Borin');
+  await page.getByRole('button', { name: 'Apply (3 governors)' }).click();
+  await expect(page.getByTestId('scan-applied')).toContainText('3 governors');
+  const row = page.getByTestId('scan-row').filter({ hasText: fileName });
+  await expect(row).toContainText('Dec 29, 2025');
+  await expect(row).toContainText(ADMIN.username);
+
+  // the same file twice is refused, naming its scan
+  await uploadScan(page, fileName, csv).catch(() => undefined);
+  await expect(page.getByRole('alert')).toContainText('This file was already imported: it is scan #');
+
+  // the dashboard: totals of the file, readable (1.2B) with the exact value on hover
+  await page.goto('/my-kingdom/dashboard');
+  const power = governors.reduce((s, g) => s + g.power, 0);
+  await expect(page.getByTestId('total-governors-value')).toHaveText('3');
+  await expect(page.getByTestId('total-power-value')).toHaveAttribute('data-value', String(power));
+  await expect(page.getByTestId('total-power-value')).toHaveText('267.2M');
+  await expect(page.getByTestId('total-power-value')).toHaveAttribute('title', '267,222,221');
+  const t4 = governors.reduce((s, g) => s + g.tiers[3], 0);
+  await expect(page.getByTestId('total-t4Kills-value')).toHaveAttribute('data-value', String(t4));
+  await expect(page.getByTestId('top-power').getByRole('listitem').first()).toContainText('Aurelia');
+
+  // the governors table: every governor, sorted by power; filter by name, sort by another column
+  const table = page.getByTestId('governors-table');
+  await expect(table.getByTestId('governor-row')).toHaveCount(3);
+  await expect(table.getByTestId('governor-row').first()).toHaveAttribute('data-governor-id', String(governors[0].id));
+  await table.getByRole('button', { name: 'Deaths' }).click();
+  await expect(table.getByRole('columnheader', { name: 'Deaths' })).toHaveAttribute('aria-sort', 'descending');
+  await table.getByRole('button', { name: 'Deaths' }).click();
+  await expect(table.getByTestId('governor-row').first()).toHaveAttribute('data-governor-id', String(governors[2].id));
+  await page.getByTestId('governor-search').fill('bor');
+  await expect(table.getByTestId('governor-row')).toHaveCount(1);
+  const borin = table.getByTestId('governor-row').first();
+  await expect(borin).toContainText('Borin');
+  await expect(borin).toContainText('98.8M');
+
+  // the governor's page, from the table
+  await borin.getByRole('link', { name: 'Borin' }).click();
+  await expect(page).toHaveURL(`/my-kingdom/governors/${governors[1].id}`);
+  await expect(page.getByTestId('governor-name')).toHaveText('Borin');
+  await expect(page.getByTestId('stat-power-value')).toHaveAttribute('data-value', String(governors[1].power));
+  await expect(page.getByTestId('governor-alliances')).toContainText('K2');
+
+  // a player whose player id is the first governor sees that governor on their profile
+  const player = await register({ ...newAccount('stats'), playerid: String(governors[0].id) });
+  const context = await browser.newContext({ timezoneId: 'UTC', locale: 'en-US' });
+  const mine = await context.newPage();
+  await acceptCookies(mine);
+  await signIn(mine, player);
+  await mine.goto('/my-account/profile');
+  const overview = mine.getByTestId('profile-overview');
+  await expect(overview.getByTestId('profile-governor-name')).toHaveText(governors[0].name);
+  await expect(overview.getByTestId('stat-power-value')).toHaveAttribute('data-value', String(governors[0].power));
+  await expect(overview.getByTestId('stat-power-value')).toHaveText('123.5M');
+  await expect(overview.getByTestId('stat-t5Kills-value')).toHaveText('40,000');
+  await mine.getByRole('tab', { name: 'Kills distribution' }).click();
+  await expect(mine.getByTestId('kills-t4Kills')).toContainText('300,000');
+  await context.close();
+});
+
+test('a player whose governor was never scanned is told so, and what to do', async ({ page }) => {
+  await acceptCookies(page);
+  const player = await register({ ...newAccount('never'), playerid: String(90_000_000 + Math.floor(Math.random() * 9_000_000)) });
+  await signIn(page, player);
+  await page.goto('/my-account/profile');
+  await expect(page.getByTestId('profile-no-governor')).toContainText(`No scan has seen your governor (${player.playerid}) yet.`);
+  await page.getByRole('tab', { name: 'Kills distribution' }).click();
+  await expect(page.getByTestId('profile-kills').getByTestId('profile-no-governor')).toBeVisible();
+});
+
+test('rows that cannot be used: applied without them on request; a scan is deleted only after confirming', async ({ page }) => {
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  const id = 70_000_000 + Math.floor(Math.random() * 9_000_000);
+  const fileName = `TOP300-2024-01-15-3328-[skip${id}].csv`;
+  const csv = [HEADER, `${id},Keeper,1000,0,,,,0,0,0,0,0,,,,,,,K1`, `0,Nobody,5,0,,,,0,0,0,0,0,,,,,,,K1`].join('\n') + '\n';
+  await uploadScan(page, fileName, csv);
+  await expect(page.getByTestId('count-errors')).toHaveText('1');
+  await expect(page.getByTestId('scan-errors')).toContainText('Row 3');
+  await expect(page.getByTestId('scan-errors')).toContainText('The governor id must be a whole number from 1.');
+  await expect(page.getByRole('button', { name: /^Apply \(/ })).toHaveCount(0);
+  await page.getByRole('button', { name: 'Apply without the rows that cannot be used' }).click();
+  await expect(page.getByTestId('scan-applied')).toContainText('1 governor');
+
+  const row = page.getByTestId('scan-row').filter({ hasText: fileName });
+  await row.getByRole('button', { name: 'Delete' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Delete this scan?' });
+  await expect(dialog).toContainText('1 governor row');
+  await dialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(row).toBeVisible();
+  await row.getByRole('button', { name: 'Delete' }).click();
+  await dialog.getByRole('button', { name: 'Delete' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toHaveCount(0);
+});

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { compactNumber, exactNumber, killsByTier, lastChange, seriesData } from '../../src/ui/pages/stats/format';
+
+describe('readable numbers', () => {
+  it('large numbers are compact (1.2B), small ones whole with the locale separators', () => {
+    expect(compactNumber(1_234_567_890, 'en')).toBe('1.2B');
+    expect(compactNumber(45_300_000, 'en')).toBe('45.3M');
+    expect(compactNumber(99_999, 'en')).toBe('99,999');
+    expect(compactNumber(0, 'en')).toBe('0');
+    expect(compactNumber(-2_500_000, 'en')).toBe('-2.5M');
+  });
+  it('the exact value keeps every digit with the locale grouping', () => {
+    expect(exactNumber(1_234_567_890, 'en')).toBe('1,234,567,890');
+    expect(exactNumber(1_234_567, 'it')).toBe('1.234.567');
+    expect(exactNumber(1_234_567, 'ar')).toMatch(/^[\u0660-\u0669٬]+$|^[0-9,]+$/);
+  });
+  it('a change is signed, zero is not', () => {
+    expect(compactNumber(1_500_000, 'en', true)).toBe('+1.5M');
+    expect(exactNumber(-12, 'en', true)).toBe('-12');
+    expect(exactNumber(0, 'en', true)).toBe('0');
+  });
+});
+
+describe('series for uPlot', () => {
+  it('x in seconds, oldest first, null where a scan did not hold the stat', () => {
+    const data = seriesData(
+      [
+        { takenAt: 2_000_000, values: { power: 20, deads: null } },
+        { takenAt: 1_000_000, values: { power: 10 } },
+      ],
+      ['power', 'deads'],
+    );
+    expect(data).toEqual([
+      [1000, 2000],
+      [10, 20],
+      [null, null],
+    ]);
+  });
+  it('last change skips scans that did not hold the stat', () => {
+    expect(lastChange([10, null, 25, null])).toBe(15);
+    expect(lastChange([null, 7])).toBeNull();
+  });
+  it('kills by tier with shares; tiers not scanned are left out', () => {
+    expect(killsByTier({ t1Kills: 100, t2Kills: null, t3Kills: 0, t4Kills: 300, t5Kills: 600 })).toEqual([
+      { tier: 't1Kills', kills: 100, share: 0.1 },
+      { tier: 't3Kills', kills: 0, share: 0 },
+      { tier: 't4Kills', kills: 300, share: 0.3 },
+      { tier: 't5Kills', kills: 600, share: 0.6 },
+    ]);
+    expect(killsByTier({ t1Kills: 0, t2Kills: 0, t3Kills: 0, t4Kills: 0, t5Kills: 0 }).every((t) => t.share === 0)).toBe(true);
+  });
+});
