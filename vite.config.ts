@@ -3,9 +3,10 @@ import react from '@vitejs/plugin-react';
 import tailwindcss from '@tailwindcss/vite';
 import { precompileMessages } from './scripts/vite-precompile-messages.ts';
 
-export default defineConfig({
-  // tests read the locale files as they are; the app gets them precompiled
-  plugins: [react(), tailwindcss(), ...(process.env.VITEST ? [] : [precompileMessages()])],
+export default defineConfig(({ mode }) => ({
+  // tests (Vitest runs in mode "test") read the locale files as they are; the app gets them
+  // precompiled. By mode, not by VITEST in the environment: a build a test starts inherits that.
+  plugins: [react(), tailwindcss(), ...(mode === 'test' ? [] : [precompileMessages()])],
   build: {
     manifest: true,
     outDir: 'dist',
@@ -34,4 +35,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

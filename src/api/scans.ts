@@ -4,6 +4,7 @@ import {
   governorDetail,
   governorRow,
   kingdomSummary,
+  playerLink,
   scan,
   scanPreview,
   series,
@@ -13,6 +14,7 @@ import {
   type GovernorSort,
   type KingdomSummary,
   type MetricScope,
+  type PlayerLink,
   type Scan,
   type ScanPreview,
   type Series,
@@ -21,7 +23,7 @@ import { ApiError } from './client';
 import { answer, bearer, csvBlob, params, restClient } from './rest';
 
 /** Governors and scans (DESIGN.md, "Governors and scans"): import, list, the kingdom's numbers, a governor's history, series. */
-export type { AllianceRow, GovernorDetail, GovernorRow, GovernorSort, KingdomSummary, MetricScope, Scan, ScanPreview, Series };
+export type { AllianceRow, GovernorDetail, GovernorRow, GovernorSort, KingdomSummary, MetricScope, PlayerLink, Scan, ScanPreview, Series };
 
 const previewAnswer = z.object({ result: z.literal(true), preview: scanPreview });
 const applyAnswer = z.object({ result: z.literal(true), scan });
@@ -41,6 +43,9 @@ const governorAnswer = z.object({ result: z.literal(true), governor: governorDet
 const alliancesAnswer = z.object({ result: z.literal(true), scan: z.nullable(scan), alliances: z.array(allianceRow) });
 const seriesAnswer = z.object({ result: z.literal(true), ...series.shape });
 const failure = z.object({ result: z.literal(false), error: z.string() });
+const allianceSaved = z.object({ result: z.literal(true), alliance: z.object({ tag: z.string(), name: z.string(), ours: z.boolean() }) });
+const linksAnswer = z.object({ result: z.literal(true), total: z.int(), page: z.int(), pageSize: z.int(), links: z.array(playerLink) });
+const linkAnswer = z.object({ result: z.literal(true), link: playerLink });
 
 export type GovernorsPage = z.infer<typeof governorsAnswer>;
 
@@ -81,6 +86,10 @@ export interface ScansApi {
   governorsCsv(token: string, filters: GovernorFilters): Promise<{ blob: Blob; filename: string | null }>;
   governor(token: string, governorId: number): Promise<GovernorDetail>;
   alliances(token: string, scanId?: number): Promise<AllianceRow[]>;
+  saveAlliance(token: string, tag: string, body: { name?: string; ours?: boolean }): Promise<{ tag: string; name: string; ours: boolean }>;
+  playerIds(token: string, q: string, page: number): Promise<z.infer<typeof linksAnswer>>;
+  link(token: string, governorId: number, body: { username: string; verified?: boolean }): Promise<PlayerLink>;
+  unlink(token: string, governorId: number): Promise<void>;
   series(token: string, scope: MetricScope, key: string | undefined, stats: readonly string[]): Promise<Series>;
 }
 
@@ -160,6 +169,18 @@ export function createScansApi(baseUrl: string): ScansApi {
     },
     async alliances(token, scanId) {
       return (await answer(await client.get('alliances', { headers: bearer(token), searchParams: params({ scan: scanId }) }), alliancesAnswer)).alliances;
+    },
+    async saveAlliance(token, tag, body) {
+      return (await answer(await client.put(`alliances/${encodeURIComponent(tag)}`, { headers: bearer(token), json: body }), allianceSaved)).alliance;
+    },
+    async playerIds(token, q, page) {
+      return answer(await client.get('player-ids', { headers: bearer(token), searchParams: params({ q: q.trim() || undefined, page }) }), linksAnswer);
+    },
+    async link(token, governorId, body) {
+      return (await answer(await client.put(`player-ids/${governorId}`, { headers: bearer(token), json: body }), linkAnswer)).link;
+    },
+    async unlink(token, governorId) {
+      await answer(await client.delete(`player-ids/${governorId}`, { headers: bearer(token) }), okAnswer);
     },
     async series(token, scope, key, stats) {
       const { result: _, ...s } = await answer(

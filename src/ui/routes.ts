@@ -15,6 +15,8 @@ const ScansPage = lazy(() => import('./pages/stats/scans-page'));
 const DashboardPage = lazy(() => import('./pages/stats/dashboard-page'));
 const MetricsPage = lazy(() => import('./pages/stats/metrics-page'));
 const GovernorPage = lazy(() => import('./pages/stats/governor-page'));
+const PlayerIdsPage = lazy(() => import('./pages/stats/player-ids-page'));
+const AlliancesPage = lazy(() => import('./pages/stats/alliances-page'));
 
 export interface ProtectedRoute {
   path: string;
@@ -48,8 +50,8 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   planned('/admin/bot/status', 'menu.botStatus'),
   planned('/admin/bot/monitor', 'menu.botMonitor'),
   planned('/admin/bot/console', 'menu.botConsole'),
-  planned('/admin/player-ids', 'menu.playerIds'),
-  planned('/admin/alliances', 'menu.alliances'),
+  { path: '/admin/player-ids', titleId: 'menu.playerIds', page: PlayerIdsPage },
+  { path: '/admin/alliances', titleId: 'menu.alliances', page: AlliancesPage },
 ];
 
 export const HOME_PATH = '/my-account/profile';

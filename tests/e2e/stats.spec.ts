@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, acceptCookies, newAccount, register, signIn } from './support';
+import { ADMIN, BASE_URL, acceptCookies, api, newAccount, register, signIn, tokenOf } from './support';
 
 // the file's date is midnight UTC: read it in UTC so the preview shows 29 December everywhere
 test.use({ timezoneId: 'UTC', locale: 'en-US' });
@@ -135,4 +135,49 @@ test('rows that cannot be used: applied without them on request; a scan is delet
   await dialog.getByRole('button', { name: 'Delete' }).click();
   await expect(dialog).toBeHidden();
   await expect(row).toHaveCount(0);
+});
+
+test("Player IDs: a sign-up's claim is listed, verified, a farm linked and unlinked; Alliances: named and marked as the kingdom's", async ({ page }) => {
+  await acceptCookies(page);
+  const { governors, csv } = scanFile();
+  const tag = `T${governors[0].id % 100_000}`;
+  const admin = await tokenOf(ADMIN);
+  const form = new FormData();
+  form.append('file', new Blob([csv.replaceAll(',K1\n', `,${tag}\n`)], { type: 'text/csv' }), `links-${governors[0].id}.csv`);
+  const previewed = (await (await fetch(`${BASE_URL}/scans/preview`, { method: 'POST', body: form, headers: { authorization: `Bearer ${admin}` } })).json()) as { preview: { token: string } };
+  expect((await api<{ result: boolean }>('scans/apply', { token: previewed.preview.token }, admin)).result).toBe(true);
+  const player = await register({ ...newAccount('linked'), playerid: String(governors[0].id) });
+
+  await signIn(page, ADMIN);
+  await page.goto('/admin/player-ids');
+  await page.getByLabel('Username or governor id').fill(player.username);
+  const main = page.getByTestId('player-link').filter({ hasText: String(governors[0].id) });
+  await expect(main).toContainText('Main (sign-up)');
+  await expect(main).toContainText('Not yet');
+  await expect(main.getByRole('link', { name: governors[0].name })).toBeVisible();
+  await main.getByRole('button', { name: 'Verify' }).click();
+  await expect(main).toContainText('Yes');
+
+  await page.getByLabel('Governor id').fill(String(governors[1].id));
+  await page.getByLabel('Username', { exact: true }).fill(player.username);
+  await page.getByRole('button', { name: 'Link', exact: true }).click();
+  await expect(page.getByText(`Governor ${governors[1].id} is now linked to ${player.username}.`)).toBeVisible();
+  const farm = page.getByTestId('player-link').filter({ hasText: String(governors[1].id) });
+  await expect(farm).toContainText('Farm');
+  await farm.getByRole('button', { name: 'Unlink' }).click();
+  await page.getByRole('dialog', { name: 'Unlink this governor?' }).getByRole('button', { name: 'Unlink' }).click();
+  await expect(farm).toHaveCount(0);
+  await expect(main).toBeVisible();
+
+  await page.goto('/admin/alliances');
+  const row = page.getByTestId('alliance-row').filter({ hasText: tag });
+  await expect(row).toContainText('2');
+  await row.getByLabel(`Name of ${tag}`).fill('The Vanguard');
+  await row.getByRole('button', { name: 'Save' }).click();
+  await expect(row.getByRole('button', { name: 'Save' })).toBeDisabled();
+  await row.getByRole('checkbox', { name: `${tag} belongs to the kingdom` }).click();
+  await expect(row.getByRole('checkbox', { name: `${tag} belongs to the kingdom` })).toBeChecked();
+  await page.reload();
+  await expect(page.getByTestId('alliance-row').filter({ hasText: tag }).getByLabel(`Name of ${tag}`)).toHaveValue('The Vanguard');
+  await expect(page.getByTestId('alliance-row').filter({ hasText: tag }).getByRole('checkbox')).toBeChecked();
 });

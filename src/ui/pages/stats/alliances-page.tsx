@@ -1,0 +1,142 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { AllianceRow } from '../../../api/scans';
+import { Button } from '../../components/button';
+import { Card, CardTitle } from '../../components/card';
+import { Checkbox } from '../../components/checkbox';
+import { Input } from '../../components/input';
+import { Label } from '../../components/label';
+import { Table, Td, Th } from '../../components/table';
+import { useToken } from '../../lib/back-office';
+import { api, Empty, Num, QueryError, ScanLabel, ScanSelect, useScans } from './shared';
+
+/** Admin → Alliances: the alliances seen in a scan (the latest by default), their name, whether they are the kingdom's, members and power. */
+export default function AlliancesPage({ titleId }: { titleId: string }) {
+  const token = useToken();
+  const scans = useScans();
+  const [scanId, setScanId] = useState('');
+  const alliances = useQuery({
+    queryKey: ['alliances', scanId],
+    queryFn: () => api().alliances(token!, scanId ? Number(scanId) : undefined),
+    enabled: !!token,
+  });
+  const shown = scanId ? scans.data?.scans.find((s) => String(s.id) === scanId) : scans.data?.scans[0];
+
+  return (
+    <div className="grid min-w-0 gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      <Card className="grid min-w-0 gap-3">
+        <div className="flex flex-wrap items-end justify-between gap-3">
+          <CardTitle>
+            <FormattedMessage id="stats.alliances.title" />
+            {shown && (
+              <span className="ms-2 text-sm font-normal text-muted-foreground">
+                <ScanLabel scan={shown} />
+              </span>
+            )}
+          </CardTitle>
+          <div className="grid gap-1">
+            <Label htmlFor="alliances-scan">
+              <FormattedMessage id="stats.alliances.scan" />
+            </Label>
+            <ScanSelect id="alliances-scan" value={scanId} onChange={setScanId} scans={scans.data?.scans ?? []} defaultLabelId="stats.alliances.latest" />
+          </div>
+        </div>
+        <p className="text-sm text-muted-foreground">
+          <FormattedMessage id="stats.alliances.hint" />
+        </p>
+        <QueryError error={alliances.error} />
+        {alliances.data && alliances.data.length === 0 ? (
+          <Empty textId="stats.alliances.empty" />
+        ) : (
+          <Table loading={alliances.isPending} columns={6} minWidth="48rem">
+            <thead>
+              <tr>
+                <Th>
+                  <FormattedMessage id="stats.alliances.tag" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="stats.alliances.name" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="stats.alliances.ours" />
+                </Th>
+                <Th className="text-end">
+                  <FormattedMessage id="stats.alliances.members" />
+                </Th>
+                <Th className="text-end">
+                  <FormattedMessage id="stat.power" />
+                </Th>
+                <Th className="text-end">
+                  <FormattedMessage id="stat.killpoints" />
+                </Th>
+              </tr>
+            </thead>
+            <tbody>{alliances.data?.map((row) => <AllianceLine key={row.tag} row={row} />)}</tbody>
+          </Table>
+        )}
+      </Card>
+    </div>
+  );
+}
+
+function AllianceLine({ row }: { row: AllianceRow }) {
+  const token = useToken();
+  const intl = useIntl();
+  const client = useQueryClient();
+  const [name, setName] = useState(row.name);
+  const save = useMutation({
+    mutationFn: (body: { name?: string; ours?: boolean }) => api().saveAlliance(token!, row.tag, body),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['alliances'] }),
+  });
+  const nameId = `alliance-name-${row.tag}`;
+  return (
+    <tr data-testid="alliance-row">
+      <Td className="font-medium">
+        <bdi>{row.tag}</bdi>
+      </Td>
+      <Td>
+        <form
+          className="flex min-w-0 items-center gap-2"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate({ name });
+          }}
+        >
+          <label htmlFor={nameId} className="sr-only">
+            {intl.formatMessage({ id: 'stats.alliances.nameOf' }, { tag: row.tag })}
+          </label>
+          <Input id={nameId} className="h-8 min-w-0 w-44" value={name} maxLength={64} onChange={(e) => setName(e.target.value)} />
+          <Button size="sm" variant="outline" type="submit" disabled={save.isPending || name === row.name}>
+            <FormattedMessage id="stats.alliances.save" />
+          </Button>
+        </form>
+        {save.error && (
+          <p className="mt-1 text-xs text-danger" role="alert">
+            <bdi>{(save.error as Error).message}</bdi>
+          </p>
+        )}
+      </Td>
+      <Td>
+        <Checkbox
+          checked={row.ours}
+          disabled={save.isPending}
+          aria-label={intl.formatMessage({ id: 'stats.alliances.oursOf' }, { tag: row.tag })}
+          onCheckedChange={(v) => save.mutate({ ours: v === true })}
+        />
+      </Td>
+      <Td className="text-end tabular-nums">
+        <Num value={row.members} />
+      </Td>
+      <Td className="text-end">
+        <Num value={row.power} />
+      </Td>
+      <Td className="text-end">
+        <Num value={row.killpoints} />
+      </Td>
+    </tr>
+  );
+}

@@ -1,0 +1,210 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { PlayerLink } from '../../../api/scans';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Card, CardTitle } from '../../components/card';
+import { Checkbox } from '../../components/checkbox';
+import { Input } from '../../components/input';
+import { Label } from '../../components/label';
+import { Pagination } from '../../components/pagination';
+import { Table, Td, Th } from '../../components/table';
+import { useToken } from '../../lib/back-office';
+import { ConfirmDialog } from './confirm-dialog';
+import { api, Empty, GovernorLink, QueryError } from './shared';
+
+/** Admin → Player IDs: accounts and the governors linked to them (the sign-up's claim, farms), verified or not. */
+export default function PlayerIdsPage({ titleId }: { titleId: string }) {
+  const intl = useIntl();
+  const token = useToken();
+  const client = useQueryClient();
+  const [q, setQ] = useState('');
+  const [page, setPage] = useState(1);
+  const [unlinking, setUnlinking] = useState<PlayerLink | null>(null);
+  const links = useQuery({
+    queryKey: ['player-ids', q.trim(), page],
+    queryFn: () => api().playerIds(token!, q, page),
+    enabled: !!token,
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => client.invalidateQueries({ queryKey: ['player-ids'] });
+  const verify = useMutation({
+    mutationFn: (link: PlayerLink) => api().link(token!, link.governorId, { username: link.username, verified: !link.verified }),
+    onSuccess: refresh,
+  });
+  const unlink = useMutation({
+    mutationFn: (link: PlayerLink) => api().unlink(token!, link.governorId),
+    onSuccess: () => {
+      setUnlinking(null);
+      void refresh();
+    },
+  });
+
+  return (
+    <div className="grid min-w-0 gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      <LinkForm onLinked={refresh} />
+      <Card className="grid min-w-0 gap-3">
+        <CardTitle>
+          <FormattedMessage id="stats.playerIds.listTitle" />
+        </CardTitle>
+        <div className="grid max-w-sm gap-1">
+          <Label htmlFor="player-ids-q">
+            <FormattedMessage id="stats.playerIds.search" />
+          </Label>
+          <Input
+            id="player-ids-q"
+            value={q}
+            maxLength={64}
+            onChange={(e) => {
+              setQ(e.target.value);
+              setPage(1);
+            }}
+          />
+        </div>
+        <QueryError error={links.error ?? verify.error ?? unlink.error} />
+        {links.data && links.data.links.length === 0 ? (
+          <Empty textId={q.trim() ? 'stats.playerIds.noMatch' : 'stats.playerIds.empty'} />
+        ) : (
+          <Table loading={links.isPending} columns={5}>
+            <thead>
+              <tr>
+                <Th>
+                  <FormattedMessage id="stats.playerIds.governor" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="stats.playerIds.account" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="stats.playerIds.kind" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="stats.playerIds.verified" />
+                </Th>
+                <Th>
+                  <span className="sr-only">
+                    <FormattedMessage id="stats.playerIds.actions" />
+                  </span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              {links.data?.links.map((link) => (
+                <tr key={link.governorId} data-testid="player-link">
+                  <Td>
+                    <div className="grid min-w-0">
+                      {link.name !== null ? <GovernorLink governorId={link.governorId} name={link.name} className="truncate" /> : <span className="text-muted-foreground">—</span>}
+                      <span dir="ltr" className="text-start text-xs tabular-nums text-muted-foreground">
+                        {link.governorId}
+                      </span>
+                    </div>
+                  </Td>
+                  <Td>
+                    <bdi className="break-all">{link.username}</bdi>
+                  </Td>
+                  <Td>
+                    <FormattedMessage id={link.main ? 'stats.playerIds.main' : 'stats.playerIds.farm'} />
+                  </Td>
+                  <Td>
+                    <FormattedMessage id={link.verified ? 'stats.playerIds.yes' : 'stats.playerIds.no'} />
+                  </Td>
+                  <Td>
+                    <div className="flex flex-wrap justify-end gap-2">
+                      <Button size="sm" variant="outline" disabled={verify.isPending} onClick={() => verify.mutate(link)}>
+                        <FormattedMessage id={link.verified ? 'stats.playerIds.unverify' : 'stats.playerIds.verify'} />
+                      </Button>
+                      <Button size="sm" variant="outline" onClick={() => setUnlinking(link)}>
+                        <FormattedMessage id="stats.playerIds.unlink" />
+                      </Button>
+                    </div>
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+        {links.data && <Pagination page={links.data.page} pageSize={links.data.pageSize} total={links.data.total} onPage={setPage} />}
+      </Card>
+      <ConfirmDialog
+        open={unlinking !== null}
+        onOpenChange={(open) => !open && setUnlinking(null)}
+        title={intl.formatMessage({ id: 'stats.playerIds.unlinkTitle' })}
+        text={unlinking ? intl.formatMessage({ id: 'stats.playerIds.unlinkText' }, { governorId: unlinking.governorId, username: unlinking.username }) : ''}
+        confirmId="stats.playerIds.unlink"
+        busy={unlink.isPending}
+        onConfirm={() => unlinking && unlink.mutate(unlinking)}
+      />
+    </div>
+  );
+}
+
+/** Link a governor (a farm, or a corrected main) to an account, verified or not. */
+function LinkForm({ onLinked }: { onLinked: () => void }) {
+  const token = useToken();
+  const intl = useIntl();
+  const [governorId, setGovernorId] = useState('');
+  const [username, setUsername] = useState('');
+  const [verified, setVerified] = useState(true);
+  const [invalid, setInvalid] = useState(false);
+  const link = useMutation({
+    mutationFn: () => api().link(token!, Number(governorId), { username: username.trim(), verified }),
+    onSuccess: () => {
+      setGovernorId('');
+      setUsername('');
+      onLinked();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const ok = /^[1-9]\d{0,14}$/.test(governorId.trim()) && username.trim() !== '';
+    setInvalid(!ok);
+    if (ok) link.mutate();
+  };
+  return (
+    <Card className="grid min-w-0 gap-3">
+      <CardTitle>
+        <FormattedMessage id="stats.playerIds.linkTitle" />
+      </CardTitle>
+      <p className="text-sm text-muted-foreground">
+        <FormattedMessage id="stats.playerIds.linkHint" />
+      </p>
+      <form className="flex flex-wrap items-end gap-3" onSubmit={submit} noValidate>
+        <div className="grid gap-1">
+          <Label htmlFor="link-governor">
+            <FormattedMessage id="stats.playerIds.governorId" />
+          </Label>
+          <Input id="link-governor" inputMode="numeric" dir="ltr" className="w-40" value={governorId} onChange={(e) => setGovernorId(e.target.value)} aria-invalid={invalid && !/^[1-9]\d{0,14}$/.test(governorId.trim())} />
+        </div>
+        <div className="grid gap-1">
+          <Label htmlFor="link-username">
+            <FormattedMessage id="stats.playerIds.username" />
+          </Label>
+          <Input id="link-username" className="w-56" value={username} maxLength={64} onChange={(e) => setUsername(e.target.value)} aria-invalid={invalid && username.trim() === ''} />
+        </div>
+        <div className="flex items-center gap-2 pb-2">
+          <Checkbox id="link-verified" checked={verified} onCheckedChange={(v) => setVerified(v === true)} />
+          <Label htmlFor="link-verified">
+            <FormattedMessage id="stats.playerIds.verified" />
+          </Label>
+        </div>
+        <Button type="submit" disabled={link.isPending}>
+          <FormattedMessage id="stats.playerIds.link" />
+        </Button>
+      </form>
+      {invalid && <Alert variant="error">{intl.formatMessage({ id: 'stats.playerIds.invalid' })}</Alert>}
+      {link.error && (
+        <Alert variant="error">
+          <bdi>{(link.error as Error).message}</bdi>
+        </Alert>
+      )}
+      {link.isSuccess && (
+        <Alert variant="success">
+          <FormattedMessage id="stats.playerIds.linked" values={{ governorId: link.data.governorId, username: link.data.username }} />
+        </Alert>
+      )}
+    </Card>
+  );
+}
