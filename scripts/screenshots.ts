@@ -34,6 +34,13 @@ for (const width of [1280, 375]) {
           await page.fill('#password', process.env.PASSWORD ?? '');
           await page.click('button[type=submit]');
           await page.waitForURL((u) => !u.pathname.startsWith('/signin'));
+          // the account's saved language applies at sign-in: save this round's language on the account
+          await page.evaluate(async (l) => {
+            const token = localStorage.getItem('kingdom.token');
+            await fetch('/account/locale', { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ locale: l }) });
+            const s = JSON.parse(localStorage.getItem('kingdom.settings') ?? '{}');
+            localStorage.setItem('kingdom.settings', JSON.stringify({ ...s, locale: l }));
+          }, locale);
         }
         await page.goto(`${BASE}${path}`);
         await page.waitForTimeout(700);

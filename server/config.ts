@@ -115,6 +115,14 @@ function port(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
   return value;
 }
 
+function count(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < 1) throw new ConfigError(`${name} must be a whole number from 1, not "${raw}".`);
+  return value;
+}
+
 function text(env: NodeJS.ProcessEnv, name: string): string | null {
   const raw = env[name]?.trim();
   return raw ? raw : null;
@@ -142,7 +150,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',
     trustProxy: text(env, 'TRUST_PROXY') === 'true' || text(env, 'TRUST_PROXY') === '1',
     loginRateLimit: { perEmail: 10, perAddress: 30, windowMs: 60_000 },
-    registerRateLimit: { perAddress: 60, windowMs: 3_600_000 },
+    registerRateLimit: { perAddress: count(env, 'SIGNUPS_PER_HOUR', 60), windowMs: 3_600_000 },
     httpLimits: DEFAULT_HTTP_LIMITS,
     passwordHashing: { concurrency: 2, queue: 32 },
     heartbeatMs: HEARTBEAT_MS,

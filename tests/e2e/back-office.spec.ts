@@ -105,9 +105,9 @@ test('My Bidding History: empty at first, then the item the player won with its 
   await open(page, player, '/my-account/profile');
   await page.getByTestId('tab-history').click();
   await expect(page.getByTestId('no-winning-bids')).toHaveText('You do not have any winning bids!');
-  // the other tabs say plainly that governor statistics are not built yet
+  // the kills tab says plainly that no scan has seen this player's governor yet
   await page.getByTestId('tab-kills').click();
-  await expect(page.getByTestId('planned')).toContainText('not built yet');
+  await expect(page.getByTestId('profile-kills').getByTestId('profile-no-governor')).toBeVisible();
 
   await api('points/transactions', { username: player.username, delta: 5_000, reason: 'History test' }, admin);
   const itemName = `Banner ${Date.now().toString(36)}`;

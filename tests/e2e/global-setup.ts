@@ -6,12 +6,13 @@ import { ADMIN, BASE_URL, PORTS } from './support';
 
 /**
  * Starts the real server (built client, SQLite in a fresh temporary folder) on the test ports,
- * registers the first account (which becomes admin) and stops it all afterwards.
+ * registers the first account (which becomes admin) and stops it all afterwards. Every test signs
+ * up its own accounts from 127.0.0.1, so the sign-up limit per address is raised (SIGNUPS_PER_HOUR).
  */
 export default async function globalSetup() {
   const dataDir = mkdtempSync(join(tmpdir(), 'kingdom-e2e-'));
   const server = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, PORT: String(PORTS.http), AUCTION_PORT: String(PORTS.auction), USER_PORT: String(PORTS.user), DATA_DIR: dataDir },
+    env: { ...process.env, PORT: String(PORTS.http), AUCTION_PORT: String(PORTS.auction), USER_PORT: String(PORTS.user), DATA_DIR: dataDir, SIGNUPS_PER_HOUR: '100000' },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const deadline = Date.now() + 30_000;

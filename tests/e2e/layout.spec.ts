@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { ADMIN, PASSWORD, PORTS, acceptCookies, api, register, tokenOf } from './support';
+import { ADMIN, PASSWORD, PORTS, acceptCookies, api, liveCard, register, tokenOf } from './support';
 
 /**
  * Issue 9 #2: with long item names and a long username on every page, the document is never wider
@@ -84,6 +84,12 @@ async function createItem(admin: string, itemName: string, extra: Record<string,
 }
 
 let seeded = false;
+/** Live for an hour: cancelled when this file is done, so the tests after it do not scroll past them. */
+const liveItems: number[] = [];
+test.afterAll(async () => {
+  const admin = await tokenOf(ADMIN);
+  for (const itemId of liveItems.splice(0)) await api(`store/items/${itemId}/cancel`, undefined, admin);
+});
 /** Long names everywhere: live, upcoming, sold and unsold items, bids and ledger entries of the long username. */
 async function seed() {
   if (seeded) return;
@@ -97,7 +103,8 @@ async function seed() {
   await bidAs(long, sold, 123_456_789, LONG_USER);
   const live = await createItem(admin, NAMES.live);
   await bidAs(long, live, 234_567_890, LONG_USER);
-  await createItem(admin, NAMES.liveToken);
+  const liveToken = await createItem(admin, NAMES.liveToken);
+  liveItems.push(live, liveToken);
   await createItem(admin, NAMES.upcoming, { startsAt: Date.now() + 36 * 3600_000 });
   const unsold = await createItem(admin, NAMES.unsold);
   expect((await api<{ result: boolean }>(`store/items/${unsold}/cancel`, undefined, admin)).result).toBe(true);
@@ -141,13 +148,15 @@ async function go(page: Page, path: string) {
 function waitForData(page: Page, path: string) {
   switch (path) {
     case '/my-account/kingdom-store':
-      return Promise.all([
-        expect(page.getByTestId('live-item').filter({ hasText: NAMES.live })).toBeVisible(),
-        expect(page.getByTestId('live-item').filter({ hasText: NAMES.liveToken })).toBeVisible(),
+      // one card at a time (each scrolls), then the rest of the page from the top
+      return liveCard(page, NAMES.live)
+        .then(() => liveCard(page, NAMES.liveToken))
+        .then(() => page.evaluate(() => window.scrollTo(0, 0)))
+        .then(() => Promise.all([
         expect(page.getByTestId('upcoming-item').filter({ hasText: NAMES.upcoming })).toBeVisible(),
         expect(page.getByTestId('finished-item').filter({ hasText: NAMES.sold })).toBeVisible(),
         expect(page.getByTestId('latest-bid').first()).toBeVisible(),
-      ]);
+      ]));
     case '/my-kingdom/kingdom-points/store-management':
       return expect(page.getByTestId('item-row').filter({ hasText: NAMES.upcoming })).toBeVisible();
     case '/my-kingdom/kingdom-points/store-history':

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, acceptCookies, api, register, signIn, tokenOf } from './support';
+import { ADMIN, acceptCookies, api, liveCard, register, signIn, tokenOf } from './support';
 
 test('a grant reaches the player’s open page at once, with the locale’s thousands separators', async ({ page }) => {
   await acceptCookies(page);
@@ -42,7 +42,7 @@ test('deducting more than a balance says so; deducting into points held by a lea
   await api('store/items', { itemName, start_price: 200, minIncrement: 1, duration: 600, extendWindow: 0, maxExtensions: 0 }, admin);
   const bidder = await (await page.context().browser()!.newContext()).newPage();
   await openAs(bidder, player, '/my-account/kingdom-store');
-  const card = bidder.getByTestId('live-item').filter({ hasText: itemName });
+  const card = await liveCard(bidder, itemName);
   await card.getByTestId('bid-amount').fill('200');
   await card.getByTestId('bid-submit').click();
   await expect(bidder.getByTestId('sidebar')).toContainText('200');

@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ADMIN, BASE_URL, acceptCookies, api, register, signIn, tokenOf } from './support';
+import { ADMIN, BASE_URL, acceptCookies, api, liveCard, register, signIn, tokenOf } from './support';
 
 // a 1×1 transparent PNG
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -44,7 +44,7 @@ test('issue 9 #15: every card opens the item’s details: full name, description
 
   await openStore(page, await register());
   // a live card: its name opens the dialog; the description and start come from the store
-  const card = page.getByTestId('live-item').filter({ hasText: liveName });
+  const card = await liveCard(page, liveName);
   await card.getByRole('button', { name: liveName }).click();
   const dialog = page.getByRole('dialog', { name: liveName });
   await expect(dialog).toBeVisible();

@@ -1,4 +1,4 @@
-import { expect, type Page } from '@playwright/test';
+import { expect, type Locator, type Page } from '@playwright/test';
 
 /** E2E_PORT moves the three ports together, so two checkouts can run their browser tests at once. */
 const base = Number(process.env.E2E_PORT ?? 7411);
@@ -62,4 +62,21 @@ export async function signIn(page: Page, account: { email: string; password: str
   if (!remember) await page.locator('#remember').click();
   await page.getByRole('button', { name: 'Login' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+}
+
+/**
+ * A live item's card on the store page. The live grid renders only the rows near the screen
+ * (virtualised) and other tests leave live items of their own, so this scrolls down a screen at a
+ * time until the card is rendered, then brings it into view.
+ */
+export async function liveCard(page: Page, itemName: string): Promise<Locator> {
+  const card = page.getByTestId('live-item').filter({ hasText: itemName });
+  await expect(async () => {
+    if (await card.count()) return;
+    await page.evaluate(() => window.scrollBy(0, window.innerHeight));
+    throw new Error(`the card of ${itemName} is not rendered yet`);
+  }).toPass({ timeout: 20_000 });
+  await card.scrollIntoViewIfNeeded();
+  await expect(card).toBeVisible();
+  return card;
 }

@@ -52,8 +52,8 @@ export default function AlliancesPage({ titleId }: { titleId: string }) {
         {alliances.data && alliances.data.length === 0 ? (
           <Empty textId="stats.alliances.empty" />
         ) : (
-          <Table loading={alliances.isPending} columns={6} minWidth="48rem">
-            <thead>
+          <Table loading={alliances.isPending} columns={6} minWidth="0" className="max-md:block md:min-w-[48rem]">
+            <thead className="max-md:hidden">
               <tr>
                 <Th>
                   <FormattedMessage id="stats.alliances.tag" />
@@ -75,7 +75,8 @@ export default function AlliancesPage({ titleId }: { titleId: string }) {
                 </Th>
               </tr>
             </thead>
-            <tbody>{alliances.data?.map((row) => <AllianceLine key={row.tag} row={row} />)}</tbody>
+            {/* on phones each alliance is a card */}
+            <tbody className="max-md:grid max-md:gap-3">{alliances.data?.map((row) => <AllianceLine key={row.tag} row={row} />)}</tbody>
           </Table>
         )}
       </Card>
@@ -94,11 +95,11 @@ function AllianceLine({ row }: { row: AllianceRow }) {
   });
   const nameId = `alliance-name-${row.tag}`;
   return (
-    <tr data-testid="alliance-row">
-      <Td className="font-medium">
+    <tr data-testid="alliance-row" className="max-md:grid max-md:grid-cols-3 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+      <Td className="font-medium max-md:col-span-2 max-md:px-1">
         <bdi>{row.tag}</bdi>
       </Td>
-      <Td>
+      <Td className="max-md:col-span-3 max-md:row-start-2 max-md:px-1">
         <form
           className="flex min-w-0 items-center gap-2"
           onSubmit={(e) => {
@@ -109,7 +110,7 @@ function AllianceLine({ row }: { row: AllianceRow }) {
           <label htmlFor={nameId} className="sr-only">
             {intl.formatMessage({ id: 'stats.alliances.nameOf' }, { tag: row.tag })}
           </label>
-          <Input id={nameId} className="h-8 min-w-0 w-44" value={name} maxLength={64} onChange={(e) => setName(e.target.value)} />
+          <Input id={nameId} dir="auto" className="h-8 min-w-0 w-44" value={name} maxLength={64} onChange={(e) => setName(e.target.value)} />
           <Button size="sm" variant="outline" type="submit" disabled={save.isPending || name === row.name}>
             <FormattedMessage id="stats.alliances.save" />
           </Button>
@@ -120,7 +121,7 @@ function AllianceLine({ row }: { row: AllianceRow }) {
           </p>
         )}
       </Td>
-      <Td>
+      <Td className="max-md:col-start-3 max-md:row-start-1 max-md:px-1 max-md:text-end">
         <Checkbox
           checked={row.ours}
           disabled={save.isPending}
@@ -128,15 +129,27 @@ function AllianceLine({ row }: { row: AllianceRow }) {
           onCheckedChange={(v) => save.mutate({ ours: v === true })}
         />
       </Td>
-      <Td className="text-end tabular-nums">
+      <Td className="text-end tabular-nums max-md:px-1 max-md:text-start">
+        <MobileLabel id="stats.alliances.members" />
         <Num value={row.members} />
       </Td>
-      <Td className="text-end">
+      <Td className="text-end max-md:px-1 max-md:text-start">
+        <MobileLabel id="stat.power" />
         <Num value={row.power} />
       </Td>
-      <Td className="text-end">
+      <Td className="text-end max-md:px-1 max-md:text-start">
+        <MobileLabel id="stat.killpoints" />
         <Num value={row.killpoints} />
       </Td>
     </tr>
+  );
+}
+
+/** The column's name above a value on phones, where the table's header is hidden. */
+function MobileLabel({ id }: { id: string }) {
+  return (
+    <span className="block text-xs text-muted-foreground md:hidden">
+      <FormattedMessage id={id} />
+    </span>
   );
 }

@@ -69,8 +69,8 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
         {links.data && links.data.links.length === 0 ? (
           <Empty textId={q.trim() ? 'stats.playerIds.noMatch' : 'stats.playerIds.empty'} />
         ) : (
-          <Table loading={links.isPending} columns={5}>
-            <thead>
+          <Table loading={links.isPending} columns={5} minWidth="0" className="max-md:block md:min-w-[44rem]">
+            <thead className="max-md:hidden">
               <tr>
                 <Th>
                   <FormattedMessage id="stats.playerIds.governor" />
@@ -91,10 +91,11 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
                 </Th>
               </tr>
             </thead>
-            <tbody>
+            {/* on phones each link is a card: every action stays on screen */}
+            <tbody className="max-md:grid max-md:gap-3">
               {links.data?.links.map((link) => (
-                <tr key={link.governorId} data-testid="player-link">
-                  <Td>
+                <tr key={link.governorId} data-testid="player-link" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+                  <Td className="max-md:px-1">
                     <div className="grid min-w-0">
                       {link.name !== null ? <GovernorLink governorId={link.governorId} name={link.name} className="truncate" /> : <span className="text-muted-foreground">—</span>}
                       <span dir="ltr" className="text-start text-xs tabular-nums text-muted-foreground">
@@ -102,17 +103,20 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
                       </span>
                     </div>
                   </Td>
-                  <Td>
+                  <Td className="max-md:px-1">
                     <bdi className="break-all">{link.username}</bdi>
                   </Td>
-                  <Td>
+                  <Td className="whitespace-nowrap max-md:px-1">
                     <FormattedMessage id={link.main ? 'stats.playerIds.main' : 'stats.playerIds.farm'} />
                   </Td>
-                  <Td>
+                  <Td className="whitespace-nowrap max-md:px-1">
+                    <span className="md:hidden">
+                      <FormattedMessage id="stats.playerIds.verified" />:{' '}
+                    </span>
                     <FormattedMessage id={link.verified ? 'stats.playerIds.yes' : 'stats.playerIds.no'} />
                   </Td>
-                  <Td>
-                    <div className="flex flex-wrap justify-end gap-2">
+                  <Td className="max-md:col-span-2 max-md:px-1">
+                    <div className="flex justify-end gap-2 max-md:justify-start">
                       <Button size="sm" variant="outline" disabled={verify.isPending} onClick={() => verify.mutate(link)}>
                         <FormattedMessage id={link.verified ? 'stats.playerIds.unverify' : 'stats.playerIds.verify'} />
                       </Button>

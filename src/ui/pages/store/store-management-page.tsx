@@ -380,7 +380,7 @@ function LiveCellsView({ amount, username }: { amount: number; username: string 
           <FormattedNumber value={amount} />
         </span>
       </td>
-      <td className={cn(CELL, 'min-w-0 break-words')}>
+      <td className={cn(CELL, 'min-w-0 wrap-anywhere')}>
         <StackLabel id="manage.col.leader" />
         {username === 'server' ? '—' : <bdi>{username}</bdi>}
       </td>
@@ -440,7 +440,7 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
         </p>
       ) : (
         // a table where there is room; below the lg breakpoint each row stacks into a card, so its actions stay on screen
-        <div className="lg:overflow-x-auto">
+        <div className="min-w-0 lg:overflow-x-auto">
           <table className="w-full text-sm max-lg:block" data-testid="items-table">
             <thead className="text-start text-xs text-muted-foreground max-lg:hidden">
               <tr>
@@ -459,7 +459,7 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
             <tbody className="divide-y divide-border max-lg:block">
               {shown.map((it) => (
                 <tr key={it.itemId} data-testid="item-row" data-state={it.state} className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:py-3">
-                  <td dir="auto" className={cn(CELL, 'min-w-0 break-words text-start font-medium max-lg:col-span-2')}>
+                  <td dir="auto" className={cn(CELL, 'min-w-0 text-start font-medium wrap-anywhere max-lg:col-span-2')}>
                     {it.itemName}
                   </td>
                   <td className={CELL}>
