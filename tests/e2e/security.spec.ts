@@ -24,9 +24,13 @@ test('the app works under its Content-Security-Policy: sockets connect, pages, m
   await page.goto('/my-account/kingdom-store');
   await expect(page.getByTestId('live-item').or(page.getByTestId('no-live')).first()).toBeVisible();
   await page.goto('/my-kingdom/kingdom-points/store-management');
+  await page.getByRole('button', { name: 'New item' }).click();
+  await expect(page.getByRole('dialog', { name: 'New item' })).toBeVisible();
   await page.getByTestId('image-file').setInputFiles({ name: 'relic.png', mimeType: 'image/png', buffer: PNG });
   await expect(page.getByTestId('image-preview')).toBeVisible();
   expect(await page.getByTestId('image-preview').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.getByTestId('language-picker').selectOption('ar');
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await page.getByTestId('language-picker').selectOption('en');

@@ -158,7 +158,7 @@ test("Player IDs: a sign-up's claim is listed, verified, a farm linked and unlin
   await main.getByRole('button', { name: 'Verify' }).click();
   await expect(main).toContainText('Yes');
 
-  await page.getByLabel('Governor id').fill(String(governors[1].id));
+  await page.getByLabel('Governor id', { exact: true }).fill(String(governors[1].id));
   await page.getByLabel('Username', { exact: true }).fill(player.username);
   await page.getByRole('button', { name: 'Link', exact: true }).click();
   await expect(page.getByText(`Governor ${governors[1].id} is now linked to ${player.username}.`)).toBeVisible();

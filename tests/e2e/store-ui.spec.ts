@@ -39,8 +39,9 @@ test('issue 9 #15: every card opens the item’s details: full name, description
   await createItem(admin, { itemName: liveName, description, imageUrl });
   const upcomingName = `Scheduled Gemstone Treasure Chest Collection ${tag}`;
   await createItem(admin, { itemName: upcomingName, description: `Coming soon ${tag}`, startsAt: Date.now() + 48 * 3600_000, start_price: 2_000 });
-  const cancelledName = `Withdrawn relic ${tag}`;
-  const cancelled = await createItem(admin, { itemName: cancelledName });
+  // a ten-second auction nobody bids on: it finishes unsold (a cancelled item leaves the board instead)
+  const unsoldName = `Unclaimed relic ${tag}`;
+  const unsold = await createItem(admin, { itemName: unsoldName, duration: 10 });
 
   await openStore(page, await register());
   // a live card: its name opens the dialog; the description and start come from the store
@@ -72,10 +73,12 @@ test('issue 9 #15: every card opens the item’s details: full name, description
   await upcoming.getByRole('button', { name: 'Close' }).click();
   await expect(upcoming).toBeHidden();
 
-  // a finished row (cancelled while the page is open: not sold)
-  expect((await api<{ result: boolean }>(`store/items/${cancelled}/cancel`, undefined, admin)).result).toBe(true);
-  await page.getByTestId('finished-item').filter({ hasText: cancelledName }).getByRole('button', { name: cancelledName }).click();
-  const finished = page.getByRole('dialog', { name: cancelledName });
+  // a finished row: the unsold item once the server's scheduler has ended it (waited on, not slept)
+  await expect
+    .poll(async () => (await api<{ items: { itemId: number }[] }>('store/items?state=finished', undefined, admin, 'GET')).items.some((i) => i.itemId === unsold), { timeout: 20_000 })
+    .toBe(true);
+  await page.getByTestId('finished-item').filter({ hasText: unsoldName }).getByRole('button', { name: unsoldName }).click();
+  const finished = page.getByRole('dialog', { name: unsoldName });
   await expect(finished.getByTestId('details-result')).toHaveText('Not sold');
   await expect(finished.getByTestId('details-start-price')).toHaveText('1,500');
 });
