@@ -233,7 +233,7 @@ async function registerLoops(s: Extract<AttackSpec, { kind: 'register-loops' }>,
         const name = `flood${salt}l${loop}n${i}`.slice(0, 32);
         try {
           const answer = await httpJson(s.httpUrl, 'POST', '/auth/register', {
-            body: { email: `${name}@bench.test`, password: 'Flood!pass1', username: name, playerid: String(200000 + i) },
+            body: { email: `${name}@bench.test`, password: 'Flood!pass1', username: name, playerid: String(200_000_000 + loop * 100_000 + i + (process.pid % 1000) * 10_000_000) },
             localAddress: ADDRESSES.attacker,
             agent,
             timeoutMs: 10_000,

@@ -97,9 +97,12 @@ async function setupPost(base: string, url: string, body: unknown, token?: strin
   return answer.body;
 }
 
+/** A governor id belongs to one account: each bench account claims its own. */
+let governorIds = 100_000;
 async function account(base: string, username: string): Promise<string> {
   const email = `${username}@bench.test`;
-  await setupPost(base, '/auth/register', { email, password: PASSWORD, username, playerid: '100001' });
+  governorIds += 1;
+  await setupPost(base, '/auth/register', { email, password: PASSWORD, username, playerid: String(governorIds) });
   const login = await setupPost(base, '/auth/login', { email, password: PASSWORD });
   return (login.token as { access_token: string }).access_token;
 }

@@ -6,11 +6,11 @@ import type { Plugin } from 'vite';
  * parser: react-intl's documented set-up with the parser aliased to its `no-parser` build.
  * Texts stay word for word; only their parsing moves from the browser to the build.
  *
- * English ships with the page, so its texts of the statistics pages (behind sign-in, loaded with
- * their pages) are split off: `en.json` holds the rest, `en.json?pages` only those, loaded right
+ * English ships with the page, so the texts of pages behind sign-in (statistics, the back office,
+ * settings, groups, profile, QA, the store's page; never the sign-in pages, the shell or the notices) are split off: `en.json` holds the rest, `en.json?pages` only those, loaded right
  * after boot (src/locales/load.ts). This keeps /signin within its budget as pages add texts.
  */
-export const PAGE_KEYS = /^(stat|stats|scans|dashboard|metrics|governor)\./;
+export const PAGE_KEYS = /^(stat|stats|scans|dashboard|metrics|governor|manage|points|bulk|history|ledger|groups|myGroups|qa|settings|kingdom|profile|store(?!\.closed\.))\./;
 
 export function precompileMessages(): Plugin {
   return {
