@@ -316,7 +316,9 @@ function bidder(url: string, token: string, address: string, onFrame: (frame: { 
 async function snipe(ctx: AttackContext): Promise<{ report: AttackReport; verdictNote: string; snipeFailed: boolean }> {
   const { server, world } = ctx;
   const report: AttackReport = {};
-  // the leader's sockets first (connecting them can take a while on a busy machine), then the item
+  // the leader's own bidding socket first (the account's socket cap may refuse its flood sockets
+  // beyond it: that is the server defending itself), then its flood sockets, then the item
+  const leader = await bidder(server.auctionUrl, world.attacker, ADDRESSES.attacker, () => undefined);
   const crew = await prepareAttackers([
     { kind: 'bid-flood', auctionUrl: server.auctionUrl, token: world.attacker, sockets: SNIPE.floodSockets, perSocketPerS: 10, itemId: 0, amount: 1, seconds: SNIPE.floodFromEndS + 2 },
   ]);
@@ -331,7 +333,6 @@ async function snipe(ctx: AttackContext): Promise<{ report: AttackReport; verdic
     if (!rivalAnswer && frame.type === 'BID_CREATED' && data.itemId === item.itemId && data.username === world.rivalName) rivalAnswer = { kind: 'accepted', at: Date.now() };
     if (!rivalAnswer && frame.type === 'ERROR' && data.requestId === 'rival-snipe') rivalAnswer = { kind: `refused ${frame.error_type}`, at: Date.now() };
   };
-  const leader = await bidder(server.auctionUrl, world.attacker, ADDRESSES.attacker, () => undefined);
   const rival = await bidder(server.auctionUrl, world.rival, ADDRESSES.rival, onRival);
   try {
     leader.send(JSON.stringify({ type: 'CREATE_BID', data: { itemId: item.itemId, amount: SNIPE.leaderAmount, requestId: 'leader-first' } }));

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { AUTH_TIMEOUT_MS, CONNECTION_FRAMES, DEFAULT_SOCKET_LIMITS, HEARTBEAT_MS, type SocketLimits } from './sockets/limits';
 import type { FrameRateLimit } from './sockets/rate-limit';
 
-/** Argon2 cost parameters. Production uses argon2id's defaults; only tests pass cheaper ones, in code. */
+/** Argon2 cost parameters. Production uses PRODUCTION_HASH_COST (server/auth/passwords.ts); only tests pass cheaper ones, in code. */
 export interface PasswordHashCost {
   memoryCost: number;
   timeCost: number;
@@ -152,7 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     loginRateLimit: { perEmail: 10, perAddress: 30, windowMs: 60_000 },
     registerRateLimit: { perAddress: count(env, 'SIGNUPS_PER_HOUR', 60), windowMs: 3_600_000 },
     httpLimits: DEFAULT_HTTP_LIMITS,
-    passwordHashing: { concurrency: 2, queue: 32 },
+    // one hash at a time, on one lane (PRODUCTION_HASH_COST): a sign-up flood keeps a core free
+    passwordHashing: { concurrency: 1, queue: 32 },
     heartbeatMs: HEARTBEAT_MS,
     authTimeoutMs: AUTH_TIMEOUT_MS,
     frameRateLimit: CONNECTION_FRAMES,

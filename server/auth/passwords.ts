@@ -51,9 +51,18 @@ export function boundedQueue(limits: PasswordHashing) {
   };
 }
 
-/** argon2id; `cost` is null in production (argon2's defaults) and cheaper only in tests. */
+/**
+ * Production's argon2id: argon2's default memory (64 MiB) and passes (3), on one lane. argon2's
+ * default of four lanes fills both cores of a small server with one hash, so a flood of sign-ups
+ * slowed every request (bench:abuse, attack f); one lane keeps a core free for everything else,
+ * and 64 MiB × 3 passes is still well above OWASP's minimum for argon2id (19 MiB × 2, one lane).
+ * Hashes made before keep their own parameters (stored in the hash) and verify as they are.
+ */
+export const PRODUCTION_HASH_COST: PasswordHashCost = { memoryCost: 65_536, timeCost: 3, parallelism: 1 };
+
+/** argon2id; `cost` is null in production (PRODUCTION_HASH_COST) and cheaper only in tests. */
 export function createPasswordHasher(cost: PasswordHashCost | null, limits: PasswordHashing): PasswordHasher {
-  const options = { type: argon2.argon2id, ...(cost ?? {}) } as const;
+  const options = { type: argon2.argon2id, ...(cost ?? PRODUCTION_HASH_COST) } as const;
   const queue = boundedQueue(limits);
   let dummy: Promise<string> | null = null;
   const hash = (password: string) => queue.run(() => argon2.hash(password, options));
