@@ -1,7 +1,7 @@
 import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useEffect, useMemo, useRef } from 'react';
+import { memo, useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage } from 'react-intl';
 import type { GovernorFilters, GovernorRow, GovernorSort } from '../../../api/scans';
 import { useToken } from '../../lib/back-office';
@@ -58,6 +58,38 @@ const WIDTHS: Record<string, string> = { name: '14rem', alliance: '6rem' };
 const width = (id: string) => WIDTHS[id] ?? '7.5rem';
 const noRows: GovernorRow[] = [];
 
+function useGovernorTable(data: GovernorRow[], sorting: SortingState, onSorting: (s: SortingState) => void) {
+  return useTable({
+    features,
+    columns,
+    data,
+    getRowId: (row) => String(row.governorId),
+    manualSorting: true,
+    enableMultiSort: false,
+    enableSortingRemoval: false,
+    state: { sorting },
+    onSortingChange: (updater) => onSorting(typeof updater === 'function' ? updater(sorting) : updater),
+  });
+}
+type GovernorTable = ReturnType<typeof useGovernorTable>;
+type TableRow = ReturnType<GovernorTable['getRowModel']>['rows'][number];
+
+/**
+ * One governor's row. Memoised: scrolling re-renders the table for every frame, and only the rows
+ * that come into view need rendering, not the 40 already on screen (each a dozen formatted numbers).
+ */
+const RowView = memo(function RowView({ row, table }: { row: TableRow; table: GovernorTable }) {
+  return (
+    <tr style={{ height: ROW_HEIGHT }} data-testid="governor-row" data-governor-id={row.original.governorId}>
+      {row.getAllCells().map((cell) => (
+        <td key={cell.id} className={cn('overflow-hidden px-3 py-1', cell.column.id === 'name' || cell.column.id === 'alliance' ? 'text-start' : 'text-end')}>
+          <table.FlexRender cell={cell} />
+        </td>
+      ))}
+    </tr>
+  );
+});
+
 /**
  * Every governor of a scan: the server sorts, filters and pages (GET /governors); the rows are
  * virtualised and pages load as the reader scrolls, so 5,000 governors stay smooth.
@@ -77,17 +109,7 @@ export function GovernorsTable({ filters, sorting, onSorting }: { filters: Omit<
   const data = useMemo(() => pages.data?.pages.flatMap((p) => p.governors) ?? noRows, [pages.data]);
   const total = pages.data?.pages[0]?.total ?? 0;
 
-  const table = useTable({
-    features,
-    columns,
-    data,
-    getRowId: (row) => String(row.governorId),
-    manualSorting: true,
-    enableMultiSort: false,
-    enableSortingRemoval: false,
-    state: { sorting },
-    onSortingChange: (updater) => onSorting(typeof updater === 'function' ? updater(sorting) : updater),
-  });
+  const table = useGovernorTable(data, sorting, onSorting);
   const rows = table.getRowModel().rows;
 
   const scroller = useRef<HTMLDivElement>(null);
@@ -166,15 +188,7 @@ export function GovernorsTable({ filters, sorting, onSorting }: { filters: Omit<
                   </tr>
                 );
               }
-              return (
-                <tr key={row.id} style={{ height: ROW_HEIGHT }} data-testid="governor-row" data-governor-id={row.original.governorId}>
-                  {row.getAllCells().map((cell) => (
-                    <td key={cell.id} className={cn('overflow-hidden px-3 py-1', cell.column.id === 'name' || cell.column.id === 'alliance' ? 'text-start' : 'text-end')}>
-                      <table.FlexRender cell={cell} />
-                    </td>
-                  ))}
-                </tr>
-              );
+              return <RowView key={row.id} row={row} table={table} />;
             })}
             {after > 0 && (
               <tr aria-hidden="true">
