@@ -136,29 +136,7 @@ export interface ScansTable {
 }
 
 /** One governor in one scan; a stat that was not scanned is null. */
-export interface ScanRowsTable {
-  scan_id: number;
-  governor_id: number;
-  name: string;
-  alliance: string;
-  kingdom: number | null;
-  power: number | null;
-  killpoints: number | null;
-  deads: number | null;
-  t1_kills: number | null;
-  t2_kills: number | null;
-  t3_kills: number | null;
-  t4_kills: number | null;
-  t5_kills: number | null;
-  total_kills: number | null;
-  t45_kills: number | null;
-  ranged: number | null;
-  rss_gathered: number | null;
-  rss_assistance: number | null;
-  helps: number | null;
-  acclaim: number | null;
-  highest_acclaim: number | null;
-}
+export type ScanRowsTable = { scan_id: number; governor_id: number; name: string; alliance: string; kingdom: number | null } & StatColumns;
 
 type StatColumns = {
   power: number | null;
