@@ -14,6 +14,7 @@ import {
   type GovernorDetail,
   type GovernorRow,
   type GovernorSort,
+  type GovernorsFilter,
   type HistoryEntry,
   type KingdomSummary,
   type Scan,
@@ -305,18 +306,7 @@ export async function kingdomSummary(db: Db, scanId?: number, compareId?: number
   return { scan, compare, totals, change };
 }
 
-export interface GovernorsFilter {
-  scan?: number;
-  compare?: number;
-  alliance?: string;
-  q?: string;
-  sort?: GovernorSort;
-  order?: 'asc' | 'desc';
-  /** Sort by the change of the sort column since `compare` (needs both). */
-  gain?: boolean;
-  page?: number;
-  pageSize?: number;
-}
+export type { GovernorsFilter };
 
 const SORT_COLUMNS: Record<GovernorSort, string> = {
   governorId: 'r.governor_id',

@@ -12,6 +12,7 @@ import {
   type GovernorDetail,
   type GovernorRow,
   type GovernorSort,
+  type GovernorsFilter,
   type KingdomSummary,
   type MetricScope,
   type PlayerLink,
@@ -49,16 +50,8 @@ const linkAnswer = z.object({ result: z.literal(true), link: playerLink });
 
 export type GovernorsPage = z.infer<typeof governorsAnswer>;
 
-/** The governors table's query (GET /governors and /governors.csv). */
-export interface GovernorFilters {
-  scan?: number;
-  compare?: number;
-  alliance?: string;
-  q?: string;
-  sort?: GovernorSort;
-  order?: 'asc' | 'desc';
-  gain?: boolean;
-}
+/** The governors table's query (GET /governors and /governors.csv): the protocol's filters, the page aside. */
+export type GovernorFilters = Omit<GovernorsFilter, 'page' | 'pageSize'>;
 
 /** Where an upload stands: bytes sent (0..1), then "reading" until the server answers. */
 export type UploadProgress = { phase: 'sending'; fraction: number } | { phase: 'reading' };

@@ -235,6 +235,8 @@ export const governorsQuery = z.object({
   pageSize: queryInt(SCAN_ERRORS.badPageSize, 1, GOVERNORS_MAX_PAGE_SIZE),
 });
 export type GovernorsQuery = z.input<typeof governorsQuery>;
+/** The governors table's filters and order as both sides use them (parsed: gain is a boolean); `page` and `pageSize` choose the page. */
+export type GovernorsFilter = z.output<typeof governorsQuery>;
 
 export const summaryQuery = z.object({ scan: queryInt(SCAN_ERRORS.badScanId), compare: queryInt(SCAN_ERRORS.badScanId) });
 
