@@ -7,9 +7,9 @@
  * that setting up their accounts does not eat the benchmark's time). Prints one JSON line with its URLs and runs until
  * SIGTERM, SIGINT or the end of its stdin (the parent died).
  */
-import fs from 'node:fs';
 import { startServer } from '../server/app';
 import { ephemeralConfig, loadConfig } from '../server/config';
+import { stopWithParent } from './child-lifecycle';
 
 const dir = process.argv[2];
 if (!dir) throw new Error('usage: abuse-server-child.ts <dir>');
@@ -24,20 +24,7 @@ const server = await startServer(
   }),
 );
 
-let stopping = false;
-async function stop(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  const hard = setTimeout(() => process.exit(1), 5000);
-  hard.unref();
-  await server.close().catch(() => undefined);
-  fs.rmSync(dir, { recursive: true, force: true });
-  process.exit(0);
-}
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
-process.stdin.on('end', () => void stop());
-process.stdin.on('error', () => void stop());
+stopWithParent(server, dir);
 process.stdin.resume();
 
 process.stdout.write(`${JSON.stringify({ httpUrl: server.httpUrl, auctionUrl: server.auctionUrl, userUrl: server.userUrl })}\n`);

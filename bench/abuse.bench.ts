@@ -33,7 +33,7 @@ import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
 import { ADDRESSES, httpJson, type AttackReport, type AttackSpec } from './abuse-common';
 import { nowMs, quantile } from './common';
-import { killChildren, spawnChild, type Child } from './harness';
+import { killChildren, spawnChild, tempDirRemovedOnExit, type Child } from './harness';
 import { writeXlsxBomb } from './xlsx-bomb';
 
 // ── what is measured ─────────────────────────────────────────────────────────────────────────
@@ -55,18 +55,7 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 // ── options, temp dir, cleanup, the overall bound ────────────────────────────────────────────
 const onlyAt = process.argv.indexOf('--only');
 const ONLY = onlyAt >= 0 ? new Set((process.argv[onlyAt + 1] ?? '').split(',').map((s) => s.trim().toLowerCase()).filter(Boolean)) : null;
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-abuse-'));
-const cleanup = () => {
-  killChildren();
-  fs.rmSync(tmp, { recursive: true, force: true });
-};
-process.on('exit', cleanup);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    cleanup();
-    process.exit(130);
-  });
-}
+const tmp = tempDirRemovedOnExit('kingdom-abuse-');
 // the hard stop: whatever runs is abandoned, what was measured is written
 const hardStop = setTimeout(() => {
   log(`abuse bench: the ${TOTAL_BUDGET_S + 20} s bound was reached; writing what was measured`);

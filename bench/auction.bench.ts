@@ -31,7 +31,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { FRAME_BURST, FRAME_RATE_PER_S } from '../src/protocol/socket';
 import { nowMs, quantile, type Collected, type ItemSpec } from './common';
-import { ClientPool, checkFdLimit, cpuSecondsOf, killChildren, machineBusySeconds, spawnChild, type FdLimit } from './harness';
+import { ClientPool, checkFdLimit, cpuSecondsOf, machineBusySeconds, spawnChild, tempDirRemovedOnExit, type FdLimit } from './harness';
 import { sqliteBaseline, type SqliteFigures } from './sqlite-baseline';
 
 // ── what is measured ─────────────────────────────────────────────────────────────────────────
@@ -74,19 +74,8 @@ const SERVER_NODE_ARGS = (process.env.KINGDOM_BENCH_SERVER_ARGS ?? '').split(' '
 // ── file limit, temp dir and cleanup ─────────────────────────────────────────────────────────
 const fdLimit: FdLimit = checkFdLimit(2 * SOCKETS + 256);
 process.chdir(ROOT);
-const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-bench-'));
+const tmp = tempDirRemovedOnExit('kingdom-bench-');
 const pools: ClientPool[] = [];
-const cleanup = () => {
-  killChildren();
-  fs.rmSync(tmp, { recursive: true, force: true });
-};
-process.on('exit', cleanup);
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    cleanup();
-    process.exit(130);
-  });
-}
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -482,7 +471,7 @@ try {
 } catch (error) {
   log(`benchmark failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
   await Promise.all(pools.map((p) => p.terminate()));
-  cleanup();
+  // exiting removes the temporary folder and the children (tempDirRemovedOnExit)
   process.exit(1);
 }
 

@@ -5,6 +5,8 @@
  */
 import { execSync, spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { FromWorker, Progress, ToWorker, Collected, ItemSpec } from './common';
 
@@ -14,6 +16,23 @@ const children = new Set<ChildProcess>();
 /** Kills whatever child is still running (process exit, Ctrl-C, a failure). */
 export function killChildren(): void {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+
+/** A temporary folder for this run, removed with the child processes when the run exits or is interrupted (SIGINT, SIGTERM). */
+export function tempDirRemovedOnExit(prefix: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const cleanup = () => {
+    killChildren();
+    fs.rmSync(dir, { recursive: true, force: true });
+  };
+  process.on('exit', cleanup);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => {
+      cleanup();
+      process.exit(130);
+    });
+  }
+  return dir;
 }
 
 export interface Child<T> {

@@ -7,11 +7,11 @@
  * 1,000 accounts in, and the sockets' per-address limits (all 1,000 players come from 127.0.0.1);
  * the per-connection and per-account frame budgets stay the production ones.
  */
-import fs from 'node:fs';
 import { sql } from 'kysely';
 import { startServer } from '../server/app';
 import { ephemeralConfig } from '../server/config';
 import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
+import { stopWithParent } from './child-lifecycle';
 
 const dataDir = process.argv[2];
 if (!dataDir) throw new Error('usage: server-child.ts <dataDir>');
@@ -36,20 +36,7 @@ for (const name of ['journal_mode', 'synchronous', 'foreign_keys', 'busy_timeout
   pragmas[name] = rows[0] ? Object.values(rows[0])[0] : null;
 }
 
-let stopping = false;
-async function stop(): Promise<void> {
-  if (stopping) return;
-  stopping = true;
-  const hard = setTimeout(() => process.exit(1), 5000);
-  hard.unref();
-  await server.close().catch(() => undefined);
-  fs.rmSync(dataDir, { recursive: true, force: true });
-  process.exit(0);
-}
-process.on('SIGTERM', () => void stop());
-process.on('SIGINT', () => void stop());
-process.stdin.on('end', () => void stop());
-process.stdin.on('error', () => void stop());
+stopWithParent(server, dataDir);
 
 /**
  * `engine-alone <seconds>` on stdin: bids straight into the engine (AuctionEngine.createBid, the
