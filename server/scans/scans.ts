@@ -306,7 +306,6 @@ export async function kingdomSummary(db: Db, scanId?: number, compareId?: number
   return { scan, compare, totals, change };
 }
 
-export type { GovernorsFilter };
 
 const SORT_COLUMNS: Record<GovernorSort, string> = {
   governorId: 'r.governor_id',
