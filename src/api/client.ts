@@ -13,7 +13,15 @@ import {
 import { UnauthorizedError } from '../machines/auth.machine';
 
 /** The REST client: JSON, bearer token, answers checked against the shared schemas. */
-export class ApiError extends Error {}
+export class ApiError extends Error {
+  /** The HTTP status of the answer, when there was one (a 404 "never scanned" reads differently from a failure). */
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+  }
+}
 
 export interface Api {
   login(body: { email: string; password: string }): Promise<string>;

@@ -20,9 +20,9 @@ export async function answer<S extends z.ZodMiniType>(response: Response, schema
   const ok = schema.safeParse(body);
   if (ok.success && response.ok) return ok.data;
   const bad = failure.safeParse(body);
-  if (bad.success) throw new ApiError(bad.data.error);
+  if (bad.success) throw new ApiError(bad.data.error, response.status);
   if (ok.success) return ok.data;
-  throw new ApiError(response.ok ? 'The server sent an answer this app cannot read.' : `${response.status} ${response.statusText}`);
+  throw new ApiError(response.ok ? 'The server sent an answer this app cannot read.' : `${response.status} ${response.statusText}`, response.status);
 }
 
 /** Query parameters without the empty ones (an empty filter means "any"). */
@@ -39,7 +39,7 @@ export function params(values: Record<string, string | number | undefined | null
 export async function csvBlob(response: Response): Promise<{ blob: Blob; filename: string | null }> {
   if (!response.ok) {
     const bad = failure.safeParse(await response.json().catch(() => null));
-    throw new ApiError(bad.success ? bad.data.error : `${response.status} ${response.statusText}`);
+    throw new ApiError(bad.success ? bad.data.error : `${response.status} ${response.statusText}`, response.status);
   }
   const disposition = response.headers.get('content-disposition') ?? '';
   const match = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition);

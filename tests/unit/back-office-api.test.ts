@@ -14,7 +14,7 @@ describe('the back-office REST helpers', () => {
 
   it("throws the server's own text when it refuses", async () => {
     const refused = answer(json({ result: false, error: 'This would take the balance below the points reserved by leading bids.' }, 409), schema);
-    await expect(refused).rejects.toThrow(new ApiError('This would take the balance below the points reserved by leading bids.'));
+    await expect(refused).rejects.toThrow(new ApiError('This would take the balance below the points reserved by leading bids.', 409));
   });
 
   it('names the status when the answer is unreadable', async () => {

@@ -1,5 +1,6 @@
 import { createActor, fromPromise } from 'xstate';
 import { createApi, type Api } from '../../api/client';
+import { createHttp } from '../../api/http';
 import { lazyClient } from '../../api/lazy';
 import type { StoreApi } from '../../api/store';
 import { endpoints } from '../../api/config';
@@ -71,6 +72,13 @@ export function createApp() {
     },
   });
   actor.start();
+  // the one REST core: the signed-in user's token on every call; a 401 makes the auth actor ask
+  // the server again, which signs the user out if the session is over (the same as a refused socket)
+  const auth = actor.getSnapshot().context.auth;
+  const http = createHttp(ends.api, {
+    token: () => auth.getSnapshot().context.token,
+    unauthorized: () => auth.send({ type: 'REVALIDATE' }),
+  });
   actor.getSnapshot().context.auth.subscribe((s) => {
     if (s.context.user) recorder.setUser(s.context.user.username);
   });
@@ -98,7 +106,7 @@ export function createApp() {
 
   // the store's client and schemas load with the first store page, not with /signin
   const storeApi = lazyClient<StoreApi>(() => import('../../api/store').then((m) => m.createStoreApi(ends.api)));
-  return { actor, api, storeApi, endpoints: ends, recorder, inspection };
+  return { actor, api, http, storeApi, endpoints: ends, recorder, inspection };
 }
 
 export type AppRuntime = ReturnType<typeof createApp>;

@@ -1,6 +1,5 @@
 import { useSelector } from '@xstate/react';
 import { endpoints } from '../../api/config';
-import { createKingdomApi, type KingdomApi } from '../../api/kingdom';
 import { createPointsApi, type PointsApi } from '../../api/points';
 import { createStoreOfficeApi, type StoreOfficeApi } from '../../api/store-office';
 import { useChild } from '../app-context';
@@ -9,11 +8,11 @@ import { useChild } from '../app-context';
  * The back-office REST clients, made on first use by the (lazy) pages that need them, so the
  * sign-in bundle does not carry them. The server checks every call's rank; menus are not security.
  */
-let apis: { points: PointsApi; kingdom: KingdomApi; store: StoreOfficeApi } | undefined;
+let apis: { points: PointsApi; store: StoreOfficeApi } | undefined;
 export function backOffice() {
   if (!apis) {
     const base = endpoints().api;
-    apis = { points: createPointsApi(base), kingdom: createKingdomApi(base), store: createStoreOfficeApi(base) };
+    apis = { points: createPointsApi(base), store: createStoreOfficeApi(base) };
   }
   return apis;
 }

@@ -5,7 +5,9 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation } from 'wouter';
 import { useChild } from '../app-context';
 import { Sheet, SheetContent, SheetTitle } from '../components/sheet';
-import { backOffice, useToken } from '../lib/back-office';
+import { useToken } from '../lib/back-office';
+import { useApi } from '../lib/use-api';
+import { createKingdomApi } from '../../api/kingdom';
 import { cn } from '../lib/cn';
 import { queryClient } from '../lib/query-client';
 import { AccessDeniedPage } from '../pages/errors/access-denied-page';
@@ -24,9 +26,10 @@ import { UserSummary } from './user-summary';
  */
 function useKingdomName(): string {
   const token = useToken();
+  const kingdom = useApi(createKingdomApi);
   const settings = useQuery({
     queryKey: ['kingdom', 'settings'],
-    queryFn: () => backOffice().kingdom.settings(token!),
+    queryFn: () => kingdom.settings(),
     enabled: !!token,
     throwOnError: false, // the brand falls back to the app's name; pages show their own errors
   });

@@ -2,12 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
 import { Alert } from '../../components/alert';
 import { Card } from '../../components/card';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
+import { createKingdomApi } from '../../../api/kingdom';
 
 /** /my-account/groups: the groups the player belongs to (they decide who may bid on some items). */
 export default function GroupsPage({ titleId }: { titleId: string }) {
   const token = useToken();
-  const groups = useQuery({ queryKey: ['account', 'groups'], queryFn: () => backOffice().kingdom.myGroups(token!), enabled: !!token });
+  const kingdom = useApi(createKingdomApi);
+  const groups = useQuery({ queryKey: ['account', 'groups'], queryFn: () => kingdom.myGroups(), enabled: !!token });
   return (
     <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">

@@ -8,7 +8,9 @@ import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Input } from '../../components/input';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
+import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
 import { LabelledField } from '../points/shared';
 import { localizedError } from '../store/field-errors';
@@ -51,11 +53,11 @@ function toBody(d: Draft): SettingsBody {
 
 function SettingsForm({ settings }: { settings: KingdomSettings }) {
   const intl = useIntl();
-  const token = useToken();
+  const kingdom = useApi(createKingdomApi);
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => toDraft(settings));
   const save = useMutation({
-    mutationFn: (body: SettingsBody) => backOffice().kingdom.saveSettings(token!, body),
+    mutationFn: (body: SettingsBody) => kingdom.saveSettings(body),
     onSuccess: (saved) => {
       queryClient.setQueryData(['kingdom', 'settings'], saved);
       setDraft(toDraft(saved));
@@ -145,20 +147,20 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
 }
 
 function GroupCard({ group }: { group: Group }) {
-  const token = useToken();
+  const kingdom = useApi(createKingdomApi);
   const intl = useIntl();
   const queryClient = useQueryClient();
   const [username, setUsername] = useState('');
   const [confirming, setConfirming] = useState(false);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['kingdom', 'groups'] });
   const member = useMutation({
-    mutationFn: ({ user, on }: { user: string; on: boolean }) => backOffice().kingdom.setMember(token!, group.name, user, on),
+    mutationFn: ({ user, on }: { user: string; on: boolean }) => kingdom.setMember(group.name, user, on),
     onSuccess: (_, { on }) => {
       if (on) setUsername('');
       void refresh();
     },
   });
-  const remove = useMutation({ mutationFn: () => backOffice().kingdom.deleteGroup(token!, group.name), onSuccess: () => void refresh() });
+  const remove = useMutation({ mutationFn: () => kingdom.deleteGroup(group.name), onSuccess: () => void refresh() });
 
   return (
     <li className="rounded-md border border-border p-4" data-testid="group" data-name={group.name}>
@@ -230,12 +232,13 @@ function GroupCard({ group }: { group: Group }) {
 
 function GroupsCard() {
   const token = useToken();
+  const kingdom = useApi(createKingdomApi);
   const intl = useIntl();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
-  const groups = useQuery({ queryKey: ['kingdom', 'groups'], queryFn: () => backOffice().kingdom.groups(token!), enabled: !!token });
+  const groups = useQuery({ queryKey: ['kingdom', 'groups'], queryFn: () => kingdom.groups(), enabled: !!token });
   const create = useMutation({
-    mutationFn: (n: string) => backOffice().kingdom.createGroup(token!, n),
+    mutationFn: (n: string) => kingdom.createGroup(n),
     onSuccess: () => {
       setName('');
       void queryClient.invalidateQueries({ queryKey: ['kingdom', 'groups'] });
@@ -287,7 +290,8 @@ function GroupsCard() {
 /** /my-kingdom/settings (council, admin): the kingdom, auction defaults, the store's switch and the groups. */
 export default function KingdomSettingsPage({ titleId }: { titleId: string }) {
   const token = useToken();
-  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => backOffice().kingdom.settings(token!), enabled: !!token, staleTime: 0 });
+  const kingdom = useApi(createKingdomApi);
+  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), enabled: !!token, staleTime: 0 });
   return (
     <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">

@@ -17,6 +17,8 @@ import { Spinner } from '../../components/loader';
 import type { KingdomSettings } from '../../../api/kingdom';
 import { UPLOAD_MAX_BYTES, UPLOAD_TYPES } from '../../../api/store-office';
 import { assetUrl, backOffice } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
+import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
 import { localizedError } from './field-errors';
 
@@ -517,8 +519,9 @@ type Editor = { mode: 'new' } | { mode: 'edit'; item: StoreItem };
 /** /my-kingdom/kingdom-points/store-management: the items, live; create, edit (while scheduled) and duplicate in a dialog; cancel. */
 export default function StoreManagementPage({ titleId }: { titleId: string }) {
   const token = useSelector(useChild('auth'), (s) => s.context.token);
+  const kingdom = useApi(createKingdomApi);
   const [editor, setEditor] = useState<Editor | null>(null);
-  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => backOffice().kingdom.settings(token!), enabled: !!token, retry: 0 });
+  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), enabled: !!token, retry: 0 });
   const editing = editor?.mode === 'edit' ? editor.item : null;
   return (
     <div className="grid grid-cols-1 gap-4">
