@@ -6,6 +6,7 @@ import * as m0004 from './migrations/0004_back_office';
 import * as m0005 from './migrations/0005_store_pause';
 import * as m0006 from './migrations/0006_scans';
 import * as m0007 from './migrations/0007_governor_ids_safe_times';
+import * as m0008 from './migrations/0008_audit_log';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -16,6 +17,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0005_store_pause': m0005,
   '0006_scans': m0006,
   '0007_governor_ids_safe_times': m0007,
+  '0008_audit_log': m0008,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

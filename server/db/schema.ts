@@ -179,6 +179,16 @@ export interface GovernorLinksTable {
   updated_by: number | null;
 }
 
+export interface AuditLogTable {
+  id: Generated<number>;
+  at: number;
+  actor_id: number | null;
+  actor: string;
+  action: string;
+  target: string;
+  detail: string;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -196,6 +206,7 @@ export interface Database {
   scan_alliances: ScanAlliancesTable;
   alliances: AlliancesTable;
   governor_links: GovernorLinksTable;
+  audit_log: AuditLogTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
