@@ -189,6 +189,29 @@ export interface AuditLogTable {
   detail: string;
 }
 
+/** A KvK season; weights, brackets and windows are JSON (see server/kvk/dkp.ts and src/protocol). */
+export interface KvkSeasonsTable {
+  id: Generated<number>;
+  name: string;
+  start_scan_id: number;
+  end_scan_id: number | null;
+  weights: string;
+  brackets: string;
+  windows: ColumnType<string, string | undefined, string>;
+  created_at: number;
+  updated_at: number;
+  updated_by: number | null;
+}
+
+export interface KvkMarksTable {
+  season_id: number;
+  governor_id: number;
+  mark: 'zeroed' | 'exempt';
+  reason: string;
+  marked_by: number | null;
+  marked_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -207,6 +230,8 @@ export interface Database {
   alliances: AlliancesTable;
   governor_links: GovernorLinksTable;
   audit_log: AuditLogTable;
+  kvk_seasons: KvkSeasonsTable;
+  kvk_marks: KvkMarksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
