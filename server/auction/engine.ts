@@ -23,7 +23,7 @@ import { copyName } from '../../src/protocol/store';
 import type { Db } from '../db/open';
 import type { ItemRow, UserRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
-import { HttpError } from '../http/errors';
+
 import { storeIsOpen, updateSettings } from '../kingdom/settings';
 import { bookIn } from '../points/ledger';
 import type { Hub } from '../sockets/hub';
@@ -31,6 +31,7 @@ import { BidView, endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount } from 
 import { Scheduler } from './scheduler';
 import { Serial } from './serial';
 import { readEligibility, selectBids, selectItems, toBid, toStoreItem, writeEligibility } from './wire';
+import { Invalid, NotFound, Conflict } from '../errors';
 
 export type Clock = () => number;
 
@@ -460,7 +461,7 @@ export class AuctionEngine implements AuctionService {
   createItem(body: z.output<typeof createItemBody>, creatorId: number): Promise<StoreItem> {
     return this.exclusive(async () => {
       const now = this.now();
-      if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new HttpError(400, STORE_ERRORS.startsAt);
+      if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new Invalid(STORE_ERRORS.startsAt);
       const startsAt = Math.max(body.startsAt ?? now, now);
       const live = startsAt <= now;
       // going live while the store is closed: held with its whole duration until it opens
@@ -505,8 +506,8 @@ export class AuctionEngine implements AuctionService {
       const now = this.now();
       const result = await writeTransaction(this.db, async (trx) => {
         const item = await selectItems(trx).where('i.id', '=', itemId).executeTakeFirst();
-        if (!item) throw new HttpError(404, STORE_ERRORS.unknownItem);
-        if (item.state !== 'scheduled' && item.state !== 'live') throw new HttpError(409, STORE_ERRORS.notCancellable);
+        if (!item) throw new NotFound(STORE_ERRORS.unknownItem);
+        if (item.state !== 'scheduled' && item.state !== 'live') throw new Conflict(STORE_ERRORS.notCancellable);
         await trx.updateTable('items').set({ state: 'cancelled', settled_at: now }).where('id', '=', item.id).where('state', '=', item.state).executeTakeFirstOrThrow();
         let released: UserRow | null = null;
         if (item.state === 'live' && item.leader_id !== null) {
@@ -534,11 +535,11 @@ export class AuctionEngine implements AuctionService {
   editItem(itemId: number, body: z.output<typeof editItemBody>): Promise<StoreItem> {
     return this.exclusive(async () => {
       const now = this.now();
-      if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new HttpError(400, STORE_ERRORS.startsAt);
+      if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new Invalid(STORE_ERRORS.startsAt);
       const row = await writeTransaction(this.db, async (trx) => {
         const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
-        if (!item) throw new HttpError(404, STORE_ERRORS.unknownItem);
-        if (item.state !== 'scheduled') throw new HttpError(409, STORE_ERRORS.notEditable);
+        if (!item) throw new NotFound(STORE_ERRORS.unknownItem);
+        if (item.state !== 'scheduled') throw new Conflict(STORE_ERRORS.notEditable);
         const startsAt = body.startsAt === undefined ? item.starts_at : Math.max(body.startsAt, now);
         const duration = body.duration ?? item.duration_s;
         const startPrice = body.start_price ?? item.start_price;
@@ -576,7 +577,7 @@ export class AuctionEngine implements AuctionService {
   /** A copy of any item (its name with ' (copy)', texts, prices, timing rules and eligibility), starting now or at `startsAt`. */
   async duplicateItem(itemId: number, startsAt: number | undefined, creatorId: number): Promise<StoreItem> {
     const item = await this.db.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
-    if (!item) throw new HttpError(404, STORE_ERRORS.unknownItem);
+    if (!item) throw new NotFound(STORE_ERRORS.unknownItem);
     const rules = readEligibility(item.eligibility);
     return this.createItem(
       {

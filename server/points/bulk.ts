@@ -13,8 +13,8 @@ import {
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { writeTransaction } from '../db/write';
-import { HttpError } from '../http/errors';
 import { bookIn } from './ledger';
+import { Conflict, DomainError, Invalid, restated } from '../errors';
 
 /**
  * Bulk awards: a CSV or XLSX file of (governor id or username, amount, reason) rows, previewed with
@@ -76,7 +76,7 @@ function columnsOf(first: Cell[]): { columns: Columns; header: boolean } {
     if (name === 'playerid' || name === 'username') players.push({ index, prefer: name });
     else if (name === 'player') players.push({ index, prefer: null });
   });
-  if (players.length === 0) throw new HttpError(400, POINTS_ERRORS.bulkHeader);
+  if (players.length === 0) throw new Invalid(POINTS_ERRORS.bulkHeader);
   return { columns: { players, amount: names.indexOf('amount'), reason: names.indexOf('reason') }, header: true };
 }
 
@@ -152,11 +152,11 @@ export interface PlannedRow {
  */
 export async function checkRows(db: Db, raw: RawRow[]): Promise<{ rows: BulkRow[]; planned: PlannedRow[] }> {
   const nonEmpty = raw.filter((r) => r.cells.some((c) => text(c) !== ''));
-  if (nonEmpty.length === 0) throw new HttpError(400, POINTS_ERRORS.bulkEmpty);
+  if (nonEmpty.length === 0) throw new Invalid(POINTS_ERRORS.bulkEmpty);
   const { columns, header } = columnsOf(nonEmpty[0].cells);
   const data = header ? nonEmpty.slice(1) : nonEmpty;
-  if (data.length === 0) throw new HttpError(400, POINTS_ERRORS.bulkEmpty);
-  if (data.length > BULK_MAX_ROWS) throw new HttpError(400, POINTS_ERRORS.bulkTooManyRows);
+  if (data.length === 0) throw new Invalid(POINTS_ERRORS.bulkEmpty);
+  if (data.length > BULK_MAX_ROWS) throw new Invalid(POINTS_ERRORS.bulkTooManyRows);
 
   const users = await directory(db);
   const running = new Map<number, number>();
@@ -247,9 +247,9 @@ export class BulkPreviews {
   /** The preview to apply, or the reason it cannot be applied. */
   take(token: string, actorId: number): Pending {
     const found = this.pending.get(token);
-    if (!found || found.actorId !== actorId || found.expiresAt < this.now()) throw new HttpError(400, POINTS_ERRORS.bulkTokenUnknown);
-    if (found.applied) throw new HttpError(409, POINTS_ERRORS.bulkTokenUsed);
-    if (found.invalid > 0) throw new HttpError(400, POINTS_ERRORS.bulkHasErrors);
+    if (!found || found.actorId !== actorId || found.expiresAt < this.now()) throw new Invalid(POINTS_ERRORS.bulkTokenUnknown);
+    if (found.applied) throw new Conflict(POINTS_ERRORS.bulkTokenUsed);
+    if (found.invalid > 0) throw new Invalid(POINTS_ERRORS.bulkHasErrors);
     return found;
   }
 
@@ -276,7 +276,7 @@ export async function applyRows(db: Db, planned: PlannedRow[], actorId: number, 
         const { user } = await bookIn(trx, { userId: row.userId, delta: row.amount, kind: row.amount > 0 ? 'grant' : 'deduct', reason: row.reason, actorId }, now);
         touched.set(user.id, user);
       } catch (error) {
-        if (error instanceof HttpError) throw new HttpError(error.statusCode, `Line ${row.line} (${row.username}): ${error.message} Nothing was applied.`);
+        if (error instanceof DomainError) throw restated(error, `Line ${row.line} (${row.username}): ${error.message} Nothing was applied.`);
         throw error;
       }
     }

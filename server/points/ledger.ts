@@ -12,7 +12,7 @@ import {
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { writeTransaction, type Queryable } from '../db/write';
-import { HttpError } from '../http/errors';
+import { NotFound, Conflict } from '../errors';
 
 /**
  * The points ledger. A balance changes only here: the transaction row and the new balance are
@@ -37,11 +37,11 @@ export async function book(db: Db, booking: Booking, now = Date.now()): Promise<
  */
 export async function bookIn(trx: Queryable, booking: Booking, now = Date.now()): Promise<{ transaction: Transaction; user: UserRow }> {
   const user = await trx.selectFrom('users').selectAll().where('id', '=', booking.userId).executeTakeFirst();
-  if (!user) throw new HttpError(404, POINTS_ERRORS.unknownUser);
+  if (!user) throw new NotFound(POINTS_ERRORS.unknownUser);
   const balance = user.balance + booking.delta;
   // more than the balance (with or without bids), or into the points that leading bids hold
-  if (balance < 0) throw new HttpError(409, POINTS_ERRORS.moreThanBalance);
-  if (balance < user.reserved) throw new HttpError(409, POINTS_ERRORS.belowReserved);
+  if (balance < 0) throw new Conflict(POINTS_ERRORS.moreThanBalance);
+  if (balance < user.reserved) throw new Conflict(POINTS_ERRORS.belowReserved);
   const { id } = await trx
     .insertInto('points_transactions')
     .values({

@@ -5,9 +5,10 @@ import { addToGroup, createGroup, deleteGroup, findGroup, listGroups, removeFrom
 import type { AppContext } from '../../context';
 import { readSettings } from '../../kingdom/settings';
 import { findUserByUsername } from '../../users/users';
-import { HttpError, parseBody } from '../errors';
+import { parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
 import { BEARER, jsonSchema, resultError } from '../openapi';
+import { Invalid, NotFound, Conflict } from '../../errors';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
 const settingsAnswer = jsonSchema(z.object({ result: z.literal(true), settings: kingdomSettings }));
@@ -47,7 +48,7 @@ export function kingdomRoutes(ctx: AppContext) {
       async (request) => {
         const body = parseBody(settingsBody, request.body);
         const changes = [body.kingdomName, body.kingdomNumber, body.storeOpen, ...Object.values(body.defaults ?? {})];
-        if (changes.every((v) => v === undefined)) throw new HttpError(400, SETTINGS_ERRORS.nothingToChange);
+        if (changes.every((v) => v === undefined)) throw new Invalid(SETTINGS_ERRORS.nothingToChange);
         const actorId = authOf(request).user.id;
         // through the engine's queue: a bid queued before the store closed is still taken, none after it
         const settings = await ctx.auction.updateSettings(body, actorId);
@@ -84,7 +85,7 @@ export function kingdomRoutes(ctx: AppContext) {
       },
       async (request) => {
         const { name } = parseBody(createGroupBody, request.body);
-        if (!(await createGroup(ctx.db, name, ctx.now()))) throw new HttpError(409, SETTINGS_ERRORS.groupExists);
+        if (!(await createGroup(ctx.db, name, ctx.now()))) throw new Conflict(SETTINGS_ERRORS.groupExists);
         return { result: true, group: { name, members: [] } };
       },
     );
@@ -102,7 +103,7 @@ export function kingdomRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        if (!(await deleteGroup(ctx.db, request.params.name.trim()))) throw new HttpError(404, SETTINGS_ERRORS.unknownGroup);
+        if (!(await deleteGroup(ctx.db, request.params.name.trim()))) throw new NotFound(SETTINGS_ERRORS.unknownGroup);
         return { result: true };
       },
     );
@@ -123,13 +124,13 @@ export function kingdomRoutes(ctx: AppContext) {
       async (request) => {
         const body = parseBody(groupMemberBody, request.body);
         const found = await findGroup(ctx.db, request.params.name.trim());
-        if (!found) throw new HttpError(404, SETTINGS_ERRORS.unknownGroup);
+        if (!found) throw new NotFound(SETTINGS_ERRORS.unknownGroup);
         const user = await findUserByUsername(ctx.db, body.username);
-        if (!user) throw new HttpError(404, SETTINGS_ERRORS.unknownUser);
+        if (!user) throw new NotFound(SETTINGS_ERRORS.unknownUser);
         if (body.member) await addToGroup(ctx.db, user.id, found.name, ctx.now());
         else await removeFromGroup(ctx.db, user.id, found.name);
         const updated = await findGroup(ctx.db, found.name);
-        if (!updated) throw new HttpError(404, SETTINGS_ERRORS.unknownGroup);
+        if (!updated) throw new NotFound(SETTINGS_ERRORS.unknownGroup);
         return { result: true, group: { name: updated.name, members: updated.members } };
       },
     );

@@ -19,9 +19,10 @@ import { allTransactions, book, checkLedger, listTransactions, searchPlayers, ty
 import { csvTime, sendCsv } from '../csv';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 import { findUserByUsername } from '../../users/users';
-import { HttpError, parseBody } from '../errors';
+import { parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
 import { BEARER, jsonSchema, resultError } from '../openapi';
+import { Invalid, NotFound } from '../../errors';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
 
@@ -50,7 +51,7 @@ export function pointsRoutes(ctx: AppContext) {
       async (request) => {
         const body = parseBody(transactionBody, request.body);
         const target = await findUserByUsername(ctx.db, body.username);
-        if (!target) throw new HttpError(404, POINTS_ERRORS.unknownUser);
+        if (!target) throw new NotFound(POINTS_ERRORS.unknownUser);
         // through the engine's queue, so this balance update keeps its place among the bids' ones
         const { transaction: booked, user } = await ctx.auction.exclusive(async () => {
           const booking = await book(
@@ -207,16 +208,16 @@ export function pointsRoutes(ctx: AppContext) {
   /** The transaction filters of a query string, with the usernames resolved (404 for an unknown one). */
   async function transactionFilter(raw: unknown): Promise<TransactionFilter & { page?: number }> {
     const query = parseBody(transactionsQuery, raw ?? {});
-    if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw new HttpError(400, POINTS_ERRORS.fromAfterTo);
+    if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw new Invalid(POINTS_ERRORS.fromAfterTo);
     const filter: TransactionFilter & { page?: number } = { kind: query.kind, from: query.from, to: query.to, page: query.page };
     if (query.username) {
       const user = await findUserByUsername(ctx.db, query.username);
-      if (!user) throw new HttpError(404, POINTS_ERRORS.unknownUser);
+      if (!user) throw new NotFound(POINTS_ERRORS.unknownUser);
       filter.userId = user.id;
     }
     if (query.actor) {
       const actor = await findUserByUsername(ctx.db, query.actor);
-      if (!actor) throw new HttpError(404, POINTS_ERRORS.unknownActor);
+      if (!actor) throw new NotFound(POINTS_ERRORS.unknownActor);
       filter.actorId = actor.id;
     }
     return filter;

@@ -20,9 +20,10 @@ import type { AppContext } from '../../context';
 import { csvTime, sendCsv } from '../csv';
 import { acceptMultipart, detectImage, readUploadedFile, registerUploadsStatic, saveUpload } from '../uploads';
 import { findUserByUsername } from '../../users/users';
-import { HttpError, parseBody } from '../errors';
+import { parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
 import { BEARER, jsonSchema, resultError } from '../openapi';
+import { Invalid, NotFound } from '../../errors';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
 const itemAnswer = jsonSchema(z.object({ result: z.literal(true), item: storeItem }));
@@ -206,7 +207,7 @@ export function storeRoutes(ctx: AppContext) {
         async (request) => {
           const { bytes } = await readUploadedFile(request, UPLOAD_MAX_BYTES, { missing: STORE_ERRORS.uploadMissing, tooLarge: STORE_ERRORS.uploadTooLarge });
           const type = detectImage(bytes);
-          if (!type) throw new HttpError(400, STORE_ERRORS.uploadType);
+          if (!type) throw new Invalid(STORE_ERRORS.uploadType);
           const url = await saveUpload(ctx.config.dataDir, bytes, type);
           request.log.info({ url, bytes: bytes.length, by: authOf(request).user.id }, 'image uploaded');
           return { result: true, url };
@@ -237,11 +238,11 @@ export function storeRoutes(ctx: AppContext) {
   /** The store history filters of a query string, with the buyer's username resolved (404 for an unknown one). */
   async function historyFilter(raw: unknown): Promise<HistoryFilter & { page?: number }> {
     const query = parseBody(historyQuery, raw ?? {});
-    if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw new HttpError(400, STORE_ERRORS.fromAfterTo);
+    if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw new Invalid(STORE_ERRORS.fromAfterTo);
     const filter: HistoryFilter & { page?: number } = { from: query.from, to: query.to, outcome: query.outcome, page: query.page };
     if (query.user) {
       const user = await findUserByUsername(ctx.db, query.user);
-      if (!user) throw new HttpError(404, POINTS_ERRORS.unknownUser);
+      if (!user) throw new NotFound(POINTS_ERRORS.unknownUser);
       filter.userId = user.id;
     }
     return filter;
@@ -253,6 +254,6 @@ const itemParams = { type: 'object', properties: { itemId: { type: 'integer' } }
 /** An item id from the path; anything but a positive whole number is an unknown item. */
 function parseItemId(raw: string): number {
   const itemId = Number(raw);
-  if (!/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(itemId) || itemId < 1) throw new HttpError(404, STORE_ERRORS.unknownItem);
+  if (!/^\d{1,15}$/.test(raw) || !Number.isSafeInteger(itemId) || itemId < 1) throw new NotFound(STORE_ERRORS.unknownItem);
   return itemId;
 }
