@@ -6,6 +6,7 @@ import { createPasswordHasher } from './auth/passwords';
 import { resolveConfig, type Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/open';
+import { PointsService } from './points/service';
 import { createFastify, setupHttpApp } from './http/build-app';
 import { auctionChannel } from './sockets/auction';
 import { Hub } from './sockets/hub';
@@ -21,6 +22,7 @@ export interface RunningServer {
   db: Db;
   hub: Hub;
   auction: AuctionEngine;
+  points: PointsService;
   close(): Promise<void>;
 }
 
@@ -55,6 +57,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const now = deps.now ?? Date.now;
   const hub = new Hub(config.socketLimits);
   const auction = new AuctionEngine({ db, hub, now, log: app.log });
+  const points = new PointsService({ db, hub, now, exclusive: (job) => auction.exclusive(job) });
   const ctx: AppContext = {
     config,
     db,
@@ -63,6 +66,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     authenticate: createAuthenticator(db, jwtSecret),
     hub,
     auction,
+    points,
     now,
     log: app.log,
     ports: { http: 0, auction: 0, user: 0 },
@@ -111,6 +115,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     db,
     hub,
     auction,
+    points,
     close: () => (closing ??= closeAll()),
   };
 }

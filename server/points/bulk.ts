@@ -12,9 +12,8 @@ import {
 } from '../../src/protocol/points';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
-import { writeTransaction } from '../db/write';
-import { bookIn } from './ledger';
-import { Conflict, DomainError, Invalid, restated } from '../errors';
+import { Conflict, Invalid } from '../errors';
+import type { PointsService } from './service';
 
 /**
  * Bulk awards: a CSV or XLSX file of (governor id or username, amount, reason) rows, previewed with
@@ -253,6 +252,32 @@ export class BulkPreviews {
     return found;
   }
 
+  /**
+   * Applies a preview, once: every row becomes a ledger entry (grant or deduct by sign, the row's
+   * reason, the caller as actor) through the points service, all or none. When a row is refused
+   * now (a balance would go below what is reserved, because bids changed since the preview),
+   * nothing is applied and the refusal names its line. Answers the number of rows booked.
+   */
+  async apply(points: PointsService, token: string, actorId: number): Promise<number> {
+    const state: { preview?: Pending } = {};
+    const rows = () => state.preview?.planned ?? [];
+    await points.book(
+      () => {
+        // in the queue: a second apply of the same token waits for this one, then finds it used
+        state.preview = this.take(token, actorId);
+        return state.preview.planned.map((row) => ({ userId: row.userId, delta: row.amount, reason: row.reason }));
+      },
+      {
+        actorId,
+        refusalText: (index, message) => `Line ${rows()[index].line} (${rows()[index].username}): ${message} Nothing was applied.`,
+        onCommit: () => {
+          if (state.preview) state.preview.applied = true;
+        },
+      },
+    );
+    return rows().length;
+  }
+
   /** Drops every expired preview, then the oldest of this account's until one more fits. */
   private prune(actorId: number): void {
     const now = this.now();
@@ -260,26 +285,4 @@ export class BulkPreviews {
     const own = [...this.pending].filter(([, p]) => p.actorId === actorId).map(([token]) => token);
     for (const token of own.slice(0, Math.max(0, own.length - MAX_PENDING_PER_USER + 1))) this.pending.delete(token);
   }
-}
-
-/**
- * Books every planned row in one write transaction (kind grant or deduct by sign, the row's
- * reason, the caller as actor): if any fails (a balance would go below what is reserved, because
- * bids changed since the preview), it rolls back and nothing is applied. Answers each affected
- * player's account as it is after the commit.
- */
-export async function applyRows(db: Db, planned: PlannedRow[], actorId: number, now: number): Promise<Map<number, UserRow>> {
-  return writeTransaction(db, async (trx) => {
-    const touched = new Map<number, UserRow>();
-    for (const row of planned) {
-      try {
-        const { user } = await bookIn(trx, { userId: row.userId, delta: row.amount, kind: row.amount > 0 ? 'grant' : 'deduct', reason: row.reason, actorId }, now);
-        touched.set(user.id, user);
-      } catch (error) {
-        if (error instanceof DomainError) throw restated(error, `Line ${row.line} (${row.username}): ${error.message} Nothing was applied.`);
-        throw error;
-      }
-    }
-    return touched;
-  });
 }

@@ -11,7 +11,7 @@ import {
 } from '../../src/protocol/points';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
-import { writeTransaction, type Queryable } from '../db/write';
+import type { Queryable } from '../db/write';
 import { NotFound, Conflict } from '../errors';
 
 /**
@@ -27,15 +27,13 @@ export interface Booking {
   actorId: number | null;
 }
 
-export async function book(db: Db, booking: Booking, now = Date.now()): Promise<{ transaction: Transaction; user: UserRow }> {
-  return writeTransaction(db, (trx) => bookIn(trx, booking, now));
-}
-
 /**
- * The same booking inside a write transaction the caller already holds (settlement books the
- * winner's purchase together with the sale): commits or rolls back with it.
+ * One booking, inside a write transaction the caller holds (the points service books a whole
+ * list in one; settlement books the winner's purchase together with the sale): commits or rolls
+ * back with it. Call it only in the engine's queue (server/points/service.ts does). `now` is the
+ * caller's clock: the ledger never reads the wall clock itself.
  */
-export async function bookIn(trx: Queryable, booking: Booking, now = Date.now()): Promise<{ transaction: Transaction; user: UserRow }> {
+export async function bookIn(trx: Queryable, booking: Booking, now: number): Promise<{ transaction: Transaction; user: UserRow }> {
   const user = await trx.selectFrom('users').selectAll().where('id', '=', booking.userId).executeTakeFirst();
   if (!user) throw new NotFound(POINTS_ERRORS.unknownUser);
   const balance = user.balance + booking.delta;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { AUTH_ERRORS, changePasswordBody, localeBody, user } from '../../../src/protocol/auth';
 import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
-import { groupsOf } from '../../auction/engine';
+import { groupsOf } from '../../auction/groups';
 import { revokeOtherSessions } from '../../auth/sessions';
 import type { AppContext } from '../../context';
 import { toWireUser } from '../../users/users';

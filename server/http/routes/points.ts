@@ -14,8 +14,8 @@ import {
   transactionsQuery,
 } from '../../../src/protocol/points';
 import type { AppContext } from '../../context';
-import { applyRows, BulkPreviews, checkRows, readRows } from '../../points/bulk';
-import { allTransactions, book, checkLedger, listTransactions, searchPlayers, type TransactionFilter } from '../../points/ledger';
+import { BulkPreviews, checkRows, readRows } from '../../points/bulk';
+import { allTransactions, checkLedger, listTransactions, searchPlayers, type TransactionFilter } from '../../points/ledger';
 import { csvTime, sendCsv } from '../csv';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 import { findUserByUsername } from '../../users/users';
@@ -52,18 +52,8 @@ export function pointsRoutes(ctx: AppContext) {
         const body = parseBody(transactionBody, request.body);
         const target = await findUserByUsername(ctx.db, body.username);
         if (!target) throw new NotFound(POINTS_ERRORS.unknownUser);
-        // through the engine's queue, so this balance update keeps its place among the bids' ones
-        const { transaction: booked, user } = await ctx.auction.exclusive(async () => {
-          const booking = await book(
-            ctx.db,
-            { userId: target.id, delta: body.delta, kind: body.delta > 0 ? 'grant' : 'deduct', reason: body.reason, actorId: authOf(request).user.id },
-            ctx.now(),
-          );
-          // committed: now the player's open pages hear of it
-          ctx.auction.announceBalance(booking.user);
-          return booking;
-        });
-        return { result: true, transaction: booked, balance: user.balance };
+        const { transactions, users } = await ctx.points.book([{ userId: target.id, delta: body.delta, reason: body.reason }], { actorId: authOf(request).user.id });
+        return { result: true, transaction: transactions[0], balance: users[0].balance };
       },
     );
 
@@ -191,14 +181,7 @@ export function pointsRoutes(ctx: AppContext) {
       async (request) => {
         const { token } = parseBody(bulkApplyBody, request.body);
         const actorId = authOf(request).user.id;
-        // through the engine's queue: the balances it books keep their place among the bids'
-        const applied = await ctx.auction.exclusive(async () => {
-          const preview = previews.take(token, actorId);
-          const touched = await applyRows(ctx.db, preview.planned, actorId, ctx.now());
-          preview.applied = true;
-          for (const user of touched.values()) ctx.auction.announceBalance(user);
-          return preview.planned.length;
-        });
+        const applied = await previews.apply(ctx.points, token, actorId);
         request.log.info({ by: actorId, rows: applied }, 'bulk award applied');
         return { result: true, applied };
       },

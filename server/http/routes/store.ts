@@ -15,7 +15,7 @@ import {
   UPLOAD_MAX_BYTES,
   uploadAnswer,
 } from '../../../src/protocol/store';
-import type { HistoryFilter } from '../../auction/engine';
+import { allHistoryEntries, historyEntries, listItems, listSales, type HistoryFilter } from '../../auction/store-queries';
 import type { AppContext } from '../../context';
 import { csvTime, sendCsv } from '../csv';
 import { acceptMultipart, detectImage, readUploadedFile, registerUploadsStatic, saveUpload } from '../uploads';
@@ -49,7 +49,7 @@ export function storeRoutes(ctx: AppContext) {
       },
       async (request) => {
         const query = parseBody(storeItemsQuery, request.query ?? {});
-        return { result: true, ...(await ctx.auction.listItems(query.state, query.page)) };
+        return { result: true, ...(await listItems(ctx.db, ctx.now(), query.state, query.page)) };
       },
     );
 
@@ -67,7 +67,7 @@ export function storeRoutes(ctx: AppContext) {
       },
       async (request) => {
         const body = parseBody(createItemBody, request.body);
-        const item = await ctx.auction.createItem(body, authOf(request).user.id);
+        const item = await ctx.auction.items.create(body, authOf(request).user.id);
         request.log.info({ itemId: item.itemId, by: authOf(request).user.id }, 'item created');
         return { result: true, item };
       },
@@ -87,7 +87,7 @@ export function storeRoutes(ctx: AppContext) {
       },
       async (request) => {
         const itemId = parseItemId(request.params.itemId);
-        const item = await ctx.auction.cancelItem(itemId);
+        const item = await ctx.auction.items.cancel(itemId);
         request.log.info({ itemId, by: authOf(request).user.id }, 'item cancelled');
         return { result: true, item };
       },
@@ -113,7 +113,7 @@ export function storeRoutes(ctx: AppContext) {
       },
       async (request) => {
         const { page, ...filter } = await historyFilter(request.query);
-        const answer = await ctx.auction.historyEntries(filter, page ?? 1);
+        const answer = await historyEntries(ctx.db, filter, page ?? 1);
         const sales = answer.entries.flatMap((e) =>
           e.outcome === 'sold' && e.username !== null && e.amount !== null ? [{ itemId: e.itemId, itemName: e.itemName, username: e.username, amount: e.amount, at: e.at }] : [],
         );
@@ -139,7 +139,7 @@ export function storeRoutes(ctx: AppContext) {
           reply,
           'store-history.csv',
           ['item id', 'item', 'outcome', 'buyer', 'amount', 'time'],
-          ctx.auction.allHistoryEntries(filter),
+          allHistoryEntries(ctx.db, filter),
           (e) => [e.itemId, e.itemName, e.outcome, e.username, e.amount, csvTime(e.at)],
         );
       },
@@ -161,7 +161,7 @@ export function storeRoutes(ctx: AppContext) {
       async (request) => {
         const itemId = parseItemId(request.params.itemId);
         const body = parseBody(editItemBody, request.body ?? {});
-        const item = await ctx.auction.editItem(itemId, body);
+        const item = await ctx.auction.items.edit(itemId, body);
         request.log.info({ itemId, by: authOf(request).user.id }, 'item edited');
         return { result: true, item };
       },
@@ -183,7 +183,7 @@ export function storeRoutes(ctx: AppContext) {
       async (request) => {
         const itemId = parseItemId(request.params.itemId);
         const body = parseBody(duplicateItemBody, request.body ?? {});
-        const item = await ctx.auction.duplicateItem(itemId, body.startsAt, authOf(request).user.id);
+        const item = await ctx.auction.items.duplicate(itemId, body.startsAt, authOf(request).user.id);
         request.log.info({ itemId: item.itemId, from: itemId, by: authOf(request).user.id }, 'item duplicated');
         return { result: true, item };
       },
@@ -230,7 +230,7 @@ export function storeRoutes(ctx: AppContext) {
       },
       async (request) => {
         const query = parseBody(pageQuery, request.query ?? {});
-        return { result: true, ...(await ctx.auction.sales({ userId: authOf(request).user.id, page: query.page })) };
+        return { result: true, ...(await listSales(ctx.db, { userId: authOf(request).user.id, page: query.page })) };
       },
     );
   };
