@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AUTH_ERRORS, firstIssue } from '../../src/protocol/auth';
 import { PasswordsBusyError } from '../auth/passwords';
 import { DomainError, Invalid, type DomainErrorKind } from '../errors';

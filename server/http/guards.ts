@@ -1,4 +1,4 @@
-import type { FastifyRequest, preHandlerAsyncHookHandler } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { AUTH_ERRORS } from '../../src/protocol/auth';
 import type { AuthContext } from '../auth/authenticate';
 import type { AppContext } from '../context';
@@ -20,8 +20,12 @@ export function rankAllows(rank: string, access: Access): boolean {
   }
 }
 
-/** preHandler: 401 without a live session, 403 without the rank; sets request.auth. */
-export function requireRank(ctx: AppContext, access: Access): preHandlerAsyncHookHandler {
+/**
+ * A hook: 401 without a live session, 403 without the rank; sets request.auth. Routes with zod
+ * schemas run it as `preValidation` (before Fastify validates: a caller without the rank learns
+ * nothing from the validation), older routes as `preHandler`.
+ */
+export function requireRank(ctx: AppContext, access: Access): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
     const auth = await ctx.authenticate(request.headers.authorization);
     if (!auth) throw new Unauthenticated(AUTH_ERRORS.unauthenticated);

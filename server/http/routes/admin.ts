@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AUTH_ERRORS, rankBody, user } from '../../../src/protocol/auth';
 import type { AppContext } from '../../context';
 import { statusMsg } from '../../sockets/user';

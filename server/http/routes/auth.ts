@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AUTH_ERRORS, loginAnswer, loginBody, meAnswer, registerBody, statusAnswer } from '../../../src/protocol/auth';
 import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
 import { createSession, revokeSession } from '../../auth/sessions';

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { createGroupBody, group, groupMemberBody, kingdomSettings, SETTINGS_ERRORS, settingsBody } from '../../../src/protocol/settings';
 import { addToGroup, createGroup, deleteGroup, findGroup, listGroups, removeFromGroup } from '../../auction/groups';
 import type { AppContext } from '../../context';
