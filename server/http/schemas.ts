@@ -26,23 +26,28 @@ function refusal(httpPart: string | undefined, text: string): Error {
 
 /**
  * Fastify's validator compiler. The body must be a JSON object (else AUTH_ERRORS.invalidBody, as
- * `parseBody` answers); a body whose every field is optional may be left out (it counts as `{}`).
+ * `parseBody` answers); a route whose body may be left out says so with `optionalBody(schema)`.
  * Query strings and bodies that fail answer 400 with the first issue's text; a path parameter that
  * fails (`:itemId` that is not an id) names nothing: 404 with its text.
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (!isZod(schema)) return () => true;
-  const emptyIsObject = httpPart === 'body' && z.safeParse(schema, {}).success;
+  const mayBeEmpty = httpPart === 'body' && schema._zod.def.type === 'default';
   return (data: unknown) => {
-    let input = data;
-    if (httpPart === 'body') {
-      if ((input === null || input === undefined) && emptyIsObject) input = {};
-      if (typeof input !== 'object' || input === null || Array.isArray(input)) return { error: new Invalid(AUTH_ERRORS.invalidBody) };
+    // Fastify hands an absent body over as null
+    const absent = data === null || data === undefined;
+    if (httpPart === 'body' && !(absent && mayBeEmpty) && (typeof data !== 'object' || data === null || Array.isArray(data))) {
+      return { error: new Invalid(AUTH_ERRORS.invalidBody) };
     }
-    const result = z.safeParse(schema, input ?? {});
+    const result = z.safeParse(schema, absent ? (httpPart === 'body' ? undefined : {}) : data);
     return result.success ? { value: result.data } : { error: refusal(httpPart, firstIssue(result.error)) };
   };
 };
+
+/** A body that may be left out: it counts as `{}` (an edit that changes nothing, a copy that starts now). */
+export function optionalBody<T extends z.core.$ZodType<object>>(schema: T) {
+  return z._default(schema, {} as z.core.util.NoUndefined<z.core.output<T>>);
+}
 
 /** An answer that does not match its route's schema: a bug, answered 500 (never a half-checked answer). */
 export class AnswerMismatch extends Error {

@@ -23,7 +23,7 @@ import { findUserByUsername } from '../../users/users';
 import { csvTime, sendCsv } from '../csv';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { pageOf, resultErrors, resultTrue } from '../schemas';
+import { optionalBody, pageOf, resultErrors, resultTrue } from '../schemas';
 import { acceptMultipart, detectImage, readUploadedFile, registerUploadsStatic, saveUpload } from '../uploads';
 
 const itemAnswer = resultTrue({ item: storeItem });
@@ -157,7 +157,7 @@ export function storeRoutes(ctx: AppContext) {
           tags: ['store'],
           security: BEARER,
           params: itemParams,
-          body: editItemBody,
+          body: optionalBody(editItemBody),
           response: { 200: itemAnswer, ...resultErrors(400, 401, 403, 404, 409) },
         },
       },
@@ -178,7 +178,7 @@ export function storeRoutes(ctx: AppContext) {
           tags: ['store'],
           security: BEARER,
           params: itemParams,
-          body: duplicateItemBody,
+          body: optionalBody(duplicateItemBody),
           response: { 200: itemAnswer, ...resultErrors(400, 401, 403, 404) },
         },
       },
