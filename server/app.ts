@@ -26,10 +26,11 @@ export interface RunningServer {
   close(): Promise<void>;
 }
 
-/** What tests may replace: the engine's clock, and the clock of the sockets' frame budgets (ms). */
+/** What tests may replace: the engine's clock, the clock of the sockets' frame budgets (ms), and the sockets' session clock (epoch ms). */
 export interface ServerDeps {
   now?: Clock;
   socketClock?: () => number;
+  sessionClock?: Clock;
 }
 
 function urlHost(host: string): string {
@@ -83,12 +84,12 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   try {
     // before anyone can connect: start, end and settle whatever fell due while the server was down
     await auction.start();
-    const auctionSocket = await startSocketServer(ctx, auctionChannel(ctx), config.auctionPort, tls, { clock: deps.socketClock }).catch((e: unknown) => {
+    const auctionSocket = await startSocketServer(ctx, auctionChannel(ctx), config.auctionPort, tls, { clock: deps.socketClock, now: deps.sessionClock }).catch((e: unknown) => {
       throw listenError(e, 'AUCTION_PORT', config.auctionPort);
     });
     sockets.push(auctionSocket);
     ctx.ports.auction = auctionSocket.port;
-    const user = await startSocketServer(ctx, userChannel(ctx), config.userPort, tls, { clock: deps.socketClock }).catch((e: unknown) => {
+    const user = await startSocketServer(ctx, userChannel(ctx), config.userPort, tls, { clock: deps.socketClock, now: deps.sessionClock }).catch((e: unknown) => {
       throw listenError(e, 'USER_PORT', config.userPort);
     });
     sockets.push(user);
