@@ -6,6 +6,7 @@ import { createPasswordHasher } from './auth/passwords';
 import { resolveConfig, type Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/open';
+import { PointsService } from './points/service';
 import { createFastify, setupHttpApp } from './http/build-app';
 import { auctionChannel } from './sockets/auction';
 import { Hub } from './sockets/hub';
@@ -21,13 +22,15 @@ export interface RunningServer {
   db: Db;
   hub: Hub;
   auction: AuctionEngine;
+  points: PointsService;
   close(): Promise<void>;
 }
 
-/** What tests may replace: the engine's clock, and the clock of the sockets' frame budgets (ms). */
+/** What tests may replace: the engine's clock, the clock of the sockets' frame budgets (ms), and the sockets' session clock (epoch ms). */
 export interface ServerDeps {
   now?: Clock;
   socketClock?: () => number;
+  sessionClock?: Clock;
 }
 
 function urlHost(host: string): string {
@@ -55,6 +58,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const now = deps.now ?? Date.now;
   const hub = new Hub(config.socketLimits);
   const auction = new AuctionEngine({ db, hub, now, log: app.log });
+  const points = new PointsService({ db, hub, now, exclusive: (job) => auction.exclusive(job) });
   const ctx: AppContext = {
     config,
     db,
@@ -63,6 +67,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     authenticate: createAuthenticator(db, jwtSecret),
     hub,
     auction,
+    points,
     now,
     log: app.log,
     ports: { http: 0, auction: 0, user: 0 },
@@ -79,12 +84,12 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   try {
     // before anyone can connect: start, end and settle whatever fell due while the server was down
     await auction.start();
-    const auctionSocket = await startSocketServer(ctx, auctionChannel(ctx), config.auctionPort, tls, { clock: deps.socketClock }).catch((e: unknown) => {
+    const auctionSocket = await startSocketServer(ctx, auctionChannel(ctx), config.auctionPort, tls, { clock: deps.socketClock, now: deps.sessionClock }).catch((e: unknown) => {
       throw listenError(e, 'AUCTION_PORT', config.auctionPort);
     });
     sockets.push(auctionSocket);
     ctx.ports.auction = auctionSocket.port;
-    const user = await startSocketServer(ctx, userChannel(ctx), config.userPort, tls, { clock: deps.socketClock }).catch((e: unknown) => {
+    const user = await startSocketServer(ctx, userChannel(ctx), config.userPort, tls, { clock: deps.socketClock, now: deps.sessionClock }).catch((e: unknown) => {
       throw listenError(e, 'USER_PORT', config.userPort);
     });
     sockets.push(user);
@@ -111,6 +116,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     db,
     hub,
     auction,
+    points,
     close: () => (closing ??= closeAll()),
   };
 }

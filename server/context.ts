@@ -4,6 +4,7 @@ import type { Authenticate } from './auth/authenticate';
 import type { PasswordHasher } from './auth/passwords';
 import type { Config } from './config';
 import type { Db } from './db/open';
+import type { PointsService } from './points/service';
 import type { Hub } from './sockets/hub';
 
 /** What every part of the server shares: built once in app.ts. */
@@ -16,6 +17,8 @@ export interface AppContext {
   hub: Hub;
   /** The live auction: bids, the schedule, the store. Every balance change goes through its queue. */
   auction: AuctionEngine;
+  /** Every change of points: serialise (the engine's queue), book (the ledger), announce (the user socket). */
+  points: PointsService;
   /** The engine's clock (epoch ms); tests may pass their own. */
   now: Clock;
   log: FastifyBaseLogger;

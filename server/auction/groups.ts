@@ -67,3 +67,9 @@ export async function deleteGroup(db: Db, name: string): Promise<boolean> {
     return true;
   });
 }
+
+/** The names of the groups a user belongs to. */
+export async function groupsOf(db: Queryable, userId: number): Promise<string[]> {
+  const rows = await db.selectFrom('user_groups as ug').innerJoin('groups as g', 'g.id', 'ug.group_id').select('g.name').where('ug.user_id', '=', userId).execute();
+  return rows.map((r) => r.name);
+}

@@ -1,6 +1,7 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AUTH_ERRORS, firstIssue } from '../../src/protocol/auth';
 import { PasswordsBusyError } from '../auth/passwords';
+import { DomainError, Invalid, type DomainErrorKind } from '../errors';
 
 /** Texts of the server's own HTTP errors (the account and sign-in texts are AUTH_ERRORS). */
 export const HTTP_ERRORS = {
@@ -29,7 +30,21 @@ export function errorAnswer(shape: AnswerShape, error: string): Record<string, u
   }
 }
 
-/** An error with a status and a text meant for the client. */
+/** The HTTP status of each kind of domain error: the one place domain refusals meet HTTP. */
+export const STATUS_OF: Record<DomainErrorKind, number> = {
+  invalid: 400,
+  unauthenticated: 401,
+  forbidden: 403,
+  'not-found': 404,
+  conflict: 409,
+  'too-many': 429,
+  unavailable: 503,
+};
+
+/**
+ * An error with a status and a text meant for the client, for the HTTP layer's own refusals (a body
+ * that is not JSON). Domain code throws a DomainError (server/errors.ts) instead.
+ */
 export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
@@ -42,14 +57,15 @@ export class HttpError extends Error {
 
 /** The body, validated by a protocol schema; a 400 with the schema's own text otherwise. */
 export function parseBody<T extends z.core.$ZodType>(schema: T, body: unknown): z.output<T> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new HttpError(400, AUTH_ERRORS.invalidBody);
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Invalid(AUTH_ERRORS.invalidBody);
   const result = z.safeParse(schema, body);
-  if (!result.success) throw new HttpError(400, firstIssue(result.error));
+  if (!result.success) throw new Invalid(firstIssue(result.error));
   return result.data;
 }
 
 /** Status and text for any error a route or Fastify raised; never a stack. */
 export function classifyError(error: unknown): { statusCode: number; message: string } {
+  if (error instanceof DomainError) return { statusCode: STATUS_OF[error.kind], message: error.message };
   if (error instanceof HttpError) return { statusCode: error.statusCode, message: error.message };
   // a flood of sign-ups or sign-ins filled the password-hashing queue: try again, nothing was done
   if (error instanceof PasswordsBusyError) return { statusCode: 503, message: HTTP_ERRORS.busy };

@@ -1,26 +1,21 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import { openApiTransform, serializerCompiler, validatorCompiler } from './schemas';
 
-/** A protocol zod schema as OpenAPI 3.0 JSON schema, for documentation (validation stays with zod). */
-export function jsonSchema(schema: z.core.$ZodType, io: 'input' | 'output' = 'output'): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, target: 'openapi-3.0', unrepresentable: 'any' });
-  return rest;
-}
-
-export const resultError = z.object({ result: z.literal(false), error: z.string() });
-export const statusError = z.object({ status: z.literal('error'), error: z.string() });
+export { jsonSchema, resultError, statusError } from './schemas';
 export const BEARER = [{ bearer: [] }];
 
 /**
- * OpenAPI of every route at GET /openapi.json, swagger-ui at /docs. Route schemas document only:
- * Fastify neither validates (the handlers' zod schemas do, with our texts) nor filters answers with them.
+ * OpenAPI of every route at GET /openapi.json, swagger-ui at /docs. A route's zod schemas
+ * (server/http/schemas.ts) validate its body, query and path, check its success answer, and are
+ * documented here; plain JSON schemas (routes not converted yet) only document.
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
-  app.setValidatorCompiler(() => () => true);
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   await app.register(swagger, {
+    transform: openApiTransform,
     openapi: {
       openapi: '3.0.3',
       info: {

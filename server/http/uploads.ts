@@ -6,7 +6,8 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UploadType } from '../../src/protocol/store';
 import type { AppContext } from '../context';
-import { HTTP_ERRORS, HttpError } from './errors';
+import { DomainError, Invalid } from '../errors';
+import { HTTP_ERRORS } from './errors';
 
 /** Where uploaded item images live: DATA_DIR/uploads, served at /uploads/. */
 export function uploadsDir(dataDir: string): string {
@@ -66,22 +67,22 @@ export async function readUploadedFile(
   maxBytes: number,
   texts: UploadTexts,
 ): Promise<{ bytes: Buffer; filename: string; fields: Record<string, string> }> {
-  if (!request.isMultipart()) throw new HttpError(400, texts.missing);
+  if (!request.isMultipart()) throw new Invalid(texts.missing);
   let part;
   try {
     part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20 } });
   } catch (error) {
     throw uploadError(error, texts);
   }
-  if (!part) throw new HttpError(400, texts.missing);
+  if (!part) throw new Invalid(texts.missing);
   let bytes: Buffer;
   try {
     bytes = await part.toBuffer();
   } catch (error) {
     throw uploadError(error, texts);
   }
-  if (part.file.truncated || bytes.length > maxBytes) throw new HttpError(400, texts.tooLarge);
-  if (bytes.length === 0) throw new HttpError(400, texts.missing);
+  if (part.file.truncated || bytes.length > maxBytes) throw new Invalid(texts.tooLarge);
+  if (bytes.length === 0) throw new Invalid(texts.missing);
   // the plain form fields sent before the file (a field after it is not read: the file is the last part)
   const fields: Record<string, string> = {};
   for (const [name, field] of Object.entries(part.fields ?? {})) {
@@ -96,12 +97,12 @@ export async function readUploadedFile(
  * short (busboy's "Unexpected end of form", "Part terminated early" and the like carry no code).
  * Everything that goes wrong while reading the upload is about the request, not the server.
  */
-function uploadError(error: unknown, texts: UploadTexts): HttpError {
-  if (error instanceof HttpError) return error;
+function uploadError(error: unknown, texts: UploadTexts): DomainError {
+  if (error instanceof DomainError) return error;
   const code = (error as { code?: unknown } | null)?.code;
-  if (code === 'FST_REQ_FILE_TOO_LARGE') return new HttpError(400, texts.tooLarge);
-  if (typeof code === 'string' && code.startsWith('FST_') && code !== 'FST_MP_PREMATURE_CLOSE') return new HttpError(400, texts.missing);
-  return new HttpError(400, HTTP_ERRORS.uploadIncomplete);
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return new Invalid(texts.tooLarge);
+  if (typeof code === 'string' && code.startsWith('FST_') && code !== 'FST_MP_PREMATURE_CLOSE') return new Invalid(texts.missing);
+  return new Invalid(HTTP_ERRORS.uploadIncomplete);
 }
 
 /**

@@ -2,9 +2,10 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse as csvParser } from 'csv-parse';
 import { readSheet } from 'read-excel-file/node';
 import { POINTS_ERRORS } from '../../src/protocol/points';
-import { HttpError } from '../http/errors';
+
 import type { Cell, RawRow } from './bulk';
 import { inflateZip, storedZip, ZipTooLargeError, type InflateLimits } from './unzip';
+import { Invalid } from '../errors';
 
 /**
  * Reading a bulk-award file whole or not at all: its rows, or a 400. What the rows mean is
@@ -28,7 +29,7 @@ const startsWith = (bytes: Uint8Array, sig: number[]) => bytes.length >= sig.len
 export async function readRows(bytes: Buffer): Promise<RawRow[]> {
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readXlsx(bytes);
   // an old binary .xls, or anything else that is not text
-  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]) || bytes.subarray(0, 8192).includes(0)) throw new HttpError(400, POINTS_ERRORS.bulkType);
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]) || bytes.subarray(0, 8192).includes(0)) throw new Invalid(POINTS_ERRORS.bulkType);
   return readCsv(bytes);
 }
 
@@ -52,8 +53,8 @@ export async function honestXlsx(bytes: Buffer, limits: InflateLimits, texts: Fi
   try {
     return storedZip(await inflateZip(bytes, isXml, limits, progress));
   } catch (error) {
-    if (error instanceof ZipTooLargeError) throw new HttpError(400, texts.tooLarge);
-    throw new HttpError(400, texts.unreadable);
+    if (error instanceof ZipTooLargeError) throw new Invalid(texts.tooLarge);
+    throw new Invalid(texts.unreadable);
   }
 }
 
@@ -64,7 +65,7 @@ export async function readXlsx(bytes: Buffer, progress?: (inflatedBytes: number)
   try {
     rows = (await readSheet(honest)) as Cell[][];
   } catch {
-    throw new HttpError(400, POINTS_ERRORS.bulkUnreadable);
+    throw new Invalid(POINTS_ERRORS.bulkUnreadable);
   }
   return rows.map((cells, index) => ({ line: index + 1, cells }));
 }
@@ -79,7 +80,7 @@ export async function readCsv(bytes: Buffer, texts: FileTexts = BULK_TEXTS): Pro
   try {
     text = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
   } catch {
-    throw new HttpError(400, texts.encoding);
+    throw new Invalid(texts.encoding);
   }
   // bytes, not text, go to the parser: a chunk may end inside a character, which csv-parse joins up
   const body = text.startsWith('\uFEFF') ? bytes.subarray(3) : bytes;
@@ -103,7 +104,7 @@ export async function readCsv(bytes: Buffer, texts: FileTexts = BULK_TEXTS): Pro
   }
   if (!failed) parser.end();
   await ended;
-  if (failed) throw new HttpError(400, texts.unreadable);
+  if (failed) throw new Invalid(texts.unreadable);
   return rows;
 }
 

@@ -12,9 +12,8 @@ import {
 } from '../../src/protocol/points';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
-import { writeTransaction } from '../db/write';
-import { HttpError } from '../http/errors';
-import { bookIn } from './ledger';
+import { Conflict, Invalid } from '../errors';
+import type { PointsService } from './service';
 
 /**
  * Bulk awards: a CSV or XLSX file of (governor id or username, amount, reason) rows, previewed with
@@ -76,7 +75,7 @@ function columnsOf(first: Cell[]): { columns: Columns; header: boolean } {
     if (name === 'playerid' || name === 'username') players.push({ index, prefer: name });
     else if (name === 'player') players.push({ index, prefer: null });
   });
-  if (players.length === 0) throw new HttpError(400, POINTS_ERRORS.bulkHeader);
+  if (players.length === 0) throw new Invalid(POINTS_ERRORS.bulkHeader);
   return { columns: { players, amount: names.indexOf('amount'), reason: names.indexOf('reason') }, header: true };
 }
 
@@ -152,11 +151,11 @@ export interface PlannedRow {
  */
 export async function checkRows(db: Db, raw: RawRow[]): Promise<{ rows: BulkRow[]; planned: PlannedRow[] }> {
   const nonEmpty = raw.filter((r) => r.cells.some((c) => text(c) !== ''));
-  if (nonEmpty.length === 0) throw new HttpError(400, POINTS_ERRORS.bulkEmpty);
+  if (nonEmpty.length === 0) throw new Invalid(POINTS_ERRORS.bulkEmpty);
   const { columns, header } = columnsOf(nonEmpty[0].cells);
   const data = header ? nonEmpty.slice(1) : nonEmpty;
-  if (data.length === 0) throw new HttpError(400, POINTS_ERRORS.bulkEmpty);
-  if (data.length > BULK_MAX_ROWS) throw new HttpError(400, POINTS_ERRORS.bulkTooManyRows);
+  if (data.length === 0) throw new Invalid(POINTS_ERRORS.bulkEmpty);
+  if (data.length > BULK_MAX_ROWS) throw new Invalid(POINTS_ERRORS.bulkTooManyRows);
 
   const users = await directory(db);
   const running = new Map<number, number>();
@@ -247,10 +246,36 @@ export class BulkPreviews {
   /** The preview to apply, or the reason it cannot be applied. */
   take(token: string, actorId: number): Pending {
     const found = this.pending.get(token);
-    if (!found || found.actorId !== actorId || found.expiresAt < this.now()) throw new HttpError(400, POINTS_ERRORS.bulkTokenUnknown);
-    if (found.applied) throw new HttpError(409, POINTS_ERRORS.bulkTokenUsed);
-    if (found.invalid > 0) throw new HttpError(400, POINTS_ERRORS.bulkHasErrors);
+    if (!found || found.actorId !== actorId || found.expiresAt < this.now()) throw new Invalid(POINTS_ERRORS.bulkTokenUnknown);
+    if (found.applied) throw new Conflict(POINTS_ERRORS.bulkTokenUsed);
+    if (found.invalid > 0) throw new Invalid(POINTS_ERRORS.bulkHasErrors);
     return found;
+  }
+
+  /**
+   * Applies a preview, once: every row becomes a ledger entry (grant or deduct by sign, the row's
+   * reason, the caller as actor) through the points service, all or none. When a row is refused
+   * now (a balance would go below what is reserved, because bids changed since the preview),
+   * nothing is applied and the refusal names its line. Answers the number of rows booked.
+   */
+  async apply(points: PointsService, token: string, actorId: number): Promise<number> {
+    const state: { preview?: Pending } = {};
+    const rows = () => state.preview?.planned ?? [];
+    await points.book(
+      () => {
+        // in the queue: a second apply of the same token waits for this one, then finds it used
+        state.preview = this.take(token, actorId);
+        return state.preview.planned.map((row) => ({ userId: row.userId, delta: row.amount, reason: row.reason }));
+      },
+      {
+        actorId,
+        refusalText: (index, message) => `Line ${rows()[index].line} (${rows()[index].username}): ${message} Nothing was applied.`,
+        onCommit: () => {
+          if (state.preview) state.preview.applied = true;
+        },
+      },
+    );
+    return rows().length;
   }
 
   /** Drops every expired preview, then the oldest of this account's until one more fits. */
@@ -260,26 +285,4 @@ export class BulkPreviews {
     const own = [...this.pending].filter(([, p]) => p.actorId === actorId).map(([token]) => token);
     for (const token of own.slice(0, Math.max(0, own.length - MAX_PENDING_PER_USER + 1))) this.pending.delete(token);
   }
-}
-
-/**
- * Books every planned row in one write transaction (kind grant or deduct by sign, the row's
- * reason, the caller as actor): if any fails (a balance would go below what is reserved, because
- * bids changed since the preview), it rolls back and nothing is applied. Answers each affected
- * player's account as it is after the commit.
- */
-export async function applyRows(db: Db, planned: PlannedRow[], actorId: number, now: number): Promise<Map<number, UserRow>> {
-  return writeTransaction(db, async (trx) => {
-    const touched = new Map<number, UserRow>();
-    for (const row of planned) {
-      try {
-        const { user } = await bookIn(trx, { userId: row.userId, delta: row.amount, kind: row.amount > 0 ? 'grant' : 'deduct', reason: row.reason, actorId }, now);
-        touched.set(user.id, user);
-      } catch (error) {
-        if (error instanceof HttpError) throw new HttpError(error.statusCode, `Line ${row.line} (${row.username}): ${error.message} Nothing was applied.`);
-        throw error;
-      }
-    }
-    return touched;
-  });
 }

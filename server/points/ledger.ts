@@ -11,8 +11,8 @@ import {
 } from '../../src/protocol/points';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
-import { writeTransaction, type Queryable } from '../db/write';
-import { HttpError } from '../http/errors';
+import type { Queryable } from '../db/write';
+import { NotFound, Conflict } from '../errors';
 
 /**
  * The points ledger. A balance changes only here: the transaction row and the new balance are
@@ -27,21 +27,19 @@ export interface Booking {
   actorId: number | null;
 }
 
-export async function book(db: Db, booking: Booking, now = Date.now()): Promise<{ transaction: Transaction; user: UserRow }> {
-  return writeTransaction(db, (trx) => bookIn(trx, booking, now));
-}
-
 /**
- * The same booking inside a write transaction the caller already holds (settlement books the
- * winner's purchase together with the sale): commits or rolls back with it.
+ * One booking, inside a write transaction the caller holds (the points service books a whole
+ * list in one; settlement books the winner's purchase together with the sale): commits or rolls
+ * back with it. Call it only in the engine's queue (server/points/service.ts does). `now` is the
+ * caller's clock: the ledger never reads the wall clock itself.
  */
-export async function bookIn(trx: Queryable, booking: Booking, now = Date.now()): Promise<{ transaction: Transaction; user: UserRow }> {
+export async function bookIn(trx: Queryable, booking: Booking, now: number): Promise<{ transaction: Transaction; user: UserRow }> {
   const user = await trx.selectFrom('users').selectAll().where('id', '=', booking.userId).executeTakeFirst();
-  if (!user) throw new HttpError(404, POINTS_ERRORS.unknownUser);
+  if (!user) throw new NotFound(POINTS_ERRORS.unknownUser);
   const balance = user.balance + booking.delta;
   // more than the balance (with or without bids), or into the points that leading bids hold
-  if (balance < 0) throw new HttpError(409, POINTS_ERRORS.moreThanBalance);
-  if (balance < user.reserved) throw new HttpError(409, POINTS_ERRORS.belowReserved);
+  if (balance < 0) throw new Conflict(POINTS_ERRORS.moreThanBalance);
+  if (balance < user.reserved) throw new Conflict(POINTS_ERRORS.belowReserved);
   const { id } = await trx
     .insertInto('points_transactions')
     .values({

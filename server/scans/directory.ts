@@ -13,9 +13,10 @@ import {
 } from '../../src/protocol/scans';
 import type { Db } from '../db/open';
 import { writeTransaction } from '../db/write';
-import { HttpError } from '../http/errors';
+
 import { findUserByUsername } from '../users/users';
 import { columnOf, findScan, latestScan } from './scans';
+import { Invalid, NotFound } from '../errors';
 
 /** Alliances, metric series and the links between accounts and governors: what the scans say, read for the dashboards and the admin pages. */
 
@@ -72,7 +73,7 @@ export async function saveAlliance(db: Db, tag: string, change: { name?: string;
 export function parseStats(text: string | undefined): Stat[] {
   if (text === undefined || text.trim() === '') return ['power', 'killpoints'];
   const stats = [...new Set(text.split(',').map((s) => s.trim()))];
-  if (stats.some((s) => !(STATS as readonly string[]).includes(s))) throw new HttpError(400, METRIC_ERRORS.stats);
+  if (stats.some((s) => !(STATS as readonly string[]).includes(s))) throw new Invalid(METRIC_ERRORS.stats);
   return stats as Stat[];
 }
 
@@ -84,7 +85,7 @@ export async function metricSeries(db: Db, scope: MetricScope, key: string | und
     const rows = await db.selectFrom('scan_totals as t').innerJoin('scans as s', 's.id', 't.scan_id').selectAll('t').select('s.taken_at').orderBy('s.taken_at').orderBy('s.id').execute();
     return { scope, key: null, stats, points: rows.map((r) => ({ scanId: r.scan_id, takenAt: r.taken_at, members: r.governors, values: pick(r) })) };
   }
-  if (key === undefined || key.trim() === '') throw new HttpError(400, METRIC_ERRORS.key);
+  if (key === undefined || key.trim() === '') throw new Invalid(METRIC_ERRORS.key);
   if (scope === 'alliance') {
     const rows = await db
       .selectFrom('scan_alliances as a')
@@ -97,7 +98,7 @@ export async function metricSeries(db: Db, scope: MetricScope, key: string | und
       .execute();
     return { scope, key, stats, points: rows.map((r) => ({ scanId: r.scan_id, takenAt: r.taken_at, members: r.members, values: pick(r) })) };
   }
-  if (!/^\d{1,15}$/.test(key) || Number(key) < 1) throw new HttpError(400, SCAN_ERRORS.badGovernorId);
+  if (!/^\d{1,15}$/.test(key) || Number(key) < 1) throw new Invalid(SCAN_ERRORS.badGovernorId);
   const rows = await db
     .selectFrom('scan_rows as r')
     .innerJoin('scans as s', 's.id', 'r.scan_id')
@@ -175,7 +176,7 @@ export async function listPlayerLinks(db: Db, q: string | undefined, page = 1): 
 /** Links a governor to an account (moving it from another one), verified or not. */
 export async function linkGovernor(db: Db, governorId: number, username: string, verified: boolean | undefined, actorId: number, now: number): Promise<PlayerLink> {
   const user = await findUserByUsername(db, username);
-  if (!user) throw new HttpError(404, PLAYER_ID_ERRORS.unknownUser);
+  if (!user) throw new NotFound(PLAYER_ID_ERRORS.unknownUser);
   return writeTransaction(db, async (trx) => {
     const current = await trx.selectFrom('governor_links').selectAll().where('governor_id', '=', governorId).executeTakeFirst();
     // a link moved to another account is not verified unless the admin says so
@@ -199,7 +200,7 @@ export async function linkGovernor(db: Db, governorId: number, username: string,
 
 export async function unlinkGovernor(db: Db, governorId: number): Promise<void> {
   const deleted = await writeTransaction(db, (trx) => trx.deleteFrom('governor_links').where('governor_id', '=', governorId).executeTakeFirst());
-  if (Number(deleted.numDeletedRows) === 0) throw new HttpError(404, PLAYER_ID_ERRORS.unknownLink);
+  if (Number(deleted.numDeletedRows) === 0) throw new NotFound(PLAYER_ID_ERRORS.unknownLink);
 }
 
 /** A new account's claim on its governor (the sign-up's player id), unverified; a governor already linked keeps its account. */

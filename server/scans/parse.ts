@@ -12,8 +12,9 @@ import {
   type ScanKind,
   type Stat,
 } from '../../src/protocol/scans';
-import { HttpError } from '../http/errors';
+
 import type { Cell, Table } from './read';
+import { Invalid } from '../errors';
 
 /**
  * Understanding a scan file's table (pure: no database). Columns are found by header name, never by
@@ -92,11 +93,11 @@ export function parseTable(table: Table): ParsedScan {
       found.push({ header: header.trim(), stat: column });
     } else if (header.trim() !== '') ignored.push(header.trim());
   });
-  if (!index.has('governorId')) throw new HttpError(400, SCAN_ERRORS.noGovernorId);
+  if (!index.has('governorId')) throw new Invalid(SCAN_ERRORS.noGovernorId);
 
   const data = table.rows.filter((r) => r.cells.some((c) => textOf(c) !== ''));
-  if (data.length === 0) throw new HttpError(400, SCAN_ERRORS.empty);
-  if (data.length > SCAN_MAX_ROWS) throw new HttpError(400, SCAN_ERRORS.tooManyRows);
+  if (data.length === 0) throw new Invalid(SCAN_ERRORS.empty);
+  if (data.length > SCAN_MAX_ROWS) throw new Invalid(SCAN_ERRORS.tooManyRows);
 
   const headerOf = (column: Column) => table.header[index.get(column) as number].trim();
   const statColumns = STATS.filter((s) => index.has(s));

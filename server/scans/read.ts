@@ -1,9 +1,10 @@
 import readXlsxFile from 'read-excel-file/node';
 import { SCAN_ERRORS, SCAN_MAX_ROWS } from '../../src/protocol/scans';
-import { HttpError } from '../http/errors';
+
 import { honestXlsx, readCsv, type FileTexts } from '../points/bulk-file';
 import type { InflateLimits } from '../points/unzip';
 import { headerColumn } from './parse';
+import { Invalid } from '../errors';
 
 /** A cell as a file gives it. */
 export type Cell = string | number | boolean | Date | null;
@@ -32,21 +33,21 @@ const startsWith = (bytes: Uint8Array, sig: number[]) => bytes.length >= sig.len
  */
 export async function readScanFile(bytes: Buffer): Promise<Table> {
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readXlsx(bytes);
-  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]) || bytes.subarray(0, 8192).includes(0)) throw new HttpError(400, SCAN_ERRORS.notSpreadsheet);
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]) || bytes.subarray(0, 8192).includes(0)) throw new Invalid(SCAN_ERRORS.notSpreadsheet);
   const head = bytes.subarray(0, 64).toString('utf8').replace(/^\uFEFF/, '');
   if (head.trimStart().startsWith('{')) {
     let text: string;
     try {
       text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
     } catch {
-      throw new HttpError(400, SCAN_ERRORS.encoding);
+      throw new Invalid(SCAN_ERRORS.encoding);
     }
     return readJsonLines(text.replace(/^\uFEFF/, ''));
   }
   const records = await readCsv(bytes, TEXTS);
-  if (records.length === 0) throw new HttpError(400, SCAN_ERRORS.empty);
+  if (records.length === 0) throw new Invalid(SCAN_ERRORS.empty);
   const [first, ...rest] = records;
-  if (rest.length > SCAN_MAX_ROWS) throw new HttpError(400, SCAN_ERRORS.tooManyRows);
+  if (rest.length > SCAN_MAX_ROWS) throw new Invalid(SCAN_ERRORS.tooManyRows);
   return { sheet: null, header: first.cells.map((c) => (c === null ? '' : String(c))), rows: rest };
 }
 
@@ -56,7 +57,7 @@ async function readXlsx(bytes: Buffer): Promise<Table> {
   try {
     sheets = (await readXlsxFile(honest)) as never;
   } catch {
-    throw new HttpError(400, SCAN_ERRORS.unreadable);
+    throw new Invalid(SCAN_ERRORS.unreadable);
   }
   for (const { sheet, data } of sheets) {
     // the header is the first row that is not blank
@@ -66,7 +67,7 @@ async function readXlsx(bytes: Buffer): Promise<Table> {
     if (!header.some((h) => headerColumn(h) === 'governorId')) continue;
     return { sheet, header, rows: data.slice(at + 1).map((cells, i) => ({ line: at + i + 2, cells })) };
   }
-  throw new HttpError(400, SCAN_ERRORS.noGovernorId);
+  throw new Invalid(SCAN_ERRORS.noGovernorId);
 }
 
 /** JSON Lines (RokTracker's `.jsonl`): one object per line; the columns are the keys, in the order first seen. */
@@ -82,10 +83,10 @@ function readJsonLines(text: string): Table {
     try {
       value = JSON.parse(line);
     } catch {
-      throw new HttpError(400, `${SCAN_ERRORS.badJsonLine} (line ${i + 1})`);
+      throw new Invalid(`${SCAN_ERRORS.badJsonLine} (line ${i + 1})`);
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new HttpError(400, `${SCAN_ERRORS.badJsonLine} (line ${i + 1})`);
-    if (objects.length >= SCAN_MAX_ROWS) throw new HttpError(400, SCAN_ERRORS.tooManyRows);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Invalid(`${SCAN_ERRORS.badJsonLine} (line ${i + 1})`);
+    if (objects.length >= SCAN_MAX_ROWS) throw new Invalid(SCAN_ERRORS.tooManyRows);
     for (const key of Object.keys(value)) {
       if (!index.has(key)) {
         index.set(key, header.length);

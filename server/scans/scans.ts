@@ -27,9 +27,10 @@ import {
 import type { Db } from '../db/open';
 import type { ScanRowRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
-import { HttpError } from '../http/errors';
+
 import { parseTable, takenAtFromNames, type ParsedRow, type Stats } from './parse';
 import type { Table } from './read';
+import { Invalid, NotFound, Conflict } from '../errors';
 
 /** The database column of a stat: `t1Kills` is `t1_kills`. */
 export const columnOf = (stat: Stat) => stat.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) as keyof ScanRowRow;
@@ -68,7 +69,7 @@ async function scanBefore(db: Queryable, takenAt: number | null, beforeId?: numb
 
 export async function findScan(db: Queryable, id: number): Promise<Scan> {
   const row = await selectScans(db).where('s.id', '=', id).executeTakeFirst();
-  if (!row) throw new HttpError(404, SCAN_ERRORS.unknownScan);
+  if (!row) throw new NotFound(SCAN_ERRORS.unknownScan);
   return toScan(row as ScanWithUploader);
 }
 
@@ -155,10 +156,10 @@ export class ScanImports {
   /** Applies a preview in one write transaction: the scan is there whole or not at all. */
   async apply(actorId: number, token: string, options: { takenAt: number | null; skipInvalid: boolean; source?: 'upload' | 'bot' }): Promise<Scan> {
     const found = this.pending.get(actorId)?.get(token);
-    if (!found || found.expiresAt < this.now()) throw new HttpError(400, SCAN_ERRORS.tokenUnknown);
-    if (found.applied) throw new HttpError(409, SCAN_ERRORS.tokenUsed);
-    if (found.invalid > 0 && !options.skipInvalid) throw new HttpError(400, SCAN_ERRORS.hasErrors);
-    if (found.rows.length === 0) throw new HttpError(400, SCAN_ERRORS.nothingToApply);
+    if (!found || found.expiresAt < this.now()) throw new Invalid(SCAN_ERRORS.tokenUnknown);
+    if (found.applied) throw new Conflict(SCAN_ERRORS.tokenUsed);
+    if (found.invalid > 0 && !options.skipInvalid) throw new Invalid(SCAN_ERRORS.hasErrors);
+    if (found.rows.length === 0) throw new Invalid(SCAN_ERRORS.nothingToApply);
     const takenAt = options.takenAt ?? found.takenAt;
     // marked before the first await: a second apply of the same token at the same moment is refused, not raced
     found.applied = true;
@@ -210,7 +211,7 @@ export class ScanImports {
 
   private async refuseDuplicate(db: Queryable, sha256: string): Promise<void> {
     const existing = await db.selectFrom('scans').select(['id', 'taken_at']).where('sha256', '=', sha256).executeTakeFirst();
-    if (existing) throw new HttpError(409, duplicateFileText(existing.id, dateText(existing.taken_at)));
+    if (existing) throw new Conflict(duplicateFileText(existing.id, dateText(existing.taken_at)));
   }
 
   /** New, renamed and moved governors, and cumulative stats that went down, against the scan before. */
@@ -262,7 +263,7 @@ export async function listScans(db: Db, page = 1): Promise<{ scans: Scan[]; tota
 
 export async function deleteScan(db: Db, id: number): Promise<void> {
   const deleted = await writeTransaction(db, (trx) => trx.deleteFrom('scans').where('id', '=', id).executeTakeFirst());
-  if (Number(deleted.numDeletedRows) === 0) throw new HttpError(404, SCAN_ERRORS.unknownScan);
+  if (Number(deleted.numDeletedRows) === 0) throw new NotFound(SCAN_ERRORS.unknownScan);
 }
 
 /** The scan asked for (404 when unknown), or the latest; and the one to compare with: asked for, or the scan before it. */
@@ -306,7 +307,6 @@ export async function kingdomSummary(db: Db, scanId?: number, compareId?: number
   return { scan, compare, totals, change };
 }
 
-
 const SORT_COLUMNS: Record<GovernorSort, string> = {
   governorId: 'r.governor_id',
   name: 'r.name',
@@ -346,7 +346,7 @@ export async function listGovernors(db: Db, filter: GovernorsFilter): Promise<{ 
   let sorted = query;
   if (filter.gain) {
     // top gains: the change since `compare`; a governor not in that scan has none and comes last
-    if (!compare || !(STATS as readonly string[]).includes(sort)) throw new HttpError(400, SCAN_ERRORS.badGain);
+    if (!compare || !(STATS as readonly string[]).includes(sort)) throw new Invalid(SCAN_ERRORS.badGain);
     const column = columnOf(sort as Stat);
     sorted = sorted.leftJoin('scan_rows as c', (join) => join.onRef('c.governor_id', '=', 'r.governor_id').on('c.scan_id', '=', compare.id));
     key = sql`(${sql.ref(`r.${column}`)} - ${sql.ref(`c.${column}`)})`;
@@ -413,7 +413,7 @@ export async function governorDetail(db: Db, governorId: number): Promise<Govern
     .orderBy('s.taken_at', 'asc')
     .orderBy('s.id', 'asc')
     .execute();
-  if (rows.length === 0) throw new HttpError(404, SCAN_ERRORS.unknownGovernor);
+  if (rows.length === 0) throw new NotFound(SCAN_ERRORS.unknownGovernor);
   const history: HistoryEntry[] = rows.map((r) => ({ scanId: r.scan_id, takenAt: r.taken_at, name: r.name, alliance: r.alliance, kingdom: r.kingdom, ...statsOf(r) }));
   const latest = rows[rows.length - 1];
   const account = await db.selectFrom('governor_links as l').innerJoin('users as u', 'u.id', 'l.user_id').select('u.username').where('l.governor_id', '=', governorId).executeTakeFirst();

@@ -13,7 +13,7 @@ export class TokenBucket {
 
   constructor(
     private readonly limit: Budget,
-    private readonly clock: Clock = () => performance.now(),
+    private readonly clock: Clock,
   ) {
     this.tokens = limit.burst;
     this.last = clock();

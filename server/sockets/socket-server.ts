@@ -51,6 +51,8 @@ export interface SocketServer {
 export interface SocketServerOptions {
   /** The budgets' clock (ms); tests freeze it. Default: performance.now. */
   clock?: Clock;
+  /** The sessions' clock (epoch ms, the one sessions.expires_at is written with): when a session has ended. Default: Date.now. */
+  now?: Clock;
 }
 
 /**
@@ -140,6 +142,7 @@ export async function startSocketServer(
   const { hub, log, config } = ctx;
   const limits = config.socketLimits;
   const clock = options.clock ?? (() => performance.now());
+  const now = options.now ?? Date.now;
   const serverOptions = { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 };
   const server = tls ? https.createServer({ ...serverOptions, handshakeTimeout: limits.headersTimeoutMs, cert: tls.cert, key: tls.key }) : http.createServer(serverOptions);
   server.maxConnections = maxConnectionsFor(limits);
@@ -222,7 +225,7 @@ export async function startSocketServer(
 
   /** Closes the connection (4401, as a revoked session's) when its session ends, without waiting for a frame. */
   function watchExpiry(peer: Peer, auth: AuthContext): void {
-    const left = auth.sessionExpiresAt - Date.now();
+    const left = auth.sessionExpiresAt - now();
     if (left <= 0) return closePeer(peer, WS_CLOSE_UNAUTHENTICATED, 'Session expired');
     later(peer, Math.min(left, MAX_TIMER_MS), () => {
       if (peer.conn.auth?.sessionId === auth.sessionId) watchExpiry(peer, auth);
@@ -267,7 +270,7 @@ export async function startSocketServer(
       return setGate(peer, authenticate(peer, parsed).catch(fail(peer)));
     }
     if (!conn.auth) return sendError(conn, 'UNAUTHENTICATED');
-    if (Date.now() >= conn.auth.sessionExpiresAt) return reject(peer);
+    if (now() >= conn.auth.sessionExpiresAt) return reject(peer);
     if (!(handler.accepts as readonly unknown[]).includes(type)) return sendError(conn, 'WS_ERROR');
     const frame = clientFrame.safeParse(parsed);
     if (!frame.success) {
@@ -376,10 +379,10 @@ export async function startSocketServer(
       bySession.set(conn.auth.sessionId, list);
     }
     const ids = [...bySession.keys()];
-    const now = Date.now();
+    const at = now();
     for (let i = 0; i < ids.length; i += SWEEP_CHUNK) {
       const chunk = ids.slice(i, i + SWEEP_CHUNK);
-      const live = await ctx.db.selectFrom('sessions').select('id').where('id', 'in', chunk).where('revoked_at', 'is', null).where('expires_at', '>', now).execute();
+      const live = await ctx.db.selectFrom('sessions').select('id').where('id', 'in', chunk).where('revoked_at', 'is', null).where('expires_at', '>', at).execute();
       const alive = new Set(live.map((r) => r.id));
       const gone = chunk.filter((id) => !alive.has(id));
       if (gone.length) hub.closeSessions(gone, WS_CLOSE_UNAUTHENTICATED, 'Session ended');

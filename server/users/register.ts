@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { AUTH_ERRORS, normaliseUsername, usernameFold, usernameProblem, type registerBody } from '../../src/protocol/auth';
 import type { PasswordHasher } from '../auth/passwords';
 import type { Db } from '../db/open';

@@ -3,7 +3,7 @@ import { AUTH_ERRORS, type User } from '../../src/protocol/auth';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { writeTransaction } from '../db/write';
-import { HttpError } from '../http/errors';
+import { Conflict } from '../errors';
 
 /** The account as the wire shows it (POST auth/me and friends): never the hash. */
 export function toWireUser(row: UserRow): User {
@@ -47,7 +47,7 @@ export async function setUserRank(db: Db, id: number, rank: string): Promise<Use
         .select(sql<number>`count(*)`.as('admins'))
         .where('rank', '=', 'admin')
         .executeTakeFirstOrThrow();
-      if (admins <= 1) throw new HttpError(409, AUTH_ERRORS.lastAdmin);
+      if (admins <= 1) throw new Conflict(AUTH_ERRORS.lastAdmin);
     }
     return trx.updateTable('users').set({ rank }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
   });

@@ -227,8 +227,9 @@ describe('idempotent requestId', () => {
     expect(await counts(server.db)).toEqual(before);
     expect(await userRow(server.db, frank.id)).toMatchObject({ reserved: 200 });
     // the echo is for the sender only, and moves no balance
-    expect(await watcher.auction.quiet(100)).toBe(true);
-    expect(await frank.user.quiet(50)).toBe(true);
+    await server.auction.exclusive(async () => undefined);
+    expect(await watcher.auction.roundTrip()).toEqual({ type: 'ERROR', error_type: 'WS_ERROR' });
+    expect((await frank.user.roundTrip({ type: 'GET_STATUS' })).type).toBe('STATUS');
   });
 
   it('a rejected requestId stays rejected, even once the bid would pass', async () => {

@@ -1,11 +1,31 @@
 import { describe, expect, it } from 'vitest';
 import { AUTH_ERRORS } from '../../src/protocol/auth';
+import { Conflict, Forbidden, Invalid, NotFound, restated, TooMany, Unauthenticated, Unavailable } from '../../server/errors';
 import { classifyError, errorAnswer, HTTP_ERRORS, HttpError } from '../../server/http/errors';
 import { rankAllows } from '../../server/http/guards';
 
 describe('classifyError', () => {
   it('keeps our own errors', () => {
     expect(classifyError(new HttpError(409, AUTH_ERRORS.emailTaken))).toEqual({ statusCode: 409, message: AUTH_ERRORS.emailTaken });
+  });
+
+  it('maps each kind of domain error to its status, with its own text', () => {
+    const cases = [
+      [new Invalid('a'), 400],
+      [new Unauthenticated('b'), 401],
+      [new Forbidden('c'), 403],
+      [new NotFound('d'), 404],
+      [new Conflict('e'), 409],
+      [new TooMany('f'), 429],
+      [new Unavailable('g'), 503],
+    ] as const;
+    for (const [error, statusCode] of cases) expect(classifyError(error)).toEqual({ statusCode, message: error.message });
+  });
+
+  it('restates a domain error with another text and the same status', () => {
+    const again = restated(new Conflict('below reserved'), 'Line 2: below reserved');
+    expect(again).toBeInstanceOf(Conflict);
+    expect(classifyError(again)).toEqual({ statusCode: 409, message: 'Line 2: below reserved' });
   });
 
   it('turns body-parsing errors into 400s', () => {

@@ -158,7 +158,22 @@ export class TestSocket {
     return this.frames.splice(0) as Record<string, unknown>[];
   }
 
-  /** True when nothing arrives within `ms`. */
+  /**
+   * "Nothing else came", on events: sends `probe` and answers the very next frame. A connection's
+   * frames are answered in order, so anything the server sent before the probe's answer comes
+   * first. The default probe has no known type: ERROR WS_ERROR once authenticated, UNAUTHENTICATED
+   * before. (For broadcasts from the engine, drain its queue first: `server.auction.exclusive`.)
+   * Frames `ignore` matches are left queued and skipped.
+   */
+  roundTrip(probe: unknown = { type: 'PROBE' }, ignore: (frame: Record<string, unknown>) => boolean = () => false): Promise<Record<string, unknown>> {
+    this.send(probe);
+    return this.waitFor((frame) => !ignore(frame));
+  }
+
+  /**
+   * True when nothing arrives within `ms` of real time. Only for what runs on Node's own timers
+   * (an HTTP server's headers timeout); everything else waits on events (`roundTrip`).
+   */
   async quiet(ms = 150): Promise<boolean> {
     await new Promise((r) => setTimeout(r, ms));
     return this.frames.length === 0;

@@ -85,7 +85,8 @@ describe('a closed store', () => {
     // the store's state reached every board, and nothing of the refused bids did
     expect(await alice.auction.nextOf('STORE_STATE')).toMatchObject({ data: { state: 'closed' } });
     expect(await alice.auction.nextOf('STORE_STATE')).toMatchObject({ data: { state: 'open' } });
-    expect(await alice.auction.quiet(100)).toBe(true);
+    await server.auction.exclusive(async () => undefined);
+    expect(await alice.auction.roundTrip()).toEqual({ type: 'ERROR', error_type: 'WS_ERROR' });
     const row = await server.db.selectFrom('items').selectAll().where('id', '=', item.itemId).executeTakeFirstOrThrow();
     expect(row).toMatchObject({ leader_id: alice.id, amount: 100 });
 

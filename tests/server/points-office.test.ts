@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POINTS_ERRORS, SYSTEM_ACTOR, TRANSACTIONS_PAGE_SIZE, transaction } from '../../src/protocol/points';
-import { book } from '../../server/points/ledger';
 import { csvCell } from '../../server/http/csv';
 import { csvRecords } from './back-office-helpers';
 import { bidCreated, bidder, createItem, grant, ManualClock, sendBid } from './auction-helpers';
@@ -143,7 +142,7 @@ describe('GET /points/transactions.csv', () => {
   it("writes System in the 'by' column for a change no person made, as the page does", async () => {
     const p = await signedIn(server, 'sys');
     const user = await server.db.selectFrom('users').select('id').where('username', '=', p.username).executeTakeFirstOrThrow();
-    await book(server.db, { userId: user.id, delta: 40, kind: 'automatic', reason: 'Weekly helps', actorId: null }, clock.now());
+    await server.points.book([{ userId: user.id, delta: 40, reason: 'Weekly helps' }], { actorId: null, kind: 'automatic' });
     await grant(server, council.token, p.username, 2);
     const answer = await call(server, 'GET', `/points/transactions.csv?username=${p.username}`, { token: council.token });
     const records = csvRecords(answer.text);

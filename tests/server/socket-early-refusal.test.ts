@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Serial } from '../../server/auction/serial';
-import { book } from '../../server/points/ledger';
 import { DEFAULT_SOCKET_LIMITS } from '../../server/sockets/limits';
 import { bidCreated, bidder, createItem, errorFor, expectBooksBalance, grant, ManualClock, sendBid, type Bidder } from './auction-helpers';
 import type { TestSocket } from './helpers';
@@ -53,14 +52,13 @@ describe('what queued work could change is never refused early', () => {
     const first = sendBid(p.auction, item.itemId, 60); // the transaction learns P's balance
     expect((await errorFor(p.auction, first)).error_type).toBe('OUT_OF_BALANCE');
     let release!: () => void;
-    const granted = server.auction.exclusive(async () => {
-      await new Promise<void>((resolve) => (release = () => resolve()));
-      const { user } = await book(server.db, { userId: p.id, delta: 1_000, kind: 'grant', reason: 'test', actorId: null }, clock.t);
-      server.auction.announceBalance(user);
-    });
+    // the queue is held, and the grant waits in it behind the hold
+    const hold = server.auction.exclusive(() => new Promise<void>((resolve) => (release = () => resolve())));
+    const granted = server.points.book([{ userId: p.id, delta: 1_000, reason: 'test' }], { actorId: null });
     sendBid(p.auction, item.itemId, 500);
     await reached(p.auction);
     release();
+    await hold;
     await granted;
     await bidCreated(p.auction, item.itemId, 500, p.username);
     await Promise.all(audit.pending);

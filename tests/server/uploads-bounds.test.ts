@@ -130,7 +130,7 @@ describe('uploads are read whole or refused', () => {
       file: async () => ({ filename: 'a.csv', file: { truncated: true }, toBuffer: async () => Buffer.from('alice,1000000,ok'.slice(0, limit)) }),
     };
     const texts = { missing: 'missing', tooLarge: 'too large' };
-    await expect(readUploadedFile(request as never, limit, texts)).rejects.toMatchObject({ statusCode: 400, message: 'too large' });
+    await expect(readUploadedFile(request as never, limit, texts)).rejects.toMatchObject({ kind: 'invalid', message: 'too large' });
     const whole = { ...request, file: async () => ({ filename: 'a.csv', file: { truncated: false }, toBuffer: async () => Buffer.from('alice,10,ok') }) };
     expect((await readUploadedFile(whole as never, limit, texts)).bytes.toString()).toBe('alice,10,ok');
   });
@@ -161,7 +161,7 @@ describe('uploads are read whole or refused', () => {
     const bomb = bombXlsx();
     expect(bomb.length).toBeLessThan(BULK_MAX_BYTES);
     let inflated = 0;
-    await expect(readXlsx(bomb, (n) => (inflated = n))).rejects.toMatchObject({ statusCode: 400, message: POINTS_ERRORS.bulkTooLarge });
+    await expect(readXlsx(bomb, (n) => (inflated = n))).rejects.toMatchObject({ kind: 'invalid', message: POINTS_ERRORS.bulkTooLarge });
     expect(inflated).toBeGreaterThan(XLSX_LIMITS.maxTotalBytes);
     // stopped within one zlib chunk of the limit, far from the ~100 MB the sheet holds
     expect(inflated).toBeLessThanOrEqual(XLSX_LIMITS.maxTotalBytes + 64 * 1024);

@@ -1,14 +1,15 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AUTH_ERRORS, changePasswordBody, localeBody, user } from '../../../src/protocol/auth';
 import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
-import { groupsOf } from '../../auction/engine';
+import { groupsOf } from '../../auction/groups';
 import { revokeOtherSessions } from '../../auth/sessions';
 import type { AppContext } from '../../context';
 import { toWireUser } from '../../users/users';
-import { HttpError, parseBody } from '../errors';
+import { parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
 import { BEARER, jsonSchema, resultError } from '../openapi';
+import { Invalid, TooMany } from '../../errors';
 
 /** Password tries per account and minute: a stolen token must not become a password oracle. */
 const PASSWORD_TRIES_PER_MINUTE = 10;
@@ -44,10 +45,10 @@ export function accountRoutes(ctx: AppContext) {
       async (request) => {
         const auth = authOf(request);
         const limit = await passwordTries(request);
-        if (!limit.isAllowed && limit.isExceeded) throw new HttpError(429, AUTH_ERRORS.tooManyAttempts);
+        if (!limit.isAllowed && limit.isExceeded) throw new TooMany(AUTH_ERRORS.tooManyAttempts);
         const input = parseBody(changePasswordBody, request.body);
-        if (!(await passwords.verify(auth.user.password_hash, input.oldPassword))) throw new HttpError(400, AUTH_ERRORS.wrongOldPassword);
-        if (input.newPassword === input.oldPassword) throw new HttpError(400, AUTH_ERRORS.samePassword);
+        if (!(await passwords.verify(auth.user.password_hash, input.oldPassword))) throw new Invalid(AUTH_ERRORS.wrongOldPassword);
+        if (input.newPassword === input.oldPassword) throw new Invalid(AUTH_ERRORS.samePassword);
         const hash = await passwords.hash(input.newPassword);
         await db.updateTable('users').set({ password_hash: hash }).where('id', '=', auth.user.id).execute();
         const revoked = await revokeOtherSessions(db, auth.user.id, auth.sessionId);

@@ -1,12 +1,13 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AUTH_ERRORS, rankBody, user } from '../../../src/protocol/auth';
 import type { AppContext } from '../../context';
 import { statusMsg } from '../../sockets/user';
 import { findUserByUsername, setUserRank, toWireUser } from '../../users/users';
-import { HttpError, parseBody } from '../errors';
+import { parseBody } from '../errors';
 import { requireRank } from '../guards';
 import { BEARER, jsonSchema, resultError } from '../openapi';
+import { NotFound } from '../../errors';
 
 /** Site administration (admins only). */
 export function adminRoutes(ctx: AppContext) {
@@ -33,7 +34,7 @@ export function adminRoutes(ctx: AppContext) {
       async (request) => {
         const { rank } = parseBody(rankBody, request.body);
         const target = await findUserByUsername(ctx.db, request.params.username);
-        if (!target) throw new HttpError(404, AUTH_ERRORS.unknownUser);
+        if (!target) throw new NotFound(AUTH_ERRORS.unknownUser);
         const updated = await setUserRank(ctx.db, target.id, rank);
         request.log.info({ userId: updated.id, rank, by: request.auth?.user.id }, 'rank changed');
         ctx.hub.refreshUser(updated);

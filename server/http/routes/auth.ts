@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { AUTH_ERRORS, loginAnswer, loginBody, meAnswer, registerBody, statusAnswer } from '../../../src/protocol/auth';
 import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
 import { createSession, revokeSession } from '../../auth/sessions';
@@ -7,9 +7,10 @@ import { signAccessToken } from '../../auth/tokens';
 import type { AppContext } from '../../context';
 import { registerUser } from '../../users/register';
 import { findUserByEmail, toWireUser } from '../../users/users';
-import { HttpError, parseBody } from '../errors';
+import { parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
 import { BEARER, jsonSchema, statusError } from '../openapi';
+import { Conflict, Invalid, TooMany, Unauthenticated } from '../../errors';
 
 function emailKey(request: FastifyRequest): string {
   const email = (request.body as { email?: unknown } | undefined)?.email;
@@ -30,7 +31,7 @@ export function authRoutes(ctx: AppContext) {
     const loginLimit = async (request: FastifyRequest) => {
       const [address, email] = await Promise.all([byAddress(request), byEmail(request)]);
       if ((!address.isAllowed && address.isExceeded) || (!email.isAllowed && email.isExceeded)) {
-        throw new HttpError(429, AUTH_ERRORS.tooManyAttempts);
+        throw new TooMany(AUTH_ERRORS.tooManyAttempts);
       }
     };
 
@@ -41,7 +42,7 @@ export function authRoutes(ctx: AppContext) {
     });
     const registerLimit = async (request: FastifyRequest) => {
       const answer = await signUps(request);
-      if (!answer.isAllowed && answer.isExceeded) throw new HttpError(429, AUTH_ERRORS.tooManySignUps);
+      if (!answer.isAllowed && answer.isExceeded) throw new TooMany(AUTH_ERRORS.tooManySignUps);
     };
 
     app.post(
@@ -67,7 +68,7 @@ export function authRoutes(ctx: AppContext) {
       async (request) => {
         const input = parseBody(registerBody, request.body);
         const result = await registerUser(db, passwords, input);
-        if (!result.ok) throw new HttpError(result.reason.endsWith('Taken') ? 409 : 400, AUTH_ERRORS[result.reason]);
+        if (!result.ok) throw result.reason.endsWith('Taken') ? new Conflict(AUTH_ERRORS[result.reason]) : new Invalid(AUTH_ERRORS[result.reason]);
         request.log.info({ userId: result.user.id, rank: result.user.rank }, 'account created');
         return { status: 'success' };
       },
@@ -97,9 +98,9 @@ export function authRoutes(ctx: AppContext) {
         const user = await findUserByEmail(db, input.email);
         if (!user) {
           await passwords.verifyNothing(input.password);
-          throw new HttpError(401, AUTH_ERRORS.wrongCredentials);
+          throw new Unauthenticated(AUTH_ERRORS.wrongCredentials);
         }
-        if (!(await passwords.verify(user.password_hash, input.password))) throw new HttpError(401, AUTH_ERRORS.wrongCredentials);
+        if (!(await passwords.verify(user.password_hash, input.password))) throw new Unauthenticated(AUTH_ERRORS.wrongCredentials);
         const session = await createSession(db, user.id);
         const token = await signAccessToken(ctx.jwtSecret, { userId: user.id, sessionId: session.id }, session.expires_at);
         return { result: true, token: { access_token: token }, error: null };

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
 import {
   BULK_MAX_BYTES,
   bulkApplyBody,
@@ -14,88 +15,71 @@ import {
   transactionsQuery,
 } from '../../../src/protocol/points';
 import type { AppContext } from '../../context';
-import { applyRows, BulkPreviews, checkRows, readRows } from '../../points/bulk';
-import { allTransactions, book, checkLedger, listTransactions, searchPlayers, type TransactionFilter } from '../../points/ledger';
+import { BulkPreviews, checkRows, readRows } from '../../points/bulk';
+import { allTransactions, checkLedger, listTransactions, searchPlayers, type TransactionFilter } from '../../points/ledger';
 import { csvTime, sendCsv } from '../csv';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 import { findUserByUsername } from '../../users/users';
-import { HttpError, parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
-import { BEARER, jsonSchema, resultError } from '../openapi';
+import { BEARER } from '../openapi';
+import { pageOf, resultErrors, resultTrue } from '../schemas';
+import { Invalid, NotFound } from '../../errors';
 
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
+const csvAnswer = { description: 'text/csv', type: 'string' };
 
 /** Kingdom points: leadership grants and deducts, with a reason, on the append-only ledger. */
 export function pointsRoutes(ctx: AppContext) {
-  return async (app: FastifyInstance) => {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
     app.post(
       '/points/transactions',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: "Grant (delta > 0) or deduct (delta < 0) a player's kingdom points",
           tags: ['points'],
           security: BEARER,
-          body: jsonSchema(transactionBody, 'input'),
-          response: {
-            200: jsonSchema(z.object({ result: z.literal(true), transaction, balance: z.int() })),
-            400: jsonSchema(resultError),
-            401: jsonSchema(resultError),
-            403: jsonSchema(resultError),
-            404: jsonSchema(resultError),
-            409: jsonSchema(resultError),
-          },
+          body: transactionBody,
+          response: { 200: resultTrue({ transaction, balance: z.int() }), ...resultErrors(400, 401, 403, 404, 409) },
         },
       },
       async (request) => {
-        const body = parseBody(transactionBody, request.body);
+        const { body } = request;
         const target = await findUserByUsername(ctx.db, body.username);
-        if (!target) throw new HttpError(404, POINTS_ERRORS.unknownUser);
-        // through the engine's queue, so this balance update keeps its place among the bids' ones
-        const { transaction: booked, user } = await ctx.auction.exclusive(async () => {
-          const booking = await book(
-            ctx.db,
-            { userId: target.id, delta: body.delta, kind: body.delta > 0 ? 'grant' : 'deduct', reason: body.reason, actorId: authOf(request).user.id },
-            ctx.now(),
-          );
-          // committed: now the player's open pages hear of it
-          ctx.auction.announceBalance(booking.user);
-          return booking;
-        });
-        return { result: true, transaction: booked, balance: user.balance };
+        if (!target) throw new NotFound(POINTS_ERRORS.unknownUser);
+        const { transactions, users } = await ctx.points.book([{ userId: target.id, delta: body.delta, reason: body.reason }], { actorId: authOf(request).user.id });
+        return { result: true as const, transaction: transactions[0], balance: users[0].balance };
       },
     );
-
-    const transactionsAnswer = jsonSchema(z.object({ result: z.literal(true), transactions: z.array(transaction), page: z.int(), pageSize: z.int(), total: z.int() }));
 
     app.get(
       '/points/transactions',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: 'The ledger, newest first, 50 a page; filters: player (username), kind, who made the change (actor = username), from/to (epoch ms, inclusive)',
           tags: ['points'],
           security: BEARER,
-          querystring: jsonSchema(transactionsQuery, 'input'),
-          response: { 200: transactionsAnswer, ...errors(400, 401, 403, 404) },
+          querystring: transactionsQuery,
+          response: { 200: pageOf('transactions', transaction), ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
         const { page, ...filter } = await transactionFilter(request.query);
-        return { result: true, ...(await listTransactions(ctx.db, { ...filter, page })) };
+        return { result: true as const, ...(await listTransactions(ctx.db, { ...filter, page })) };
       },
     );
 
     app.get(
       '/points/transactions.csv',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: 'Every transaction the filters match, newest first, as CSV (RFC 4180, UTF-8 with BOM; text that starts with = + - @, tab or CR is prefixed with \'). Same filters as GET /points/transactions.',
           tags: ['points'],
           security: BEARER,
-          querystring: jsonSchema(transactionsQuery, 'input'),
-          response: { 200: { description: 'text/csv', type: 'string' }, ...errors(400, 401, 403, 404) },
+          querystring: transactionsQuery,
+          response: { 200: csvAnswer, ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request, reply) => {
@@ -114,46 +98,41 @@ export function pointsRoutes(ctx: AppContext) {
     app.get(
       '/points/players',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: "Players by username, 50 a page, with their points; q matches a username (contains, any case) or a governor id (prefix)",
           tags: ['points'],
           security: BEARER,
-          querystring: jsonSchema(playersQuery, 'input'),
-          response: {
-            200: jsonSchema(z.object({ result: z.literal(true), players: z.array(pointsPlayer), page: z.int(), pageSize: z.int(), total: z.int() })),
-            ...errors(400, 401, 403),
-          },
+          querystring: playersQuery,
+          response: { 200: pageOf('players', pointsPlayer), ...resultErrors(400, 401, 403) },
         },
       },
-      async (request) => {
-        const query = parseBody(playersQuery, request.query ?? {});
-        return { result: true, ...(await searchPlayers(ctx.db, query.q, query.page)) };
-      },
+      async (request) => ({ result: true as const, ...(await searchPlayers(ctx.db, request.query.q, request.query.page)) }),
     );
 
     app.get(
       '/points/ledger-check',
       {
-        preHandler: requireRank(ctx, 'admin'),
+        preValidation: requireRank(ctx, 'admin'),
         schema: {
           summary: "Proves the books: every balance equals its ledger's sum and every reserved equals the amounts its account leads on live items; names every account that does not match",
           tags: ['points'],
           security: BEARER,
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), ...ledgerCheck.shape })), ...errors(401, 403) },
+          response: { 200: resultTrue(ledgerCheck.shape), ...resultErrors(401, 403) },
         },
       },
-      async () => ({ result: true, ...(await checkLedger(ctx.db)) }),
+      async () => ({ result: true as const, ...(await checkLedger(ctx.db)) }),
     );
 
     // Bulk awards. multipart/form-data only for these routes (an encapsulated instance).
     const previews = new BulkPreviews(ctx.now);
-    await app.register(async (multipartApp) => {
+    await app.register(async (multipartRoot) => {
+      const multipartApp = multipartRoot.withTypeProvider<ZodTypeProvider>();
       await acceptMultipart(multipartApp);
       multipartApp.post(
         '/points/bulk/preview',
         {
-          preHandler: requireRank(ctx, 'council+admin'),
+          preValidation: requireRank(ctx, 'council+admin'),
           schema: {
             summary:
               'Preview a bulk award: multipart/form-data with `file` (CSV or XLSX, at most 2 MB and 5,000 rows; columns player, amount, reason; a header row may name them). ' +
@@ -162,13 +141,13 @@ export function pointsRoutes(ctx: AppContext) {
             tags: ['points'],
             security: BEARER,
             consumes: ['multipart/form-data'],
-            response: { 200: jsonSchema(z.object({ result: z.literal(true), ...bulkPreview.shape })), ...errors(400, 401, 403) },
+            response: { 200: resultTrue(bulkPreview.shape), ...resultErrors(400, 401, 403) },
           },
         },
         async (request) => {
           const { bytes } = await readUploadedFile(request, BULK_MAX_BYTES, { missing: POINTS_ERRORS.bulkNoFile, tooLarge: POINTS_ERRORS.bulkTooLarge });
           const { rows, planned } = await checkRows(ctx.db, await readRows(bytes));
-          return { result: true, ...previews.add(authOf(request).user.id, rows, planned) };
+          return { result: true as const, ...previews.add(authOf(request).user.id, rows, planned) };
         },
       );
     });
@@ -176,47 +155,39 @@ export function pointsRoutes(ctx: AppContext) {
     app.post(
       '/points/bulk/apply',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary:
             'Apply a previewed bulk award, all or nothing: every row becomes a ledger entry (grant or deduct by sign) with its reason, and each player hears VIRTUAL_BALANCE_UPDATE. ' +
             'Refused (nothing applied) when a row has an error, the preview expired or was applied, or a balance would now go below what is reserved.',
           tags: ['points'],
           security: BEARER,
-          body: jsonSchema(bulkApplyBody, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), applied: z.int() })), ...errors(400, 401, 403, 409) },
+          body: bulkApplyBody,
+          response: { 200: resultTrue({ applied: z.int() }), ...resultErrors(400, 401, 403, 409) },
         },
       },
       async (request) => {
-        const { token } = parseBody(bulkApplyBody, request.body);
+        const { token } = request.body;
         const actorId = authOf(request).user.id;
-        // through the engine's queue: the balances it books keep their place among the bids'
-        const applied = await ctx.auction.exclusive(async () => {
-          const preview = previews.take(token, actorId);
-          const touched = await applyRows(ctx.db, preview.planned, actorId, ctx.now());
-          preview.applied = true;
-          for (const user of touched.values()) ctx.auction.announceBalance(user);
-          return preview.planned.length;
-        });
+        const applied = await previews.apply(ctx.points, token, actorId);
         request.log.info({ by: actorId, rows: applied }, 'bulk award applied');
-        return { result: true, applied };
+        return { result: true as const, applied };
       },
     );
   };
 
-  /** The transaction filters of a query string, with the usernames resolved (404 for an unknown one). */
-  async function transactionFilter(raw: unknown): Promise<TransactionFilter & { page?: number }> {
-    const query = parseBody(transactionsQuery, raw ?? {});
-    if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw new HttpError(400, POINTS_ERRORS.fromAfterTo);
+  /** The transaction filters of a parsed query, with the usernames resolved (404 for an unknown one). */
+  async function transactionFilter(query: z.output<typeof transactionsQuery>): Promise<TransactionFilter & { page?: number }> {
+    if (query.from !== undefined && query.to !== undefined && query.from > query.to) throw new Invalid(POINTS_ERRORS.fromAfterTo);
     const filter: TransactionFilter & { page?: number } = { kind: query.kind, from: query.from, to: query.to, page: query.page };
     if (query.username) {
       const user = await findUserByUsername(ctx.db, query.username);
-      if (!user) throw new HttpError(404, POINTS_ERRORS.unknownUser);
+      if (!user) throw new NotFound(POINTS_ERRORS.unknownUser);
       filter.userId = user.id;
     }
     if (query.actor) {
       const actor = await findUserByUsername(ctx.db, query.actor);
-      if (!actor) throw new HttpError(404, POINTS_ERRORS.unknownActor);
+      if (!actor) throw new NotFound(POINTS_ERRORS.unknownActor);
       filter.actorId = actor.id;
     }
     return filter;

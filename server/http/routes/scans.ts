@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import {
   ALLIANCE_ERRORS,
   allianceBody,
@@ -29,22 +29,23 @@ import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownsGoverno
 import { readScanFile } from '../../scans/read';
 import { allGovernors, deleteScan, governorDetail, kingdomSummary, listGovernors, listScans, ScanImports } from '../../scans/scans';
 import { sendCsv } from '../csv';
-import { HttpError, parseBody } from '../errors';
+import { parseBody } from '../errors';
 import { authOf, rankAllows, requireRank } from '../guards';
 import { BEARER, jsonSchema, resultError } from '../openapi';
 import { acceptMultipart, readUploadedFile } from '../uploads';
+import { Invalid, Forbidden } from '../../errors';
 
 const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
 
 /** takenAt from a form or a body: null when absent, a 400 when it is not a time in 2017..2100. */
 function takenAtOf(value: unknown): number | null {
   const ms = parseTakenAt(value);
-  if (Number.isNaN(ms)) throw new HttpError(400, SCAN_ERRORS.badTakenAt);
+  if (Number.isNaN(ms)) throw new Invalid(SCAN_ERRORS.badTakenAt);
   return ms;
 }
 
 const idParam = (text: string) => (value: string) => {
-  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw new HttpError(400, text);
+  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw new Invalid(text);
   return Number(value);
 };
 const scanIdOf = idParam(SCAN_ERRORS.badScanId);
@@ -219,7 +220,7 @@ export function scanRoutes(ctx: AppContext) {
       async (request) => {
         const governorId = governorIdOf((request.params as { governorId: string }).governorId);
         const { user } = authOf(request);
-        if (!rankAllows(user.rank, 'council+admin') && !(await ownsGovernor(ctx.db, user.id, governorId))) throw new HttpError(403, SCAN_ERRORS.notYourGovernor);
+        if (!rankAllows(user.rank, 'council+admin') && !(await ownsGovernor(ctx.db, user.id, governorId))) throw new Forbidden(SCAN_ERRORS.notYourGovernor);
         return { result: true, governor: await governorDetail(ctx.db, governorId) };
       },
     );
@@ -257,7 +258,7 @@ export function scanRoutes(ctx: AppContext) {
       },
       async (request) => {
         const tag = (request.params as { tag: string }).tag;
-        if (tag.length < 1 || tag.length > 64) throw new HttpError(400, ALLIANCE_ERRORS.badTag);
+        if (tag.length < 1 || tag.length > 64) throw new Invalid(ALLIANCE_ERRORS.badTag);
         const body = parseBody(allianceBody, request.body);
         return { result: true, alliance: await saveAlliance(ctx.db, tag, body, authOf(request).user.id, ctx.now()) };
       },
@@ -282,7 +283,7 @@ export function scanRoutes(ctx: AppContext) {
         const { user } = authOf(request);
         if (!rankAllows(user.rank, 'council+admin')) {
           const own = query.scope === 'governor' && /^\d{1,15}$/.test(query.key ?? '') && (await ownsGovernor(ctx.db, user.id, Number(query.key)));
-          if (!own) throw new HttpError(403, SCAN_ERRORS.notYourGovernor);
+          if (!own) throw new Forbidden(SCAN_ERRORS.notYourGovernor);
         }
         return { result: true, ...(await metricSeries(ctx.db, query.scope, query.key, stats)) };
       },

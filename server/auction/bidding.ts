@@ -1,0 +1,242 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { MSG, type Bid, type ErrorType, type ServerMsgOf } from '../../src/protocol/socket';
+import { isEligible } from '../../src/protocol/store';
+import type { Clock } from '../clock';
+import type { Db } from '../db/open';
+import type { ItemRow, UserRow } from '../db/schema';
+import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
+import { announceBalance } from '../points/announce';
+import type { Hub } from '../sockets/hub';
+import { endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type BidView } from './bid-view';
+import { groupsOf } from './groups';
+import type { Serial } from './serial';
+import { readEligibility, selectBids, toBid } from './wire';
+
+/** A CREATE_BID as the engine takes it: `amount` unchecked (anything but a valid amount is BID_AMOUNT_ERROR). */
+export interface BidRequest {
+  itemId: number;
+  amount: unknown;
+  requestId: string;
+}
+
+/** What a bid gets back on its own connection: ERROR, the echoed BID_CREATED of a repeated request, or nothing (BID_CREATED went to everyone). */
+export type BidAnswer = ServerMsgOf<'ERROR'> | ServerMsgOf<'BID_CREATED'> | null;
+
+/** The check of early refusals against the transaction (tests). */
+export interface EarlyRefusalAudit {
+  checked: number;
+  mismatches: { userId: number; request: BidRequest; at: number; early: BidAnswer; transaction: unknown }[];
+  /** One per early refusal: settles once it is checked. */
+  pending: Promise<void>[];
+}
+
+export interface BiddingDeps {
+  db: Db;
+  hub: Hub;
+  now: Clock;
+  log: FastifyBaseLogger;
+  /** The engine's one queue: every bid takes its place in it. */
+  queue: Serial;
+  /** The engine's picture of the committed state, for refusing bids early. */
+  bidView: BidView;
+}
+
+type BidOutcome =
+  | { kind: 'rejected'; errorType: ErrorType; itemId: number; bidder?: UserRow }
+  | { kind: 'repeat'; bid: Bid }
+  | { kind: 'accepted'; bid: Bid; bidder: UserRow; outbid: UserRow | null; item: { id: number; amount: number; leaderId: number; endsAt: number; extensions: number } };
+
+function errorFrame(errorType: ErrorType, itemId: number, requestId: string): ServerMsgOf<'ERROR'> {
+  return { type: MSG.ERROR, error_type: errorType, data: { itemId, requestId } };
+}
+
+function answerOf(outcome: Exclude<BidOutcome, { kind: 'accepted' }>, requestId: string): BidAnswer {
+  if (outcome.kind === 'repeat') return { type: MSG.BID_CREATED, data: outcome.bid };
+  return errorFrame(outcome.errorType, outcome.itemId, requestId);
+}
+
+/**
+ * Bids (DESIGN.md, "Auction rules"; issue 10: arrival stamp, cheap refusals). The only module that
+ * writes bids and moves reserved points between bidders; `judgeBid` (bid-view.ts) decides every
+ * verdict, in the transaction and on the early path alike.
+ */
+export class Bidding {
+  constructor(private readonly deps: BiddingDeps) {}
+
+  /**
+   * One CREATE_BID. The socket calls this as the frame arrives (synchronously), so the bid is
+   * stamped with its arrival time and takes its place in the queue before anything that happens
+   * later (an item's end): it is judged against the end as it stood when it reached the server,
+   * however long the queue before it. A bid the picture shows cannot succeed is answered without a
+   * write transaction, with the error the transaction would give.
+   */
+  createBid(user: Pick<UserRow, 'id'>, request: BidRequest): Promise<BidAnswer> {
+    let at: number;
+    try {
+      at = this.deps.now();
+    } catch (error) {
+      this.deps.log.error({ err: error, userId: user.id, itemId: request.itemId }, 'bid failed');
+      return Promise.resolve(errorFrame('SYSTEM_ERROR', request.itemId, request.requestId));
+    }
+    const early = this.deps.bidView.verdict(user.id, request.itemId, request.requestId, request.amount, at);
+    if (early.kind === 'remembered') return Promise.resolve(errorFrame(early.errorType, early.itemId, request.requestId));
+    if (early.kind === 'refuse') {
+      const answer = this.refuseEarly(user.id, request, early.errorType, at);
+      if (this.audit) this.auditRefusal(this.audit, user.id, request, at, answer);
+      return answer;
+    }
+    return this.queueBid(user.id, request, at);
+  }
+
+  /** When set (tests only), every early refusal is checked against the transaction at the bid's place in the queue. */
+  private audit: EarlyRefusalAudit | null = null;
+
+  /** Checks every early refusal from now on: `mismatches` lists any the transaction would have answered otherwise. */
+  auditEarlyRefusals(): EarlyRefusalAudit {
+    return (this.audit ??= { checked: 0, mismatches: [], pending: [] });
+  }
+
+  /**
+   * Queues, where the bid would have gone, its transaction run to the end and rolled back, and
+   * compares that transaction's answer with the early one.
+   */
+  private auditRefusal(audit: EarlyRefusalAudit, userId: number, request: BidRequest, at: number, early: Promise<BidAnswer>): void {
+    const rollback = new Error('audit: roll back');
+    const dryRun = this.deps.queue.run(async () => {
+      let outcome: BidOutcome | null = null;
+      await writeTransaction(this.deps.db, async (trx) => {
+        outcome = await this.placeBid(trx, userId, request, at, at);
+        throw rollback;
+      }).catch((error: unknown) => {
+        if (error !== rollback) throw error;
+      });
+      return outcome as BidOutcome | null;
+    });
+    audit.pending.push(
+      Promise.all([dryRun, early]).then(([outcome, answer]) => {
+        audit.checked += 1;
+        const wanted = outcome === null ? null : outcome.kind === 'accepted' ? { type: MSG.BID_CREATED, accepted: true } : answerOf(outcome, request.requestId);
+        if (JSON.stringify(wanted) !== JSON.stringify(answer)) audit.mismatches.push({ userId, request, at, early: answer, transaction: wanted });
+      }),
+    );
+  }
+
+  /** A bid refused by the picture: the stored answer when this requestId was judged before, else the refusal, remembered. */
+  private async refuseEarly(userId: number, request: BidRequest, errorType: ErrorType, at: number): Promise<BidAnswer> {
+    let stored: BidOutcome | null;
+    try {
+      stored = await this.storedAnswer(this.deps.db, userId, request.requestId);
+    } catch (error) {
+      this.deps.log.warn({ err: error, userId }, 'reading a stored bid answer failed; the bid goes to the queue');
+      return this.queueBid(userId, request, at);
+    }
+    if (stored) return answerOf(stored, request.requestId);
+    this.deps.bidView.stats.early += 1;
+    this.deps.bidView.remember(userId, request.requestId, request.itemId, errorType);
+    return errorFrame(errorType, request.itemId, request.requestId);
+  }
+
+  private queueBid(userId: number, request: BidRequest, at: number): Promise<BidAnswer> {
+    const { bidView, hub, db, log } = this.deps;
+    bidView.bidQueued(userId, request.itemId, request.requestId);
+    return this.deps.queue.run(async () => {
+      try {
+        let outcome: BidOutcome;
+        try {
+          outcome = await writeTransaction(db, (trx) => this.placeBid(trx, userId, request, at, this.deps.now()));
+        } catch (error) {
+          log.error({ err: error, userId, itemId: request.itemId }, 'bid failed');
+          return errorFrame(isDatabaseError(error) ? 'DATABASE_ERROR' : 'SYSTEM_ERROR', request.itemId, request.requestId);
+        }
+        if (outcome.kind === 'accepted') {
+          bidView.bidCommitted(outcome.item, outcome.outbid ? [outcome.bidder, outcome.outbid] : [outcome.bidder]);
+          // committed: now everyone hears of it
+          hub.broadcast('auction', { type: MSG.BID_CREATED, data: outcome.bid });
+          if (outcome.outbid) {
+            hub.sendToUser(outcome.outbid.id, 'auction', { type: MSG.OUTBID, data: outcome.bid });
+            announceBalance(hub, outcome.outbid);
+          }
+          announceBalance(hub, outcome.bidder);
+          return null;
+        }
+        if (outcome.kind === 'rejected' && outcome.bidder) bidView.userRead(outcome.bidder);
+        return answerOf(outcome, request.requestId);
+      } finally {
+        bidView.bidDone(userId, request.itemId, request.requestId);
+      }
+    });
+  }
+
+  /** The first answer to this user's requestId, when one is stored. */
+  private async storedAnswer(db: Queryable, userId: number, requestId: string): Promise<Exclude<BidOutcome, { kind: 'accepted' }> | null> {
+    const first = await db.selectFrom('bid_requests').selectAll().where('user_id', '=', userId).where('request_id', '=', requestId).executeTakeFirst();
+    if (!first) return null;
+    if (first.bid_id === null) return { kind: 'rejected', errorType: first.error_type as ErrorType, itemId: first.item_id };
+    const stored = await selectBids(db).where('b.id', '=', first.bid_id).executeTakeFirstOrThrow();
+    return { kind: 'repeat', bid: toBid(stored) };
+  }
+
+  /**
+   * The check and the write of one bid, inside its write transaction: `judgeBid` on the rows read
+   * here, at the bid's arrival time `at` (`now` only dates the stored request).
+   */
+  private async placeBid(trx: Queryable, userId: number, request: BidRequest, at: number, now: number): Promise<BidOutcome> {
+    const { itemId, requestId, amount } = request;
+    const first = await this.storedAnswer(trx, userId, requestId);
+    if (first) return first;
+
+    const settings = await trx.selectFrom('kingdom_settings').select('store_open').where('id', '=', 1).executeTakeFirst();
+    const row = await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
+    const bidder = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+    const item = row ? itemFacts(row) : null;
+    const mayBid = row ? await mayBidOn(trx, row, bidder) : true;
+    const verdict = judgeBid({ storeOpen: !(settings && settings.store_open === 0), item, endMayMove: false, mayBid, bidder }, amount, at);
+    if (verdict === UNKNOWN) throw new Error('a bid was judged without all its facts');
+    if (verdict !== null) {
+      await trx.insertInto('bid_requests').values({ user_id: userId, request_id: requestId, item_id: itemId, bid_id: null, error_type: verdict, created_at: now }).execute();
+      return { kind: 'rejected', errorType: verdict, itemId, bidder };
+    }
+    // (accepted: judgeBid found the item and a valid amount)
+    if (!row || !item || !validAmount(amount)) throw new Error('an accepted bid without its item or amount');
+
+    const ownLead = item.leaderId === bidder.id ? item.amount : 0;
+    // soft close: an accepted bid in the last extendWindow seconds moves the end, a limited number of times
+    const { endsAt, extensions } = endAfterBid(item, at);
+    const { id: bidId } = await trx
+      .insertInto('bids')
+      .values({ item_id: item.id, user_id: bidder.id, amount, ends_at: endsAt, created_at: at, extensions })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    await trx.insertInto('bid_requests').values({ user_id: userId, request_id: requestId, item_id: itemId, bid_id: bidId, error_type: null, created_at: now }).execute();
+    await trx
+      .updateTable('items')
+      .set({ leader_id: bidder.id, amount, ends_at: endsAt, extensions })
+      .where('id', '=', item.id)
+      .where('state', '=', 'live')
+      .executeTakeFirstOrThrow();
+    let outbid: UserRow | null = null;
+    if (item.leaderId !== null && item.leaderId !== bidder.id) {
+      outbid = await trx
+        .updateTable('users')
+        .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
+        .where('id', '=', item.leaderId)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+    }
+    const updated = await trx
+      .updateTable('users')
+      .set((eb) => ({ reserved: eb('reserved', '+', amount - ownLead) }))
+      .where('id', '=', bidder.id)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const bid = toBid({ item_id: item.id, item_name: row.name, amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions });
+    return { kind: 'accepted', bid, bidder: updated, outbid, item: { id: item.id, amount, leaderId: bidder.id, endsAt, extensions } };
+  }
+}
+
+async function mayBidOn(trx: Queryable, item: ItemRow, user: UserRow): Promise<boolean> {
+  const rules = readEligibility(item.eligibility);
+  if (!rules.ranks?.length && !rules.groups?.length) return true;
+  const groups = rules.groups?.length ? await groupsOf(trx, user.id) : [];
+  return isEligible(rules, user.rank, groups);
+}

@@ -1,0 +1,202 @@
+import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
+import type { z } from 'zod/mini';
+import type { KingdomSettings, settingsBody } from '../../src/protocol/settings';
+import { MSG, type ServerMsgOf } from '../../src/protocol/socket';
+import type { Clock } from '../clock';
+import type { Db } from '../db/open';
+import { writeTransaction, type Queryable } from '../db/write';
+import { storeIsOpen, updateSettings } from '../kingdom/settings';
+import { announceBalance } from '../points/announce';
+import { bookIn } from '../points/ledger';
+import type { Hub } from '../sockets/hub';
+import { announceStart } from './announce';
+import { Scheduler } from './scheduler';
+
+/** Runs a job alone in the engine's queue (AuctionEngine.exclusive). */
+export type Exclusive = <T>(job: () => Promise<T>) => Promise<T>;
+
+export interface SettlementDeps {
+  db: Db;
+  hub: Hub;
+  now: Clock;
+  log: FastifyBaseLogger;
+  exclusive: Exclusive;
+  /** The timer fired: run what is due, in the queue (AuctionEngine.tick). */
+  fire: () => void;
+}
+
+const SETTLE_RETRY_MS = 1000;
+
+/**
+ * The schedule and settlement: items start and end at the times the database holds
+ * (items.starts_at / ends_at), each exactly once (conditional UPDATEs on the state, and
+ * sales.item_id is unique); an ended item with a leader becomes a sale and a 'purchase' ledger
+ * entry in one transaction. The store's opening and closing holds and resumes the live items' ends.
+ */
+export class Settlement {
+  readonly scheduler: Scheduler;
+
+  constructor(private readonly deps: SettlementDeps) {
+    this.scheduler = new Scheduler({
+      now: deps.now,
+      nextDue: () => this.nextDue(),
+      fire: deps.fire,
+      onError: (error) => deps.log.error({ err: error }, 'reading the auction schedule failed; retrying'),
+    });
+  }
+
+  /**
+   * Changes the kingdom's settings through the queue: a bid queued before a close is still taken,
+   * none after it. Closing the store holds every live item's time left, so no item ends while it
+   * is closed (a leader cannot win at the price of the moment while rivals are refused); opening
+   * it gives each live item its end back as the opening time plus the time it had left. Either
+   * way every board hears STORE_STATE with the items' ends, so every clock moves together.
+   */
+  updateSettings(body: z.output<typeof settingsBody>, actorId: number): Promise<KingdomSettings> {
+    return this.deps.exclusive(async () => {
+      // an item whose end came before the close is over, fairly: settle it first
+      if (body.storeOpen === false) await this.runDue();
+      const now = this.deps.now();
+      let change: ServerMsgOf<'STORE_STATE'> | null = null;
+      const settings = await updateSettings(this.deps.db, body, actorId, now, async (trx, open) => {
+        change = open ? await resumeItems(trx, now) : await holdItems(trx, now);
+      });
+      if (change) this.deps.hub.broadcast('auction', change);
+      await this.scheduler.arm();
+      return settings;
+    });
+  }
+
+  /** The time of the next stored start or end (null: nothing pending). */
+  async nextDue(): Promise<number | null> {
+    const { db } = this.deps;
+    const start = await db.selectFrom('items').select((eb) => eb.fn.min('starts_at').as('at')).where('state', '=', 'scheduled').executeTakeFirst();
+    // an item held while the store is closed has no end until it opens again
+    const end = await db
+      .selectFrom('items')
+      .select((eb) => eb.fn.min('ends_at').as('at'))
+      .where('state', '=', 'live')
+      .where('held_ms', 'is', null)
+      .executeTakeFirst();
+    const times = [start?.at, end?.at].filter((t): t is number => typeof t === 'number');
+    return times.length ? Math.min(...times) : null;
+  }
+
+  /** Every start and end that is due, in time order (a start before an end at the same moment), then the timer. Call it inside the queue. */
+  async runDue(): Promise<void> {
+    const { db } = this.deps;
+    try {
+      for (;;) {
+        const now = this.deps.now();
+        const start = await db
+          .selectFrom('items')
+          .select(['id', 'starts_at'])
+          .where('state', '=', 'scheduled')
+          .where('starts_at', '<=', now)
+          .orderBy('starts_at')
+          .orderBy('id')
+          .limit(1)
+          .executeTakeFirst();
+        const end = await db
+          .selectFrom('items')
+          .select(['id', 'ends_at'])
+          .where('state', '=', 'live')
+          .where('held_ms', 'is', null)
+          .where('ends_at', '<=', now)
+          .orderBy('ends_at')
+          .orderBy('id')
+          .limit(1)
+          .executeTakeFirst();
+        if (start && (!end || start.starts_at <= end.ends_at)) await this.startItem(start.id, now);
+        else if (end) await this.settleItem(end.id, now);
+        else break;
+      }
+    } catch (error) {
+      this.deps.log.error({ err: error }, 'auction schedule failed; retrying');
+      this.scheduler.retryIn(SETTLE_RETRY_MS);
+      return;
+    }
+    await this.scheduler.arm();
+  }
+
+  private async startItem(id: number, now: number): Promise<void> {
+    const row = await writeTransaction(this.deps.db, async (trx) => {
+      const open = await storeIsOpen(trx);
+      return trx
+        .updateTable('items')
+        .set({ state: 'live', started_at: now, held_ms: open ? null : sql<number>`duration_s * 1000` })
+        .where('id', '=', id)
+        .where('state', '=', 'scheduled')
+        .returningAll()
+        .executeTakeFirst();
+    });
+    if (row) announceStart(this.deps.hub, row, now);
+  }
+
+  /**
+   * Ends a live item whose end has passed, in one transaction: finished, and with a leader the
+   * reservation becomes a 'purchase' ledger entry and a sale. The UPDATE only matches a live item,
+   * so a second settle finds nothing; sales.item_id is unique besides.
+   */
+  private async settleItem(id: number, now: number): Promise<void> {
+    const { hub } = this.deps;
+    const settled = await writeTransaction(this.deps.db, async (trx) => {
+      const item = await trx
+        .updateTable('items')
+        .set({ state: 'finished', settled_at: now })
+        .where('id', '=', id)
+        .where('state', '=', 'live')
+        .where('held_ms', 'is', null)
+        .where('ends_at', '<=', now)
+        .returningAll()
+        .executeTakeFirst();
+      if (!item) return null;
+      if (item.leader_id === null) return { item, winner: null };
+      await trx
+        .updateTable('users')
+        .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
+        .where('id', '=', item.leader_id)
+        .execute();
+      await trx.insertInto('sales').values({ item_id: item.id, user_id: item.leader_id, amount: item.amount, at: item.ends_at }).execute();
+      const { user } = await bookIn(trx, { userId: item.leader_id, delta: -item.amount, kind: 'purchase', reason: `Won "${item.name}"`, actorId: null }, now);
+      return { item, winner: user };
+    });
+    if (!settled) return;
+    const { item, winner } = settled;
+    if (winner) {
+      const result = { itemId: item.id, itemName: item.name, amount: item.amount, username: winner.username };
+      hub.sendToUser(winner.id, 'auction', { type: MSG.WINNER, data: result });
+      hub.broadcast('auction', { type: MSG.SALE_COMPLETED, data: { itemId: item.id, itemName: item.name, username: winner.username, amount: item.amount } });
+      announceBalance(hub, winner);
+    } else {
+      hub.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name } });
+    }
+  }
+}
+
+/** The store closes: every live item running keeps the time it has left (held_ms) and cannot end. */
+async function holdItems(trx: Queryable, now: number): Promise<ServerMsgOf<'STORE_STATE'>> {
+  const rows = await trx
+    .updateTable('items')
+    .set({ held_ms: sql<number>`case when ends_at > ${now} then ends_at - ${now} else 0 end` })
+    .where('state', '=', 'live')
+    .where('held_ms', 'is', null)
+    .returning(['id', 'ends_at', 'held_ms'])
+    .execute();
+  const items = rows.map((r) => ({ itemId: r.id, endsAt: r.ends_at, heldMs: r.held_ms ?? 0 })).sort((a, b) => a.itemId - b.itemId);
+  return { type: MSG.STORE_STATE, data: { state: 'closed', timestamp: now, items } };
+}
+
+/** The store opens: every held item ends the time it had left from now. */
+async function resumeItems(trx: Queryable, now: number): Promise<ServerMsgOf<'STORE_STATE'>> {
+  const rows = await trx
+    .updateTable('items')
+    .set({ ends_at: sql<number>`${now} + held_ms`, held_ms: null })
+    .where('state', '=', 'live')
+    .where('held_ms', 'is not', null)
+    .returning(['id', 'ends_at'])
+    .execute();
+  const items = rows.map((r) => ({ itemId: r.id, endsAt: r.ends_at })).sort((a, b) => a.itemId - b.itemId);
+  return { type: MSG.STORE_STATE, data: { state: 'open', timestamp: now, items } };
+}

@@ -1,0 +1,177 @@
+import type { z } from 'zod/mini';
+import { MSG } from '../../src/protocol/socket';
+import { copyName, STARTS_AT_PAST_TOLERANCE_MS, STORE_ERRORS, type createItemBody, type editItemBody, type StoreItem } from '../../src/protocol/store';
+import type { Clock } from '../clock';
+import type { Db } from '../db/open';
+import type { UserRow } from '../db/schema';
+import { writeTransaction } from '../db/write';
+import { Conflict, Invalid, NotFound } from '../errors';
+import { storeIsOpen } from '../kingdom/settings';
+import { announceBalance } from '../points/announce';
+import type { Hub } from '../sockets/hub';
+import { announceStart } from './announce';
+import type { Scheduler } from './scheduler';
+import type { Exclusive } from './settlement';
+import { readEligibility, selectItems, toStoreItem, writeEligibility } from './wire';
+
+export interface StoreItemsDeps {
+  db: Db;
+  hub: Hub;
+  now: Clock;
+  exclusive: Exclusive;
+  scheduler: Scheduler;
+}
+
+/**
+ * The store's items: create, edit, cancel, duplicate. Each change runs alone in the engine's queue
+ * (a bid never sees half an edit), then the scheduler is re-armed (a new start may be earlier).
+ */
+export class StoreItems {
+  constructor(private readonly deps: StoreItemsDeps) {}
+
+  /**
+   * A new item. Without startsAt (or with one a little in the past: clock skew) it goes live at once
+   * and BIDDING_STARTED goes out; later starts wait for the scheduler.
+   */
+  create(body: z.output<typeof createItemBody>, creatorId: number): Promise<StoreItem> {
+    const { db, hub } = this.deps;
+    return this.deps.exclusive(async () => {
+      const now = this.deps.now();
+      if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new Invalid(STORE_ERRORS.startsAt);
+      const startsAt = Math.max(body.startsAt ?? now, now);
+      const live = startsAt <= now;
+      // going live while the store is closed: held with its whole duration until it opens
+      const held = live && !(await storeIsOpen(db)) ? body.duration * 1000 : null;
+      const row = await db
+        .insertInto('items')
+        .values({
+          name: body.itemName,
+          description: body.description ?? '',
+          image_url: body.imageUrl ?? null,
+          type: body.type ?? 'auction',
+          start_price: body.start_price,
+          min_increment: body.minIncrement,
+          starts_at: startsAt,
+          duration_s: body.duration,
+          ends_at: startsAt + body.duration * 1000,
+          extend_window_s: body.extendWindow,
+          max_extensions: body.maxExtensions,
+          state: live ? 'live' : 'scheduled',
+          eligibility: writeEligibility(body.eligibility),
+          amount: body.start_price,
+          created_by: creatorId,
+          created_at: now,
+          started_at: live ? now : null,
+          held_ms: held,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (live) announceStart(hub, row, now);
+      await this.deps.scheduler.arm();
+      return toStoreItem({ ...row, leader_name: null }, now);
+    });
+  }
+
+  /**
+   * Cancels a scheduled or live item: the leader's reservation is released (VIRTUAL_BALANCE_UPDATE)
+   * and, when it was live, ITEM_CANCELLED takes it off every board (a cancellation is not a sale
+   * that failed). A scheduled item was never on the boards, so nothing is broadcast for it.
+   */
+  cancel(itemId: number): Promise<StoreItem> {
+    const { db, hub } = this.deps;
+    return this.deps.exclusive(async () => {
+      const now = this.deps.now();
+      const result = await writeTransaction(db, async (trx) => {
+        const item = await selectItems(trx).where('i.id', '=', itemId).executeTakeFirst();
+        if (!item) throw new NotFound(STORE_ERRORS.unknownItem);
+        if (item.state !== 'scheduled' && item.state !== 'live') throw new Conflict(STORE_ERRORS.notCancellable);
+        await trx.updateTable('items').set({ state: 'cancelled', settled_at: now }).where('id', '=', item.id).where('state', '=', item.state).executeTakeFirstOrThrow();
+        let released: UserRow | null = null;
+        if (item.state === 'live' && item.leader_id !== null) {
+          released = await trx
+            .updateTable('users')
+            .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
+            .where('id', '=', item.leader_id)
+            .returningAll()
+            .executeTakeFirstOrThrow();
+        }
+        return { item, released };
+      });
+      const { item, released } = result;
+      if (released) announceBalance(hub, released);
+      if (item.state === 'live') hub.broadcast('auction', { type: MSG.ITEM_CANCELLED, data: { itemId: item.id, itemName: item.name } });
+      await this.deps.scheduler.arm();
+      return toStoreItem({ ...item, state: 'cancelled', settled_at: now }, now);
+    });
+  }
+
+  /**
+   * Edits a scheduled item (409 once it has started, finished or been cancelled). A new start
+   * a little in the past counts as now, and then the item goes live at once like a new one.
+   */
+  edit(itemId: number, body: z.output<typeof editItemBody>): Promise<StoreItem> {
+    const { db, hub } = this.deps;
+    return this.deps.exclusive(async () => {
+      const now = this.deps.now();
+      if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new Invalid(STORE_ERRORS.startsAt);
+      const row = await writeTransaction(db, async (trx) => {
+        const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
+        if (!item) throw new NotFound(STORE_ERRORS.unknownItem);
+        if (item.state !== 'scheduled') throw new Conflict(STORE_ERRORS.notEditable);
+        const startsAt = body.startsAt === undefined ? item.starts_at : Math.max(body.startsAt, now);
+        const duration = body.duration ?? item.duration_s;
+        const startPrice = body.start_price ?? item.start_price;
+        const live = startsAt <= now;
+        const held = live && !(await storeIsOpen(trx)) ? duration * 1000 : null;
+        return trx
+          .updateTable('items')
+          .set({
+            name: body.itemName ?? item.name,
+            description: body.description ?? item.description,
+            image_url: body.imageUrl === undefined ? item.image_url : body.imageUrl,
+            type: body.type ?? item.type,
+            start_price: startPrice,
+            amount: startPrice,
+            min_increment: body.minIncrement ?? item.min_increment,
+            starts_at: live ? now : startsAt,
+            duration_s: duration,
+            ends_at: (live ? now : startsAt) + duration * 1000,
+            extend_window_s: body.extendWindow ?? item.extend_window_s,
+            max_extensions: body.maxExtensions ?? item.max_extensions,
+            eligibility: body.eligibility === undefined ? item.eligibility : writeEligibility(body.eligibility),
+            ...(live ? { state: 'live' as const, started_at: now, held_ms: held } : {}),
+          })
+          .where('id', '=', item.id)
+          .where('state', '=', 'scheduled')
+          .returningAll()
+          .executeTakeFirstOrThrow();
+      });
+      if (row.state === 'live') announceStart(hub, row, now);
+      await this.deps.scheduler.arm();
+      return toStoreItem({ ...row, leader_name: null }, now);
+    });
+  }
+
+  /** A copy of any item (its name with ' (copy)', texts, prices, timing rules and eligibility), starting now or at `startsAt`. */
+  async duplicate(itemId: number, startsAt: number | undefined, creatorId: number): Promise<StoreItem> {
+    const item = await this.deps.db.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
+    if (!item) throw new NotFound(STORE_ERRORS.unknownItem);
+    const rules = readEligibility(item.eligibility);
+    return this.create(
+      {
+        itemName: copyName(item.name),
+        description: item.description,
+        ...(item.image_url === null ? {} : { imageUrl: item.image_url }),
+        type: 'auction',
+        start_price: item.start_price,
+        minIncrement: item.min_increment,
+        ...(startsAt === undefined ? {} : { startsAt }),
+        duration: item.duration_s,
+        extendWindow: item.extend_window_s,
+        maxExtensions: item.max_extensions,
+        eligibility: rules,
+      },
+      creatorId,
+    );
+  }
+}

@@ -1,0 +1,154 @@
+import type { Bid, Item, StoreState } from '../../src/protocol/socket';
+import {
+  HISTORY_BIDS,
+  HISTORY_FINISHED_ITEMS,
+  SALES_PAGE_SIZE,
+  STORE_ITEMS_PAGE_SIZE,
+  type HistoryEntry,
+  type HistoryOutcome,
+  type ItemState,
+  type Sale,
+  type StoreItem,
+} from '../../src/protocol/store';
+import type { Queryable } from '../db/write';
+import { storeIsOpen } from '../kingdom/settings';
+import { selectBids, selectItems, toBid, toStoreItem } from './wire';
+
+/** The store's reads: item lists, sales, the history of finished items, HISTORY's snapshot. They change nothing. */
+
+function orderFor(state: ItemState | undefined) {
+  switch (state) {
+    case 'scheduled':
+      return [['i.starts_at', 'asc'], ['i.id', 'asc']] as const;
+    case 'live':
+      return [['i.ends_at', 'asc'], ['i.id', 'asc']] as const;
+    case 'finished':
+    case 'cancelled':
+      return [['i.settled_at', 'desc'], ['i.id', 'desc']] as const;
+    default:
+      return [['i.id', 'desc']] as const;
+  }
+}
+
+/** Items, optionally of one state, a page at a time (scheduled by start, live by end, the rest newest first). */
+export async function listItems(
+  db: Queryable,
+  now: number,
+  state: ItemState | undefined,
+  page = 1,
+): Promise<{ items: StoreItem[]; page: number; pageSize: number; total: number }> {
+  let query = selectItems(db);
+  let count = db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n'));
+  if (state) {
+    query = query.where('i.state', '=', state);
+    count = count.where('state', '=', state);
+  }
+  for (const [column, direction] of orderFor(state)) query = query.orderBy(column, direction);
+  const [rows, total] = await Promise.all([
+    query.limit(STORE_ITEMS_PAGE_SIZE).offset((page - 1) * STORE_ITEMS_PAGE_SIZE).execute(),
+    count.executeTakeFirstOrThrow(),
+  ]);
+  return { items: rows.map((r) => toStoreItem(r, now)), page, pageSize: STORE_ITEMS_PAGE_SIZE, total: Number(total.n) };
+}
+
+/** Sales newest first, a page at a time; optionally one buyer's. */
+export async function listSales(db: Queryable, { userId, page = 1 }: { userId?: number; page?: number }): Promise<{ sales: Sale[]; page: number; pageSize: number; total: number }> {
+  let query = db.selectFrom('sales as s').innerJoin('items as i', 'i.id', 's.item_id').innerJoin('users as u', 'u.id', 's.user_id');
+  if (userId !== undefined) query = query.where('s.user_id', '=', userId);
+  const [rows, total] = await Promise.all([
+    query
+      .select(['s.item_id', 'i.name', 'u.username', 's.amount', 's.at'])
+      .orderBy('s.at', 'desc')
+      .orderBy('s.id', 'desc')
+      .limit(SALES_PAGE_SIZE)
+      .offset((page - 1) * SALES_PAGE_SIZE)
+      .execute(),
+    query.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return {
+    sales: rows.map((r) => ({ itemId: r.item_id, itemName: r.name, username: r.username, amount: r.amount, at: r.at })),
+    page,
+    pageSize: SALES_PAGE_SIZE,
+    total: Number(total.n),
+  };
+}
+
+/** The store history's filters: the buyer, the end between from and to (inclusive), sold or unsold. */
+export interface HistoryFilter {
+  userId?: number;
+  from?: number;
+  to?: number;
+  outcome?: HistoryOutcome;
+}
+
+/** Every finished item, sold (with its buyer and price) or unsold, by end newest first, a page at a time. */
+export async function historyEntries(db: Queryable, filter: HistoryFilter, page: number): Promise<{ entries: HistoryEntry[]; page: number; pageSize: number; total: number }> {
+  const [rows, total] = await Promise.all([
+    historyQuery(db, filter)
+      .orderBy('i.ends_at', 'desc')
+      .orderBy('i.id', 'desc')
+      .limit(SALES_PAGE_SIZE)
+      .offset((page - 1) * SALES_PAGE_SIZE)
+      .execute(),
+    historyBase(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
+  ]);
+  return { entries: rows.map(toHistoryEntry), page, pageSize: SALES_PAGE_SIZE, total: Number(total.n) };
+}
+
+/** Every matching history entry, newest first, read in chunks (for the CSV export). */
+export async function* allHistoryEntries(db: Queryable, filter: HistoryFilter, chunk = 2000): AsyncGenerator<HistoryEntry[]> {
+  let after: { endsAt: number; id: number } | null = null;
+  for (;;) {
+    let query = historyQuery(db, filter);
+    if (after) {
+      const { endsAt, id } = after;
+      query = query.where((eb) => eb.or([eb('i.ends_at', '<', endsAt), eb.and([eb('i.ends_at', '=', endsAt), eb('i.id', '<', id)])]));
+    }
+    const rows = await query.orderBy('i.ends_at', 'desc').orderBy('i.id', 'desc').limit(chunk).execute();
+    if (rows.length === 0) return;
+    yield rows.map(toHistoryEntry);
+    const last = rows[rows.length - 1];
+    after = { endsAt: last.ends_at, id: last.id };
+    if (rows.length < chunk) return;
+  }
+}
+
+/**
+ * HISTORY's snapshot: the latest bids (not on cancelled items), every live item and the most
+ * recently finished ones, and whether the store is open. The engine reads it inside its queue.
+ */
+export async function auctionSnapshot(db: Queryable, now: number): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
+  const bids = await selectBids(db).where('i.state', '!=', 'cancelled').limit(HISTORY_BIDS).execute();
+  const live = await selectItems(db).where('i.state', '=', 'live').orderBy('i.ends_at').orderBy('i.id').execute();
+  const finished = await selectItems(db).where('i.state', '=', 'finished').orderBy('i.settled_at', 'desc').orderBy('i.id', 'desc').limit(HISTORY_FINISHED_ITEMS).execute();
+  const store: StoreState = (await storeIsOpen(db)) ? 'open' : 'closed';
+  return { bids: bids.map(toBid), items: [...live, ...finished].map((r) => toStoreItem(r, now)), store };
+}
+
+function historyBase(db: Queryable, filter: HistoryFilter) {
+  let query = db.selectFrom('items as i').leftJoin('sales as s', 's.item_id', 'i.id').where('i.state', '=', 'finished');
+  if (filter.userId !== undefined) query = query.where('s.user_id', '=', filter.userId);
+  if (filter.from !== undefined) query = query.where('i.ends_at', '>=', filter.from);
+  if (filter.to !== undefined) query = query.where('i.ends_at', '<=', filter.to);
+  if (filter.outcome === 'sold') query = query.where('s.id', 'is not', null);
+  if (filter.outcome === 'unsold') query = query.where('s.id', 'is', null);
+  return query;
+}
+
+function historyQuery(db: Queryable, filter: HistoryFilter) {
+  return historyBase(db, filter)
+    .leftJoin('users as u', 'u.id', 's.user_id')
+    .select(['i.id', 'i.name', 'i.ends_at', 's.id as sale_id', 's.amount', 's.at', 'u.username']);
+}
+
+function toHistoryEntry(r: { id: number; name: string; ends_at: number; sale_id: number | null; amount: number | null; at: number | null; username: string | null }): HistoryEntry {
+  const sold = r.sale_id !== null;
+  return {
+    itemId: r.id,
+    itemName: r.name,
+    outcome: sold ? 'sold' : 'unsold',
+    username: sold ? r.username : null,
+    amount: sold ? r.amount : null,
+    at: sold && r.at !== null ? r.at : r.ends_at,
+  };
+}

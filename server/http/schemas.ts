@@ -1,0 +1,122 @@
+import type { SwaggerTransform } from '@fastify/swagger';
+import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
+import * as z from 'zod/mini';
+import { AUTH_ERRORS, firstIssue } from '../../src/protocol/auth';
+import { Invalid, NotFound } from '../errors';
+
+/**
+ * One zod schema per route part validates it, types it (fastify-type-provider-zod) and documents it
+ * (OpenAPI at /openapi.json and /docs). The protocol's schemas (`zod/mini`, shared with the client)
+ * are used as they are; a refusal reads the schema's own text, as the specification fixes it.
+ *
+ * Routes that still pass plain JSON schemas keep working: those document only (no validation, and
+ * answers go out as they are), and the handler validates with `parseBody`.
+ */
+
+type AnySchema = z.core.$ZodType;
+
+function isZod(schema: unknown): schema is AnySchema {
+  return schema instanceof z.core.$ZodType;
+}
+
+/** What a failed part reads as: the path names nothing (404), or the request is wrong (400). */
+function refusal(httpPart: string | undefined, text: string): Error {
+  return httpPart === 'params' ? new NotFound(text) : new Invalid(text);
+}
+
+/**
+ * Fastify's validator compiler. The body must be a JSON object (else AUTH_ERRORS.invalidBody, as
+ * `parseBody` answers); a route whose body may be left out says so with `optionalBody(schema)`.
+ * Query strings and bodies that fail answer 400 with the first issue's text; a path parameter that
+ * fails (`:itemId` that is not an id) names nothing: 404 with its text.
+ */
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
+  if (!isZod(schema)) return () => true;
+  const mayBeEmpty = httpPart === 'body' && schema._zod.def.type === 'default';
+  return (data: unknown) => {
+    // Fastify hands an absent body over as null
+    const absent = data === null || data === undefined;
+    if (httpPart === 'body' && !(absent && mayBeEmpty) && (typeof data !== 'object' || data === null || Array.isArray(data))) {
+      return { error: new Invalid(AUTH_ERRORS.invalidBody) };
+    }
+    const result = z.safeParse(schema, absent ? (httpPart === 'body' ? undefined : {}) : data);
+    return result.success ? { value: result.data } : { error: refusal(httpPart, firstIssue(result.error)) };
+  };
+};
+
+/** A body that may be left out: it counts as `{}` (an edit that changes nothing, a copy that starts now). */
+export function optionalBody<T extends z.core.$ZodType<object>>(schema: T) {
+  return z._default(schema, {} as z.core.util.NoUndefined<z.core.output<T>>);
+}
+
+/** An answer that does not match its route's schema: a bug, answered 500 (never a half-checked answer). */
+export class AnswerMismatch extends Error {
+  constructor(
+    readonly route: string,
+    readonly issues: unknown,
+  ) {
+    super(`the answer of ${route} does not match its schema`);
+    this.name = 'AnswerMismatch';
+  }
+}
+
+/**
+ * Fastify's serializer compiler: a success answer is encoded by its zod schema (checked, and only
+ * the fields the schema names go out, so a row's private columns cannot leak); error answers
+ * (built in one place, build-app.ts) and plain JSON schemas go out as they are.
+ */
+export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema, method, url, httpStatus }) => {
+  const status = Number(httpStatus);
+  if (!isZod(schema) || !(status >= 200 && status < 300)) return (data) => JSON.stringify(data);
+  return (data) => {
+    const result = z.safeEncode(schema, data);
+    if (!result.success) throw new AnswerMismatch(`${method} ${url}`, result.error.issues);
+    return JSON.stringify(result.data);
+  };
+};
+
+/** A protocol zod schema as OpenAPI 3.0 JSON schema (what a client sends: 'input'; what it gets: 'output'). */
+export function jsonSchema(schema: AnySchema, io: 'input' | 'output' = 'output'): Record<string, unknown> {
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { io, target: 'openapi-3.0', unrepresentable: 'any' });
+  return rest;
+}
+
+const INPUT_PARTS = ['body', 'querystring', 'params', 'headers'] as const;
+
+/** @fastify/swagger's transform: zod schemas become JSON schema in the document; plain ones stay. */
+export const openApiTransform: SwaggerTransform = ({ schema, url }) => {
+  if (!schema) return { schema, url };
+  const parts = schema as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...parts };
+  for (const part of INPUT_PARTS) {
+    const given = parts[part];
+    if (isZod(given)) out[part] = jsonSchema(given, 'input');
+  }
+  const response = parts.response as Record<string, unknown> | undefined;
+  if (response) {
+    out.response = Object.fromEntries(Object.entries(response).map(([code, s]) => [code, isZod(s) ? jsonSchema(s, 'output') : s]));
+  }
+  return { schema: out, url };
+};
+
+// ── answer envelopes (the wire contract's shapes) ───────────────────────────────────────────
+
+/** `{ result: true, ...fields }`: the success shape of the store, points, kingdom and scans routes. */
+export function resultTrue<S extends z.core.$ZodLooseShape>(shape: S) {
+  return z.object({ result: z.literal(true), ...shape });
+}
+
+/** `{ result: false, error }`. */
+export const resultError = z.object({ result: z.literal(false), error: z.string() });
+/** `{ status: 'error', error }` (auth/register, auth/logout). */
+export const statusError = z.object({ status: z.literal('error'), error: z.string() });
+
+/** The documented error answers of a `{ result }` route, by status. */
+export function resultErrors<const C extends readonly number[]>(...codes: C): { [K in C[number]]: typeof resultError } {
+  return Object.fromEntries(codes.map((code) => [code, resultError])) as { [K in C[number]]: typeof resultError };
+}
+
+/** A page of a list: `{ result: true, <name>: [...], page, pageSize, total }`. */
+export function pageOf<N extends string, T extends AnySchema>(name: N, item: T) {
+  return z.object({ result: z.literal(true), ...({ [name]: z.array(item) } as { [K in N]: z.ZodMiniArray<T> }), page: z.int(), pageSize: z.int(), total: z.int() });
+}

@@ -1,0 +1,89 @@
+import type { Transaction, TransactionKind } from '../../src/protocol/points';
+import type { Clock } from '../clock';
+import type { Db } from '../db/open';
+import type { UserRow } from '../db/schema';
+import { writeTransaction } from '../db/write';
+import { DomainError, restated } from '../errors';
+import type { Hub } from '../sockets/hub';
+import { announceBalance } from './announce';
+import { bookIn } from './ledger';
+
+/** One change of one player's points. */
+export interface PointsEntry {
+  userId: number;
+  /** > 0 adds, < 0 takes away. */
+  delta: number;
+  reason: string;
+  /** Default: the options' kind, else 'grant' for a positive delta and 'deduct' for a negative one. */
+  kind?: TransactionKind;
+}
+
+export interface BookOptions {
+  /** Who made the change; null for the system (a purchase, an automatic award). */
+  actorId: number | null;
+  /** The kind of every entry that names none. */
+  kind?: TransactionKind;
+  /** The text a refusal of entry `index` reads (default: the ledger's own text, e.g. "below reserved"). */
+  refusalText?: (index: number, message: string) => string;
+  /** Runs in the queue right after the commit, before the next job (marks what was booked, e.g. a bulk preview as applied). */
+  onCommit?: () => void;
+}
+
+export interface Booked {
+  /** One per entry, in order. */
+  transactions: Transaction[];
+  /** Every account touched, as it is after the commit (once each). */
+  users: UserRow[];
+}
+
+export interface PointsServiceDeps {
+  db: Db;
+  hub: Hub;
+  now: Clock;
+  /** The auction engine's queue (AuctionEngine.exclusive): bids, settlements and bookings take turns in it. */
+  exclusive: <T>(job: () => Promise<T>) => Promise<T>;
+}
+
+/**
+ * Every change of points outside the auction: serialise, book, announce. The entries are booked
+ * in the engine's queue (so a balance change keeps its place among bids, which reserve points,
+ * and settlements, which book purchases), all in one write transaction (all or nothing: the ledger
+ * refuses a balance below 0 or below what leading bids reserve); once committed, each player's
+ * open pages hear their new balance (VIRTUAL_BALANCE_UPDATE). Routes, bulk awards and automatic
+ * awards call `book`; nothing else writes the ledger except settlement's purchases.
+ */
+export class PointsService {
+  constructor(private readonly deps: PointsServiceDeps) {}
+
+  /**
+   * Books `entries` (or what `entries()` answers, called inside the queue: a check that must not
+   * race another booking, such as a bulk preview's one use) and announces the balances.
+   */
+  book(entries: readonly PointsEntry[] | (() => readonly PointsEntry[]), options: BookOptions): Promise<Booked> {
+    const { db, hub, now } = this.deps;
+    return this.deps.exclusive(async () => {
+      const list = typeof entries === 'function' ? entries() : entries;
+      const at = now();
+      const booked = await writeTransaction(db, async (trx) => {
+        const transactions: Transaction[] = [];
+        const users = new Map<number, UserRow>();
+        for (const [index, entry] of list.entries()) {
+          const kind = entry.kind ?? options.kind ?? (entry.delta > 0 ? 'grant' : 'deduct');
+          try {
+            const { transaction, user } = await bookIn(trx, { userId: entry.userId, delta: entry.delta, kind, reason: entry.reason, actorId: options.actorId }, at);
+            transactions.push(transaction);
+            users.set(user.id, user);
+          } catch (error) {
+            if (error instanceof DomainError && options.refusalText) throw restated(error, options.refusalText(index, error.message));
+            throw error;
+          }
+        }
+        return { transactions, users: [...users.values()] };
+      });
+      options.onCommit?.();
+      // committed: now the players' open pages hear of it
+      for (const user of booked.users) announceBalance(hub, user);
+      return booked;
+    });
+  }
+}

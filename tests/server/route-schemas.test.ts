@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import * as z from 'zod/mini';
+import { AUTH_ERRORS } from '../../src/protocol/auth';
+import { POINTS_ERRORS } from '../../src/protocol/points';
+import { STORE_ERRORS } from '../../src/protocol/store';
+import { AnswerMismatch, serializerCompiler, validatorCompiler } from '../../server/http/schemas';
+import { createItem, itemBody } from './auction-helpers';
+import { call, leadershipServer } from './helpers';
+
+type Server = Awaited<ReturnType<typeof leadershipServer>>;
+let server: Server['server'];
+let admin: Server['admin'];
+
+beforeAll(async () => {
+  ({ server, admin } = await leadershipServer());
+});
+afterAll(() => server.close());
+
+describe('routes validated by Fastify from zod schemas keep the texts and statuses of the wire contract', () => {
+  it('a body that is not a JSON object: the protocol’s invalid-body text', async () => {
+    for (const raw of ['[]', '"text"', '12']) {
+      const answer = await call(server, 'POST', '/store/items', { token: admin.token, raw });
+      expect(answer.status).toBe(400);
+      expect(answer.body).toEqual({ result: false, error: AUTH_ERRORS.invalidBody });
+    }
+    const none = await call(server, 'POST', '/points/transactions', { token: admin.token });
+    expect(none.body).toEqual({ result: false, error: AUTH_ERRORS.invalidBody });
+  });
+
+  it('a field that fails: the first issue’s text from the protocol', async () => {
+    const answer = await call(server, 'POST', '/store/items', { token: admin.token, body: itemBody({ duration: 1 }) });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ result: false, error: STORE_ERRORS.duration });
+    const query = await call(server, 'GET', '/points/transactions?kind=gift', { token: admin.token });
+    expect(query.body).toEqual({ result: false, error: POINTS_ERRORS.badKind });
+  });
+
+  it('a path parameter that names nothing is a 404 with the unknown-item text', async () => {
+    for (const id of ['abc', '0', '-1', '1.5', '1234567890123456']) {
+      const answer = await call(server, 'POST', `/store/items/${id}/cancel`, { token: admin.token });
+      expect(answer.status, id).toBe(404);
+      expect(answer.body).toEqual({ result: false, error: STORE_ERRORS.unknownItem });
+    }
+  });
+
+  it('a body that may be left out counts as {}: an edit without a body changes nothing', async () => {
+    const item = await createItem(server, admin.token, { startsAt: Date.UTC(2099, 0, 1) });
+    const answer = await call(server, 'POST', `/store/items/${item.itemId}`, { token: admin.token });
+    expect(answer.status).toBe(200);
+    expect((answer.body.item as { itemName: string }).itemName).toBe(item.itemName);
+  });
+
+  it('the rank is checked before the body: no session is 401 whatever the body', async () => {
+    const answer = await call(server, 'POST', '/store/items', { raw: '[]' });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual({ result: false, error: AUTH_ERRORS.unauthenticated });
+  });
+
+  it('OpenAPI documents the zod schemas of converted routes: bodies, queries and answers', async () => {
+    const doc = (await call(server, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const create = doc.paths['/store/items'].post as { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
+    expect(create.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['itemName', 'start_price', 'duration']));
+    const list = doc.paths['/points/transactions'].get as { parameters: { name: string; in: string }[]; responses: Record<string, unknown> };
+    expect(list.parameters.filter((p) => p.in === 'query').map((p) => p.name)).toEqual(expect.arrayContaining(['username', 'kind', 'actor', 'from', 'to', 'page']));
+    expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
+    const cancel = doc.paths['/store/items/{itemId}/cancel'].post as { parameters: { name: string; in: string }[] };
+    expect(cancel.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'itemId', in: 'path' })]));
+  });
+});
+
+describe('the compilers', () => {
+  const answer = z.object({ result: z.literal(true), n: z.int() });
+  const serialize = serializerCompiler({ schema: answer, method: 'GET', url: '/x', httpStatus: '200' });
+
+  it('a success answer goes out as its schema says, and only the fields it names', () => {
+    expect(JSON.parse(serialize({ result: true, n: 3, secret: 'hash' }))).toEqual({ result: true, n: 3 });
+  });
+
+  it('a success answer that does not match its schema is refused (a bug is a 500, not a half-checked answer)', () => {
+    expect(() => serialize({ result: true, n: 'three' })).toThrow(AnswerMismatch);
+  });
+
+  it('error answers and plain JSON schemas go out as they are', () => {
+    const error = serializerCompiler({ schema: answer, method: 'GET', url: '/x', httpStatus: '400' });
+    expect(JSON.parse(error({ result: false, error: 'x' }))).toEqual({ result: false, error: 'x' });
+    const plain = serializerCompiler({ schema: { type: 'string' }, method: 'GET', url: '/x', httpStatus: '200' });
+    expect(JSON.parse(plain({ any: 1 }))).toEqual({ any: 1 });
+  });
+
+  it('a plain JSON schema does not validate (older routes validate in the handler)', () => {
+    const validate = validatorCompiler({ schema: { type: 'object' }, method: 'POST', url: '/x', httpPart: 'body' });
+    expect(validate('anything')).toBe(true);
+  });
+});
