@@ -6,7 +6,7 @@ import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { acceptJsonOnly, BODY_LIMIT } from './body-parser';
 import { registerClient } from './client';
-import { capConnections } from './connections';
+import { capConnections, clientErrorHandler, closeSilentConnections, SpreadCloser } from './connections';
 import { classifyError, errorAnswer } from './errors';
 import './fastify-types';
 import { registerOpenApi } from './openapi';
@@ -24,6 +24,8 @@ export function createFastify(config: Config, tls: TlsFiles | null): FastifyInst
   // Idle, half-sent and slow connections are closed (issue 10); see HttpLimits.
   const limits = config.httpLimits;
   const nodeServer = { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.timeoutCheckMs };
+  // connections that time out together are closed a batch per turn of the event loop
+  const closer = new SpreadCloser();
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
@@ -34,8 +36,10 @@ export function createFastify(config: Config, tls: TlsFiles | null): FastifyInst
     requestTimeout: limits.requestTimeoutMs,
     http: nodeServer,
     ...(tls ? { https: { cert: tls.cert, key: tls.key, ...nodeServer } } : {}),
+    clientErrorHandler: clientErrorHandler(closer),
   });
   capConnections(app.server, limits, !config.trustProxy);
+  closeSilentConnections(app.server, limits, closer);
   return app as unknown as FastifyInstance;
 }
 

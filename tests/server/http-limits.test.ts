@@ -9,6 +9,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_ERRORS } from '../../src/protocol/auth';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../server/config';
+import { SpreadCloser } from '../../server/http/connections';
 import { HTTP_ERRORS } from '../../server/http/errors';
 import { call, newAccount, register, signedIn, startTestServer } from './helpers';
 
@@ -90,6 +91,53 @@ describe('idle and half-sent connections', () => {
 
   it('still answers a request that arrives in time', async () => {
     expect(await getFrom(server, '127.0.0.1')).toBe(200);
+  });
+});
+
+describe('connections that never send a byte', () => {
+  let server: Server;
+  beforeAll(async () => {
+    // only the first-byte sweep can close a connection here: the other timeouts are far away
+    server = await startTestServer({ httpLimits: limits({ firstByteTimeoutMs: 200, timeoutCheckMs: 50, idleTimeoutMs: 60_000, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 }) });
+  });
+  afterAll(() => server.close());
+
+  it('are closed by the sweep without an answer, while one that started its request before them is kept', async () => {
+    const started = await connect(server);
+    let startedClosed = false;
+    void started.closed.then(() => (startedClosed = true));
+    started.socket.write('GET /openapi.json HTTP/1.1\r\n');
+    // the server has read the first line once it answers another request on a later connection
+    expect(await getFrom(server, '127.0.0.1')).toBe(200);
+    const silent = await connect(server);
+    expect(await silent.closed).toBe('');
+    // the sweep goes in order of arrival: the earlier connection was looked at first, and kept
+    expect(startedClosed).toBe(false);
+    const answer = new Promise<string>((resolve) => started.socket.on('data', (chunk: Buffer) => resolve(chunk.toString())));
+    started.socket.write('Host: localhost\r\n\r\n');
+    expect(await answer).toMatch(/^HTTP\/1\.1 200/);
+    started.socket.destroy();
+  });
+});
+
+describe('closing in batches', () => {
+  it('closes a batch of sockets per turn of the event loop, and skips those already gone', () => {
+    const turns: (() => void)[] = [];
+    const closer = new SpreadCloser(2, (fn) => turns.push(fn));
+    const sockets = Array.from({ length: 5 }, () => new net.Socket());
+    sockets[1].destroy();
+    for (const socket of sockets) closer.close(socket);
+    expect(turns).toHaveLength(1);
+    expect(sockets.filter((s) => s.destroyed)).toHaveLength(1);
+    turns.shift()!();
+    // the first two were this turn's batch (one was already gone)
+    expect(sockets.map((s) => s.destroyed)).toEqual([true, true, false, false, false]);
+    expect(closer.pending).toBe(3);
+    turns.shift()!();
+    expect(sockets.map((s) => s.destroyed)).toEqual([true, true, true, true, false]);
+    turns.shift()!();
+    expect(sockets.every((s) => s.destroyed)).toBe(true);
+    expect(turns).toHaveLength(0);
   });
 });
 
