@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import type { TlsFiles } from '../tls';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -8,6 +10,7 @@ import { acceptJsonOnly, BODY_LIMIT } from './body-parser';
 import { registerClient } from './client';
 import { capConnections, clientErrorHandler, closeSilentConnections, SpreadCloser } from './connections';
 import { classifyError, errorAnswer } from './errors';
+import { gateRequests, type RequestHandler } from './gate';
 import './fastify-types';
 import { registerOpenApi } from './openapi';
 import { registerSecurityHeaders } from './security-headers';
@@ -19,8 +22,12 @@ import { pointsRoutes } from './routes/points';
 import { scanRoutes } from './routes/scans';
 import { storeRoutes } from './routes/store';
 
-/** The Fastify instance, not yet set up: app.ts needs its logger first. */
-export function createFastify(config: Config, tls: TlsFiles | null): FastifyInstance {
+/**
+ * The Fastify instance, not yet set up: app.ts needs its logger first. `clock` (ms) times the
+ * sign-up windows of the request gate (gate.ts), which answers the refusals it can decide from the
+ * method, path and address alone before Fastify sees the request.
+ */
+export function createFastify(config: Config, tls: TlsFiles | null, clock: () => number = Date.now): FastifyInstance {
   // Idle, half-sent and slow connections are closed (issue 10); see HttpLimits.
   const limits = config.httpLimits;
   const nodeServer = { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.timeoutCheckMs };
@@ -37,6 +44,15 @@ export function createFastify(config: Config, tls: TlsFiles | null): FastifyInst
     http: nodeServer,
     ...(tls ? { https: { cert: tls.cert, key: tls.key, ...nodeServer } } : {}),
     clientErrorHandler: clientErrorHandler(closer),
+    // Fastify's own server (fastify/lib/server.js), with the gate in front of its handler
+    serverFactory: (handler: RequestHandler) => {
+      const gated = gateRequests(handler, { signUps: config.registerRateLimit, trustProxy: config.trustProxy, tls: tls !== null, clock });
+      const server = tls ? https.createServer({ cert: tls.cert, key: tls.key, ...nodeServer }, gated) : http.createServer(nodeServer, gated);
+      server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+      server.requestTimeout = limits.requestTimeoutMs;
+      server.setTimeout(limits.idleTimeoutMs);
+      return server;
+    },
   });
   capConnections(app.server, limits, !config.trustProxy);
   closeSilentConnections(app.server, limits, closer);

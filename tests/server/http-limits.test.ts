@@ -11,6 +11,8 @@ import { AUTH_ERRORS } from '../../src/protocol/auth';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../server/config';
 import { SpreadCloser } from '../../server/http/connections';
 import { HTTP_ERRORS } from '../../server/http/errors';
+import { FixedWindows } from '../../server/http/gate';
+import { ManualClock } from './auction-helpers';
 import { call, newAccount, register, signedIn, startTestServer } from './helpers';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -65,6 +67,27 @@ function postFrom(server: Server, localAddress: string, path: string, body: unkn
 }
 
 const limits = (overrides: Partial<HttpLimits>): HttpLimits => ({ ...DEFAULT_HTTP_LIMITS, ...overrides });
+
+/** Sends a request's head only (the body it announces never comes); resolves with what the server wrote before it closed or within one answer. */
+function headOnly(server: Server, localAddress: string, head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port: portOf(server), localAddress });
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString();
+      // one whole answer: its head and the body its content-length gives
+      const [answerHead, body = ''] = received.split('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(answerHead);
+      if (length && Buffer.byteLength(body) >= Number(length[1])) {
+        socket.destroy();
+        resolve(received);
+      }
+    });
+    socket.once('close', () => resolve(received));
+    socket.once('error', reject);
+    socket.once('connect', () => socket.write(head));
+  });
+}
 
 describe('idle and half-sent connections', () => {
   let server: Server;
@@ -175,8 +198,9 @@ describe('open connections', () => {
 
 describe('sign-up limit per address', () => {
   let server: Server;
+  const clock = new ManualClock();
   beforeAll(async () => {
-    server = await startTestServer({ registerRateLimit: { perAddress: 3, windowMs: 60_000 } });
+    server = await startTestServer({ registerRateLimit: { perAddress: 3, windowMs: 60_000 } }, { now: clock.now });
   });
   afterAll(() => server.close());
 
@@ -185,6 +209,63 @@ describe('sign-up limit per address', () => {
     const refused = await postFrom(server, '127.0.0.1', '/auth/register', newAccount());
     expect(refused).toEqual({ status: 429, body: { status: 'error', error: AUTH_ERRORS.tooManySignUps } });
     expect((await postFrom(server, '127.0.0.2', '/auth/register', newAccount())).status).toBe(200);
+  });
+
+  it('refuses before reading the body: the answer comes though the body announced never does', async () => {
+    // without the early refusal the route would wait for the 500 bytes until the request timeout
+    const answer = await headOnly(
+      server,
+      '127.0.0.1',
+      `POST /auth/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"email":`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 429/);
+    expect(answer.endsWith(JSON.stringify({ status: 'error', error: AUTH_ERRORS.tooManySignUps }))).toBe(true);
+  });
+
+  it('gives the refusal the headers of every API answer', async () => {
+    const refused = await call(server, 'POST', '/auth/register', { body: newAccount() });
+    const other = await call(server, 'POST', '/auth/me');
+    expect(refused.status).toBe(429);
+    expect(other.status).toBe(401);
+    const names = (headers: Headers) => [...headers.keys()].filter((name) => name !== 'date' && name !== 'content-length').sort();
+    expect(names(refused.headers)).toEqual(names(other.headers));
+    expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('lets the address sign up again once its window has passed', async () => {
+    expect((await postFrom(server, '127.0.0.1', '/auth/register', newAccount())).status).toBe(429);
+    clock.advance(60_000);
+    expect((await postFrom(server, '127.0.0.1', '/auth/register', newAccount())).status).toBe(200);
+  });
+
+  it('counts sign-ups only: other routes from an address over its limit are answered as usual', async () => {
+    for (let i = 0; i < 3; i++) await postFrom(server, '127.0.0.5', '/auth/register', newAccount());
+    expect((await postFrom(server, '127.0.0.5', '/auth/register', newAccount())).status).toBe(429);
+    expect((await postFrom(server, '127.0.0.5', '/auth/login', { email: 'nobody@example.com', password: 'Wrong!pass1' })).status).toBe(401);
+    expect(await getFrom(server, '127.0.0.5', '/auth/register?again')).toBe(404);
+  });
+});
+
+describe('fixed windows', () => {
+  it('counts up to the maximum per key, refuses beyond it without counting, and starts again when the window ends', () => {
+    let now = 0;
+    const windows = new FixedWindows(2, 1000, () => now);
+    expect([windows.take('a'), windows.take('a'), windows.take('a'), windows.take('b')]).toEqual([true, true, false, true]);
+    now = 999;
+    expect(windows.take('a')).toBe(false);
+    now = 1000;
+    expect([windows.take('a'), windows.take('a'), windows.take('a')]).toEqual([true, true, false]);
+  });
+
+  it('forgets the windows that ended once many keys were seen', () => {
+    let now = 0;
+    const windows = new FixedWindows(1, 1000, () => now);
+    for (let i = 0; i < 1024; i++) windows.take(`old${i}`);
+    now = 1000;
+    windows.take('new');
+    expect(windows.size).toBe(1);
   });
 });
 
