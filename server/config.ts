@@ -48,6 +48,12 @@ export interface HttpLimits {
   maxConnections: number;
   /** Open connections from one client address; over it a new one from that address is closed at once. Not applied behind a trusted proxy (every connection comes from it). */
   maxConnectionsPerAddress: number;
+  /**
+   * A request refused before Fastify (server/http/gate.ts: a sign-up over the address's limit) is
+   * answered this long after it came: a client looping on refusals waits instead of asking again at
+   * once, so its rate falls to its connections per delay (and connections per address are capped).
+   */
+  refusalDelayMs: number;
 }
 
 /**
@@ -108,6 +114,7 @@ export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   timeoutCheckMs: 1_000,
   maxConnections: 4_000,
   maxConnectionsPerAddress: 64,
+  refusalDelayMs: 1_000,
 };
 
 export class ConfigError extends Error {}

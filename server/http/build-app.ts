@@ -46,7 +46,7 @@ export function createFastify(config: Config, tls: TlsFiles | null, clock: () =>
     clientErrorHandler: clientErrorHandler(closer),
     // Fastify's own server (fastify/lib/server.js), with the gate in front of its handler
     serverFactory: (handler: RequestHandler) => {
-      const gated = gateRequests(handler, { signUps: config.registerRateLimit, trustProxy: config.trustProxy, tls: tls !== null, clock });
+      const gated = gateRequests(handler, { signUps: config.registerRateLimit, trustProxy: config.trustProxy, tls: tls !== null, clock, refusalDelayMs: limits.refusalDelayMs });
       const server = tls ? https.createServer({ cert: tls.cert, key: tls.key, ...nodeServer }, gated) : http.createServer(nodeServer, gated);
       server.keepAliveTimeout = limits.keepAliveTimeoutMs;
       server.requestTimeout = limits.requestTimeoutMs;

@@ -9,7 +9,8 @@ import { errorAnswer } from './errors';
  * an error, the error handler, the answer's schema and the security headers' hooks, kept the one
  * server thread so busy that another player's auth/me took 50 ms instead of 8). Here a refusal is
  * decided from the method, the path and the client address alone, before the body is read, and
- * answered with bytes made once at start.
+ * answered with bytes made once at start, `refusalDelayMs` later: the 50 loops then ask 50 times a
+ * second rather than 2,000 (nginx's limit_req delays excess requests the same way).
  */
 
 /** Counts per key in fixed windows: `max` in `windowMs` from a key's first count; `clock` in ms. */
@@ -93,6 +94,8 @@ export interface GateOptions {
   tls: boolean;
   /** Milliseconds (the sign-up windows). */
   clock: () => number;
+  /** A refusal is answered this long after the request came (HttpLimits.refusalDelayMs); 0: at once. */
+  refusalDelayMs: number;
 }
 
 export type RequestHandler = (req: IncomingMessage, res: ServerResponse) => void;
@@ -102,22 +105,38 @@ const SIGN_UP_PATH = '/auth/register';
 /**
  * Wraps Fastify's request handler: a sign-up (POST /auth/register) from an address that has used
  * its `signUps.perAddress` for the window is answered 429 (AUTH_ERRORS.tooManySignUps, the route's
- * own answer shape) here, its body never read; every sign-up under the limit is counted and goes on
- * to the route, as does every other request.
+ * own answer shape) here, `refusalDelayMs` later, its body never read; every sign-up under the limit
+ * is counted and goes on to the route, as does every other request.
  */
 export function gateRequests(handler: RequestHandler, options: GateOptions): RequestHandler {
   const signUps = new FixedWindows(options.signUps.perAddress, options.signUps.windowMs, options.clock);
   const body = Buffer.from(JSON.stringify(errorAnswer('status', AUTH_ERRORS.tooManySignUps)));
   const headers = refusalHeaders(body, options.tls);
+  // a body that is not small is not worth reading to the end to keep the connection: closed after the answer
+  const closing = { ...headers, connection: 'close' };
+  const refuse = (req: IncomingMessage, res: ServerResponse) => {
+    if (res.destroyed) return;
+    res.writeHead(429, hasLargeBody(req) ? closing : headers);
+    res.end(body);
+  };
   return (req, res) => {
     if (req.method === 'POST' && isSignUp(req.url ?? '') && !signUps.take(requestAddress(req, options.trustProxy))) {
-      // the unread body is discarded by Node once the answer is sent; the connection stays usable
-      res.writeHead(429, headers);
-      res.end(body);
+      // otherwise the unread body is discarded by Node once the answer is sent; the connection stays usable
+      if (options.refusalDelayMs > 0) setTimeout(refuse, options.refusalDelayMs, req, res).unref();
+      else refuse(req, res);
       return;
     }
     handler(req, res);
   };
+}
+
+/** Bodies above this are not drained to keep a refused request's connection alive. */
+const SMALL_BODY = 16 * 1024;
+
+function hasLargeBody(req: IncomingMessage): boolean {
+  if (req.headers['transfer-encoding'] !== undefined) return true;
+  const length = Number(req.headers['content-length'] ?? 0);
+  return !(length <= SMALL_BODY);
 }
 
 function isSignUp(url: string): boolean {

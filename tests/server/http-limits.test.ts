@@ -200,7 +200,8 @@ describe('sign-up limit per address', () => {
   let server: Server;
   const clock = new ManualClock();
   beforeAll(async () => {
-    server = await startTestServer({ registerRateLimit: { perAddress: 3, windowMs: 60_000 } }, { now: clock.now });
+    // refusals answered at once here; their delay has its own test below
+    server = await startTestServer({ registerRateLimit: { perAddress: 3, windowMs: 60_000 }, httpLimits: limits({ refusalDelayMs: 0 }) }, { now: clock.now });
   });
   afterAll(() => server.close());
 
@@ -220,6 +221,16 @@ describe('sign-up limit per address', () => {
     );
     expect(answer).toMatch(/^HTTP\/1\.1 429/);
     expect(answer.endsWith(JSON.stringify({ status: 'error', error: AUTH_ERRORS.tooManySignUps }))).toBe(true);
+  });
+
+  it('closes the connection after refusing a request whose body is not small, rather than reading it all', async () => {
+    const answer = await headOnly(
+      server,
+      '127.0.0.1',
+      `POST /auth/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"email":`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 429/);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
   });
 
   it('gives the refusal the headers of every API answer', async () => {
@@ -245,6 +256,33 @@ describe('sign-up limit per address', () => {
     expect((await postFrom(server, '127.0.0.5', '/auth/register', newAccount())).status).toBe(429);
     expect((await postFrom(server, '127.0.0.5', '/auth/login', { email: 'nobody@example.com', password: 'Wrong!pass1' })).status).toBe(401);
     expect(await getFrom(server, '127.0.0.5', '/auth/register?again')).toBe(404);
+  });
+});
+
+describe('refusal delay', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startTestServer({ registerRateLimit: { perAddress: 1, windowMs: 60_000 }, httpLimits: limits({ refusalDelayMs: 300 }) });
+  });
+  afterAll(() => server.close());
+
+  it('answers a refused sign-up only after the delay, while other requests are answered meanwhile', async () => {
+    expect((await postFrom(server, '127.0.0.1', '/auth/register', newAccount())).status).toBe(200);
+    const order: string[] = [];
+    const sent = performance.now();
+    const refused = postFrom(server, '127.0.0.1', '/auth/register', newAccount()).then((answer) => {
+      order.push('refused');
+      return { ...answer, ms: performance.now() - sent };
+    });
+    const other = getFrom(server, '127.0.0.2').then((status) => {
+      order.push('other');
+      return status;
+    });
+    expect(await other).toBe(200);
+    const answer = await refused;
+    expect(answer.status).toBe(429);
+    expect(answer.ms).toBeGreaterThanOrEqual(300);
+    expect(order).toEqual(['other', 'refused']);
   });
 });
 
