@@ -28,20 +28,32 @@ export interface RegisterRateLimit {
  * timeout closes the connection, the caps refuse a new one at once (closed right after accept).
  */
 export interface HttpLimits {
-  /** A connection with no traffic at all for this long is closed (a socket that never sends a request, an idle keep-alive). */
+  /** A connection with no traffic at all for this long is closed (an idle keep-alive, a request that stopped sending). */
   idleTimeoutMs: number;
+  /**
+   * A new connection that has not sent a byte within this is closed without an answer (by a sweep
+   * every timeoutCheckMs, in batches: see server/http/connections.ts). Below headersTimeoutMs, so
+   * that the sweep, not Node's headers timeout, closes the connections that never speak.
+   */
+  firstByteTimeoutMs: number;
   /** The whole header block of a request must arrive within this time (a slow, half-sent request is closed). */
   headersTimeoutMs: number;
   /** The whole request, body included, must arrive within this time. */
   requestTimeoutMs: number;
   /** A keep-alive connection waits this long for its next request. */
   keepAliveTimeoutMs: number;
-  /** How often the server looks for requests over headersTimeoutMs / requestTimeoutMs. */
+  /** How often the server looks for requests over headersTimeoutMs / requestTimeoutMs, and for silent connections over firstByteTimeoutMs. */
   timeoutCheckMs: number;
   /** Open connections in total; over it a new one is closed at once. */
   maxConnections: number;
   /** Open connections from one client address; over it a new one from that address is closed at once. Not applied behind a trusted proxy (every connection comes from it). */
   maxConnectionsPerAddress: number;
+  /**
+   * A request refused before Fastify (server/http/gate.ts: a sign-up over the address's limit) is
+   * answered this long after it came: a client looping on refusals waits instead of asking again at
+   * once, so its rate falls to its connections per delay (and connections per address are capped).
+   */
+  refusalDelayMs: number;
 }
 
 /**
@@ -95,12 +107,14 @@ export const DEFAULT_USER_PORT = 8082;
 
 export const DEFAULT_HTTP_LIMITS: HttpLimits = {
   idleTimeoutMs: 30_000,
+  firstByteTimeoutMs: 5_000,
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 60_000,
   keepAliveTimeoutMs: 5_000,
-  timeoutCheckMs: 5_000,
+  timeoutCheckMs: 1_000,
   maxConnections: 4_000,
   maxConnectionsPerAddress: 64,
+  refusalDelayMs: 1_000,
 };
 
 export class ConfigError extends Error {}

@@ -1,3 +1,5 @@
+import http from 'node:http';
+import https from 'node:https';
 import type { TlsFiles } from '../tls';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
@@ -6,8 +8,9 @@ import type { Config } from '../config';
 import type { AppContext } from '../context';
 import { acceptJsonOnly, BODY_LIMIT } from './body-parser';
 import { registerClient } from './client';
-import { capConnections } from './connections';
+import { capConnections, clientErrorHandler, closeSilentConnections, SpreadCloser } from './connections';
 import { classifyError, errorAnswer } from './errors';
+import { gateRequests, type RequestHandler } from './gate';
 import './fastify-types';
 import { registerOpenApi } from './openapi';
 import { registerSecurityHeaders } from './security-headers';
@@ -19,11 +22,17 @@ import { pointsRoutes } from './routes/points';
 import { scanRoutes } from './routes/scans';
 import { storeRoutes } from './routes/store';
 
-/** The Fastify instance, not yet set up: app.ts needs its logger first. */
-export function createFastify(config: Config, tls: TlsFiles | null): FastifyInstance {
+/**
+ * The Fastify instance, not yet set up: app.ts needs its logger first. `clock` (ms) times the
+ * sign-up windows of the request gate (gate.ts), which answers the refusals it can decide from the
+ * method, path and address alone before Fastify sees the request.
+ */
+export function createFastify(config: Config, tls: TlsFiles | null, clock: () => number = Date.now): FastifyInstance {
   // Idle, half-sent and slow connections are closed (issue 10); see HttpLimits.
   const limits = config.httpLimits;
   const nodeServer = { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.timeoutCheckMs };
+  // connections that time out together are closed a batch per turn of the event loop
+  const closer = new SpreadCloser();
   const app = Fastify({
     logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
@@ -34,8 +43,19 @@ export function createFastify(config: Config, tls: TlsFiles | null): FastifyInst
     requestTimeout: limits.requestTimeoutMs,
     http: nodeServer,
     ...(tls ? { https: { cert: tls.cert, key: tls.key, ...nodeServer } } : {}),
+    clientErrorHandler: clientErrorHandler(closer),
+    // Fastify's own server (fastify/lib/server.js), with the gate in front of its handler
+    serverFactory: (handler: RequestHandler) => {
+      const gated = gateRequests(handler, { signUps: config.registerRateLimit, trustProxy: config.trustProxy, tls: tls !== null, clock, refusalDelayMs: limits.refusalDelayMs });
+      const server = tls ? https.createServer({ cert: tls.cert, key: tls.key, ...nodeServer }, gated) : http.createServer(nodeServer, gated);
+      server.keepAliveTimeout = limits.keepAliveTimeoutMs;
+      server.requestTimeout = limits.requestTimeoutMs;
+      server.setTimeout(limits.idleTimeoutMs);
+      return server;
+    },
   });
   capConnections(app.server, limits, !config.trustProxy);
+  closeSilentConnections(app.server, limits, closer);
   return app as unknown as FastifyInstance;
 }
 

@@ -9,7 +9,10 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_ERRORS } from '../../src/protocol/auth';
 import { DEFAULT_HTTP_LIMITS, type HttpLimits } from '../../server/config';
+import { SpreadCloser } from '../../server/http/connections';
 import { HTTP_ERRORS } from '../../server/http/errors';
+import { FixedWindows } from '../../server/http/gate';
+import { ManualClock } from './auction-helpers';
 import { call, newAccount, register, signedIn, startTestServer } from './helpers';
 
 type Server = Awaited<ReturnType<typeof startTestServer>>;
@@ -65,6 +68,27 @@ function postFrom(server: Server, localAddress: string, path: string, body: unkn
 
 const limits = (overrides: Partial<HttpLimits>): HttpLimits => ({ ...DEFAULT_HTTP_LIMITS, ...overrides });
 
+/** Sends a request's head only (the body it announces never comes); resolves with what the server wrote before it closed or within one answer. */
+function headOnly(server: Server, localAddress: string, head: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = net.connect({ host: '127.0.0.1', port: portOf(server), localAddress });
+    let received = '';
+    socket.on('data', (chunk) => {
+      received += chunk.toString();
+      // one whole answer: its head and the body its content-length gives
+      const [answerHead, body = ''] = received.split('\r\n\r\n');
+      const length = /content-length: (\d+)/i.exec(answerHead);
+      if (length && Buffer.byteLength(body) >= Number(length[1])) {
+        socket.destroy();
+        resolve(received);
+      }
+    });
+    socket.once('close', () => resolve(received));
+    socket.once('error', reject);
+    socket.once('connect', () => socket.write(head));
+  });
+}
+
 describe('idle and half-sent connections', () => {
   let server: Server;
   beforeAll(async () => {
@@ -90,6 +114,53 @@ describe('idle and half-sent connections', () => {
 
   it('still answers a request that arrives in time', async () => {
     expect(await getFrom(server, '127.0.0.1')).toBe(200);
+  });
+});
+
+describe('connections that never send a byte', () => {
+  let server: Server;
+  beforeAll(async () => {
+    // only the first-byte sweep can close a connection here: the other timeouts are far away
+    server = await startTestServer({ httpLimits: limits({ firstByteTimeoutMs: 200, timeoutCheckMs: 50, idleTimeoutMs: 60_000, headersTimeoutMs: 60_000, requestTimeoutMs: 60_000 }) });
+  });
+  afterAll(() => server.close());
+
+  it('are closed by the sweep without an answer, while one that started its request before them is kept', async () => {
+    const started = await connect(server);
+    let startedClosed = false;
+    void started.closed.then(() => (startedClosed = true));
+    started.socket.write('GET /openapi.json HTTP/1.1\r\n');
+    // the server has read the first line once it answers another request on a later connection
+    expect(await getFrom(server, '127.0.0.1')).toBe(200);
+    const silent = await connect(server);
+    expect(await silent.closed).toBe('');
+    // the sweep goes in order of arrival: the earlier connection was looked at first, and kept
+    expect(startedClosed).toBe(false);
+    const answer = new Promise<string>((resolve) => started.socket.on('data', (chunk: Buffer) => resolve(chunk.toString())));
+    started.socket.write('Host: localhost\r\n\r\n');
+    expect(await answer).toMatch(/^HTTP\/1\.1 200/);
+    started.socket.destroy();
+  });
+});
+
+describe('closing in batches', () => {
+  it('closes a batch of sockets per turn of the event loop, and skips those already gone', () => {
+    const turns: (() => void)[] = [];
+    const closer = new SpreadCloser(2, (fn) => turns.push(fn));
+    const sockets = Array.from({ length: 5 }, () => new net.Socket());
+    sockets[1].destroy();
+    for (const socket of sockets) closer.close(socket);
+    expect(turns).toHaveLength(1);
+    expect(sockets.filter((s) => s.destroyed)).toHaveLength(1);
+    turns.shift()!();
+    // the first two were this turn's batch (one was already gone)
+    expect(sockets.map((s) => s.destroyed)).toEqual([true, true, false, false, false]);
+    expect(closer.pending).toBe(3);
+    turns.shift()!();
+    expect(sockets.map((s) => s.destroyed)).toEqual([true, true, true, true, false]);
+    turns.shift()!();
+    expect(sockets.every((s) => s.destroyed)).toBe(true);
+    expect(turns).toHaveLength(0);
   });
 });
 
@@ -127,8 +198,10 @@ describe('open connections', () => {
 
 describe('sign-up limit per address', () => {
   let server: Server;
+  const clock = new ManualClock();
   beforeAll(async () => {
-    server = await startTestServer({ registerRateLimit: { perAddress: 3, windowMs: 60_000 } });
+    // refusals answered at once here; their delay has its own test below
+    server = await startTestServer({ registerRateLimit: { perAddress: 3, windowMs: 60_000 }, httpLimits: limits({ refusalDelayMs: 0 }) }, { now: clock.now });
   });
   afterAll(() => server.close());
 
@@ -137,6 +210,100 @@ describe('sign-up limit per address', () => {
     const refused = await postFrom(server, '127.0.0.1', '/auth/register', newAccount());
     expect(refused).toEqual({ status: 429, body: { status: 'error', error: AUTH_ERRORS.tooManySignUps } });
     expect((await postFrom(server, '127.0.0.2', '/auth/register', newAccount())).status).toBe(200);
+  });
+
+  it('refuses before reading the body: the answer comes though the body announced never does', async () => {
+    // without the early refusal the route would wait for the 500 bytes until the request timeout
+    const answer = await headOnly(
+      server,
+      '127.0.0.1',
+      `POST /auth/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 500\r\n\r\n{"email":`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 429/);
+    expect(answer.endsWith(JSON.stringify({ status: 'error', error: AUTH_ERRORS.tooManySignUps }))).toBe(true);
+  });
+
+  it('closes the connection after refusing a request whose body is not small, rather than reading it all', async () => {
+    const answer = await headOnly(
+      server,
+      '127.0.0.1',
+      `POST /auth/register HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 100000\r\n\r\n{"email":`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 429/);
+    expect(answer).toMatch(/\r\nconnection: close\r\n/i);
+  });
+
+  it('gives the refusal the headers of every API answer', async () => {
+    const refused = await call(server, 'POST', '/auth/register', { body: newAccount() });
+    const other = await call(server, 'POST', '/auth/me');
+    expect(refused.status).toBe(429);
+    expect(other.status).toBe(401);
+    const names = (headers: Headers) => [...headers.keys()].filter((name) => name !== 'date' && name !== 'content-length').sort();
+    expect(names(refused.headers)).toEqual(names(other.headers));
+    expect(refused.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+    expect(refused.headers.get('content-security-policy')).toContain("frame-ancestors 'none'");
+  });
+
+  it('lets the address sign up again once its window has passed', async () => {
+    expect((await postFrom(server, '127.0.0.1', '/auth/register', newAccount())).status).toBe(429);
+    clock.advance(60_000);
+    expect((await postFrom(server, '127.0.0.1', '/auth/register', newAccount())).status).toBe(200);
+  });
+
+  it('counts sign-ups only: other routes from an address over its limit are answered as usual', async () => {
+    for (let i = 0; i < 3; i++) await postFrom(server, '127.0.0.5', '/auth/register', newAccount());
+    expect((await postFrom(server, '127.0.0.5', '/auth/register', newAccount())).status).toBe(429);
+    expect((await postFrom(server, '127.0.0.5', '/auth/login', { email: 'nobody@example.com', password: 'Wrong!pass1' })).status).toBe(401);
+    expect(await getFrom(server, '127.0.0.5', '/auth/register?again')).toBe(404);
+  });
+});
+
+describe('refusal delay', () => {
+  let server: Server;
+  beforeAll(async () => {
+    server = await startTestServer({ registerRateLimit: { perAddress: 1, windowMs: 60_000 }, httpLimits: limits({ refusalDelayMs: 300 }) });
+  });
+  afterAll(() => server.close());
+
+  it('answers a refused sign-up only after the delay, while other requests are answered meanwhile', async () => {
+    expect((await postFrom(server, '127.0.0.1', '/auth/register', newAccount())).status).toBe(200);
+    const order: string[] = [];
+    const sent = performance.now();
+    const refused = postFrom(server, '127.0.0.1', '/auth/register', newAccount()).then((answer) => {
+      order.push('refused');
+      return { ...answer, ms: performance.now() - sent };
+    });
+    const other = getFrom(server, '127.0.0.2').then((status) => {
+      order.push('other');
+      return status;
+    });
+    expect(await other).toBe(200);
+    const answer = await refused;
+    expect(answer.status).toBe(429);
+    expect(answer.ms).toBeGreaterThanOrEqual(300);
+    expect(order).toEqual(['other', 'refused']);
+  });
+});
+
+describe('fixed windows', () => {
+  it('counts up to the maximum per key, refuses beyond it without counting, and starts again when the window ends', () => {
+    let now = 0;
+    const windows = new FixedWindows(2, 1000, () => now);
+    expect([windows.take('a'), windows.take('a'), windows.take('a'), windows.take('b')]).toEqual([true, true, false, true]);
+    now = 999;
+    expect(windows.take('a')).toBe(false);
+    now = 1000;
+    expect([windows.take('a'), windows.take('a'), windows.take('a')]).toEqual([true, true, false]);
+  });
+
+  it('forgets the windows that ended once many keys were seen', () => {
+    let now = 0;
+    const windows = new FixedWindows(1, 1000, () => now);
+    for (let i = 0; i < 1024; i++) windows.take(`old${i}`);
+    now = 1000;
+    windows.take('new');
+    expect(windows.size).toBe(1);
   });
 });
 

@@ -35,21 +35,11 @@ export function authRoutes(ctx: AppContext) {
       }
     };
 
-    const signUps = app.createRateLimit({
-      max: ctx.config.registerRateLimit.perAddress,
-      timeWindow: ctx.config.registerRateLimit.windowMs,
-      keyGenerator: (request) => `register:${request.ip}`,
-    });
-    const registerLimit = async (request: FastifyRequest) => {
-      const answer = await signUps(request);
-      if (!answer.isAllowed && answer.isExceeded) throw new TooMany(AUTH_ERRORS.tooManySignUps);
-    };
-
     app.post(
       '/auth/register',
       {
         config: { answer: 'status' },
-        preHandler: registerLimit,
+        // the sign-up limit per address is applied before the request reaches here (server/http/gate.ts)
         schema: {
           summary:
             'Create an account; the first account on an empty database is the admin. A governor id belongs to one account (409 when another has it); usernames are stored in NFKC and may not hold invisible, control or direction characters, be digits only, or look like server, system or admin.',
