@@ -53,11 +53,20 @@ export class Hub {
     return conn as AuthedConnection;
   }
 
+  private readonly detachListeners = new Set<(conn: Connection) => void>();
+
+  /** Calls `listener` after each authenticated connection leaves (tests wait on it); answers the way to stop. */
+  onDetach(listener: (conn: Connection) => void): () => void {
+    this.detachListeners.add(listener);
+    return () => this.detachListeners.delete(listener);
+  }
+
   detach(conn: Connection): void {
     if (!conn.auth) return;
     removeFrom(this.byUser, conn.auth.user.id, conn);
     removeFrom(this.bySession, conn.auth.sessionId, conn);
     removeFrom(this.byChannel, conn.channel, conn);
+    for (const listener of this.detachListeners) listener(conn);
     conn.auth = null;
   }
 

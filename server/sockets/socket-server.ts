@@ -24,6 +24,7 @@ import type { TlsFiles } from '../tls';
 import type { AuthedConnection, Connection } from './hub';
 import { maxConnectionsFor } from './limits';
 import { BucketMap, FrameBudget, type Clock } from './rate-limit';
+import { frameType, ProtocolLog, type FailedFrame } from './protocol-log';
 
 /** What one socket (auction or user) does once a connection is authenticated. */
 export interface ChannelHandler {
@@ -143,6 +144,7 @@ export async function startSocketServer(
   const limits = config.socketLimits;
   const clock = options.clock ?? (() => performance.now());
   const now = options.now ?? Date.now;
+  const protocolLog = new ProtocolLog(log, clock);
   const serverOptions = { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 };
   const server = tls ? https.createServer({ ...serverOptions, handshakeTimeout: limits.headersTimeoutMs, cert: tls.cert, key: tls.key }) : http.createServer(serverOptions);
   server.maxConnections = maxConnectionsFor(limits);
@@ -235,6 +237,7 @@ export async function startSocketServer(
   async function authenticate(peer: Peer, parsed: unknown): Promise<void> {
     const { conn } = peer;
     const frame = authenticationFrame.safeParse(parsed);
+    if (!frame.success) protocolLog.failed({ channel: handler.channel, connectionId: conn.id, userId: null, reason: 'authentication', type: frameType(parsed) });
     const auth = frame.success ? await ctx.authenticate(frame.data.access_token) : null;
     if (peer.closing) return;
     if (!auth) return reject(peer);
@@ -252,14 +255,21 @@ export async function startSocketServer(
   }
 
   /** One admitted frame. Synchronous up to the handler, which gets it as it arrived. */
+  /** A frame that failed the protocol: logged (bounded, with its reason), then answered. */
+  function refuseFrame(peer: Peer, errorType: ErrorType, failure: Omit<FailedFrame, 'channel' | 'connectionId' | 'userId'>): void {
+    protocolLog.failed({ channel: handler.channel, connectionId: peer.conn.id, userId: peer.conn.auth?.user.id ?? null, ...failure });
+    sendError(peer.conn, errorType);
+  }
+
   function handleFrame(peer: Peer, data: RawData, isBinary: boolean): Promise<void> | void {
     const { conn } = peer;
-    if (isBinary || byteLength(data) > MAX_FRAME_BYTES) return sendError(conn, 'WS_ERROR');
+    if (isBinary) return refuseFrame(peer, 'WS_ERROR', { reason: 'binary' });
+    if (byteLength(data) > MAX_FRAME_BYTES) return refuseFrame(peer, 'WS_ERROR', { reason: 'too-large' });
     let parsed: unknown;
     try {
       parsed = JSON.parse(data.toString());
     } catch {
-      return sendError(conn, 'JSON_ERROR');
+      return refuseFrame(peer, 'JSON_ERROR', { reason: 'json' });
     }
     const type = typeof parsed === 'object' && parsed !== null ? (parsed as { type?: unknown }).type : undefined;
 
@@ -271,9 +281,18 @@ export async function startSocketServer(
     }
     if (!conn.auth) return sendError(conn, 'UNAUTHENTICATED');
     if (now() >= conn.auth.sessionExpiresAt) return reject(peer);
-    if (!(handler.accepts as readonly unknown[]).includes(type)) return sendError(conn, 'WS_ERROR');
+    if (!(handler.accepts as readonly unknown[]).includes(type)) return refuseFrame(peer, 'WS_ERROR', { reason: 'unknown-type', type: frameType(parsed) });
     const frame = clientFrame.safeParse(parsed);
     if (!frame.success) {
+      const first = frame.error.issues[0];
+      protocolLog.failed({
+        channel: handler.channel,
+        connectionId: conn.id,
+        userId: conn.auth.user.id,
+        reason: 'schema',
+        type: frameType(parsed),
+        issue: { path: (first?.path ?? []).join('.'), message: first?.message ?? '' },
+      });
       return (handler.onInvalidFrame?.(conn as AuthedConnection, parsed) ?? Promise.resolve(false)).then((answered) => {
         if (!answered) sendError(conn, 'WS_ERROR');
       });

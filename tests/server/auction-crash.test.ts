@@ -9,6 +9,7 @@ import { openDatabase } from '../../server/db/open';
 import type { StoreItem } from '../../src/protocol/store';
 import { counts, expectBooksBalance, grant, itemBody } from './auction-helpers';
 import { authedSocket, call, signedIn, startTestServer, type TestSocket } from './helpers';
+import { random } from './seed';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -130,7 +131,9 @@ describe('a crash during a bid storm', () => {
         socket.send({ type: 'CREATE_BID', data: { itemId: item.itemId, amount, requestId } });
       }, 110),
     );
-    await new Promise((r) => setTimeout(r, 2_000 + Math.random() * 800));
+    // the kill lands at a seeded moment of the storm (TEST_SEED replays it); the child is a real
+    // process on the real clock, so this wait is time, not an event
+    await new Promise((r) => setTimeout(r, 2_000 + random() * 800));
     await killed(server, 'SIGKILL'); // mid-storm
     const killedAt = Date.now();
     timers.forEach(clearInterval);

@@ -3,6 +3,7 @@ import { expect } from 'vitest';
 import type { Db } from '../../server/db/open';
 import type { StoreItem } from '../../src/protocol/store';
 import { authedSocket, call, signedIn, type TestSocket } from './helpers';
+import { randomSuffix } from './seed';
 
 type Server = { httpUrl: string; auctionUrl: string; userUrl: string; db: Db };
 
@@ -68,7 +69,7 @@ export async function bidder(server: Server, adminToken: string, points: number,
 }
 
 let requestCounter = 0;
-export const newRequestId = () => `req-${++requestCounter}-${Math.random().toString(36).slice(2, 8)}`;
+export const newRequestId = () => `req-${++requestCounter}-${randomSuffix(6)}`;
 
 export function sendBid(socket: TestSocket, itemId: number, amount: unknown, requestId = newRequestId()): string {
   socket.send({ type: 'CREATE_BID', data: { itemId, amount, requestId } });

@@ -5,6 +5,7 @@ import { BULK_MAX_BYTES, BULK_MAX_ROWS, BULK_ROW_ERRORS, bulkPreview, POINTS_ERR
 import { upload } from './back-office-helpers';
 import { bidCreated, bidder, counts, createItem, expectBooksBalance, grant, ManualClock, sendBid, userRow } from './auction-helpers';
 import { authedSocket, call, newAccount, register, signedIn, startTestServer, leadershipServer } from './helpers';
+import { uniqueNumber } from './seed';
 
 const clock = new ManualClock();
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -171,7 +172,7 @@ describe('bulk award preview', () => {
     const a = await player();
     const b = await player();
     // a username that is all digits (only a database from before sign-up refused them has one), and another player's governor id that is the same digits
-    const digitsName = `7${Date.now() % 1_000_000}`;
+    const digitsName = `7${uniqueNumber()}`;
     const digits = await register(server, { ...newAccount('dg') });
     await server.db.updateTable('users').set({ username: digitsName }).where('username', '=', digits.username).execute();
     digits.username = digitsName;

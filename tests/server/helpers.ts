@@ -4,6 +4,7 @@ import path from 'node:path';
 import { WebSocket, type ClientOptions } from 'ws';
 import { startServer, type RunningServer, type ServerDeps } from '../../server/app';
 import { ephemeralConfig, type Config } from '../../server/config';
+import { randomSuffix } from './seed';
 
 export const PASSWORD = 'Passw0rd!';
 
@@ -60,7 +61,7 @@ export async function call(server: { httpUrl: string }, method: string, url: str
 let counter = 0;
 export function newAccount(prefix = 'player') {
   counter += 1;
-  const id = `${prefix}${counter}${Math.random().toString(36).slice(2, 7)}`;
+  const id = `${prefix}${counter}${randomSuffix()}`;
   return { email: `${id}@example.com`, password: PASSWORD, username: id, playerid: String(100000 + counter) };
 }
 

@@ -14,6 +14,7 @@ import * as m0003 from '../../server/db/migrations/0003_auction';
 import * as m0004 from '../../server/db/migrations/0004_back_office';
 import { upload } from './back-office-helpers';
 import { call, leadershipServer, login, newAccount, register, startTestServer } from './helpers';
+import { uniqueNumber } from './seed';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
 let admin: { token: string; username: string };
@@ -80,7 +81,7 @@ describe('usernames', () => {
   });
 
   it('refuses a look-alike of an existing name (Cyrillic а for Latin a)', async () => {
-    const alice = await register(server, { ...newAccount(), username: `alice${Date.now() % 100000}` });
+    const alice = await register(server, { ...newAccount(), username: `alice${uniqueNumber()}` });
     const fake = alice.username.replace('a', '\u0430');
     expect(fake).not.toBe(alice.username);
     const answer = await signUp({ ...newAccount(), username: fake });

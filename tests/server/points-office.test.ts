@@ -5,6 +5,7 @@ import { csvCell } from '../../server/http/csv';
 import { csvRecords } from './back-office-helpers';
 import { bidCreated, bidder, createItem, grant, ManualClock, sendBid } from './auction-helpers';
 import { call, newAccount, register, signedIn, startTestServer, leadershipServer } from './helpers';
+import { uniqueNumber } from './seed';
 
 const clock = new ManualClock();
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -18,8 +19,8 @@ afterAll(() => server.close());
 
 describe('GET /points/players', () => {
   it('finds players by part of the username (any case) or the start of the governor id, with their points, paginated', async () => {
-    const zed = await register(server, { ...newAccount('zed'), username: `Zed_Knight${Date.now() % 1000}`, playerid: '77001234' });
-    const other = await register(server, { ...newAccount('other'), username: `Other${Date.now() % 1000}`, playerid: '88005555' });
+    const zed = await register(server, { ...newAccount('zed'), username: `Zed_Knight${uniqueNumber()}`, playerid: '77001234' });
+    const other = await register(server, { ...newAccount('other'), username: `Other${uniqueNumber()}`, playerid: '88005555' });
     await grant(server, admin.token, zed.username, 300);
 
     const byName = await call(server, 'GET', '/points/players?q=d_kNIGHT', { token: council.token });
@@ -99,7 +100,7 @@ describe('GET /points/transactions with filters', () => {
 
 describe('GET /points/transactions.csv', () => {
   it('exports every matching row (not only a page) as RFC 4180 CSV, with formula cells escaped', async () => {
-    const evil = await register(server, { ...newAccount('x'), username: `=HYPERLINK("x")${Date.now() % 1000}` });
+    const evil = await register(server, { ...newAccount('x'), username: `=HYPERLINK("x")${uniqueNumber()}` });
     const reasons = ['=1+2', '+SUM(A1)', '-2+3', '@cmd', '\tTab', '\rCR', 'plain, with "quotes"\nand a line break', 'Ünïcödé ملك'];
     for (const reason of reasons) {
       const answer = await call(server, 'POST', '/points/transactions', { token: council.token, body: { username: evil.username, delta: 10, reason } });

@@ -3,6 +3,7 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_BURST, WS_CLOSE_FLOODING, WS_CLOSE_TOO_MANY_SOCKETS, WS_CLOSE_UNAUTHENTICATED } from '../../src/protocol/socket';
 import { revokeUserSessions } from '../../server/auth/sessions';
+import { TOKEN_LIFETIME_MS } from '../../server/auth/tokens';
 import { DEFAULT_SOCKET_LIMITS } from '../../server/sockets/limits';
 import { bidCreated, bidder, createItem, errorFor, ManualClock, sendBid, type Bidder } from './auction-helpers';
 import { authedSocket, signedIn, startTestServer, TestSocket } from './helpers';
@@ -174,9 +175,15 @@ describe('idle and slow connections', () => {
     // every frame is answered JSON_ERROR (43 bytes): 200,000 of them are 8.6 MB, more than the kernel holds
     const sent = 200_000;
     for (let i = 0; i < sent; i++) socket.ws.send('x');
+    // the server drops it: wait for that event, not for time
     await new Promise<void>((resolve) => {
-      const check = () => (server.hub.count('user') === 0 ? resolve() : setTimeout(check, 20));
-      check();
+      if (server.hub.count('user') === 0) return resolve();
+      const stop = server.hub.onDetach(() => {
+        if (server.hub.count('user') === 0) {
+          stop();
+          resolve();
+        }
+      });
     });
     socket.ws.resume();
     expect((await socket.closed).code).toBe(1006);
@@ -233,6 +240,25 @@ describe('sessions', () => {
     const socket = await authedSocket(server.auctionUrl, account.token);
     await socket.nextOf('HISTORY');
     await sql`update sessions set revoked_at = ${Date.now()} where id = ${session.id}`.execute(server.db);
+    expect((await socket.closed).code).toBe(WS_CLOSE_UNAUTHENTICATED);
+  });
+});
+
+describe('the sockets read session ends from their injected clock', () => {
+  // sessions are written on the real clock: the injected one starts there and moves by hand
+  const sessionClock = new ManualClock();
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    server = await startTestServer({}, { sessionClock: sessionClock.now });
+  });
+  afterAll(() => server.close());
+
+  it('a frame after the session has ended on that clock is refused and the socket closed', async () => {
+    const account = await signedIn(server);
+    const socket = await authedSocket(server.userUrl, account.token);
+    expect((await socket.roundTrip({ type: 'GET_STATUS' })).type).toBe('STATUS');
+    sessionClock.advance(TOKEN_LIFETIME_MS + 60_000);
+    expect(await socket.roundTrip({ type: 'GET_STATUS' })).toEqual({ type: 'ERROR', error_type: 'UNAUTHENTICATED' });
     expect((await socket.closed).code).toBe(WS_CLOSE_UNAUTHENTICATED);
   });
 });
