@@ -130,7 +130,7 @@ export function scanRoutes(ctx: AppContext) {
           tags: ['scans'],
           security: BEARER,
           params: { type: 'object', properties: { scanId: { type: 'string' } } },
-          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404) },
+          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404, 409) },
         },
       },
       async (request) => {
