@@ -43,10 +43,14 @@ export interface SeasonInput {
   windows?: KvkWindow[];
 }
 
-/** An edit or a mark's change bumps this, so cached standings of the season are computed anew (two edits may share a millisecond). */
-const versions = new Map<number, number>();
-export const seasonVersion = (seasonId: number) => versions.get(seasonId) ?? 0;
-const bump = (seasonId: number) => versions.set(seasonId, seasonVersion(seasonId) + 1);
+/** An edit or a mark's change bumps this, so cached standings of the season are computed anew (two edits may share a millisecond); kept per database, as several may be open in one process (tests). */
+const versions = new WeakMap<Db, Map<number, number>>();
+export const seasonVersion = (db: Db, seasonId: number) => versions.get(db)?.get(seasonId) ?? 0;
+function bump(db: Db, seasonId: number): void {
+  let mine = versions.get(db);
+  if (!mine) versions.set(db, (mine = new Map()));
+  mine.set(seasonId, seasonVersion(db, seasonId) + 1);
+}
 
 /** `a` is taken strictly after `b`: by takenAt, then by id (two scans of the same second keep their upload order). */
 export const after = (a: ScanRef, b: ScanRef) => a.takenAt > b.takenAt || (a.takenAt === b.takenAt && a.id > b.id);
@@ -190,7 +194,7 @@ export async function updateSeason(db: Db, id: number, input: SeasonInput, actor
     const changed = (['name', 'start_scan_id', 'end_scan_id', 'weights', 'brackets', 'windows'] as const).filter((k) => before[k] !== row[k]);
     await recordAudit(trx, { actor, action: closed ? 'season.close' : 'season.edit', target: row.name, detail: { season: id, changed, endScanId: row.end_scan_id } }, now);
     return toSeason(trx, row);
-  }).finally(() => bump(id));
+  }).finally(() => bump(db, id));
 }
 
 /** Marks of a season, with each governor's name as the season's start scan saw it. */
@@ -223,7 +227,7 @@ export async function markGovernor(db: Db, seasonId: number, governorId: number,
     await recordAudit(trx, { actor, action: 'season.mark', target: `${row.name || governorId} (${governorId})`, detail: { season: seasonId, governorId, mark: mark.mark, reason: mark.reason } }, now);
     return { governorId, name: row.name, mark: mark.mark, reason: mark.reason, markedBy: actor.name, markedAt: now };
   });
-  bump(seasonId);
+  bump(db, seasonId);
   return saved;
 }
 
@@ -236,7 +240,7 @@ export async function unmarkGovernor(db: Db, seasonId: number, governorId: numbe
     await trx.deleteFrom('kvk_marks').where('season_id', '=', seasonId).where('governor_id', '=', governorId).execute();
     await recordAudit(trx, { actor, action: 'season.unmark', target: String(governorId), detail: { season: seasonId, governorId, was: old.mark } }, now);
   });
-  bump(seasonId);
+  bump(db, seasonId);
 }
 
 /** Whether a season uses a scan (as start, end or in a window): such a scan may not be deleted. */
