@@ -161,6 +161,14 @@ test('KvK Management creates a season (bad brackets refused); the KvK Dashboard 
   await expect(mark).toContainText('Zeroed');
   await mark.getByRole('button', { name: 'Unmark' }).click();
   await expect(page.getByTestId('kvk-marks')).toContainText('Nobody is marked zeroed or exempt.');
+
+  // 375 px wide: the wide tables scroll inside their cards, the page never scrolls sideways
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const path of ['/admin/kvk-management', '/my-kingdom/kvk-dashboard']) {
+    await page.goto(path);
+    await expect(page.getByRole('table').first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+  }
 });
 
 test("a player sees their own KvK progress on their profile while a season runs", async ({ page }) => {

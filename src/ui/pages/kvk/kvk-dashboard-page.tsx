@@ -123,7 +123,7 @@ function StandingsTable({
 }) {
   const h = (id: StandingSort, labelId: string, numeric = true) => <SortHeader id={id} labelId={labelId} sort={sort} order={order} onSort={onSort} numeric={numeric} />;
   return (
-    <Table minWidth="78rem" data-testid="kvk-standings">
+    <Table minWidth="78rem" className="relative" data-testid="kvk-standings">
       <thead>
         <tr>
           {h('name', 'stat.governor', false)}

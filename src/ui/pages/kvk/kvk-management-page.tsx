@@ -158,7 +158,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
             </Button>
           }
         >
-          <Table minWidth="30rem" data-testid="kvk-brackets">
+          <Table minWidth="30rem" className="relative" data-testid="kvk-brackets">
             <thead>
               <tr>
                 <Th>
@@ -304,7 +304,7 @@ function Marks({ season }: { season: Season }) {
       <KvkAlert error={marks.error ?? unmark.error} />
       {marks.data && marks.data.length === 0 && <Empty textId="kvk.marks.none" />}
       {marks.data && marks.data.length > 0 && (
-        <Table minWidth="36rem">
+        <Table minWidth="36rem" className="relative">
           <thead>
             <tr>
               <Th>
@@ -414,7 +414,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
         {seasons.isSuccess && list.length === 0 ? (
           <Empty textId="kvk.noSeasons" />
         ) : (
-          <Table minWidth="40rem" loading={seasons.isPending} columns={6}>
+          <Table minWidth="40rem" className="relative" loading={seasons.isPending} columns={5}>
             <thead>
               <tr>
                 <Th>
