@@ -313,4 +313,19 @@ describe('KvK seasons and standings', () => {
     expect(deleted.body.error).toBe(KVK_ERRORS.scanInUse);
     expect((await call(server, 'DELETE', `/scans/${middleScan}`, { token: admin.token })).status).toBe(200);
   });
+
+  it('a running season follows the latest scan: a scan that arrives moves its end (the cached standings are not reused)', async () => {
+    const created = await call(server, 'POST', '/kvk/seasons', { token: admin.token, body: { name: 'Running', startScanId: startScan, weights: WEIGHTS, brackets: BRACKETS } });
+    expect(created.status, created.text).toBe(200);
+    const running = (created.body.season as Season).id;
+    const before = await call(server, 'GET', `/kvk/seasons/${running}/standings?pageSize=500`, { token: council.token });
+    expect((before.body as unknown as StandingsAnswer).to?.id).toBe(endScan);
+    expect(row((before.body as unknown as StandingsAnswer).standings, 6).gains.t4Kills).toBe(10);
+    const later = await importScan([{ ...END[5], t4: END[5].t4 + 5_000 }], '2026-01-22');
+    const after = (await call(server, 'GET', `/kvk/seasons/${running}/standings?pageSize=500`, { token: council.token })).body as unknown as StandingsAnswer;
+    expect(after.to?.id).toBe(later);
+    expect(row(after.standings, 6).gains.t4Kills).toBe(5_010);
+    // only G6 is in the latest scan: the others are no longer in the end scan
+    expect(row(after.standings, 1).inEndScan).toBe(false);
+  });
 });
