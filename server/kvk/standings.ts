@@ -387,3 +387,13 @@ export async function myStandings(db: Db, governorIds: number[]): Promise<Omit<M
   return { season, to: computed.to, governors: governorIds.flatMap((id) => byId.get(id) ?? []) };
 }
 
+/**
+ * After a scan arrives, the running seasons' standings (whose end is the latest scan) are computed
+ * at once, off the request that applied the scan, so the first person to open the dashboard or their
+ * profile does not wait for two scans to be read.
+ */
+export async function warmRunningSeasons(db: Db): Promise<void> {
+  const rows = await db.selectFrom('kvk_seasons').selectAll().where('end_scan_id', 'is', null).execute();
+  const latest = await latestScanRef(db);
+  for (const row of rows) await computeStandings(db, await toSeason(db, row, latest), undefined);
+}
