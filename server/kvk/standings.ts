@@ -114,6 +114,8 @@ export interface Computed {
   standings: Standing[];
   arrivals: Arrival[];
   alliances: AllianceTotal[];
+  /** The standings in each order asked for so far (by "sort|order"): a page is then a filter and a slice. */
+  sorted: Map<string, Standing[]>;
 }
 
 /** One governor's standing, from its start-scan row, the period's two rows and its mark. */
@@ -266,7 +268,7 @@ export async function computeStandings(db: Db, season: Season, windowName: strin
       }
       const arrivals = to === null ? [] : await arrivalsOf(db, season, startRows, from, to, toRows);
       arrivals.sort((a, b) => (b.power ?? -1) - (a.power ?? -1) || a.governorId - b.governorId);
-      return { standings, arrivals, alliances: allianceTotals(standings), from, to };
+      return { standings, arrivals, alliances: allianceTotals(standings), sorted: new Map<string, Standing[]>(), from, to };
     })();
     cache.set(key, entry);
     const mine = cache;
@@ -328,6 +330,14 @@ export function sortStandings(list: Standing[], sort: StandingSort = 'dkp', orde
   return keyed.map((k) => k.s);
 }
 
+/** The standings in the asked order, sorted once per order and kept with the computed standings (a filter keeps the order). */
+function sortedOnce(computed: Computed, filter: Pick<StandingsFilter, 'sort' | 'order'>): Standing[] {
+  const key = `${filter.sort ?? ''}|${filter.order ?? ''}`;
+  let list = computed.sorted.get(key);
+  if (!list) computed.sorted.set(key, (list = sortStandings(computed.standings, filter.sort, filter.order)));
+  return list;
+}
+
 /** The filters of the standings: alliance (its tag, exactly), q (a name containing it, or an id starting with it) and status. */
 export function filterStandings(list: Standing[], filter: Pick<StandingsFilter, 'alliance' | 'q' | 'status'>): Standing[] {
   const alliance = filter.alliance?.trim();
@@ -346,7 +356,7 @@ export async function seasonStandings(db: Db, seasonId: number, filter: Standing
   const computed = await computeStandings(db, season, filter.window);
   const page = filter.page ?? 1;
   const pageSize = filter.pageSize ?? KVK_PAGE_SIZE;
-  const matching = sortStandings(filterStandings(computed.standings, filter), filter.sort, filter.order);
+  const matching = filterStandings(sortedOnce(computed, filter), filter);
   const counts = { governors: computed.standings.length, met: 0, 'not-met': 0, exempt: 0, zeroed: 0, suggested: 0 };
   for (const s of computed.standings) {
     counts[s.status] += 1;
@@ -374,7 +384,7 @@ export async function seasonStandings(db: Db, seasonId: number, filter: Standing
 export async function allStandings(db: Db, seasonId: number, filter: StandingsFilter): Promise<{ season: Season; standings: Standing[] }> {
   const season = await toSeason(db, await findSeasonRow(db, seasonId));
   const computed = await computeStandings(db, season, filter.window);
-  return { season, standings: sortStandings(filterStandings(computed.standings, filter), filter.sort, filter.order) };
+  return { season, standings: filterStandings(sortedOnce(computed, filter), filter) };
 }
 
 /** GET kvk/me: the caller's governors (main first) in the running season, or no season. */
