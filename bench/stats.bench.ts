@@ -15,6 +15,9 @@ import { writeTransaction } from '../server/db/write';
 import { listAlliances, metricSeries } from '../server/scans/directory';
 import { readScanFile } from '../server/scans/read';
 import { governorDetail, kingdomSummary, listGovernors, ScanImports, writeAggregates } from '../server/scans/scans';
+import { createSeason } from '../server/kvk/seasons';
+import { clearStandingsCache, myStandings, seasonStandings } from '../server/kvk/standings';
+import { STANDING_SORTS } from '../src/protocol/kvk';
 import { nowMs } from './common';
 
 const GOVERNORS = Number(process.env.BENCH_GOVERNORS ?? 5_000);
@@ -163,6 +166,45 @@ async function main() {
       await time('metrics series: an alliance, 4 stats', (i) => metricSeries(db, 'alliance', ALLIANCES[i % ALLIANCES.length], ['power', 'killpoints', 'deads', 't5Kills'])),
       await time('metrics series: a governor, 4 stats', (i) => metricSeries(db, 'governor', String(pick(govIds, i)), ['power', 'killpoints', 'deads', 't5Kills'])),
     ];
+
+    // KvK (issue 13): a running season over the last 10 scans (the latest stands in for its end), 5 brackets, one window
+    const { id: kvkAdmin } = await db
+      .insertInto('users')
+      .values({ email: 'kvk@stats.test', username: 'kvk', playerid: String(govIds[0]), password_hash: 'x', rank: 'admin', created_at: Date.now() })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const season = await createSeason(
+      db,
+      {
+        name: 'KvK bench',
+        startScanId: scans[scans.length - 10],
+        weights: { t4Kills: 4, t5Kills: 10, deads: 15 },
+        brackets: [0, 30e6, 60e6, 90e6, 120e6].map((minPower, i) => ({ minPower, kills: 500_000 * (i + 1), deads: 50_000 * (i + 1) })),
+        windows: [{ name: 'Pass 4', fromScanId: scans[scans.length - 8], toScanId: scans[scans.length - 4] }],
+      },
+      { id: kvkAdmin, name: 'kvk' },
+      Date.now(),
+    );
+    results.push(
+      await time('KvK standings, computed from the database (cold: no cache at all)', (i) => {
+        clearStandingsCache(db, true);
+        return seasonStandings(db, season.id, { sort: STANDING_SORTS[i % STANDING_SORTS.length] });
+      }),
+      await time('KvK standings recomputed after a mark (scan rows cached)', (i) => {
+        clearStandingsCache(db);
+        return seasonStandings(db, season.id, { sort: STANDING_SORTS[i % STANDING_SORTS.length] });
+      }),
+      await time('KvK standings: page of 100, any sort and order', (i) => seasonStandings(db, season.id, { sort: STANDING_SORTS[i % STANDING_SORTS.length], order: i % 2 ? 'asc' : 'desc', page: 1 + (i % 50) })),
+      await time('KvK standings: filtered by alliance, name or status', (i) =>
+        seasonStandings(db, season.id, [{ alliance: ALLIANCES[i % ALLIANCES.length] }, { q: String(100 + (i % 800)) }, { status: 'met' as const }][i % 3]),
+      ),
+      await time('KvK standings of a window (cold: no cache at all)', () => {
+        clearStandingsCache(db, true);
+        return seasonStandings(db, season.id, { window: 'Pass 4', sort: 'dkp' });
+      }),
+      await time('KvK alliance totals (with a page of standings)', async () => (await seasonStandings(db, season.id, { pageSize: 1 })).alliances),
+      await time("KvK a player's own progress (kvk/me)", () => myStandings(db, [govIds[0]])),
+    );
 
     // a 5,000-row XLSX from RokTracker, read, previewed and applied
     const header = ['ID', 'Name', 'Power', 'Killpoints', 'Deads', 'T1 Kills', 'T2 Kills', 'T3 Kills', 'T4 Kills', 'T5 Kills', 'Total Kills', 'T45 Kills', 'Ranged', 'Rss Gathered', 'Rss Assistance', 'Helps', 'Alliance'];

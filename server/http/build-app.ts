@@ -18,6 +18,7 @@ import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { kingdomRoutes } from './routes/kingdom';
+import { kvkRoutes } from './routes/kvk';
 import { pointsRoutes } from './routes/points';
 import { scanRoutes } from './routes/scans';
 import { storeRoutes } from './routes/store';
@@ -85,5 +86,6 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(storeRoutes(ctx));
   await app.register(kingdomRoutes(ctx));
   await app.register(scanRoutes(ctx));
+  await app.register(kvkRoutes(ctx));
   await registerClient(app, ctx);
 }

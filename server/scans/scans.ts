@@ -24,7 +24,9 @@ import {
   type Stat,
   type Totals,
 } from '../../src/protocol/scans';
+import { KVK_ERRORS } from '../../src/protocol/kvk';
 import type { Db } from '../db/open';
+import { seasonUsesScan } from '../kvk/seasons';
 import type { ScanRowRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 
@@ -262,7 +264,11 @@ export async function listScans(db: Db, page = 1): Promise<{ scans: Scan[]; tota
 }
 
 export async function deleteScan(db: Db, id: number): Promise<void> {
-  const deleted = await writeTransaction(db, (trx) => trx.deleteFrom('scans').where('id', '=', id).executeTakeFirst());
+  const deleted = await writeTransaction(db, async (trx) => {
+    // a KvK season's start, end or window: refused with a clear text (not a foreign-key failure)
+    if (await seasonUsesScan(trx, id)) throw new Conflict(KVK_ERRORS.scanInUse);
+    return trx.deleteFrom('scans').where('id', '=', id).executeTakeFirst();
+  });
   if (Number(deleted.numDeletedRows) === 0) throw new NotFound(SCAN_ERRORS.unknownScan);
 }
 

@@ -17,6 +17,8 @@ const MetricsPage = lazy(() => import('./pages/stats/metrics-page'));
 const GovernorPage = lazy(() => import('./pages/stats/governor-page'));
 const PlayerIdsPage = lazy(() => import('./pages/stats/player-ids-page'));
 const AlliancesPage = lazy(() => import('./pages/stats/alliances-page'));
+const KvkDashboardPage = lazy(() => import('./pages/kvk/kvk-dashboard-page'));
+const KvkManagementPage = lazy(() => import('./pages/kvk/kvk-management-page'));
 
 export interface ProtectedRoute {
   path: string;
@@ -32,7 +34,7 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { path: '/my-account/groups', titleId: 'menu.groups', page: GroupsPage },
   { path: '/my-account/kingdom-store', titleId: 'menu.kingdomStore', page: KingdomStorePage },
   { path: '/my-kingdom/dashboard', titleId: 'menu.dashboard', page: DashboardPage },
-  planned('/my-kingdom/kvk-dashboard', 'menu.kvkDashboard'),
+  { path: '/my-kingdom/kvk-dashboard', titleId: 'menu.kvkDashboard', page: KvkDashboardPage },
   { path: '/my-kingdom/metrics', titleId: 'menu.metrics', page: MetricsPage },
   // a governor's page: reached from every table, no menu entry
   { path: '/my-kingdom/governors/:governorId', titleId: 'governor.title', page: GovernorPage },
@@ -43,7 +45,7 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { path: '/my-kingdom/settings', titleId: 'menu.settings', page: KingdomSettingsPage },
   planned('/my-kingdom/migrant-dashboard', 'menu.migrantDashboard'),
   planned('/admin/admin-dashboard', 'menu.adminDashboard'),
-  planned('/admin/kvk-management', 'menu.kvkManagement'),
+  { path: '/admin/kvk-management', titleId: 'menu.kvkManagement', page: KvkManagementPage },
   planned('/admin/kingdom-management', 'menu.kingdomManagement'),
   { path: '/admin/scans', titleId: 'menu.scans', page: ScansPage },
   planned('/admin/users', 'menu.users'),

@@ -147,6 +147,13 @@ describe('OpenAPI, docs and CORS', () => {
         '/metrics/series',
         '/player-ids',
         '/player-ids/{governorId}',
+        '/kvk/seasons',
+        '/kvk/seasons/{id}',
+        '/kvk/seasons/{id}/standings',
+        '/kvk/seasons/{id}/standings.csv',
+        '/kvk/seasons/{id}/marks',
+        '/kvk/seasons/{id}/marks/{governorId}',
+        '/kvk/me',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');

@@ -26,6 +26,7 @@ import {
 } from '../../../src/protocol/scans';
 import type { AppContext } from '../../context';
 import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
+import { warmRunningSeasons } from '../../kvk/standings';
 import { readScanFile } from '../../scans/read';
 import { allGovernors, deleteScan, governorDetail, kingdomSummary, listGovernors, listScans, ScanImports } from '../../scans/scans';
 import { sendCsv } from '../csv';
@@ -100,6 +101,8 @@ export function scanRoutes(ctx: AppContext) {
         const body = parseBody(scanApplyBody, request.body);
         const applied = await imports.apply(authOf(request).user.id, body.token, { takenAt: takenAtOf(body.takenAt), skipInvalid: body.skipInvalid ?? false });
         request.log.info({ by: authOf(request).user.id, scan: applied.id, rows: applied.rows }, 'scan imported');
+        // the running KvK seasons now end at this scan: their standings are computed in the background
+        void warmRunningSeasons(ctx.db).catch((err: unknown) => request.log.warn({ err }, 'KvK standings not computed after the scan'));
         return { result: true, scan: applied };
       },
     );
@@ -131,7 +134,7 @@ export function scanRoutes(ctx: AppContext) {
           tags: ['scans'],
           security: BEARER,
           params: { type: 'object', properties: { scanId: { type: 'string' } } },
-          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404) },
+          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404, 409) },
         },
       },
       async (request) => {

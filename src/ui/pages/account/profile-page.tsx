@@ -5,6 +5,7 @@ import { Card } from '../../components/card';
 import { RankTag } from '../../components/rank-tag';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/tabs';
 import { BiddingHistory } from './bidding-history';
+import { ProfileKvk } from './profile-kvk';
 import { ProfileKills, ProfileOverview } from './profile-stats';
 
 /** The profile: who you are now, and tabs Overview, Kills distribution (the player's governor from the scans) and My Bidding History. */
@@ -43,6 +44,7 @@ export default function ProfilePage() {
           </div>
         </dl>
       </Card>
+      <ProfileKvk />
       <Tabs defaultValue="overview">
         <TabsList>
           <TabsTrigger value="overview" data-testid="tab-overview">

@@ -1,0 +1,249 @@
+import { Invalid } from '../../errors';
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { KVK_ERRORS, markBody, markRow, myKvkAnswer, season, seasonBody, standingsAnswer, standingsQuery, type Standing } from '../../../src/protocol/kvk';
+import type { AppContext } from '../../context';
+import { governorsOf } from '../../scans/directory';
+import { createSeason, listMarks, listSeasons, markGovernor, unmarkGovernor, updateSeason } from '../../kvk/seasons';
+import { allStandings, myStandings, seasonStandings } from '../../kvk/standings';
+import { sendCsv } from '../csv';
+import { parseBody } from '../errors';
+import { authOf, requireRank } from '../guards';
+import { BEARER, jsonSchema, resultError } from '../openapi';
+
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
+
+const idParam = (text: string) => (value: string) => {
+  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw new Invalid(text);
+  return Number(value);
+};
+const seasonIdOf = idParam(KVK_ERRORS.badSeasonId);
+const governorIdOf = idParam(KVK_ERRORS.badGovernorId);
+
+const seasonAnswer = z.object({ result: z.literal(true), season });
+const actorOf = (request: Parameters<typeof authOf>[0]) => {
+  const { user } = authOf(request);
+  return { id: user.id, name: user.username };
+};
+
+/** The standings' CSV columns, in the table's order. */
+const CSV_HEADER = [
+  'governor id',
+  'name',
+  'alliance',
+  'start power',
+  'power',
+  't4Kills gain',
+  't5Kills gain',
+  'deads gain',
+  'killpoints gain',
+  'power gain',
+  'dkp',
+  'required kills',
+  'required deads',
+  'kills progress %',
+  'deads progress %',
+  'status',
+  'reason',
+  'suggested zeroed',
+];
+const csvRow = (s: Standing) => [
+  s.governorId,
+  s.name,
+  s.alliance,
+  s.startPower,
+  s.power,
+  s.gains.t4Kills,
+  s.gains.t5Kills,
+  s.gains.deads,
+  s.gains.killpoints,
+  s.gains.power,
+  s.dkp,
+  s.required.kills,
+  s.required.deads,
+  s.progress.kills,
+  s.progress.deads,
+  s.status,
+  s.reason,
+  s.suggestedZeroed ? 'yes' : '',
+];
+
+/** KvK (DESIGN.md, "KvK"): seasons (admin), their standings (council, admin), marks (leadership) and a player's own progress. */
+export function kvkRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    app.get(
+      '/kvk/seasons',
+      {
+        preHandler: requireRank(ctx, 'council+admin'),
+        schema: {
+          summary: 'Every KvK season, running ones first, then by start scan (newest first)',
+          tags: ['kvk'],
+          security: BEARER,
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), seasons: z.array(season) })), ...errors(401, 403) },
+        },
+      },
+      async () => ({ result: true, seasons: await listSeasons(ctx.db) }),
+    );
+
+    app.post(
+      '/kvk/seasons',
+      {
+        preHandler: requireRank(ctx, 'admin'),
+        schema: {
+          summary:
+            'Create a season: name, start scan, end scan (absent or null: it runs, the latest scan counts), DKP weights {t4Kills, t5Kills, deads}, requirement brackets [{minPower, kills, deads}] by increasing power, windows [{name, fromScanId, toScanId}]. Audited.',
+          tags: ['kvk'],
+          security: BEARER,
+          body: jsonSchema(seasonBody, 'input'),
+          response: { 200: jsonSchema(seasonAnswer), ...errors(400, 401, 403, 409) },
+        },
+      },
+      async (request) => {
+        const body = parseBody(seasonBody, request.body);
+        return { result: true, season: await createSeason(ctx.db, body, actorOf(request), ctx.now()) };
+      },
+    );
+
+    app.put(
+      '/kvk/seasons/:id',
+      {
+        preHandler: requireRank(ctx, 'admin'),
+        schema: {
+          summary: 'Replace a season (same body as POST). Fixing endScanId closes it; null reopens it. Audited.',
+          tags: ['kvk'],
+          security: BEARER,
+          params: { type: 'object', properties: { id: { type: 'string' } } },
+          body: jsonSchema(seasonBody, 'input'),
+          response: { 200: jsonSchema(seasonAnswer), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const id = seasonIdOf((request.params as { id: string }).id);
+        const body = parseBody(seasonBody, request.body);
+        return { result: true, season: await updateSeason(ctx.db, id, body, actorOf(request), ctx.now()) };
+      },
+    );
+
+    app.get(
+      '/kvk/seasons/:id/standings',
+      {
+        preHandler: requireRank(ctx, 'council+admin'),
+        schema: {
+          summary:
+            "A page of a season's standings (the whole season, or a window by name): every governor of the start scan with start power, gains, DKP, its bracket's requirement, progress (0–100) and status; filter by alliance, q (name or id) and status; sort by any column. With counts, suggested zeroed governors, totals per alliance and arrivals after the start.",
+          tags: ['kvk'],
+          security: BEARER,
+          params: { type: 'object', properties: { id: { type: 'string' } } },
+          querystring: jsonSchema(standingsQuery, 'input'),
+          response: { 200: jsonSchema(standingsAnswer), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const id = seasonIdOf((request.params as { id: string }).id);
+        const query = parseBody(standingsQuery, request.query ?? {});
+        return { result: true, ...(await seasonStandings(ctx.db, id, query)) };
+      },
+    );
+
+    app.get(
+      '/kvk/seasons/:id/standings.csv',
+      {
+        preHandler: requireRank(ctx, 'council+admin'),
+        schema: {
+          summary: 'Every standing the filters match, in the same order, as CSV (RFC 4180, UTF-8 with BOM). Same query as the standings.',
+          tags: ['kvk'],
+          security: BEARER,
+          params: { type: 'object', properties: { id: { type: 'string' } } },
+          querystring: jsonSchema(standingsQuery, 'input'),
+          response: { 200: { description: 'text/csv', type: 'string' }, ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request, reply) => {
+        const id = seasonIdOf((request.params as { id: string }).id);
+        const query = parseBody(standingsQuery, request.query ?? {});
+        const { standings } = await allStandings(ctx.db, id, query);
+        async function* chunks() {
+          for (let at = 0; at < standings.length; at += 500) yield standings.slice(at, at + 500);
+        }
+        return sendCsv(reply, `kvk-season-${id}${query.window ? '-window' : ''}.csv`, CSV_HEADER, chunks(), csvRow);
+      },
+    );
+
+    app.get(
+      '/kvk/seasons/:id/marks',
+      {
+        preHandler: requireRank(ctx, 'council+admin'),
+        schema: {
+          summary: "A season's governors marked zeroed or exempt, with the reason, who marked them and when (newest first)",
+          tags: ['kvk'],
+          security: BEARER,
+          params: { type: 'object', properties: { id: { type: 'string' } } },
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), marks: z.array(markRow) })), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const id = seasonIdOf((request.params as { id: string }).id);
+        return { result: true, marks: await listMarks(ctx.db, id) };
+      },
+    );
+
+    app.put(
+      '/kvk/seasons/:id/marks/:governorId',
+      {
+        preHandler: requireRank(ctx, 'council+admin'),
+        schema: {
+          summary: 'Mark a governor of the start scan zeroed or exempt, with a reason (replaces its mark). Leadership confirms a suggestion this way; nothing is marked by itself. Audited.',
+          tags: ['kvk'],
+          security: BEARER,
+          params: { type: 'object', properties: { id: { type: 'string' }, governorId: { type: 'string' } } },
+          body: jsonSchema(markBody, 'input'),
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), mark: markRow })), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const params = request.params as { id: string; governorId: string };
+        const id = seasonIdOf(params.id);
+        const governorId = governorIdOf(params.governorId);
+        const body = parseBody(markBody, request.body);
+        return { result: true, mark: await markGovernor(ctx.db, id, governorId, body, actorOf(request), ctx.now()) };
+      },
+    );
+
+    app.delete(
+      '/kvk/seasons/:id/marks/:governorId',
+      {
+        preHandler: requireRank(ctx, 'council+admin'),
+        schema: {
+          summary: "Take back a governor's mark. Audited.",
+          tags: ['kvk'],
+          security: BEARER,
+          params: { type: 'object', properties: { id: { type: 'string' }, governorId: { type: 'string' } } },
+          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const params = request.params as { id: string; governorId: string };
+        await unmarkGovernor(ctx.db, seasonIdOf(params.id), governorIdOf(params.governorId), actorOf(request), ctx.now());
+        return { result: true };
+      },
+    );
+
+    app.get(
+      '/kvk/me',
+      {
+        preHandler: requireRank(ctx, 'signed-in'),
+        schema: {
+          summary: "The caller's own governors (the account's claim and linked farms, main first) in the running season: DKP, requirement, progress and status; season null when none runs",
+          tags: ['kvk'],
+          security: BEARER,
+          response: { 200: jsonSchema(myKvkAnswer), ...errors(401) },
+        },
+      },
+      async (request) => {
+        const { user } = authOf(request);
+        return { result: true, ...(await myStandings(ctx.db, await governorsOf(ctx.db, user.id))) };
+      },
+    );
+
+  };
+}

@@ -1,0 +1,89 @@
+import { useQuery } from '@tanstack/react-query';
+import { FormattedDate, FormattedMessage } from 'react-intl';
+import { createKvkApi } from '../../../api/kvk';
+import { Card, CardTitle } from '../../components/card';
+import { useApi } from '../../lib/use-api';
+import { KvkAlert, ProgressBar, StatusTag } from '../kvk/shared';
+import { Num } from '../stats/shared';
+
+/**
+ * The player's own KvK progress while a season runs (issue 13 #3): for each of their governors in
+ * the season's start scan, DKP, the requirement of its bracket and progress, as the server computed
+ * them. Nothing is shown when no season runs.
+ */
+export function ProfileKvk() {
+  const kvk = useApi(createKvkApi);
+  const me = useQuery({ queryKey: ['kvk', 'me'], queryFn: () => kvk.me() });
+  if (me.error) return <KvkAlert error={me.error} />;
+  const data = me.data;
+  if (!data?.season) return null;
+  return (
+    <Card className="min-w-0" data-testid="profile-kvk">
+      <CardTitle className="mb-1">
+        <FormattedMessage id="kvk.profile.title" values={{ name: <bdi>{data.season.name}</bdi> }} />
+      </CardTitle>
+      <p className="mb-4 text-sm text-muted-foreground">
+        {data.to ? (
+          <FormattedMessage
+            id="kvk.period"
+            values={{ from: <FormattedDate value={data.season.startScan.takenAt} dateStyle="medium" />, to: <FormattedDate value={data.to.takenAt} dateStyle="medium" /> }}
+          />
+        ) : (
+          <FormattedMessage id="kvk.noEndYet" values={{ from: <FormattedDate value={data.season.startScan.takenAt} dateStyle="medium" /> }} />
+        )}
+      </p>
+      {data.governors.length === 0 ? (
+        <p className="text-sm text-muted-foreground" data-testid="profile-kvk-none">
+          <FormattedMessage id="kvk.profile.notInSeason" />
+        </p>
+      ) : (
+        <div className="grid gap-4">
+          {data.governors.map((g) => {
+            const kills = g.gains.t4Kills === null && g.gains.t5Kills === null ? null : (g.gains.t4Kills ?? 0) + (g.gains.t5Kills ?? 0);
+            return (
+              <div key={g.governorId} className="grid gap-3" data-testid="profile-kvk-governor">
+                <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+                  <bdi className="font-semibold">{g.name}</bdi>
+                  <StatusTag status={g.status} />
+                  {g.reason && <bdi className="text-xs text-muted-foreground">{g.reason}</bdi>}
+                </div>
+                <dl className="grid gap-3 sm:grid-cols-3">
+                  <div className="min-w-0 rounded-lg border border-border p-3">
+                    <dt className="text-xs text-muted-foreground">
+                      <FormattedMessage id="kvk.col.dkp" />
+                    </dt>
+                    <dd className="mt-1 text-xl font-semibold">
+                      <Num value={g.dkp} testId="profile-kvk-dkp" />
+                    </dd>
+                  </div>
+                  <div className="min-w-0 rounded-lg border border-border p-3">
+                    <dt className="text-xs text-muted-foreground">
+                      <FormattedMessage id="kvk.profile.kills" />
+                    </dt>
+                    <dd className="mt-1 grid gap-1.5">
+                      <span className="text-sm">
+                        <FormattedMessage id="kvk.profile.ofRequired" values={{ done: <Num value={kills} />, required: <Num value={g.required.kills} /> }} />
+                      </span>
+                      <ProgressBar value={g.progress.kills} labelId="kvk.col.killsProgress" testId="profile-kvk-kills" />
+                    </dd>
+                  </div>
+                  <div className="min-w-0 rounded-lg border border-border p-3">
+                    <dt className="text-xs text-muted-foreground">
+                      <FormattedMessage id="stat.deads" />
+                    </dt>
+                    <dd className="mt-1 grid gap-1.5">
+                      <span className="text-sm">
+                        <FormattedMessage id="kvk.profile.ofRequired" values={{ done: <Num value={g.gains.deads} />, required: <Num value={g.required.deads} /> }} />
+                      </span>
+                      <ProgressBar value={g.progress.deads} labelId="kvk.col.deadsProgress" testId="profile-kvk-deads" />
+                    </dd>
+                  </div>
+                </dl>
+              </div>
+            );
+          })}
+        </div>
+      )}
+    </Card>
+  );
+}

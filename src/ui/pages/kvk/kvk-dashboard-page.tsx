@@ -1,0 +1,536 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useEffect, useMemo, useState } from 'react';
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { createKvkApi, type Season, type Standing, type StandingSort, type StandingsAnswer, type StandingsFilters } from '../../../api/kvk';
+import { KVK_PAGE_SIZE, STATUSES, ZEROED_SUGGESTION } from '../../../protocol/kvk';
+import { Button } from '../../components/button';
+import { Card, CardTitle } from '../../components/card';
+import { Input } from '../../components/input';
+import { Label } from '../../components/label';
+import { NativeSelect } from '../../components/native-select';
+import { Pagination } from '../../components/pagination';
+import { Table, Td, Th } from '../../components/table';
+import { cn } from '../../lib/cn';
+import { useApi } from '../../lib/use-api';
+import { ExportCsvButton, useDebounced } from '../points/shared';
+import { Empty, GovernorLink, Num } from '../stats/shared';
+import { KvkAlert, MarkDialog, ProgressBar, StatusTag, useUnmark } from './shared';
+
+/** The season shown by default: the running one that started last (the server lists running seasons first), else the newest. */
+export const defaultSeason = (seasons: Season[]) => seasons.find((s) => s.running) ?? seasons[0];
+
+export function SeasonPicker({ seasons, value, onChange }: { seasons: Season[]; value: number | undefined; onChange: (id: number) => void }) {
+  const intl = useIntl();
+  return (
+    <div className="grid min-w-0 gap-1.5">
+      <Label htmlFor="kvk-season">
+        <FormattedMessage id="kvk.season" />
+      </Label>
+      <NativeSelect id="kvk-season" className="w-full min-w-0 sm:w-72" value={value === undefined ? '' : String(value)} onChange={(e) => onChange(Number(e.target.value))}>
+        {seasons.map((s) => (
+          <option key={s.id} value={String(s.id)}>
+            {s.name} · {intl.formatMessage({ id: s.running ? 'kvk.running' : 'kvk.closed' })}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
+/** The period the standings cover: from a scan to another, or "no scan after the start yet". */
+function Period({ data }: { data: StandingsAnswer }) {
+  const date = (at: number) => <FormattedDate value={at} dateStyle="medium" timeStyle="short" />;
+  return (
+    <p className="text-sm text-muted-foreground" data-testid="kvk-period">
+      {data.to ? (
+        <FormattedMessage id="kvk.period" values={{ from: date(data.from.takenAt), to: date(data.to.takenAt) }} />
+      ) : (
+        <FormattedMessage id="kvk.noEndYet" values={{ from: date(data.from.takenAt) }} />
+      )}
+      {data.season.running && data.window === null && data.to && (
+        <>
+          {' '}
+          <FormattedMessage id="kvk.latestCounts" />
+        </>
+      )}
+    </p>
+  );
+}
+
+const COUNTS = ['governors', 'met', 'not-met', 'exempt', 'zeroed'] as const;
+
+function Counts({ counts, status, onStatus }: { counts: StandingsAnswer['counts']; status: string; onStatus: (s: string) => void }) {
+  return (
+    <div className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="kvk-counts">
+      {COUNTS.map((key) => {
+        const filter = key === 'governors' ? '' : key;
+        const active = status === filter;
+        return (
+          <button
+            key={key}
+            type="button"
+            aria-pressed={active}
+            onClick={() => onStatus(filter)}
+            className={cn('min-w-0 cursor-pointer rounded-lg border bg-card p-3 text-start shadow-sm hover:bg-muted', active ? 'border-primary ring-1 ring-primary' : 'border-border')}
+            data-testid={`kvk-count-${key}`}
+          >
+            <span className="block truncate text-xs text-muted-foreground">
+              <FormattedMessage id={key === 'governors' ? 'kvk.count.governors' : `kvk.status.${key}`} />
+            </span>
+            <span className="mt-1 block text-xl font-semibold tabular-nums">
+              <FormattedNumber value={counts[key]} />
+            </span>
+          </button>
+        );
+      })}
+    </div>
+  );
+}
+
+/** A sortable column header: the server sorts; a second click flips the order. */
+function SortHeader({ id, labelId, sort, order, onSort, numeric = true }: { id: StandingSort; labelId: string; sort: StandingSort; order: 'asc' | 'desc'; onSort: (s: StandingSort, o: 'asc' | 'desc') => void; numeric?: boolean }) {
+  const active = sort === id;
+  return (
+    <Th aria-sort={active ? (order === 'asc' ? 'ascending' : 'descending') : 'none'} className={numeric ? 'text-end' : undefined}>
+      <button
+        type="button"
+        className={cn('inline-flex cursor-pointer items-center gap-1 hover:text-foreground', active && 'text-foreground')}
+        onClick={() => onSort(id, active ? (order === 'asc' ? 'desc' : 'asc') : numeric ? 'desc' : 'asc')}
+      >
+        <FormattedMessage id={labelId} />
+        <span aria-hidden="true" className="w-3">
+          {active ? (order === 'asc' ? '▲' : '▼') : ''}
+        </span>
+      </button>
+    </Th>
+  );
+}
+
+function StandingsTable({
+  data,
+  sort,
+  order,
+  onSort,
+  onMark,
+  onUnmark,
+}: {
+  data: StandingsAnswer;
+  sort: StandingSort;
+  order: 'asc' | 'desc';
+  onSort: (s: StandingSort, o: 'asc' | 'desc') => void;
+  onMark: (s: Standing) => void;
+  onUnmark: (s: Standing) => void;
+}) {
+  const h = (id: StandingSort, labelId: string, numeric = true) => <SortHeader id={id} labelId={labelId} sort={sort} order={order} onSort={onSort} numeric={numeric} />;
+  return (
+    <Table minWidth="78rem" className="relative" data-testid="kvk-standings">
+      <thead>
+        <tr>
+          {h('name', 'stat.governor', false)}
+          {h('alliance', 'stat.alliance', false)}
+          {h('startPower', 'kvk.col.startPower')}
+          {h('t4Kills', 'stat.t4Kills')}
+          {h('t5Kills', 'stat.t5Kills')}
+          {h('deads', 'stat.deads')}
+          {h('killpoints', 'stat.killpoints')}
+          {h('powerGain', 'kvk.col.powerGain')}
+          {h('dkp', 'kvk.col.dkp')}
+          {h('requiredKills', 'kvk.col.required')}
+          {h('killsProgress', 'kvk.col.killsProgress', false)}
+          {h('deadsProgress', 'kvk.col.deadsProgress', false)}
+          {h('status', 'kvk.col.status', false)}
+          <Th>
+            <span className="sr-only">
+              <FormattedMessage id="kvk.col.actions" />
+            </span>
+          </Th>
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-border">
+        {data.standings.map((s) => (
+          <tr key={s.governorId} data-testid="kvk-row" data-governor-id={s.governorId} data-status={s.status}>
+            <Td className="max-w-56">
+              <span className="grid min-w-0">
+                <GovernorLink governorId={s.governorId} name={s.name} className="truncate" />
+                <span dir="ltr" className="text-start text-xs tabular-nums text-muted-foreground">
+                  {s.governorId}
+                </span>
+              </span>
+            </Td>
+            <Td>
+              <bdi>{s.alliance || '—'}</bdi>
+            </Td>
+            <Td className="text-end">
+              <Num value={s.startPower} />
+            </Td>
+            <Td className="text-end">
+              <Num value={s.gains.t4Kills} />
+            </Td>
+            <Td className="text-end">
+              <Num value={s.gains.t5Kills} />
+            </Td>
+            <Td className="text-end">
+              <Num value={s.gains.deads} />
+            </Td>
+            <Td className="text-end">
+              <Num value={s.gains.killpoints} />
+            </Td>
+            <Td className="text-end">
+              <Num value={s.gains.power} signed />
+            </Td>
+            <Td className="text-end font-medium">
+              <Num value={s.dkp} testId="kvk-dkp" />
+            </Td>
+            <Td className="text-end text-xs">
+              <span className="grid justify-items-end">
+                <span>
+                  <Num value={s.required.kills} /> <FormattedMessage id="kvk.unit.kills" />
+                </span>
+                <span className="text-muted-foreground">
+                  <Num value={s.required.deads} /> <FormattedMessage id="kvk.unit.deads" />
+                </span>
+              </span>
+            </Td>
+            <Td className="min-w-28">
+              <ProgressBar value={s.progress.kills} labelId="kvk.col.killsProgress" testId="kvk-kills-progress" />
+            </Td>
+            <Td className="min-w-28">
+              <ProgressBar value={s.progress.deads} labelId="kvk.col.deadsProgress" testId="kvk-deads-progress" />
+            </Td>
+            <Td>
+              <span className="grid justify-items-start gap-0.5">
+                <StatusTag status={s.status} />
+                {s.reason && (
+                  <bdi className="max-w-40 truncate text-xs text-muted-foreground" title={s.reason}>
+                    {s.reason}
+                  </bdi>
+                )}
+                {!s.inEndScan && (
+                  <span className="text-xs text-muted-foreground">
+                    <FormattedMessage id="kvk.notInEndScan" />
+                  </span>
+                )}
+                {s.suggestedZeroed && (
+                  <span className="text-xs text-warning">
+                    <FormattedMessage id="kvk.suggestedTag" />
+                  </span>
+                )}
+              </span>
+            </Td>
+            <Td className="text-end">
+              {s.status === 'zeroed' || s.status === 'exempt' ? (
+                <Button size="sm" variant="ghost" onClick={() => onUnmark(s)} data-testid="kvk-unmark">
+                  <FormattedMessage id="kvk.unmark" />
+                </Button>
+              ) : (
+                <Button size="sm" variant="ghost" onClick={() => onMark(s)} data-testid="kvk-mark">
+                  <FormattedMessage id="kvk.mark" />
+                </Button>
+              )}
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+function Suggested({ data, onConfirm }: { data: StandingsAnswer; onConfirm: (s: Standing) => void }) {
+  const intl = useIntl();
+  if (data.suggested.length === 0) return null;
+  return (
+    <Card className="min-w-0 border-warning/50" data-testid="kvk-suggested">
+      <CardTitle className="mb-2 text-base">
+        <FormattedMessage id="kvk.suggested.title" values={{ count: data.counts.suggested }} />
+      </CardTitle>
+      <p className="mb-3 text-sm text-muted-foreground">
+        <FormattedMessage
+          id="kvk.suggested.rule"
+          values={{ share: intl.formatNumber(ZEROED_SUGGESTION.minPowerDropShare, { style: 'percent' }), deads: intl.formatNumber(ZEROED_SUGGESTION.minDeadsGain) }}
+        />
+      </p>
+      <ul className="grid gap-2">
+        {data.suggested.map((s) => (
+          <li key={s.governorId} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" data-testid="kvk-suggested-row">
+            <GovernorLink governorId={s.governorId} name={s.name} className="min-w-0 truncate" />
+            <bdi className="text-muted-foreground">{s.alliance}</bdi>
+            <span className="tabular-nums">
+              <Num value={s.startPower} /> → <Num value={s.power} />
+            </span>
+            <span className="text-muted-foreground">
+              <FormattedMessage id="stat.deads" /> <Num value={s.gains.deads} signed />
+            </span>
+            <Button size="sm" variant="outline" className="ms-auto" onClick={() => onConfirm(s)}>
+              <FormattedMessage id="kvk.suggested.confirm" />
+            </Button>
+          </li>
+        ))}
+      </ul>
+    </Card>
+  );
+}
+
+function AllianceTotals({ data }: { data: StandingsAnswer }) {
+  return (
+    <Card className="min-w-0" data-testid="kvk-alliances">
+      <CardTitle>
+        <FormattedMessage id="kvk.alliances" />
+      </CardTitle>
+      <Table minWidth="44rem">
+        <thead>
+          <tr>
+            <Th>
+              <FormattedMessage id="stat.alliance" />
+            </Th>
+            {['stat.governors', 'kvk.col.metCount', 'kvk.col.startPower', 'stat.t4Kills', 'stat.t5Kills', 'stat.deads', 'kvk.col.dkp'].map((id) => (
+              <Th key={id} className="text-end">
+                <FormattedMessage id={id} />
+              </Th>
+            ))}
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-border">
+          {data.alliances.map((a) => (
+            <tr key={a.alliance} data-testid="kvk-alliance-row">
+              <Td>
+                <bdi className="font-medium">{a.alliance || '—'}</bdi>
+              </Td>
+              <Td className="text-end tabular-nums">
+                <FormattedNumber value={a.governors} />
+              </Td>
+              <Td className="text-end tabular-nums">
+                <FormattedNumber value={a.met} />
+              </Td>
+              <Td className="text-end">
+                <Num value={a.startPower} />
+              </Td>
+              <Td className="text-end">
+                <Num value={a.gains.t4Kills} />
+              </Td>
+              <Td className="text-end">
+                <Num value={a.gains.t5Kills} />
+              </Td>
+              <Td className="text-end">
+                <Num value={a.gains.deads} />
+              </Td>
+              <Td className="text-end font-medium">
+                <Num value={a.dkp} />
+              </Td>
+            </tr>
+          ))}
+        </tbody>
+      </Table>
+    </Card>
+  );
+}
+
+function Arrivals({ data }: { data: StandingsAnswer }) {
+  return (
+    <Card className="min-w-0" data-testid="kvk-arrivals">
+      <CardTitle className="mb-2">
+        <FormattedMessage id="kvk.arrivals.title" values={{ count: data.arrivals.length }} />
+      </CardTitle>
+      <p className="mb-3 text-sm text-muted-foreground">
+        <FormattedMessage id="kvk.arrivals.hint" />
+      </p>
+      {data.arrivals.length === 0 ? (
+        <Empty textId="kvk.arrivals.none" />
+      ) : (
+        <Table minWidth="44rem">
+          <thead>
+            <tr>
+              <Th>
+                <FormattedMessage id="stat.governor" />
+              </Th>
+              <Th>
+                <FormattedMessage id="stat.alliance" />
+              </Th>
+              <Th>
+                <FormattedMessage id="kvk.col.firstSeen" />
+              </Th>
+              {['stat.power', 'stat.t4Kills', 'stat.t5Kills', 'stat.deads', 'kvk.col.dkp'].map((id) => (
+                <Th key={id} className="text-end">
+                  <FormattedMessage id={id} />
+                </Th>
+              ))}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {data.arrivals.map((a) => (
+              <tr key={a.governorId} data-testid="kvk-arrival-row">
+                <Td>
+                  <GovernorLink governorId={a.governorId} name={a.name} />
+                </Td>
+                <Td>
+                  <bdi>{a.alliance || '—'}</bdi>
+                </Td>
+                <Td className="text-xs">
+                  <FormattedDate value={a.firstScan.takenAt} dateStyle="medium" />
+                </Td>
+                <Td className="text-end">
+                  <Num value={a.power} />
+                </Td>
+                <Td className="text-end">
+                  <Num value={a.gains.t4Kills} />
+                </Td>
+                <Td className="text-end">
+                  <Num value={a.gains.t5Kills} />
+                </Td>
+                <Td className="text-end">
+                  <Num value={a.gains.deads} />
+                </Td>
+                <Td className="text-end font-medium">
+                  <Num value={a.dkp} />
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+    </Card>
+  );
+}
+
+/** My Kingdom → KvK Dashboard (issue 13 #2): a season's standings, suggestions, totals per alliance and arrivals; every figure from the server. */
+export default function KvkDashboardPage({ titleId }: { titleId: string }) {
+  const intl = useIntl();
+  const kvk = useApi(createKvkApi);
+  const seasons = useQuery({ queryKey: ['kvk', 'seasons'], queryFn: () => kvk.seasons() });
+  const [picked, setPicked] = useState<number | undefined>(undefined);
+  const list = seasons.data ?? [];
+  const season = list.find((s) => s.id === picked) ?? defaultSeason(list);
+  const [windowName, setWindowName] = useState('');
+  const [q, setQ] = useState('');
+  const [alliance, setAlliance] = useState('');
+  const [status, setStatus] = useState('');
+  const [sort, setSort] = useState<StandingSort>('dkp');
+  const [order, setOrder] = useState<'asc' | 'desc'>('desc');
+  const [page, setPage] = useState(1);
+  const [marking, setMarking] = useState<{ s: Standing; mark: 'zeroed' | 'exempt'; reason: string } | null>(null);
+  const debouncedQ = useDebounced(q);
+  const debouncedAlliance = useDebounced(alliance);
+  const filters = useMemo<StandingsFilters>(
+    () => ({ window: windowName, q: debouncedQ, alliance: debouncedAlliance, status: status as StandingsFilters['status'], sort, order }),
+    [windowName, debouncedQ, debouncedAlliance, status, sort, order],
+  );
+  // a new filter, sort or season starts at the first page
+  useEffect(() => setPage(1), [filters, season?.id]);
+  const standings = useQuery({
+    queryKey: ['kvk', 'standings', season?.id, filters, page],
+    queryFn: () => kvk.standings(season!.id, filters, page, KVK_PAGE_SIZE),
+    enabled: season !== undefined,
+    placeholderData: keepPreviousData,
+  });
+  const unmark = useUnmark(season?.id);
+  const data = standings.data;
+
+  return (
+    <div className="grid min-w-0 grid-cols-1 gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      <KvkAlert error={seasons.error ?? standings.error ?? unmark.error} />
+      {seasons.isSuccess && list.length === 0 ? (
+        <Card>
+          <Empty textId="kvk.noSeasons" />
+        </Card>
+      ) : (
+        season && (
+          <>
+            <div className="flex flex-wrap items-end gap-3">
+              <SeasonPicker
+                seasons={list}
+                value={season.id}
+                onChange={(id) => {
+                  setPicked(id);
+                  setWindowName('');
+                }}
+              />
+              <div className="grid min-w-0 gap-1.5">
+                <Label htmlFor="kvk-window">
+                  <FormattedMessage id="kvk.window" />
+                </Label>
+                <NativeSelect id="kvk-window" className="w-full min-w-0 sm:w-56" value={windowName} onChange={(e) => setWindowName(e.target.value)}>
+                  <option value="">{intl.formatMessage({ id: 'kvk.wholeSeason' })}</option>
+                  {season.windows.map((w) => (
+                    <option key={w.name} value={w.name}>
+                      {w.name}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </div>
+            </div>
+            {data && <Period data={data} />}
+            {data && <Counts counts={data.counts} status={status} onStatus={setStatus} />}
+            {data && <Suggested data={data} onConfirm={(s) => setMarking({ s, mark: 'zeroed', reason: intl.formatMessage({ id: 'kvk.suggested.reason' }) })} />}
+            <Card className="min-w-0" data-testid="kvk-standings-card">
+              <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
+                <CardTitle className="mb-0">
+                  <FormattedMessage id="kvk.standings" />
+                </CardTitle>
+                <ExportCsvButton filename={`kvk-season-${season.id}.csv`} fetchCsv={() => kvk.standingsCsv(season.id, filters)} />
+              </div>
+              <div className="mb-3 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
+                <Input
+                  type="search"
+                  value={q}
+                  onChange={(e) => setQ(e.target.value)}
+                  maxLength={64}
+                  placeholder={intl.formatMessage({ id: 'dashboard.searchPlaceholder' })}
+                  aria-label={intl.formatMessage({ id: 'dashboard.search' })}
+                  dir="auto"
+                />
+                <Input
+                  value={alliance}
+                  onChange={(e) => setAlliance(e.target.value)}
+                  maxLength={64}
+                  placeholder={intl.formatMessage({ id: 'dashboard.alliancePlaceholder' })}
+                  aria-label={intl.formatMessage({ id: 'dashboard.allianceFilter' })}
+                  dir="auto"
+                />
+                <NativeSelect className="w-full min-w-0" value={status} onChange={(e) => setStatus(e.target.value)} aria-label={intl.formatMessage({ id: 'kvk.col.status' })}>
+                  <option value="">{intl.formatMessage({ id: 'kvk.anyStatus' })}</option>
+                  {STATUSES.map((s) => (
+                    <option key={s} value={s}>
+                      {intl.formatMessage({ id: `kvk.status.${s}` })}
+                    </option>
+                  ))}
+                </NativeSelect>
+              </div>
+              {data && (
+                <>
+                  <p className="mb-2 text-sm text-muted-foreground" role="status" data-testid="kvk-total">
+                    <FormattedMessage id="dashboard.governorsTotal" values={{ count: data.total }} />
+                    {standings.isFetching && ' …'}
+                  </p>
+                  <StandingsTable
+                    data={data}
+                    sort={sort}
+                    order={order}
+                    onSort={(s, o) => {
+                      setSort(s);
+                      setOrder(o);
+                    }}
+                    onMark={(s) => setMarking({ s, mark: 'exempt', reason: '' })}
+                    onUnmark={(s) => unmark.mutate(s.governorId)}
+                  />
+                  {data.total === 0 && <Empty textId="dashboard.noGovernors" />}
+                  <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
+                </>
+              )}
+            </Card>
+            {data && <AllianceTotals data={data} />}
+            {data && <Arrivals data={data} />}
+            <MarkDialog
+              seasonId={season.id}
+              governor={marking ? marking.s : null}
+              initialMark={marking?.mark ?? 'exempt'}
+              initialReason={marking?.reason}
+              onOpenChange={(open) => !open && setMarking(null)}
+            />
+          </>
+        )
+      )}
+    </div>
+  );
+}

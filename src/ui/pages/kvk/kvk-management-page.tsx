@@ -1,0 +1,479 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { createKvkApi, type Season, type SeasonBody } from '../../../api/kvk';
+import type { Scan } from '../../../api/scans';
+import { KVK_MAX_BRACKETS, KVK_MAX_WINDOWS, KVK_NAME_MAX, KVK_WINDOW_NAME_MAX, seasonBody } from '../../../protocol/kvk';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Card, CardTitle } from '../../components/card';
+import { Input } from '../../components/input';
+import { NativeSelect } from '../../components/native-select';
+import { Table, Td, Th } from '../../components/table';
+import { useApi } from '../../lib/use-api';
+import { LabelledField } from '../points/shared';
+import { Empty, GovernorLink, useScans } from '../stats/shared';
+import { kvkError, KvkAlert, MarkDialog, StatusTag, useUnmark } from './shared';
+
+interface Draft {
+  name: string;
+  startScanId: string;
+  endScanId: string;
+  weights: { t4Kills: string; t5Kills: string; deads: string };
+  brackets: { minPower: string; kills: string; deads: string }[];
+  windows: { name: string; fromScanId: string; toScanId: string }[];
+}
+
+/** A new season: weights T4×4 + T5×10 + deads×15 (common, and changed freely), one bracket from 0. */
+const EMPTY: Draft = { name: '', startScanId: '', endScanId: '', weights: { t4Kills: '4', t5Kills: '10', deads: '15' }, brackets: [{ minPower: '0', kills: '0', deads: '0' }], windows: [] };
+
+const toDraft = (s: Season): Draft => ({
+  name: s.name,
+  startScanId: String(s.startScanId),
+  endScanId: s.endScanId === null ? '' : String(s.endScanId),
+  weights: { t4Kills: String(s.weights.t4Kills), t5Kills: String(s.weights.t5Kills), deads: String(s.weights.deads) },
+  brackets: s.brackets.map((b) => ({ minPower: String(b.minPower), kills: String(b.kills), deads: String(b.deads) })),
+  windows: s.windows.map((w) => ({ name: w.name, fromScanId: String(w.fromScanId), toScanId: String(w.toScanId) })),
+});
+
+/** A typed number as the API takes it; text that is not a number stays text, so the schema names the field. */
+const num = (v: string): number | string => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
+
+const toBody = (d: Draft): SeasonBody =>
+  ({
+    name: d.name,
+    startScanId: num(d.startScanId),
+    endScanId: d.endScanId === '' ? null : num(d.endScanId),
+    weights: { t4Kills: num(d.weights.t4Kills), t5Kills: num(d.weights.t5Kills), deads: num(d.weights.deads) },
+    brackets: d.brackets.map((b) => ({ minPower: num(b.minPower), kills: num(b.kills), deads: num(b.deads) })),
+    windows: d.windows.map((w) => ({ name: w.name, fromScanId: num(w.fromScanId), toScanId: num(w.toScanId) })),
+  }) as SeasonBody;
+
+function ScanPicker({ id, value, onChange, scans, emptyId, label }: { id?: string; value: string; onChange: (v: string) => void; scans: Scan[]; emptyId: string; label?: string }) {
+  const intl = useIntl();
+  return (
+    <NativeSelect id={id} className="w-full min-w-0" value={value} onChange={(e) => onChange(e.target.value)} aria-label={label}>
+      <option value="">{intl.formatMessage({ id: emptyId })}</option>
+      {scans.map((s) => (
+        <option key={s.id} value={String(s.id)}>
+          {intl.formatDate(s.takenAt, { dateStyle: 'medium', timeStyle: 'short' })} · #{s.id}
+        </option>
+      ))}
+    </NativeSelect>
+  );
+}
+
+function Section({ titleId, hintId, children, action }: { titleId: string; hintId?: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <fieldset className="grid min-w-0 gap-3 rounded-md border border-border p-4">
+      <legend className="px-1 text-sm font-semibold">
+        <FormattedMessage id={titleId} />
+      </legend>
+      {hintId && (
+        <p className="text-sm text-muted-foreground">
+          <FormattedMessage id={hintId} />
+        </p>
+      )}
+      {children}
+      {action}
+    </fieldset>
+  );
+}
+
+function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | null; scans: Scan[]; onSaved: (s: Season) => void; onCancel: () => void }) {
+  const intl = useIntl();
+  const kvk = useApi(createKvkApi);
+  const queryClient = useQueryClient();
+  const [draft, setDraft] = useState<Draft>(() => (season ? toDraft(season) : EMPTY));
+  const [invalid, setInvalid] = useState<string | null>(null);
+  const save = useMutation({
+    mutationFn: (body: SeasonBody) => (season ? kvk.update(season.id, body) : kvk.create(body)),
+    onSuccess: async (saved) => {
+      await queryClient.invalidateQueries({ queryKey: ['kvk'] });
+      onSaved(saved);
+    },
+  });
+  const set = (patch: Partial<Draft>) => {
+    setDraft({ ...draft, ...patch });
+    setInvalid(null);
+    if (save.isSuccess || save.isError) save.reset();
+  };
+  function submit(e: FormEvent) {
+    e.preventDefault();
+    const body = toBody(draft);
+    const parsed = seasonBody.safeParse(body);
+    if (!parsed.success) {
+      setInvalid(kvkError(intl, parsed.error.issues[0].message));
+      return;
+    }
+    save.mutate(body);
+  }
+  const weight = (key: keyof Draft['weights'], labelId: string) => (
+    <LabelledField id={`kvk-weight-${key}`} labelId={labelId}>
+      <Input id={`kvk-weight-${key}`} type="number" min={0} step="any" inputMode="decimal" value={draft.weights[key]} onChange={(e) => set({ weights: { ...draft.weights, [key]: e.target.value } })} />
+    </LabelledField>
+  );
+  return (
+    <Card className="min-w-0" data-testid="kvk-editor">
+      <CardTitle>
+        {season ? <FormattedMessage id="kvk.edit.title" values={{ name: <bdi>{season.name}</bdi> }} /> : <FormattedMessage id="kvk.new.title" />}
+      </CardTitle>
+      <form noValidate onSubmit={submit} className="grid gap-4">
+        <div className="grid gap-4 sm:grid-cols-3">
+          <LabelledField id="kvk-name" labelId="kvk.name">
+            <Input id="kvk-name" value={draft.name} maxLength={KVK_NAME_MAX} dir="auto" onChange={(e) => set({ name: e.target.value })} />
+          </LabelledField>
+          <LabelledField id="kvk-start" labelId="kvk.startScan">
+            <ScanPicker id="kvk-start" value={draft.startScanId} onChange={(v) => set({ startScanId: v })} scans={scans} emptyId="kvk.chooseScan" />
+          </LabelledField>
+          <LabelledField id="kvk-end" labelId="kvk.endScan">
+            <ScanPicker id="kvk-end" value={draft.endScanId} onChange={(v) => set({ endScanId: v })} scans={scans} emptyId="kvk.latestRunning" />
+          </LabelledField>
+        </div>
+        <p className="-mt-2 text-xs text-muted-foreground">
+          <FormattedMessage id="kvk.closeHint" />
+        </p>
+
+        <Section titleId="kvk.weights" hintId="kvk.weights.hint">
+          <div className="grid gap-4 sm:grid-cols-3">
+            {weight('t4Kills', 'stat.t4Kills')}
+            {weight('t5Kills', 'stat.t5Kills')}
+            {weight('deads', 'stat.deads')}
+          </div>
+        </Section>
+
+        <Section
+          titleId="kvk.brackets"
+          hintId="kvk.brackets.hint"
+          action={
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              className="justify-self-start"
+              disabled={draft.brackets.length >= KVK_MAX_BRACKETS}
+              onClick={() => set({ brackets: [...draft.brackets, { minPower: '', kills: '', deads: '' }] })}
+            >
+              <FormattedMessage id="kvk.brackets.add" />
+            </Button>
+          }
+        >
+          <Table minWidth="30rem" className="relative" data-testid="kvk-brackets">
+            <thead>
+              <tr>
+                <Th>
+                  <FormattedMessage id="kvk.brackets.fromPower" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="kvk.brackets.kills" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="kvk.brackets.deads" />
+                </Th>
+                <Th>
+                  <span className="sr-only">
+                    <FormattedMessage id="kvk.col.actions" />
+                  </span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody>
+              {draft.brackets.map((b, i) => {
+                const cell = (key: 'minPower' | 'kills' | 'deads', labelId: string) => (
+                  <Td className="px-1">
+                    <Input
+                      type="number"
+                      min={0}
+                      inputMode="numeric"
+                      value={b[key]}
+                      aria-label={intl.formatMessage({ id: labelId }, { n: i + 1 })}
+                      onChange={(e) => set({ brackets: draft.brackets.map((x, j) => (j === i ? { ...x, [key]: e.target.value } : x)) })}
+                    />
+                  </Td>
+                );
+                return (
+                  <tr key={i} data-testid="kvk-bracket">
+                    {cell('minPower', 'kvk.brackets.fromPowerOf')}
+                    {cell('kills', 'kvk.brackets.killsOf')}
+                    {cell('deads', 'kvk.brackets.deadsOf')}
+                    <Td className="px-1 text-end">
+                      <Button type="button" size="sm" variant="ghost" onClick={() => set({ brackets: draft.brackets.filter((_, j) => j !== i) })} aria-label={intl.formatMessage({ id: 'kvk.brackets.remove' }, { n: i + 1 })}>
+                        ✕
+                      </Button>
+                    </Td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </Table>
+        </Section>
+
+        <Section
+          titleId="kvk.windows"
+          hintId="kvk.windows.hint"
+          action={
+            <Button
+              type="button"
+              variant="outline"
+              size="sm"
+              className="justify-self-start"
+              disabled={draft.windows.length >= KVK_MAX_WINDOWS}
+              onClick={() => set({ windows: [...draft.windows, { name: '', fromScanId: '', toScanId: '' }] })}
+            >
+              <FormattedMessage id="kvk.windows.add" />
+            </Button>
+          }
+        >
+          {draft.windows.map((w, i) => (
+            <div key={i} className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]" data-testid="kvk-window">
+              <Input
+                value={w.name}
+                maxLength={KVK_WINDOW_NAME_MAX}
+                dir="auto"
+                placeholder={intl.formatMessage({ id: 'kvk.windows.namePlaceholder' })}
+                aria-label={intl.formatMessage({ id: 'kvk.windows.nameOf' }, { n: i + 1 })}
+                onChange={(e) => set({ windows: draft.windows.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })}
+              />
+              <ScanPicker
+                value={w.fromScanId}
+                onChange={(v) => set({ windows: draft.windows.map((x, j) => (j === i ? { ...x, fromScanId: v } : x)) })}
+                scans={scans}
+                emptyId="kvk.windows.from"
+                label={intl.formatMessage({ id: 'kvk.windows.fromOf' }, { n: i + 1 })}
+              />
+              <ScanPicker
+                value={w.toScanId}
+                onChange={(v) => set({ windows: draft.windows.map((x, j) => (j === i ? { ...x, toScanId: v } : x)) })}
+                scans={scans}
+                emptyId="kvk.windows.to"
+                label={intl.formatMessage({ id: 'kvk.windows.toOf' }, { n: i + 1 })}
+              />
+              <Button type="button" size="sm" variant="ghost" className="h-9" onClick={() => set({ windows: draft.windows.filter((_, j) => j !== i) })} aria-label={intl.formatMessage({ id: 'kvk.windows.remove' }, { n: i + 1 })}>
+                ✕
+              </Button>
+            </div>
+          ))}
+        </Section>
+
+        {invalid && (
+          <Alert variant="error">
+            <bdi>{invalid}</bdi>
+          </Alert>
+        )}
+        <KvkAlert error={save.error} />
+        <div className="flex flex-wrap justify-end gap-2">
+          <Button type="button" variant="outline" onClick={onCancel}>
+            <FormattedMessage id="stats.cancel" />
+          </Button>
+          <Button type="submit" disabled={save.isPending} data-testid="kvk-save">
+            <FormattedMessage id={season ? 'kvk.save' : 'kvk.create'} />
+          </Button>
+        </div>
+      </form>
+    </Card>
+  );
+}
+
+/** The marked governors of a season: unmark any; mark one by its governor id. */
+function Marks({ season }: { season: Season }) {
+  const intl = useIntl();
+  const kvk = useApi(createKvkApi);
+  const marks = useQuery({ queryKey: ['kvk', 'marks', season.id], queryFn: () => kvk.marks(season.id) });
+  const unmark = useUnmark(season.id);
+  const [governorId, setGovernorId] = useState('');
+  const [marking, setMarking] = useState<{ governorId: number; name: string } | null>(null);
+  return (
+    <Card className="min-w-0" data-testid="kvk-marks">
+      <CardTitle>
+        <FormattedMessage id="kvk.marks.title" values={{ name: <bdi>{season.name}</bdi> }} />
+      </CardTitle>
+      <form
+        className="mb-4 flex flex-wrap items-end gap-2"
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (/^\d{1,15}$/.test(governorId.trim())) setMarking({ governorId: Number(governorId.trim()), name: '' });
+        }}
+      >
+        <LabelledField id="kvk-mark-governor" labelId="kvk.marks.governorId">
+          <Input id="kvk-mark-governor" inputMode="numeric" dir="ltr" className="w-48" value={governorId} onChange={(e) => setGovernorId(e.target.value)} />
+        </LabelledField>
+        <Button type="submit" variant="outline">
+          <FormattedMessage id="kvk.mark" />
+        </Button>
+      </form>
+      <KvkAlert error={marks.error ?? unmark.error} />
+      {marks.data && marks.data.length === 0 && <Empty textId="kvk.marks.none" />}
+      {marks.data && marks.data.length > 0 && (
+        <Table minWidth="36rem" className="relative">
+          <thead>
+            <tr>
+              <Th>
+                <FormattedMessage id="stat.governor" />
+              </Th>
+              <Th>
+                <FormattedMessage id="kvk.col.status" />
+              </Th>
+              <Th>
+                <FormattedMessage id="kvk.mark.reason" />
+              </Th>
+              <Th>
+                <FormattedMessage id="kvk.marks.by" />
+              </Th>
+              <Th>
+                <span className="sr-only">
+                  <FormattedMessage id="kvk.col.actions" />
+                </span>
+              </Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {marks.data.map((m) => (
+              <tr key={m.governorId} data-testid="kvk-mark-row">
+                <Td>
+                  <GovernorLink governorId={m.governorId} name={m.name} />
+                </Td>
+                <Td>
+                  <StatusTag status={m.mark} />
+                </Td>
+                <Td>
+                  <bdi>{m.reason}</bdi>
+                </Td>
+                <Td className="text-xs text-muted-foreground">
+                  <bdi>{m.markedBy ?? '—'}</bdi> · <FormattedDate value={m.markedAt} dateStyle="medium" />
+                </Td>
+                <Td className="text-end">
+                  <Button size="sm" variant="ghost" onClick={() => unmark.mutate(m.governorId)} aria-label={intl.formatMessage({ id: 'kvk.unmarkOf' }, { name: m.name || m.governorId })}>
+                    <FormattedMessage id="kvk.unmark" />
+                  </Button>
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      <MarkDialog seasonId={season.id} governor={marking} initialMark="exempt" onOpenChange={(open) => !open && setMarking(null)} />
+    </Card>
+  );
+}
+
+/** Admin → KvK Management (issue 13 #1): seasons created, edited and closed; marks. */
+export default function KvkManagementPage({ titleId }: { titleId: string }) {
+  const kvk = useApi(createKvkApi);
+  const seasons = useQuery({ queryKey: ['kvk', 'seasons'], queryFn: () => kvk.seasons() });
+  const scans = useScans();
+  // null: no editor; 'new': a new season; a number: that season
+  const [editing, setEditing] = useState<'new' | number | null>(null);
+  const [saved, setSaved] = useState<string | null>(null);
+  const list = seasons.data ?? [];
+  const scanList = scans.data?.scans ?? [];
+  const edited = typeof editing === 'number' ? list.find((s) => s.id === editing) : undefined;
+  return (
+    <div className="grid min-w-0 grid-cols-1 gap-4">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <h1 className="text-2xl font-semibold">
+          <FormattedMessage id={titleId} />
+        </h1>
+        <Button
+          onClick={() => {
+            setEditing('new');
+            setSaved(null);
+          }}
+          disabled={scanList.length === 0}
+          data-testid="kvk-new"
+        >
+          <FormattedMessage id="kvk.new" />
+        </Button>
+      </div>
+      <KvkAlert error={seasons.error ?? scans.error} />
+      {scans.isSuccess && scanList.length === 0 && (
+        <Card>
+          <Empty textId="kvk.needScans" />
+        </Card>
+      )}
+      {saved && (
+        <Alert variant="success" role="status">
+          <FormattedMessage id="kvk.saved" values={{ name: <bdi>{saved}</bdi> }} />
+        </Alert>
+      )}
+      {(editing === 'new' || edited) && (
+        <SeasonEditor
+          key={editing === 'new' ? 'new' : `${edited!.id}-${edited!.updatedAt}`}
+          season={edited ?? null}
+          scans={scanList}
+          onSaved={(s) => {
+            setSaved(s.name);
+            setEditing(s.id);
+          }}
+          onCancel={() => setEditing(null)}
+        />
+      )}
+      <Card className="min-w-0" data-testid="kvk-seasons">
+        <CardTitle>
+          <FormattedMessage id="kvk.seasons" />
+        </CardTitle>
+        {seasons.isSuccess && list.length === 0 ? (
+          <Empty textId="kvk.noSeasons" />
+        ) : (
+          <Table minWidth="40rem" className="relative" loading={seasons.isPending} columns={5}>
+            <thead>
+              <tr>
+                <Th>
+                  <FormattedMessage id="kvk.name" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="kvk.startScan" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="kvk.endScan" />
+                </Th>
+                <Th className="text-end">
+                  <FormattedMessage id="kvk.col.marks" />
+                </Th>
+                <Th>
+                  <span className="sr-only">
+                    <FormattedMessage id="kvk.col.actions" />
+                  </span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-border">
+              {list.map((s) => (
+                <tr key={s.id} data-testid="kvk-season-row">
+                  <Td>
+                    <bdi className="font-medium">{s.name}</bdi>
+                    <span className={s.running ? 'ms-2 text-xs text-success' : 'ms-2 text-xs text-muted-foreground'}>
+                      <FormattedMessage id={s.running ? 'kvk.running' : 'kvk.closed'} />
+                    </span>
+                  </Td>
+                  <Td className="text-xs">
+                    <FormattedDate value={s.startScan.takenAt} dateStyle="medium" />
+                  </Td>
+                  <Td className="text-xs">
+                    {s.running ? <FormattedMessage id="kvk.latestRunning" /> : s.endScan && <FormattedDate value={s.endScan.takenAt} dateStyle="medium" />}
+                  </Td>
+                  <Td className="text-end tabular-nums">
+                    <FormattedNumber value={s.marks} />
+                  </Td>
+                  <Td className="text-end">
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      onClick={() => {
+                        setEditing(s.id);
+                        setSaved(null);
+                      }}
+                      data-testid="kvk-edit"
+                    >
+                      <FormattedMessage id="kvk.edit" />
+                    </Button>
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+      {edited && <Marks season={edited} />}
+    </div>
+  );
+}

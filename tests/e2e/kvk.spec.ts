@@ -1,0 +1,209 @@
+import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test } from '@playwright/test';
+import { ADMIN, BASE_URL, acceptCookies, api, newAccount, register, signIn, tokenOf } from './support';
+
+// scan dates are midnight UTC: read them in UTC so the pickers show the same day everywhere
+test.use({ timezoneId: 'UTC', locale: 'en-US' });
+
+const HEADER = 'ID,Name,Power,Killpoints,Deads,T1 Kills,T2 Kills,T3 Kills,T4 Kills,T5 Kills,Alliance';
+interface Gov {
+  id: number;
+  name: string;
+  alliance: string;
+  power: number;
+  t4: number;
+  t5: number;
+  deads: number;
+}
+const csv = (govs: Gov[]) => [HEADER, ...govs.map((g) => [g.id, g.name, g.power, g.t4 * 10 + g.t5 * 20, g.deads, 0, 0, 0, g.t4, g.t5, g.alliance].join(','))].join('\n') + '\n';
+
+/** Imports a scan through the API as the admin (preview, then apply) and returns its id. */
+async function importScan(govs: Gov[], takenAt: string): Promise<number> {
+  const admin = await tokenOf(ADMIN);
+  const form = new FormData();
+  form.append('takenAt', takenAt);
+  form.append('file', new Blob([csv(govs)], { type: 'text/csv' }), `kvk-${govs[0].id}-${takenAt.slice(0, 10)}.csv`);
+  const previewed = (await (await fetch(`${BASE_URL}/scans/preview`, { method: 'POST', body: form, headers: { authorization: `Bearer ${admin}` } })).json()) as { preview: { token: string } };
+  const applied = await api<{ result: boolean; scan: { id: number } }>('scans/apply', { token: previewed.preview.token }, admin);
+  expect(applied.result).toBe(true);
+  return applied.scan.id;
+}
+
+/** Two scans a fortnight apart: Aurelia meets her requirement, Borin does not, Cato was zeroed. */
+function kingdom() {
+  const base = 80_000_000 + Math.floor(Math.random() * 9_000_000);
+  const start: Gov[] = [
+    { id: base, name: 'Aurelia the Unbroken Shieldmaiden', alliance: 'K1', power: 120_000_000, t4: 100_000, t5: 50_000, deads: 10_000 },
+    { id: base + 1, name: 'Borin', alliance: 'K2', power: 60_000_000, t4: 10_000, t5: 1_000, deads: 1_000 },
+    { id: base + 2, name: 'جمال الدين', alliance: 'K1', power: 80_000_000, t4: 5_000, t5: 500, deads: 2_000 },
+  ];
+  const end: Gov[] = [
+    { ...start[0], t4: 160_000, t5: 70_000, deads: 25_000 },
+    { ...start[1], t4: 10_500, deads: 1_100 },
+    { ...start[2], power: 30_000_000, deads: 402_000 },
+  ];
+  return { start, end };
+}
+
+test('KvK Management creates a season (bad brackets refused); the KvK Dashboard shows standings, sorts, filters, confirms a zeroed suggestion and exports CSV', async ({ page }) => {
+  const { start, end } = kingdom();
+  const startId = await importScan(start, '2031-03-01T00:00:00Z');
+  const endId = await importScan(end, '2031-03-15T00:00:00Z');
+  const name = `KvK ${start[0].id}`;
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+
+  // management: a new season with two requirement rows
+  await page.goto('/admin/kvk-management');
+  await page.getByRole('button', { name: 'New season' }).click();
+  const editor = page.getByTestId('kvk-editor');
+  await editor.getByLabel('Name', { exact: true }).fill(name);
+  await editor.getByLabel('Start scan').selectOption(String(startId));
+  await editor.getByLabel('End scan').selectOption(String(endId));
+  await editor.getByLabel('From power, row 1').fill('100000000');
+  await editor.getByLabel('Kills, row 1').fill('50000');
+  await editor.getByLabel('Deaths, row 1').fill('10000');
+  await editor.getByRole('button', { name: 'Add a row' }).click();
+  await editor.getByLabel('From power, row 2').fill('50000000');
+  await editor.getByLabel('Kills, row 2').fill('1000');
+  await editor.getByLabel('Deaths, row 2').fill('100');
+  // rows that do not go up by power: refused with a clear error, nothing created
+  await editor.getByRole('button', { name: 'Create season' }).click();
+  await expect(editor.getByRole('alert')).toHaveText('The requirement rows must go up by power, each starting above the one before (no two may overlap).');
+  await editor.getByRole('button', { name: 'Remove row 1' }).click();
+  await editor.getByRole('button', { name: 'Add a row' }).click();
+  await editor.getByLabel('From power, row 2').fill('100000000');
+  await editor.getByLabel('Kills, row 2').fill('50000');
+  await editor.getByLabel('Deaths, row 2').fill('10000');
+  await editor.getByRole('button', { name: 'Add a window' }).click();
+  await editor.getByLabel('Name of window 1').fill('Pass 4');
+  await editor.getByLabel('Start of window 1').selectOption(String(startId));
+  await editor.getByLabel('End of window 1').selectOption(String(endId));
+  await editor.getByRole('button', { name: 'Create season' }).click();
+  await expect(page.getByText(`Saved: ${name}.`)).toBeVisible();
+  const seasonRow = page.getByTestId('kvk-season-row').filter({ hasText: name });
+  await expect(seasonRow).toContainText('closed');
+
+  // the dashboard: this season, every governor of the start scan with the server's figures
+  const seasons = await api<{ seasons: { id: number; name: string }[] }>('kvk/seasons', undefined, await tokenOf(ADMIN), 'GET');
+  const seasonId = seasons.seasons.find((s) => s.name === name)!.id;
+  await page.goto('/my-kingdom/kvk-dashboard');
+  await page.getByLabel('Season', { exact: true }).selectOption(String(seasonId));
+  const table = page.getByTestId('kvk-standings');
+  await expect(table.getByTestId('kvk-row')).toHaveCount(3);
+  const aurelia = table.getByTestId('kvk-row').filter({ hasText: 'Aurelia' });
+  // 60,000 T4 × 4 + 20,000 T5 × 10 + 15,000 deaths × 15 = 665,000; 80,000 of 50,000 kills, 15,000 of 10,000 deaths: met
+  await expect(aurelia.getByTestId('kvk-dkp')).toHaveAttribute('data-value', '665000');
+  await expect(aurelia).toHaveAttribute('data-status', 'met');
+  await expect(aurelia.getByTestId('kvk-kills-progress')).toHaveAttribute('data-value', '100');
+  const borin = table.getByTestId('kvk-row').filter({ hasText: 'Borin' });
+  await expect(borin).toHaveAttribute('data-status', 'not-met');
+  // 500 of 1,000 kills: half way
+  await expect(borin.getByTestId('kvk-kills-progress')).toHaveAttribute('data-value', '50');
+  await expect(page.getByTestId('kvk-count-met')).toContainText('1');
+
+  // sorted by DKP, highest first (Jamal's 400,000 deaths × 15); a click sorts lowest first, another back
+  await expect(table.getByTestId('kvk-row').first()).toContainText('جمال الدين');
+  await table.getByRole('button', { name: 'DKP' }).click();
+  await expect(table.getByTestId('kvk-row').first()).toContainText('Borin');
+  await table.getByRole('button', { name: 'Start power' }).click();
+  await expect(table.getByTestId('kvk-row').first()).toContainText('Aurelia');
+  await table.getByRole('button', { name: 'DKP' }).click();
+  await table.getByRole('button', { name: 'DKP' }).click();
+  await expect(table.getByTestId('kvk-row').first()).toContainText('Borin');
+  await page.getByLabel('Search governors').fill('bor');
+  await expect(table.getByTestId('kvk-row')).toHaveCount(1);
+  await page.getByLabel('Search governors').fill('');
+  await expect(table.getByTestId('kvk-row')).toHaveCount(3);
+
+  // the zeroed suggestion: never marked by itself; leadership confirms it
+  const suggested = page.getByTestId('kvk-suggested');
+  await expect(suggested).toContainText('جمال الدين');
+  const jamal = table.getByTestId('kvk-row').filter({ hasText: 'جمال الدين' });
+  await expect(jamal).toHaveAttribute('data-status', 'not-met');
+  await suggested.getByRole('button', { name: 'Confirm zeroed…' }).click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog.getByLabel('Zeroed')).toBeChecked();
+  await expect(dialog.getByLabel('Reason')).toHaveValue('Power fell sharply while deaths rose');
+  await dialog.getByRole('button', { name: 'Save mark' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(jamal).toHaveAttribute('data-status', 'zeroed');
+  await expect(suggested).toBeHidden();
+
+  // filter by status through the counts
+  await page.getByTestId('kvk-count-zeroed').click();
+  await expect(table.getByTestId('kvk-row')).toHaveCount(1);
+  await page.getByTestId('kvk-count-governors').click();
+  await expect(table.getByTestId('kvk-row')).toHaveCount(3);
+
+  // totals per alliance: K1 holds Aurelia and Jamal
+  await expect(page.getByTestId('kvk-alliance-row').filter({ hasText: 'K1' })).toContainText('2');
+
+  // CSV: the standings in the table's order (DKP, lowest first)
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const file = await (await download).path();
+  const text = fs.readFileSync(file, 'utf8');
+  const lines = text.replace(/^\uFEFF/, '').trim().split('\r\n');
+  expect(lines[0]).toContain('governor id,name,alliance,start power');
+  expect(lines).toHaveLength(4);
+  expect(lines[1]).toContain('Borin');
+  expect(lines.find((l) => l.includes('Aurelia'))).toContain(',665000,');
+
+  // the window
+  await page.getByLabel('Window', { exact: true }).selectOption('Pass 4');
+  await expect(aurelia.getByTestId('kvk-dkp')).toHaveAttribute('data-value', '665000');
+
+  // the management page lists the mark, which can be taken back there
+  await page.goto('/admin/kvk-management');
+  await page.getByTestId('kvk-season-row').filter({ hasText: name }).getByRole('button', { name: 'Edit' }).click();
+  const mark = page.getByTestId('kvk-mark-row').filter({ hasText: 'جمال الدين' });
+  await expect(mark).toContainText('Zeroed');
+  await mark.getByRole('button', { name: 'Unmark' }).click();
+  await expect(page.getByTestId('kvk-marks')).toContainText('Nobody is marked zeroed or exempt.');
+
+  // no accessibility violation axe can find, on the management page with its editor open and on the
+  // dashboard (colour contrast aside: the shared theme's primary button and active menu entry fail it
+  // on every page, which is the theme's to fix, not this page's)
+  const axe = () => new AxeBuilder({ page }).disableRules(['color-contrast']).analyze();
+  await page.getByTestId('kvk-season-row').filter({ hasText: name }).getByRole('button', { name: 'Edit' }).click();
+  await expect(page.getByTestId('kvk-editor')).toBeVisible();
+  expect((await axe()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  await page.goto('/my-kingdom/kvk-dashboard');
+  await page.getByLabel('Season', { exact: true }).selectOption(String(seasonId));
+  await expect(page.getByTestId('kvk-row')).toHaveCount(3);
+  expect((await axe()).violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+
+  // 375 px wide: the wide tables scroll inside their cards, the page never scrolls sideways
+  await page.setViewportSize({ width: 375, height: 800 });
+  for (const path of ['/admin/kvk-management', '/my-kingdom/kvk-dashboard']) {
+    await page.goto(path);
+    await expect(page.getByRole('table').first()).toBeVisible();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBeLessThanOrEqual(375);
+  }
+});
+
+test("a player sees their own KvK progress on their profile while a season runs", async ({ page }) => {
+  const { start, end } = kingdom();
+  const startId = await importScan(start, '2032-05-01T00:00:00Z');
+  await importScan(end, '2032-05-15T00:00:00Z');
+  const admin = await tokenOf(ADMIN);
+  const created = await api<{ result: boolean }>(
+    'kvk/seasons',
+    { name: `Running ${start[0].id}`, startScanId: startId, weights: { t4Kills: 4, t5Kills: 10, deads: 15 }, brackets: [{ minPower: 50_000_000, kills: 1_000, deads: 100 }] },
+    admin,
+  );
+  expect(created.result).toBe(true);
+  const player = await register({ ...newAccount('kvkme'), playerid: String(start[1].id) });
+  await acceptCookies(page);
+  await signIn(page, player);
+  await page.goto('/my-account/profile');
+  const card = page.getByTestId('profile-kvk');
+  await expect(card).toContainText(`KvK: Running ${start[0].id}`);
+  // Borin: 500 T4 × 4 + 100 deaths × 15 = 3,500 DKP; 500 of 1,000 kills, 100 of 100 deaths
+  await expect(card.getByTestId('profile-kvk-dkp')).toHaveAttribute('data-value', '3500');
+  await expect(card.getByTestId('profile-kvk-kills')).toHaveAttribute('data-value', '50');
+  await expect(card.getByTestId('profile-kvk-deads')).toHaveAttribute('data-value', '100');
+  await expect(card).toContainText('Not met');
+});
