@@ -3,6 +3,8 @@ import { AuctionEngine, type Clock } from './auction/engine';
 import { createAuthenticator } from './auth/authenticate';
 import { loadJwtSecret } from './auth/jwt-secret';
 import { createPasswordHasher } from './auth/passwords';
+import { BotHub, type BotLimits } from './bots/hub';
+import { attachBotSockets } from './bots/sockets';
 import { resolveConfig, type Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/open';
@@ -21,6 +23,7 @@ export interface RunningServer {
   db: Db;
   hub: Hub;
   auction: AuctionEngine;
+  bots: BotHub;
   close(): Promise<void>;
 }
 
@@ -28,6 +31,9 @@ export interface RunningServer {
 export interface ServerDeps {
   now?: Clock;
   socketClock?: () => number;
+  /** The bots' clock (heartbeat timeouts, log budgets) and budgets. */
+  botClock?: () => number;
+  botLimits?: Partial<BotLimits>;
 }
 
 function urlHost(host: string): string {
@@ -55,6 +61,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const now = deps.now ?? Date.now;
   const hub = new Hub(config.socketLimits);
   const auction = new AuctionEngine({ db, hub, now, log: app.log });
+  const bots = new BotHub(db, deps.botClock ?? now, app.log, deps.botLimits);
   const ctx: AppContext = {
     config,
     db,
@@ -65,12 +72,15 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     auction,
     now,
     log: app.log,
+    bots,
     ports: { http: 0, auction: 0, user: 0 },
   };
 
   const sockets: SocketServer[] = [];
+  let detachBots: (() => void) | null = null;
   const closeAll = async () => {
     await auction.stop();
+    detachBots?.();
     await Promise.allSettled(sockets.map((s) => s.close()));
     await app.close().catch(() => undefined);
     await db.destroy();
@@ -91,6 +101,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     ctx.ports.user = user.port;
 
     await setupHttpApp(app, ctx);
+    await bots.start();
+    detachBots = attachBotSockets(app.server, ctx, bots);
     await app.listen({ port: config.port, host: config.host }).catch((e: unknown) => {
       throw listenError(e, 'PORT', config.port);
     });
@@ -111,6 +123,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     db,
     hub,
     auction,
+    bots,
     close: () => (closing ??= closeAll()),
   };
 }

@@ -147,6 +147,10 @@ describe('OpenAPI, docs and CORS', () => {
         '/metrics/series',
         '/player-ids',
         '/player-ids/{governorId}',
+        '/bots',
+        '/bots/{id}',
+        '/bots/{id}/commands',
+        '/bots/{id}/token',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');
