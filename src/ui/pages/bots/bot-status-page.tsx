@@ -71,9 +71,9 @@ export default function BotStatusPage({ titleId }: { titleId: string }) {
           </p>
         </Card>
       ) : (
-        <ul className="grid gap-3 md:grid-cols-2 xl:grid-cols-3" aria-label={intl.formatMessage({ id: 'bots.listLabel' })}>
+        <ul className="grid min-w-0 grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3" aria-label={intl.formatMessage({ id: 'bots.listLabel' })}>
           {list.map((bot) => (
-            <li key={bot.id}>
+            <li key={bot.id} className="min-w-0">
               <BotCard bot={bot} onRotate={() => setRotating(bot)} onRevoke={() => setRevoking(bot)} />
             </li>
           ))}
@@ -105,9 +105,9 @@ function BotCard({ bot, onRotate, onRevoke }: { bot: Bot; onRotate: () => void; 
   const intl = useIntl();
   const when = (at: number | null) => (at === null ? <FormattedMessage id="bots.never" /> : <FormattedDate value={at} dateStyle="medium" timeStyle="short" />);
   return (
-    <Card className="grid h-full gap-3" data-testid="bot-card" aria-label={bot.name}>
+    <Card className="flex h-full flex-col gap-3" data-testid="bot-card" aria-label={bot.name}>
       <div className="flex flex-wrap items-center justify-between gap-2">
-        <h2 className="min-w-0 truncate text-lg font-semibold" dir="auto" title={bot.name}>
+        <h2 className="min-w-0 max-w-full truncate text-lg font-semibold" dir="auto" title={bot.name}>
           {bot.name}
         </h2>
         <span className="inline-flex items-center gap-2">
@@ -115,7 +115,7 @@ function BotCard({ bot, onRotate, onRevoke }: { bot: Bot; onRotate: () => void; 
           <span className="text-sm" data-testid="bot-online">
             <FormattedMessage id={bot.online ? 'bots.online' : 'bots.offline'} />
           </span>
-          <StateBadge bot={bot} />
+          {bot.online && <StateBadge bot={bot} />}
         </span>
       </div>
       <NeedsHuman bot={bot} />

@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useLayoutEffect, useMemo, useRef } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { FormattedMessage, FormattedTime, useIntl } from 'react-intl';
 import type { Bot, BotState, LogLevel, LogLine } from '../../../protocol/bots';
 import { endpoints } from '../../../api/config';
@@ -140,6 +140,20 @@ const LEVEL_STYLE: Record<LogLevel, string> = {
 };
 
 const ROW_HEIGHT = 26;
+/** On a phone a row is two lines: the time, bot and level, then the text. */
+const NARROW_ROW_HEIGHT = 42;
+const WIDE = '(min-width: 640px)';
+
+function useWide(): boolean {
+  const [wide, setWide] = useState(() => typeof window === 'undefined' || window.matchMedia(WIDE).matches);
+  useEffect(() => {
+    const query = window.matchMedia(WIDE);
+    const change = () => setWide(query.matches);
+    query.addEventListener('change', change);
+    return () => query.removeEventListener('change', change);
+  }, []);
+  return wide;
+}
 
 /**
  * A log, virtualised (only the rows in view are in the page): follows the newest line while the
@@ -149,10 +163,13 @@ export function LogList({ lines, names, label, showBot = true, className }: { li
   const intl = useIntl();
   const parent = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
-  const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => parent.current, estimateSize: () => ROW_HEIGHT, overscan: 12 });
+  const wide = useWide();
+  const rowHeight = wide ? ROW_HEIGHT : NARROW_ROW_HEIGHT;
+  const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => parent.current, estimateSize: () => rowHeight, overscan: 12 });
+  useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
   useLayoutEffect(() => {
     if (atBottom.current && lines.length > 0) virtualizer.scrollToIndex(lines.length - 1, { align: 'end' });
-  }, [lines.length, virtualizer]);
+  }, [lines.length, virtualizer, rowHeight]);
   const onScroll = () => {
     const el = parent.current;
     if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < ROW_HEIGHT * 2;
@@ -180,16 +197,18 @@ export function LogList({ lines, names, label, showBot = true, className }: { li
             return (
               <div
                 key={line.seq}
-                className="absolute inset-x-0 flex items-center gap-2 px-2 whitespace-nowrap"
-                style={{ height: ROW_HEIGHT, transform: `translateY(${row.start}px)` }}
+                className={cn('absolute inset-x-0 px-2 whitespace-nowrap', wide ? 'flex items-center gap-2' : 'grid content-center border-b border-border/50')}
+                style={{ height: rowHeight, transform: `translateY(${row.start}px)` }}
                 data-testid="log-line"
                 data-level={line.level}
               >
-                <span className="shrink-0 text-muted-foreground tabular-nums">
-                  <FormattedTime value={line.at} hour="2-digit" minute="2-digit" second="2-digit" />
+                <span className={cn('flex min-w-0 items-center gap-2', wide && 'shrink-0')}>
+                  <span className="shrink-0 text-muted-foreground tabular-nums">
+                    <FormattedTime value={line.at} hour="2-digit" minute="2-digit" second="2-digit" />
+                  </span>
+                  {showBot && <span className="min-w-0 max-w-40 truncate font-sans font-medium">{names[String(line.botId)] ?? `#${line.botId}`}</span>}
+                  <span className={cn('shrink-0 truncate uppercase', wide && 'w-16', LEVEL_STYLE[line.level])}>{intl.formatMessage({ id: `bots.level.${line.level}` })}</span>
                 </span>
-                {showBot && <span className="shrink-0 max-w-32 truncate font-sans font-medium">{names[String(line.botId)] ?? `#${line.botId}`}</span>}
-                <span className={cn('shrink-0 w-12 uppercase', LEVEL_STYLE[line.level])}>{intl.formatMessage({ id: `bots.level.${line.level}` })}</span>
                 <span className={cn('min-w-0 truncate', LEVEL_STYLE[line.level])} title={line.text} dir="auto">
                   {line.text}
                 </span>
