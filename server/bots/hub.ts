@@ -61,7 +61,7 @@ export const DEFAULT_BOT_LIMITS: BotLimits = {
   maxWatchersPerAccount: 8,
   helloTimeoutMs: 10_000,
   pendingCommands: 20,
-  flushMs: 100,
+  flushMs: 200,
   maxWatcherBuffer: 4 * 1024 * 1024,
   sweepMs: 5_000,
 };

@@ -8,7 +8,7 @@ import { Card } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Label } from '../../components/label';
 import { NativeSelect } from '../../components/native-select';
-import { LogList, useBotNames, useBotWatch, WatchStatus } from './shared';
+import { downloadBotLog, LogList, useBotNames, useBotWatch, WatchStatus } from './shared';
 
 /** Admin → Servers → Monitor: the live log of every bot, filtered by bot and level, paused at will. */
 export default function BotMonitorPage({ titleId }: { titleId: string }) {
@@ -77,9 +77,14 @@ export default function BotMonitorPage({ titleId }: { titleId: string }) {
           </div>
         </div>
         <LogList lines={lines} names={names} label={intl.formatMessage({ id: 'bots.monitorLog' })} />
-        <p className="text-xs text-muted-foreground" data-testid="monitor-count">
-          <FormattedMessage id="bots.linesShown" values={{ shown: lines.length, total: monitor.lines.length }} />
-        </p>
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <p className="text-xs text-muted-foreground" data-testid="monitor-count">
+            <FormattedMessage id="bots.linesShown" values={{ shown: lines.length, total: monitor.lines.length }} />
+          </p>
+          <Button variant="outline" size="sm" onClick={downloadBotLog}>
+            <FormattedMessage id="bots.downloadLog" />
+          </Button>
+        </div>
       </Card>
     </div>
   );

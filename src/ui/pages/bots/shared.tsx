@@ -7,7 +7,9 @@ import { endpoints } from '../../../api/config';
 import { botWatchMachineFor } from '../../../machines/bot-watch.machine';
 import { botWatchUrl, createWatchSocket } from '../../../streams/bot-watch';
 import type { WebSocketCtor } from '../../../streams/socket';
-import { useRuntime } from '../../app-context';
+import { createRecorder, type Recorder } from '../../../streams/recorder';
+import { version } from '../../../../package.json';
+import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { Progress } from '../../components/progress';
 import { useToken } from '../../lib/back-office';
@@ -18,13 +20,35 @@ import { cn } from '../../lib/cn';
  * machine folding the admins' watch messages, recorded with the session like the auction's
  * sockets), a bot's state, its progress and a virtualised log.
  */
+/**
+ * The bot pages' own recorder (the same log format, channel "bots"): a watch socket may carry a
+ * thousand log lines a second, so it keeps its own, smaller ring (2,000 frames, each a batch of
+ * lines) instead of crowding the auction's out of the session log. Downloaded from the monitor.
+ */
+export const BOT_RECORDER_LIMIT = 2000;
+let botRecorder: Recorder | null = null;
+export function botSessionRecorder(): Recorder {
+  botRecorder ??= createRecorder({ app: `kingdom@${version}`, limit: BOT_RECORDER_LIMIT });
+  return botRecorder;
+}
+
+export function downloadBotLog() {
+  const blob = new Blob([botSessionRecorder().toJsonl()], { type: 'application/x-ndjson' });
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `kingdom-bots-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
 export function useBotWatch() {
   const token = useToken();
-  const { recorder } = useRuntime();
-  const machine = useMemo(
-    () => botWatchMachineFor((url) => createWatchSocket(url, window.WebSocket as unknown as WebSocketCtor, recorder?.tap('bots'))),
-    [recorder],
-  );
+  const username = useSelector(useChild('auth'), (s) => s.context.user?.username ?? null);
+  useEffect(() => botSessionRecorder().setUser(username), [username]);
+  const machine = useMemo(() => botWatchMachineFor((url) => createWatchSocket(url, window.WebSocket as unknown as WebSocketCtor, botSessionRecorder().tap('bots'))), []);
   const url = useMemo(() => botWatchUrl(endpoints().api, window.location.origin), []);
   const actor = useActorRef(machine, { input: { url, token } });
   useEffect(() => {
@@ -167,9 +191,11 @@ export function LogList({ lines, names, label, showBot = true, className }: { li
   const rowHeight = wide ? ROW_HEIGHT : NARROW_ROW_HEIGHT;
   const virtualizer = useVirtualizer({ count: lines.length, getScrollElement: () => parent.current, estimateSize: () => rowHeight, overscan: 12 });
   useEffect(() => virtualizer.measure(), [rowHeight, virtualizer]);
+  // the newest line's seq, not the count: once the list is full its length stops changing
+  const newest = lines.length ? lines[lines.length - 1].seq : 0;
   useLayoutEffect(() => {
     if (atBottom.current && lines.length > 0) virtualizer.scrollToIndex(lines.length - 1, { align: 'end' });
-  }, [lines.length, virtualizer, rowHeight]);
+  }, [newest, lines.length, virtualizer, rowHeight]);
   const onScroll = () => {
     const el = parent.current;
     if (el) atBottom.current = el.scrollHeight - el.scrollTop - el.clientHeight < ROW_HEIGHT * 2;
