@@ -439,6 +439,11 @@ export class BotHub {
     this.watchers.delete(watcher);
   }
 
+  /** Every watcher, for the periodic check of its account's rank. */
+  watcherList(): Watcher[] {
+    return [...this.watchers];
+  }
+
   /** Watchers whose sessions were revoked (sign-out, a disabled account) are closed at once. */
   closeSessions(sessionIds: string[]): void {
     const ids = new Set(sessionIds);

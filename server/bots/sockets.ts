@@ -86,8 +86,24 @@ export function attachBotSockets(server: Server, ctx: AppContext, hub: BotHub): 
     return finish;
   }
 
+  /** A watcher whose account is no longer an admin (or whose session ended) is closed at the next beat. */
+  async function recheckWatchers(): Promise<void> {
+    const watchers = hub.watcherList();
+    if (watchers.length === 0) return;
+    const ids = [...new Set(watchers.map((w) => w.auth.user.id))];
+    const admins = new Set((await ctx.db.selectFrom('users').select('id').where('id', 'in', ids).where('rank', '=', 'admin').execute()).map((r) => r.id));
+    const sessions = [...new Set(watchers.map((w) => w.auth.sessionId))];
+    const live = new Set(
+      (await ctx.db.selectFrom('sessions').select('id').where('id', 'in', sessions).where('revoked_at', 'is', null).where('expires_at', '>', Date.now()).execute()).map((r) => r.id),
+    );
+    for (const w of watchers) {
+      if (!admins.has(w.auth.user.id) || !live.has(w.auth.sessionId)) w.ws.close(BOT_CLOSE.unauthorized, 'No longer allowed');
+    }
+  }
+
   const alive = new WeakMap<WebSocket, boolean>();
   const heartbeat = setInterval(() => {
+    recheckWatchers().catch((err: unknown) => log.warn({ err }, 'bot watchers: rank check failed'));
     for (const ws of wss.clients) {
       if (alive.get(ws) === false) {
         ws.terminate();

@@ -6,7 +6,7 @@ import { BOT_CLOSE, BOT_MSG, BOT_OFFLINE_AFTER_MS, watchMsg } from '../../src/pr
 import { Agent } from '../../scripts/agent/agent';
 import { startServer } from '../../server/app';
 import { ephemeralConfig } from '../../server/config';
-import { call, leadershipServer, signedIn, TestSocket } from './helpers';
+import { call, leadershipServer, signedIn, startTestServer, TestSocket } from './helpers';
 
 /** An injected clock for the bots: heartbeats and budgets move only when the test says. */
 let clock = 1_700_000_000_000;
@@ -327,4 +327,22 @@ describe('the reference agent', () => {
     watch.close();
     fs.rmSync(watchDir, { recursive: true, force: true });
   }, 30_000);
+});
+
+describe('bots: watchers', () => {
+  it('an admin demoted while watching is closed out at the next heartbeat', async () => {
+    const server = await startTestServer({ heartbeatMs: 100 });
+    try {
+      const admin = await signedIn(server, 'firstadmin');
+      const second = await signedIn(server, 'secondadmin');
+      expect((await call(server, 'POST', `/admin/users/${second.username}/rank`, { token: admin.token, body: { rank: 'admin' } })).status).toBe(200);
+      const socket = await TestSocket.open(server.httpUrl.replace(/^http/, 'ws') + '/bots/watch');
+      socket.send({ type: 'AUTHENTICATION', access_token: `Bearer ${second.token}` });
+      await socket.nextOf(BOT_MSG.BOTS_SNAPSHOT);
+      expect((await call(server, 'POST', `/admin/users/${second.username}/rank`, { token: admin.token, body: { rank: 'user' } })).status).toBe(200);
+      expect((await socket.closed).code).toBe(BOT_CLOSE.unauthorized);
+    } finally {
+      await server.close();
+    }
+  });
 });
