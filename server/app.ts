@@ -3,6 +3,8 @@ import { AuctionEngine, type Clock } from './auction/engine';
 import { createAuthenticator } from './auth/authenticate';
 import { loadJwtSecret } from './auth/jwt-secret';
 import { createPasswordHasher } from './auth/passwords';
+import { BotHub, type BotLimits } from './bots/hub';
+import { attachBotSockets } from './bots/sockets';
 import { resolveConfig, type Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/open';
@@ -23,6 +25,7 @@ export interface RunningServer {
   hub: Hub;
   auction: AuctionEngine;
   points: PointsService;
+  bots: BotHub;
   close(): Promise<void>;
 }
 
@@ -31,6 +34,9 @@ export interface ServerDeps {
   now?: Clock;
   socketClock?: () => number;
   sessionClock?: Clock;
+  /** The bots' clock (heartbeat timeouts, log budgets) and budgets. */
+  botClock?: () => number;
+  botLimits?: Partial<BotLimits>;
 }
 
 function urlHost(host: string): string {
@@ -59,6 +65,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const hub = new Hub(config.socketLimits);
   const auction = new AuctionEngine({ db, hub, now, log: app.log });
   const points = new PointsService({ db, hub, now, exclusive: (job) => auction.exclusive(job) });
+  const bots = new BotHub(db, deps.botClock ?? now, app.log, deps.botLimits);
   const ctx: AppContext = {
     config,
     db,
@@ -70,12 +77,15 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     points,
     now,
     log: app.log,
+    bots,
     ports: { http: 0, auction: 0, user: 0 },
   };
 
   const sockets: SocketServer[] = [];
+  let detachBots: (() => void) | null = null;
   const closeAll = async () => {
     await auction.stop();
+    detachBots?.();
     await Promise.allSettled(sockets.map((s) => s.close()));
     await app.close().catch(() => undefined);
     await db.destroy();
@@ -96,6 +106,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     ctx.ports.user = user.port;
 
     await setupHttpApp(app, ctx);
+    await bots.start();
+    detachBots = attachBotSockets(app.server, ctx, bots);
     await app.listen({ port: config.port, host: config.host }).catch((e: unknown) => {
       throw listenError(e, 'PORT', config.port);
     });
@@ -117,6 +129,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     hub,
     auction,
     points,
+    bots,
     close: () => (closing ??= closeAll()),
   };
 }

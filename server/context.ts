@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { AuctionEngine, Clock } from './auction/engine';
 import type { Authenticate } from './auth/authenticate';
+import type { BotHub } from './bots/hub';
 import type { PasswordHasher } from './auth/passwords';
 import type { Config } from './config';
 import type { Db } from './db/open';
@@ -22,6 +23,8 @@ export interface AppContext {
   /** The engine's clock (epoch ms); tests may pass their own. */
   now: Clock;
   log: FastifyBaseLogger;
+  /** The scan bots' live side: connections, status, logs, commands, watching admins. */
+  bots: BotHub;
   /** Ports actually bound (the configured ones may be 0); filled as each server listens. */
   ports: { http: number; auction: number; user: number };
 }

@@ -232,6 +232,7 @@ export interface Database {
   audit_log: AuditLogTable;
   kvk_seasons: KvkSeasonsTable;
   kvk_marks: KvkMarksTable;
+  bots: BotsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -242,3 +243,16 @@ export type ItemRow = Selectable<ItemsTable>;
 export type BidRow = Selectable<BidsTable>;
 export type ScanRow = Selectable<ScansTable>;
 export type ScanRowRow = Selectable<ScanRowsTable>;
+
+export interface BotsTable {
+  id: Generated<number>;
+  name: string;
+  token_hash: string;
+  created_at: number;
+  created_by: number | null;
+  revoked_at: number | null;
+  last_seen_at: number | null;
+  last_scan_at: number | null;
+  version: string | null;
+  commands: Generated<string>;
+}

@@ -17,6 +17,7 @@ import { registerSecurityHeaders } from './security-headers';
 import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
+import { botRoutes } from './routes/bots';
 import { kingdomRoutes } from './routes/kingdom';
 import { kvkRoutes } from './routes/kvk';
 import { pointsRoutes } from './routes/points';
@@ -63,6 +64,7 @@ export function createFastify(config: Config, tls: TlsFiles | null, clock: () =>
 /** REST API (DESIGN.md, wire contract), its OpenAPI, CORS and the built client. */
 export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.decorateRequest('auth', null);
+  app.decorateRequest('bot', null);
   acceptJsonOnly(app);
 
   // Every error keeps the answer shape of its route; a 5xx is logged and never shows a stack.
@@ -87,5 +89,6 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(kingdomRoutes(ctx));
   await app.register(scanRoutes(ctx));
   await app.register(kvkRoutes(ctx));
+  await app.register(botRoutes(ctx));
   await registerClient(app, ctx);
 }

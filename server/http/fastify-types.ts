@@ -9,6 +9,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the rank guard on routes that need a signed-in caller. */
     auth: AuthContext | null;
+    /** Set on the routes a bot token may call (scans/preview, scans/apply) when a bot calls. */
+    bot: { id: number; name: string } | null;
   }
 }
 

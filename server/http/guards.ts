@@ -1,5 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AUTH_ERRORS } from '../../src/protocol/auth';
+import { bearerToken } from '../auth/authenticate';
+import { BOT_TOKEN_PREFIX, findBotByToken } from '../bots/registry';
 import type { AuthContext } from '../auth/authenticate';
 import type { AppContext } from '../context';
 
@@ -38,4 +40,27 @@ export function requireRank(ctx: AppContext, access: Access): (request: FastifyR
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw new Unauthenticated(AUTH_ERRORS.unauthenticated);
   return request.auth;
+}
+
+/**
+ * preHandler of the two routes a bot may call (scan upload): an admin's token as requireRank, or a
+ * bot's token (sets request.bot). Every other route uses requireRank, which knows no bot token.
+ */
+export function requireAdminOrBot(ctx: AppContext): (request: FastifyRequest) => Promise<void> {
+  const admin = requireRank(ctx, 'admin');
+  return async (request) => {
+    const token = bearerToken(request.headers.authorization);
+    if (token?.startsWith(BOT_TOKEN_PREFIX)) {
+      const bot = await findBotByToken(ctx.db, token);
+      if (!bot) throw new Unauthenticated(AUTH_ERRORS.unauthenticated);
+      request.bot = { id: bot.id, name: bot.name };
+      return;
+    }
+    await admin(request);
+  };
+}
+
+/** Who keeps a scan preview: a user by id, a bot by its id negated (the two never meet). */
+export function uploaderOf(request: FastifyRequest): number {
+  return request.bot ? -request.bot.id : authOf(request).user.id;
 }

@@ -38,7 +38,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, ctx: AppCont
   })();
   const sockets = (request: IncomingMessage) => {
     const host = cspHost(request);
-    return [ctx.ports.auction, ctx.ports.user].flatMap((port) => [`ws://${host}:${port}`, `wss://${host}:${port}`]).join(' ');
+    // the bots' watch socket is on the API port itself ('self' names http(s) only in some browsers)
+    return [ctx.ports.auction, ctx.ports.user, ctx.ports.http].flatMap((port) => [`ws://${host}:${port}`, `wss://${host}:${port}`]).join(' ');
   };
   await app.register(helmet, {
     global: true,

@@ -177,7 +177,8 @@ export class ScanImports {
             file_name: found.fileName,
             sha256: found.sha256,
             source: options.source ?? 'upload',
-            uploaded_by: actorId,
+            // a bot's previews are kept under its id negated; its scans name no account
+            uploaded_by: actorId > 0 ? actorId : null,
             created_at: this.now(),
           })
           .returning('id')

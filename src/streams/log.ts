@@ -1,16 +1,16 @@
 import { Observable } from 'rxjs';
 import { CHANNELS, type Channel } from '../protocol/socket';
-import { LOG_VERSION, type LogDir, type LogHeader } from './recorder';
+import { LOG_VERSION, type LogDir, type LogHeader, type RecordedChannel } from './recorder';
 
 /**
  * Reading a recorded socket log (DESIGN, "Recorded socket logs"): every line is checked, and a
  * log that is malformed is an error naming its line (1 is the header).
  */
-export type LogEntry =
-  | { line: number; t: number; ch: Channel; dir: 'in'; msg: Record<string, unknown>; raw?: undefined; binary?: undefined }
-  | { line: number; t: number; ch: Channel; dir: 'in'; raw: string; msg?: undefined; binary?: true }
-  | { line: number; t: number; ch: Channel; dir: 'out' | 'open'; msg: Record<string, unknown> }
-  | { line: number; t: number; ch: Channel; dir: 'close'; code: number };
+export type LogEntry<C extends RecordedChannel = Channel> =
+  | { line: number; t: number; ch: C; dir: 'in'; msg: Record<string, unknown>; raw?: undefined; binary?: undefined }
+  | { line: number; t: number; ch: C; dir: 'in'; raw: string; msg?: undefined; binary?: true }
+  | { line: number; t: number; ch: C; dir: 'out' | 'open'; msg: Record<string, unknown> }
+  | { line: number; t: number; ch: C; dir: 'close'; code: number };
 
 export interface ParsedLog {
   header: LogHeader;
@@ -53,14 +53,21 @@ export function parseHeader(text: string, line = 1): LogHeader {
   return { v: LOG_VERSION, app: h.app, recordedAt: h.recordedAt, user: h.user };
 }
 
+/** Every channel a log may hold; a reader takes its own and passes over the others' lines. */
+export const RECORDED_CHANNELS: readonly RecordedChannel[] = [...CHANNELS, 'bots'];
+
 /** One line after the header, checked field by field. */
-export function parseEntry(text: string, line: number): LogEntry {
+export function parseEntry(text: string, line: number): LogEntry;
+export function parseEntry<C extends RecordedChannel>(text: string, line: number, channels: readonly C[]): LogEntry<C> | null;
+export function parseEntry(text: string, line: number, channels: readonly RecordedChannel[] = CHANNELS): LogEntry<RecordedChannel> | null {
   const o = parseJson(text, line);
   const { t, ch, dir } = o;
   if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) throw new LogError(line, '"t" must be a number of milliseconds ≥ 0');
-  if (!(CHANNELS as readonly unknown[]).includes(ch)) throw new LogError(line, `"ch" must be ${CHANNELS.join(' or ')}`);
+  if (!(RECORDED_CHANNELS as readonly unknown[]).includes(ch)) throw new LogError(line, `"ch" must be ${RECORDED_CHANNELS.join(', ')}`);
   if (!(DIRS as readonly unknown[]).includes(dir)) throw new LogError(line, `"dir" must be one of ${DIRS.join(', ')}`);
-  const channel = ch as Channel;
+  // another reader's channel (the bot watch socket in an auction replay, or the reverse)
+  if (!(channels as readonly unknown[]).includes(ch)) return null;
+  const channel = ch as RecordedChannel;
   if (dir === 'in') {
     if (isObject(o.msg) && o.raw === undefined) return { line, t, ch: channel, dir, msg: o.msg };
     if (typeof o.raw === 'string' && o.msg === undefined) {
@@ -82,24 +89,33 @@ export function parseEntry(text: string, line: number): LogEntry {
  * Lines of text, whatever the chunks they came in: each complete line is checked as it arrives
  * (the first is the header). Blank lines are allowed (a trailing newline).
  */
-export function createLogReader() {
+export function createLogReader(): ReturnType<typeof createChannelLogReader<Channel>> {
+  return createChannelLogReader(CHANNELS);
+}
+
+/** The same for the lines of the given channels (e.g. ['bots'] for a bot monitor's log). */
+export function createChannelLogReader<C extends RecordedChannel>(channels: readonly C[]) {
+  type Entry = LogEntry<C>;
   let header: LogHeader | null = null;
   let rest = '';
   let line = 0;
-  const take = (text: string, out: LogEntry[]) => {
+  const take = (text: string, out: Entry[]) => {
     line += 1;
     const trimmed = text.endsWith('\r') ? text.slice(0, -1) : text;
     if (trimmed.trim() === '') return;
     if (!header) header = parseHeader(trimmed, line);
-    else out.push(parseEntry(trimmed, line));
+    else {
+      const entry = parseEntry(trimmed, line, channels);
+      if (entry) out.push(entry);
+    }
   };
   return {
     get header() {
       return header;
     },
     /** The entries completed by this chunk. */
-    push(chunk: string): LogEntry[] {
-      const out: LogEntry[] = [];
+    push(chunk: string): Entry[] {
+      const out: Entry[] = [];
       let start = 0;
       rest += chunk;
       for (let nl = rest.indexOf('\n'); nl >= 0; nl = rest.indexOf('\n', start)) {
@@ -110,8 +126,8 @@ export function createLogReader() {
       return out;
     },
     /** The last line, when the text does not end with a newline. */
-    end(): LogEntry[] {
-      const out: LogEntry[] = [];
+    end(): Entry[] {
+      const out: Entry[] = [];
       if (rest !== '') take(rest, out);
       rest = '';
       if (!header) throw new LogError(1, 'the log is empty: it needs a header line');

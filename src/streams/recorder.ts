@@ -6,7 +6,7 @@ import type { SocketTap } from './socket';
  * log format (JSON Lines), in a bounded ring buffer. Kept small: it is in every page's bundle.
  *
  *   {"v":1,"app":"kingdom@0.1.0","recordedAt":"…ISO…","user":"name"|null}   ← the header
- *   {"t":ms since start,"ch":"auction"|"user","dir":"in"|"out"|"open"|"close","msg":{…}}
+ *   {"t":ms since start,"ch":"auction"|"user"|"bots","dir":"in"|"out"|"open"|"close","msg":{…}}
  *
  * An incoming frame that is not a JSON object is kept as its text: {"t","ch","dir":"in","raw":"…"}
  * ("binary":true when it was not text at all). A close carries {"code"}; an open carries {}.
@@ -17,6 +17,8 @@ export const LOG_VERSION = 1;
 export const RECORDER_LIMIT = 50_000;
 
 export type LogDir = 'in' | 'out' | 'open' | 'close';
+/** The channels a log may hold: the two sockets, and the admins' bot watch socket ("bots"). */
+export type RecordedChannel = Channel | 'bots';
 
 export interface LogHeader {
   v: typeof LOG_VERSION;
@@ -27,7 +29,7 @@ export interface LogHeader {
 
 export interface LogLine {
   t: number;
-  ch: Channel;
+  ch: RecordedChannel;
   dir: LogDir;
   msg?: Record<string, unknown>;
   raw?: string;
@@ -36,7 +38,7 @@ export interface LogLine {
 
 export interface Recorder {
   /** The hook `createSocket` calls for one channel. */
-  tap(channel: Channel): SocketTap;
+  tap(channel: RecordedChannel): SocketTap;
   /** The signed-in user named in the header. */
   setUser(user: string | null): void;
   header(): LogHeader;
@@ -69,11 +71,11 @@ export function createRecorder(options: { app: string; now?: () => number; limit
     next = (next + 1) % limit;
   }
 
-  function line(ch: Channel, dir: LogDir, extra: Partial<LogLine>): LogLine {
+  function line(ch: RecordedChannel, dir: LogDir, extra: Partial<LogLine>): LogLine {
     return { t: now() - start, ch, dir, ...extra };
   }
 
-  function incoming(ch: Channel, raw: unknown): LogLine {
+  function incoming(ch: RecordedChannel, raw: unknown): LogLine {
     if (typeof raw !== 'string') return line(ch, 'in', { raw: '', binary: true });
     try {
       const parsed: unknown = JSON.parse(raw);

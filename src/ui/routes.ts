@@ -19,6 +19,9 @@ const PlayerIdsPage = lazy(() => import('./pages/stats/player-ids-page'));
 const AlliancesPage = lazy(() => import('./pages/stats/alliances-page'));
 const KvkDashboardPage = lazy(() => import('./pages/kvk/kvk-dashboard-page'));
 const KvkManagementPage = lazy(() => import('./pages/kvk/kvk-management-page'));
+const BotStatusPage = lazy(() => import('./pages/bots/bot-status-page'));
+const BotMonitorPage = lazy(() => import('./pages/bots/bot-monitor-page'));
+const BotConsolePage = lazy(() => import('./pages/bots/bot-console-page'));
 
 export interface ProtectedRoute {
   path: string;
@@ -49,9 +52,9 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   planned('/admin/kingdom-management', 'menu.kingdomManagement'),
   { path: '/admin/scans', titleId: 'menu.scans', page: ScansPage },
   planned('/admin/users', 'menu.users'),
-  planned('/admin/bot/status', 'menu.botStatus'),
-  planned('/admin/bot/monitor', 'menu.botMonitor'),
-  planned('/admin/bot/console', 'menu.botConsole'),
+  { path: '/admin/bot/status', titleId: 'menu.botStatus', page: BotStatusPage },
+  { path: '/admin/bot/monitor', titleId: 'menu.botMonitor', page: BotMonitorPage },
+  { path: '/admin/bot/console', titleId: 'menu.botConsole', page: BotConsolePage },
   { path: '/admin/player-ids', titleId: 'menu.playerIds', page: PlayerIdsPage },
   { path: '/admin/alliances', titleId: 'menu.alliances', page: AlliancesPage },
 ];

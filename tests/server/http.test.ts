@@ -154,6 +154,10 @@ describe('OpenAPI, docs and CORS', () => {
         '/kvk/seasons/{id}/marks',
         '/kvk/seasons/{id}/marks/{governorId}',
         '/kvk/me',
+        '/bots',
+        '/bots/{id}',
+        '/bots/{id}/commands',
+        '/bots/{id}/token',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');

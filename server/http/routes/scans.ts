@@ -31,7 +31,7 @@ import { readScanFile } from '../../scans/read';
 import { allGovernors, deleteScan, governorDetail, kingdomSummary, listGovernors, listScans, ScanImports } from '../../scans/scans';
 import { sendCsv } from '../csv';
 import { parseBody } from '../errors';
-import { authOf, rankAllows, requireRank } from '../guards';
+import { authOf, rankAllows, requireAdminOrBot, requireRank, uploaderOf } from '../guards';
 import { BEARER, jsonSchema, resultError } from '../openapi';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 import { Invalid, Forbidden } from '../../errors';
@@ -63,7 +63,7 @@ export function scanRoutes(ctx: AppContext) {
       multipartApp.post(
         '/scans/preview',
         {
-          preHandler: requireRank(ctx, 'admin'),
+          preHandler: requireAdminOrBot(ctx),
           schema: {
             summary:
               'Preview a scan file: multipart/form-data with `file` (CSV, XLSX or JSON Lines from RokTracker or another scanner, at most 16 MB and 25,000 governors; columns found by header name) ' +
@@ -78,7 +78,7 @@ export function scanRoutes(ctx: AppContext) {
           const { bytes, filename, fields } = await readUploadedFile(request, SCAN_MAX_BYTES, { missing: SCAN_ERRORS.noFile, tooLarge: SCAN_ERRORS.tooLarge });
           const takenAt = takenAtOf(fields.takenAt);
           const table = await readScanFile(bytes);
-          const preview = await imports.preview({ table, bytes, fileName: filename.slice(0, 200), takenAt, actorId: authOf(request).user.id });
+          const preview = await imports.preview({ table, bytes, fileName: filename.slice(0, 200), takenAt, actorId: uploaderOf(request) });
           return { result: true, preview };
         },
       );
@@ -87,7 +87,7 @@ export function scanRoutes(ctx: AppContext) {
     app.post(
       '/scans/apply',
       {
-        preHandler: requireRank(ctx, 'admin'),
+        preHandler: requireAdminOrBot(ctx),
         schema: {
           summary:
             'Apply a previewed scan in one transaction (all of it or nothing). Rows the preview could not use are left out only with skipInvalid: true; takenAt may correct the time. The same file twice is refused (409), naming its scan.',
@@ -99,8 +99,10 @@ export function scanRoutes(ctx: AppContext) {
       },
       async (request) => {
         const body = parseBody(scanApplyBody, request.body);
-        const applied = await imports.apply(authOf(request).user.id, body.token, { takenAt: takenAtOf(body.takenAt), skipInvalid: body.skipInvalid ?? false });
-        request.log.info({ by: authOf(request).user.id, scan: applied.id, rows: applied.rows }, 'scan imported');
+        const bot = request.bot;
+        const applied = await imports.apply(uploaderOf(request), body.token, { takenAt: takenAtOf(body.takenAt), skipInvalid: body.skipInvalid ?? false, ...(bot ? { source: 'bot' as const } : {}) });
+        if (bot) ctx.bots.scanApplied(bot.id, ctx.now());
+        request.log.info({ by: bot ? `bot ${bot.id}` : authOf(request).user.id, scan: applied.id, rows: applied.rows }, 'scan imported');
         // the running KvK seasons now end at this scan: their standings are computed in the background
         void warmRunningSeasons(ctx.db).catch((err: unknown) => request.log.warn({ err }, 'KvK standings not computed after the scan'));
         return { result: true, scan: applied };

@@ -1,0 +1,133 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { BOT_ERRORS, bot, botBody, commandBody } from '../../../src/protocol/bots';
+import { recordAudit } from '../../audit/audit';
+import { registerBot, revokeBot, rotateBotToken } from '../../bots/registry';
+import type { AppContext } from '../../context';
+import { HttpError, parseBody } from '../errors';
+import { authOf, requireRank } from '../guards';
+import { BEARER, jsonSchema, resultError } from '../openapi';
+
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
+const idParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+
+function botIdOf(value: string): number {
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new HttpError(400, BOT_ERRORS.badBotId);
+  return Number(value);
+}
+
+const registered = z.object({ result: z.literal(true), bot: z.object({ id: z.int(), name: z.string() }), token: z.string() });
+
+/** Scan bots (DESIGN.md, "Bots"), admins only: register, rotate, revoke, list, command. */
+export function botRoutes(ctx: AppContext) {
+  return async (app: FastifyInstance) => {
+    const admin = requireRank(ctx, 'admin');
+    const actorOf = (request: Parameters<typeof authOf>[0]) => {
+      const { user } = authOf(request);
+      return { id: user.id, name: user.username };
+    };
+    // a command costs a frame to a bot and an audit row: 600 a minute per admin is far above a person at a console
+    const commandLimit = app.createRateLimit({ max: 600, timeWindow: 60_000, keyGenerator: (request) => `bot-command:${request.auth?.user.id ?? request.ip}` });
+
+    app.get(
+      '/bots',
+      {
+        preHandler: admin,
+        schema: {
+          summary: 'Every bot: online or not (a status within 45 s), its state, progress, last scan and version',
+          tags: ['bots'],
+          security: BEARER,
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), bots: z.array(bot) })), ...errors(401, 403) },
+        },
+      },
+      async () => ({ result: true, bots: ctx.bots.list() }),
+    );
+
+    app.post(
+      '/bots',
+      {
+        preHandler: admin,
+        schema: {
+          summary: 'Register a bot: the answer holds its token, shown this once (only its hash is kept)',
+          tags: ['bots'],
+          security: BEARER,
+          body: jsonSchema(botBody, 'input'),
+          response: { 200: jsonSchema(registered), ...errors(400, 401, 403, 409) },
+        },
+      },
+      async (request) => {
+        const { name } = parseBody(botBody, request.body);
+        const { bot: row, token } = await registerBot(ctx.db, name, actorOf(request), ctx.now());
+        ctx.bots.registered(row);
+        return { result: true, bot: { id: row.id, name: row.name }, token };
+      },
+    );
+
+    app.post<{ Params: { id: string } }>(
+      '/bots/:id/token',
+      {
+        preHandler: admin,
+        schema: {
+          summary: "Rotate a bot's token: the old one stops working at once (a connected bot is disconnected); the new one is shown this once",
+          tags: ['bots'],
+          security: BEARER,
+          params: idParams,
+          response: { 200: jsonSchema(registered), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const id = botIdOf(request.params.id);
+        const { bot: row, token } = await rotateBotToken(ctx.db, id, actorOf(request), ctx.now());
+        ctx.bots.disconnect(id, false);
+        return { result: true, bot: { id: row.id, name: row.name }, token };
+      },
+    );
+
+    app.delete<{ Params: { id: string } }>(
+      '/bots/:id',
+      {
+        preHandler: admin,
+        schema: {
+          summary: 'Revoke a bot: its token stops working at once and a connected bot is disconnected',
+          tags: ['bots'],
+          security: BEARER,
+          params: idParams,
+          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404) },
+        },
+      },
+      async (request) => {
+        const id = botIdOf(request.params.id);
+        await revokeBot(ctx.db, id, actorOf(request), ctx.now());
+        ctx.bots.disconnect(id, true);
+        return { result: true };
+      },
+    );
+
+    app.post<{ Params: { id: string } }>(
+      '/bots/:id/commands',
+      {
+        preHandler: admin,
+        schema: {
+          summary: 'Send a command to an online bot (ping, start-scan, stop, pause, resume, or one it announced); its answer arrives on the watch socket (/bots/watch) as COMMAND_ANSWER',
+          tags: ['bots'],
+          security: BEARER,
+          params: idParams,
+          body: jsonSchema(commandBody, 'input'),
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), command: z.object({ id: z.string() }) })), ...errors(400, 401, 403, 404, 409, 429) },
+        },
+      },
+      async (request) => {
+        const limit = await commandLimit(request);
+        if (!limit.isAllowed && limit.isExceeded) throw new HttpError(429, BOT_ERRORS.tooManyCommandsSent);
+        const id = botIdOf(request.params.id);
+        const body = parseBody(commandBody, request.body);
+        const actor = actorOf(request);
+        const name = ctx.bots.nameOf(id);
+        if (name === null) throw new HttpError(404, BOT_ERRORS.unknownBot);
+        const sent = ctx.bots.command(id, body.command, body.args, actor.name);
+        await recordAudit(ctx.db, { actor, action: 'bot.command', target: name, detail: { botId: id, command: body.command, ...(body.args?.length ? { args: body.args } : {}), commandId: sent.id } }, ctx.now());
+        return { result: true, command: { id: sent.id } };
+      },
+    );
+  };
+}

@@ -1,0 +1,150 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { expect, test, type Page } from '@playwright/test';
+import { acceptCookies, ADMIN, api, BASE_URL, signIn, tokenOf } from './support';
+
+/**
+ * The bot pages with a real agent process (npm run agent's program) against the real server:
+ * register (token shown once), status, console (commands and answers, needs-human), monitor
+ * (filter, pause) and an upload through the agent.
+ */
+const SCANNER = path.resolve('tests/fixtures/bots/fake-scanner.mjs');
+const agents: ChildProcess[] = [];
+const dirs: string[] = [];
+
+function startAgent(token: string, options: { scanCommand?: string } = {}) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-e2e-agent-'));
+  dirs.push(dir);
+  const args = ['--import', 'tsx', 'scripts/agent.ts', '--server', BASE_URL, '--token', token, '--watch', dir, '--settle', '0', '--poll', '0.2'];
+  if (options.scanCommand) args.push('--scan-command', options.scanCommand);
+  const child = spawn(process.execPath, args, { stdio: 'ignore' });
+  agents.push(child);
+  return { child, dir };
+}
+
+test.afterAll(async () => {
+  for (const child of agents) {
+    if (child.exitCode === null) {
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
+    }
+  }
+  for (const dir of dirs) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+async function registerInPage(page: Page, name: string): Promise<string> {
+  await page.goto('/admin/bot/status');
+  await page.getByLabel('Bot name').fill(name);
+  await page.getByRole('button', { name: 'Register', exact: true }).click();
+  const shown = page.getByRole('region', { name: `Token of ${name}` });
+  await expect(shown).toBeVisible();
+  await expect(shown).toContainText('This token is shown only now');
+  const token = (await shown.getByTestId('bot-token-value').textContent()) ?? '';
+  expect(token).toMatch(/^kbot_/);
+  await shown.getByRole('button', { name: 'I have copied it' }).click();
+  await expect(page.getByText(token)).toHaveCount(0);
+  return token;
+}
+
+const card = (page: Page, name: string) => page.getByTestId('bot-card').filter({ has: page.getByRole('heading', { name, exact: true }) });
+
+test('status and console: a real agent comes online, answers commands, runs a scan that waits for someone, and uploads a file once', async ({ page }) => {
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  const name = `Emulator ${Date.now().toString(36)}`;
+  const token = await registerInPage(page, name);
+  await expect(card(page, name).getByTestId('bot-online')).toHaveText('Offline');
+
+  const { dir } = startAgent(token, { scanCommand: `node ${JSON.stringify(SCANNER)} 5` });
+  await expect(card(page, name).getByTestId('bot-online')).toHaveText('Online', { timeout: 15_000 });
+  await expect(card(page, name).getByTestId('bot-state')).toHaveText('Idle');
+  await expect(card(page, name).getByTestId('bot-version')).toHaveText('1.0.0');
+  await expect(card(page, name).getByTestId('bot-last-scan')).toHaveText('Never');
+
+  // a finished file in the folder: uploaded, and the card's last scan follows live
+  fs.writeFileSync(path.join(dir, `TOP300-2025-12-${10 + (Date.now() % 18)}-3328-[e2e${Date.now().toString(36)}].csv`), `ID,Name,Power,Killpoints,Alliance\n${Date.now() % 1e9},E2E gov,5000000,1000,K1\n`);
+  await expect(card(page, name).getByTestId('bot-last-scan')).not.toHaveText('Never', { timeout: 15_000 });
+
+  await card(page, name).getByRole('link', { name: `Console of ${name}` }).click();
+  await expect(page).toHaveURL(/\/admin\/bot\/console\?bot=\d+/);
+  await expect(page.getByRole('heading', { name: 'Console', exact: true })).toBeVisible();
+  const history = page.getByRole('list', { name: 'Commands and answers' });
+  await page.getByRole('group', { name: 'Commands this bot knows' }).getByRole('button', { name: 'ping' }).click();
+  await expect(history.getByTestId('command-entry').filter({ hasText: '> ping' })).toHaveAttribute('data-state', 'ok');
+  await expect(history.getByTestId('command-entry').filter({ hasText: '> ping' }).getByTestId('command-output')).toContainText('pong');
+
+  // a command it does not know is refused before it is sent
+  await page.getByLabel('Command', { exact: true }).fill('format-disk');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'This bot knows these commands' })).toBeVisible();
+
+  await page.getByLabel('Command', { exact: true }).fill('start-scan');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(history.getByTestId('command-entry').filter({ hasText: '> start-scan' }).getByTestId('command-output')).toContainText('Scan started');
+  const log = page.getByRole('log', { name: `Log of ${name}` });
+  await expect(log).toContainText('Governor 5 of 5');
+  const waiting = page.getByTestId('needs-human');
+  await expect(waiting).toContainText(`${name} is waiting for someone`);
+  await expect(waiting).toContainText('Duplicate governor found. Continue? [y/n]');
+  await expect(page.getByTestId('bot-progress')).toContainText('5 of 5');
+
+  await page.getByLabel('Command', { exact: true }).fill('answer y');
+  await page.getByRole('button', { name: 'Send' }).click();
+  await expect(log).toContainText('The scan finished.');
+  await expect(waiting).toHaveCount(0);
+  await expect(page.getByTestId('bot-state')).toHaveText('Idle');
+
+  // the upload happened once: the agent's "sent" command lists it, imported
+  await page.getByRole('group', { name: 'Commands this bot knows' }).getByRole('button', { name: 'sent' }).click();
+  await expect(history.getByTestId('command-entry').filter({ hasText: '> sent' }).getByTestId('command-output')).toContainText('applied (scan ');
+});
+
+test('monitor: the live log of every bot, filtered by bot and level, paused and resumed', async ({ page }) => {
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  const admin = await tokenOf(ADMIN);
+  const names = [`Alpha ${Date.now().toString(36)}`, `Beta ${Date.now().toString(36)}`];
+  const made = await Promise.all(names.map((n) => api<{ bot: { id: number }; token: string }>('bots', { name: n }, admin)));
+  for (const m of made) startAgent(m.token);
+  await page.goto('/admin/bot/monitor');
+  const log = page.getByRole('log', { name: 'Log of all bots' });
+  for (const n of names) await expect(log.getByTestId('log-line').filter({ hasText: `Connected to ${BASE_URL} as ${n}` })).toHaveCount(1, { timeout: 15_000 });
+
+  await page.getByLabel('Bot', { exact: true }).selectOption({ label: names[0] });
+  await expect(log.getByTestId('log-line').filter({ hasText: names[1] })).toHaveCount(0);
+  await expect(log.getByTestId('log-line').filter({ hasText: `as ${names[0]}` })).toHaveCount(1);
+  await page.getByLabel('info', { exact: true }).click();
+  await expect(log.getByTestId('log-line')).toHaveCount(0);
+  await page.getByLabel('info', { exact: true }).click();
+
+  await page.getByRole('button', { name: 'Pause' }).click();
+  await expect(page.getByRole('button', { name: 'Resume' })).toHaveAttribute('aria-pressed', 'true');
+  const shown = await log.getByTestId('log-line').count();
+  const sent = await api<{ command: { id: string } }>(`bots/${made[0].bot.id}/commands`, { command: 'ping' }, admin);
+  expect(sent.command.id).toBeTruthy();
+  await expect(page.getByText(/new lines? while paused/)).toBeVisible();
+  await expect(log.getByTestId('log-line').filter({ hasText: 'Command: ping' })).toHaveCount(0);
+  expect(await log.getByTestId('log-line').count()).toBe(shown);
+  await page.getByRole('button', { name: 'Resume' }).click();
+  await expect(log.getByTestId('log-line').filter({ hasText: 'Command: ping' })).toHaveCount(1);
+});
+
+test('Arabic, right to left: the status and monitor pages', async ({ page }) => {
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  await page.goto('/admin/bot/status');
+  await page.getByLabel('Language').selectOption('ar');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.getByRole('heading', { name: 'تسجيل روبوت' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'الحالة' })).toBeVisible();
+  await page.goto('/admin/bot/monitor');
+  await expect(page.getByRole('button', { name: 'إيقاف مؤقت' })).toBeVisible();
+  await expect(page.getByRole('log', { name: 'سجل كل الروبوتات' })).toBeVisible();
+  // nothing wider than the screen at 375 px
+  await page.setViewportSize({ width: 375, height: 800 });
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  await page.getByLabel('اللغة').selectOption('en');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+});
