@@ -182,7 +182,7 @@ function StandingsTable({
               <Num value={s.dkp} testId="kvk-dkp" />
             </Td>
             <Td className="text-end text-xs">
-              <span className="grid justify-items-end">
+              <span className="grid justify-items-end whitespace-nowrap">
                 <span>
                   <Num value={s.required.kills} /> <FormattedMessage id="kvk.unit.kills" />
                 </span>
