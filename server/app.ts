@@ -65,6 +65,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     auction,
     now,
     log: app.log,
+    startedAt: Date.now(),
     ports: { http: 0, auction: 0, user: 0 },
   };
 

@@ -19,6 +19,10 @@ export interface AppContext {
   /** The engine's clock (epoch ms); tests may pass their own. */
   now: Clock;
   log: FastifyBaseLogger;
+  /** When this server started (epoch ms, wall clock): the admin dashboard's uptime. */
+  startedAt: number;
+  /** The scan bots, once they exist: how many are online now (the admin dashboard shows 0 without). */
+  bots?: { onlineCount(): number };
   /** Ports actually bound (the configured ones may be 0); filled as each server listens. */
   ports: { http: number; auction: number; user: number };
 }

@@ -26,6 +26,7 @@ import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 import { HttpError } from '../http/errors';
 import { storeIsOpen, updateSettings } from '../kingdom/settings';
 import { bookIn } from '../points/ledger';
+import { recordAuditBy } from '../audit/audit';
 import type { Hub } from '../sockets/hub';
 import { BidView, endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount } from './bid-view';
 import { Scheduler } from './scheduler';
@@ -457,7 +458,7 @@ export class AuctionEngine implements AuctionService {
    * A new item. Without startsAt (or with one a little in the past: clock skew) it goes live at once
    * and BIDDING_STARTED goes out; later starts wait for the scheduler.
    */
-  createItem(body: z.output<typeof createItemBody>, creatorId: number): Promise<StoreItem> {
+  createItem(body: z.output<typeof createItemBody>, creatorId: number, audit: { action: string; detail?: Record<string, unknown> } = { action: 'item.create' }): Promise<StoreItem> {
     return this.exclusive(async () => {
       const now = this.now();
       if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new HttpError(400, STORE_ERRORS.startsAt);
@@ -465,30 +466,35 @@ export class AuctionEngine implements AuctionService {
       const live = startsAt <= now;
       // going live while the store is closed: held with its whole duration until it opens
       const held = live && !(await storeIsOpen(this.db)) ? body.duration * 1000 : null;
-      const row = await this.db
-        .insertInto('items')
-        .values({
-          name: body.itemName,
-          description: body.description ?? '',
-          image_url: body.imageUrl ?? null,
-          type: body.type ?? 'auction',
-          start_price: body.start_price,
-          min_increment: body.minIncrement,
-          starts_at: startsAt,
-          duration_s: body.duration,
-          ends_at: startsAt + body.duration * 1000,
-          extend_window_s: body.extendWindow,
-          max_extensions: body.maxExtensions,
-          state: live ? 'live' : 'scheduled',
-          eligibility: writeEligibility(body.eligibility),
-          amount: body.start_price,
-          created_by: creatorId,
-          created_at: now,
-          started_at: live ? now : null,
-          held_ms: held,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      // the item and its audit entry in one transaction
+      const row = await writeTransaction(this.db, async (trx) => {
+        const inserted = await trx
+          .insertInto('items')
+          .values({
+            name: body.itemName,
+            description: body.description ?? '',
+            image_url: body.imageUrl ?? null,
+            type: body.type ?? 'auction',
+            start_price: body.start_price,
+            min_increment: body.minIncrement,
+            starts_at: startsAt,
+            duration_s: body.duration,
+            ends_at: startsAt + body.duration * 1000,
+            extend_window_s: body.extendWindow,
+            max_extensions: body.maxExtensions,
+            state: live ? 'live' : 'scheduled',
+            eligibility: writeEligibility(body.eligibility),
+            amount: body.start_price,
+            created_by: creatorId,
+            created_at: now,
+            started_at: live ? now : null,
+            held_ms: held,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordAuditBy(trx, creatorId, audit.action, inserted.name, { itemId: inserted.id, startPrice: inserted.start_price, startsAt: inserted.starts_at, ...audit.detail }, now);
+        return inserted;
+      });
       if (live) this.announceStart(row, now);
       await this.scheduler.arm();
       return toStoreItem({ ...row, leader_name: null }, now);
@@ -500,7 +506,7 @@ export class AuctionEngine implements AuctionService {
    * and, when it was live, ITEM_CANCELLED takes it off every board (a cancellation is not a sale
    * that failed). A scheduled item was never on the boards, so nothing is broadcast for it.
    */
-  cancelItem(itemId: number): Promise<StoreItem> {
+  cancelItem(itemId: number, actorId: number | null = null): Promise<StoreItem> {
     return this.exclusive(async () => {
       const now = this.now();
       const result = await writeTransaction(this.db, async (trx) => {
@@ -517,6 +523,7 @@ export class AuctionEngine implements AuctionService {
             .returningAll()
             .executeTakeFirstOrThrow();
         }
+        await recordAuditBy(trx, actorId, 'item.cancel', item.name, { itemId: item.id, was: item.state, ...(released ? { released: released.username, amount: item.amount } : {}) }, now);
         return { item, released };
       });
       const { item, released } = result;
@@ -531,7 +538,7 @@ export class AuctionEngine implements AuctionService {
    * Edits a scheduled item (409 once it has started, finished or been cancelled). A new start
    * a little in the past counts as now, and then the item goes live at once like a new one.
    */
-  editItem(itemId: number, body: z.output<typeof editItemBody>): Promise<StoreItem> {
+  editItem(itemId: number, body: z.output<typeof editItemBody>, actorId: number | null = null): Promise<StoreItem> {
     return this.exclusive(async () => {
       const now = this.now();
       if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new HttpError(400, STORE_ERRORS.startsAt);
@@ -544,6 +551,7 @@ export class AuctionEngine implements AuctionService {
         const startPrice = body.start_price ?? item.start_price;
         const live = startsAt <= now;
         const held = live && !(await storeIsOpen(trx)) ? duration * 1000 : null;
+        await recordAuditBy(trx, actorId, 'item.edit', item.name, { itemId: item.id, changes: body }, now);
         return trx
           .updateTable('items')
           .set({
@@ -593,6 +601,7 @@ export class AuctionEngine implements AuctionService {
         eligibility: rules,
       },
       creatorId,
+      { action: 'item.duplicate', detail: { from: item.id } },
     );
   }
 

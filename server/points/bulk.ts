@@ -15,6 +15,7 @@ import type { UserRow } from '../db/schema';
 import { writeTransaction } from '../db/write';
 import { HttpError } from '../http/errors';
 import { bookIn } from './ledger';
+import { recordAuditBy } from '../audit/audit';
 
 /**
  * Bulk awards: a CSV or XLSX file of (governor id or username, amount, reason) rows, previewed with
@@ -280,6 +281,8 @@ export async function applyRows(db: Db, planned: PlannedRow[], actorId: number, 
         throw error;
       }
     }
+    const total = planned.reduce((sum, row) => sum + row.amount, 0);
+    await recordAuditBy(trx, actorId, 'points.bulk', `${planned.length} rows`, { rows: planned.length, players: touched.size, total }, now);
     return touched;
   });
 }

@@ -13,6 +13,7 @@ import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { writeTransaction, type Queryable } from '../db/write';
 import { HttpError } from '../http/errors';
+import { recordAuditBy } from '../audit/audit';
 
 /**
  * The points ledger. A balance changes only here: the transaction row and the new balance are
@@ -28,7 +29,14 @@ export interface Booking {
 }
 
 export async function book(db: Db, booking: Booking, now = Date.now()): Promise<{ transaction: Transaction; user: UserRow }> {
-  return writeTransaction(db, (trx) => bookIn(trx, booking, now));
+  return writeTransaction(db, async (trx) => {
+    const booked = await bookIn(trx, booking, now);
+    // a person's grant or deduct is a leadership action: audited with it (purchases and automatic awards are not)
+    if ((booking.kind === 'grant' || booking.kind === 'deduct') && booking.actorId !== null) {
+      await recordAuditBy(trx, booking.actorId, `points.${booking.kind}`, booked.user.username, { amount: booking.delta, reason: booking.reason, balanceAfter: booked.user.balance }, now);
+    }
+    return booked;
+  });
 }
 
 /**

@@ -28,6 +28,7 @@ import type { Db } from '../db/open';
 import type { ScanRowRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 import { HttpError } from '../http/errors';
+import { recordAuditBy } from '../audit/audit';
 import { parseTable, takenAtFromNames, type ParsedRow, type Stats } from './parse';
 import type { Table } from './read';
 
@@ -196,6 +197,7 @@ export class ScanImports {
             .execute();
         }
         await writeAggregates(trx, scanId);
+        await recordAuditBy(trx, actorId, 'scan.apply', `#${scanId}`, { fileName: found.fileName, rows: found.rows.length, takenAt, source: options.source ?? 'upload' }, this.now());
         return scanId;
       });
       // kept (without its rows) until it expires, so applying it again says it was applied
@@ -260,9 +262,13 @@ export async function listScans(db: Db, page = 1): Promise<{ scans: Scan[]; tota
   return { scans: rows.map((r) => toScan(r as ScanWithUploader)), total: Number(total), page, pageSize: SCANS_PAGE_SIZE };
 }
 
-export async function deleteScan(db: Db, id: number): Promise<void> {
-  const deleted = await writeTransaction(db, (trx) => trx.deleteFrom('scans').where('id', '=', id).executeTakeFirst());
-  if (Number(deleted.numDeletedRows) === 0) throw new HttpError(404, SCAN_ERRORS.unknownScan);
+export async function deleteScan(db: Db, id: number, actorId: number | null = null, now = Date.now()): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    const scan = await trx.selectFrom('scans').select(['file_name', 'taken_at', 'rows']).where('id', '=', id).executeTakeFirst();
+    if (!scan) throw new HttpError(404, SCAN_ERRORS.unknownScan);
+    await trx.deleteFrom('scans').where('id', '=', id).execute();
+    await recordAuditBy(trx, actorId, 'scan.delete', `#${id}`, { fileName: scan.file_name, takenAt: scan.taken_at, rows: scan.rows }, now);
+  });
 }
 
 /** The scan asked for (404 when unknown), or the latest; and the one to compare with: asked for, or the scan before it. */

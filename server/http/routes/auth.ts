@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { ADMIN_ERRORS } from '../../../src/protocol/admin';
 import { AUTH_ERRORS, loginAnswer, loginBody, meAnswer, registerBody, statusAnswer } from '../../../src/protocol/auth';
 import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
 import { createSession, revokeSession } from '../../auth/sessions';
@@ -79,7 +80,7 @@ export function authRoutes(ctx: AppContext) {
         config: { answer: 'login' },
         preHandler: loginLimit,
         schema: {
-          summary: 'Sign in; answers an access token (30 days) for the Authorization header and the sockets',
+          summary: 'Sign in; answers an access token (30 days) for the Authorization header and the sockets. A disabled account gets 403.',
           description: 'Limited per email and per client address; over the limit answers 429.',
           tags: ['auth'],
           body: jsonSchema(loginBody, 'input'),
@@ -87,6 +88,7 @@ export function authRoutes(ctx: AppContext) {
             200: jsonSchema(loginAnswer),
             400: jsonSchema(loginAnswer),
             401: jsonSchema(loginAnswer),
+            403: jsonSchema(loginAnswer),
             429: jsonSchema(loginAnswer),
             503: jsonSchema(loginAnswer),
           },
@@ -100,6 +102,8 @@ export function authRoutes(ctx: AppContext) {
           throw new HttpError(401, AUTH_ERRORS.wrongCredentials);
         }
         if (!(await passwords.verify(user.password_hash, input.password))) throw new HttpError(401, AUTH_ERRORS.wrongCredentials);
+        // said only to whoever knows the password: an admin disabled the account
+        if (user.disabled_at !== null) throw new HttpError(403, ADMIN_ERRORS.disabled);
         const session = await createSession(db, user.id);
         const token = await signAccessToken(ctx.jwtSecret, { userId: user.id, sessionId: session.id }, session.expires_at);
         return { result: true, token: { access_token: token }, error: null };

@@ -86,7 +86,7 @@ export function storeRoutes(ctx: AppContext) {
       },
       async (request) => {
         const itemId = parseItemId(request.params.itemId);
-        const item = await ctx.auction.cancelItem(itemId);
+        const item = await ctx.auction.cancelItem(itemId, authOf(request).user.id);
         request.log.info({ itemId, by: authOf(request).user.id }, 'item cancelled');
         return { result: true, item };
       },
@@ -160,7 +160,7 @@ export function storeRoutes(ctx: AppContext) {
       async (request) => {
         const itemId = parseItemId(request.params.itemId);
         const body = parseBody(editItemBody, request.body ?? {});
-        const item = await ctx.auction.editItem(itemId, body);
+        const item = await ctx.auction.editItem(itemId, body, authOf(request).user.id);
         request.log.info({ itemId, by: authOf(request).user.id }, 'item edited');
         return { result: true, item };
       },
