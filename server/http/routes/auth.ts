@@ -6,6 +6,7 @@ import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
 import { createSession, revokeSession } from '../../auth/sessions';
 import { signAccessToken } from '../../auth/tokens';
 import type { AppContext } from '../../context';
+import { noteSeen } from '../../admin/accounts';
 import { registerUser } from '../../users/register';
 import { findUserByEmail, toWireUser } from '../../users/users';
 import { HttpError, parseBody } from '../errors';
@@ -105,6 +106,7 @@ export function authRoutes(ctx: AppContext) {
         // said only to whoever knows the password: an admin disabled the account
         if (user.disabled_at !== null) throw new HttpError(403, ADMIN_ERRORS.disabled);
         const session = await createSession(db, user.id);
+        noteSeen(db, user, Date.now());
         const token = await signAccessToken(ctx.jwtSecret, { userId: user.id, sessionId: session.id }, session.expires_at);
         return { result: true, token: { access_token: token }, error: null };
       },
