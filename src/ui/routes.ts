@@ -17,6 +17,9 @@ const MetricsPage = lazy(() => import('./pages/stats/metrics-page'));
 const GovernorPage = lazy(() => import('./pages/stats/governor-page'));
 const PlayerIdsPage = lazy(() => import('./pages/stats/player-ids-page'));
 const AlliancesPage = lazy(() => import('./pages/stats/alliances-page'));
+const AdminDashboardPage = lazy(() => import('./pages/admin/admin-dashboard-page'));
+const KingdomManagementPage = lazy(() => import('./pages/admin/kingdom-management-page'));
+const UsersPage = lazy(() => import('./pages/admin/users-page'));
 
 export interface ProtectedRoute {
   path: string;
@@ -42,11 +45,11 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   planned('/my-kingdom/kingdom-points/automatic-points', 'menu.automaticPoints'),
   { path: '/my-kingdom/settings', titleId: 'menu.settings', page: KingdomSettingsPage },
   planned('/my-kingdom/migrant-dashboard', 'menu.migrantDashboard'),
-  planned('/admin/admin-dashboard', 'menu.adminDashboard'),
+  { path: '/admin/admin-dashboard', titleId: 'menu.adminDashboard', page: AdminDashboardPage },
   planned('/admin/kvk-management', 'menu.kvkManagement'),
-  planned('/admin/kingdom-management', 'menu.kingdomManagement'),
+  { path: '/admin/kingdom-management', titleId: 'menu.kingdomManagement', page: KingdomManagementPage },
   { path: '/admin/scans', titleId: 'menu.scans', page: ScansPage },
-  planned('/admin/users', 'menu.users'),
+  { path: '/admin/users', titleId: 'menu.users', page: UsersPage },
   planned('/admin/bot/status', 'menu.botStatus'),
   planned('/admin/bot/monitor', 'menu.botMonitor'),
   planned('/admin/bot/console', 'menu.botConsole'),
