@@ -220,7 +220,7 @@ function AuditLog() {
                   <When at={e.at} />
                 </Td>
                 <Td className="max-md:px-1">
-                  <bdi className="font-medium break-all">{e.actor}</bdi>
+                  <bdi className="font-medium whitespace-nowrap">{e.actor}</bdi>
                 </Td>
                 <Td className="max-md:px-1">
                   <code dir="ltr" className="rounded bg-muted px-1 py-0.5 text-xs">
@@ -228,7 +228,7 @@ function AuditLog() {
                   </code>
                 </Td>
                 <Td className="max-md:col-span-2 max-md:px-1">
-                  <bdi className="break-all">{e.target}</bdi>
+                  <bdi className="[overflow-wrap:anywhere]">{e.target}</bdi>
                 </Td>
                 <Td className="max-md:col-span-2 max-md:px-1">
                   <code dir="ltr" className="block max-w-md text-start text-xs break-all text-muted-foreground">

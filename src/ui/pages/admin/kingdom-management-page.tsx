@@ -96,9 +96,14 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
                       </span>
                     </Td>
                     <Td className="max-md:px-1">
-                      <bdi className="break-all">{k.name}</bdi>
+                      <bdi className="[overflow-wrap:anywhere]">{k.name}</bdi>
                     </Td>
-                    <Td className="max-md:col-span-2 max-md:px-1">{k.camp ? <bdi>{k.camp}</bdi> : <span className="text-muted-foreground">—</span>}</Td>
+                    <Td className="max-md:col-span-2 max-md:px-1">
+                      <span className="text-xs text-muted-foreground md:hidden">
+                        <FormattedMessage id="admin.kingdoms.camp" />:{' '}
+                      </span>
+                      {k.camp ? <bdi>{k.camp}</bdi> : <span className="text-muted-foreground">—</span>}
+                    </Td>
                     <Td className="max-md:col-span-2 max-md:px-1">
                       <div className="flex justify-end gap-2 max-md:justify-start">
                         <Button size="sm" variant="outline" onClick={() => setEditing(k.number)} aria-label={intl.formatMessage({ id: 'admin.kingdoms.editOf' }, { number: k.number })}>

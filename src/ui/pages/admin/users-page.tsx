@@ -122,7 +122,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
             <FormattedMessage id="admin.users.noMatch" />
           </p>
         ) : (
-          <Table loading={list.isPending} columns={7} minWidth="0" className="max-lg:block lg:min-w-[60rem]">
+          <Table loading={list.isPending} columns={6} minWidth="0" className="max-lg:block">
             <thead className="max-lg:hidden">
               <tr>
                 <Th>
@@ -139,8 +139,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                 </Th>
                 <Th>
                   <FormattedMessage id="admin.users.signedUp" />
-                </Th>
-                <Th>
+                  {' · '}
                   <FormattedMessage id="admin.users.lastSeen" />
                 </Th>
                 <Th>
@@ -159,17 +158,17 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                   data-username={user.username}
                   className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-3 max-lg:gap-y-1 max-lg:rounded-md max-lg:border max-lg:border-border max-lg:p-2"
                 >
-                  <Td className="max-lg:col-span-2 max-lg:px-1">
+                  <Td className="max-lg:col-span-2 max-lg:px-1 lg:max-w-56">
                     <div className="grid min-w-0">
                       <span className="flex flex-wrap items-center gap-2">
-                        <bdi className="font-medium break-all">{user.username}</bdi>
+                        <bdi className="font-medium [overflow-wrap:anywhere]">{user.username}</bdi>
                         {user.disabled && (
                           <span className="rounded bg-danger/15 px-1.5 py-0.5 text-[11px] font-semibold text-danger">
                             <FormattedMessage id="admin.users.disabled" />
                           </span>
                         )}
                       </span>
-                      <bdi className="text-xs break-all text-muted-foreground">{user.email}</bdi>
+                      <bdi className="text-xs text-muted-foreground [overflow-wrap:anywhere]">{user.email}</bdi>
                     </div>
                   </Td>
                   <Td className="max-lg:px-1">
@@ -181,7 +180,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                   <Td className="max-lg:px-1">
                     <Caption id="admin.users.rank" />
                     <span className="flex items-center gap-2">
-                      <RankTag rank={user.rank} className="max-sm:hidden" />
+                      <RankTag rank={user.rank} className="lg:hidden" />
                       <NativeSelect
                         aria-label={intl.formatMessage({ id: 'admin.users.rankOf' }, { username: user.username })}
                         className="w-32"
@@ -204,16 +203,24 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                       <FormattedNumber value={user.balance} />
                     </bdi>
                   </Td>
-                  <Td className="max-lg:px-1">
-                    <Caption id="admin.users.signedUp" />
-                    <When at={user.createdAt} />
-                  </Td>
-                  <Td className="max-lg:px-1">
-                    <Caption id="admin.users.lastSeen" />
-                    <When at={user.lastSeenAt} />
+                  <Td className="max-lg:col-span-2 max-lg:px-1">
+                    <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-xs">
+                      <dt className="text-muted-foreground">
+                        <FormattedMessage id="admin.users.signedUp" />
+                      </dt>
+                      <dd>
+                        <When at={user.createdAt} />
+                      </dd>
+                      <dt className="text-muted-foreground">
+                        <FormattedMessage id="admin.users.lastSeen" />
+                      </dt>
+                      <dd data-testid="last-seen">
+                        <When at={user.lastSeenAt} />
+                      </dd>
+                    </dl>
                   </Td>
                   <Td className="max-lg:col-span-2 max-lg:px-1">
-                    <div className="flex flex-wrap justify-end gap-2 max-lg:justify-start">
+                    <div className="flex flex-wrap justify-end gap-2 max-lg:justify-start lg:w-44">
                       {user.disabled ? (
                         <Button size="sm" variant="outline" disabled={busy} onClick={() => enable.mutate(user.username)}>
                           <FormattedMessage id="admin.users.enable" />
