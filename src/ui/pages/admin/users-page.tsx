@@ -1,4 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createAdminApi, type AdminUser } from '../../../api/admin';
@@ -11,6 +12,7 @@ import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
 import { RankTag } from '../../components/rank-tag';
 import { Table, Td, Th } from '../../components/table';
+import { useChild } from '../../app-context';
 import { useApi } from '../../lib/use-api';
 import { LabelledField, useDebounced } from '../points/shared';
 import { ConfirmDialog } from '../stats/confirm-dialog';
@@ -27,6 +29,8 @@ export default function UsersPage({ titleId }: { titleId: string }) {
   const intl = useIntl();
   const admin = useApi(createAdminApi);
   const client = useQueryClient();
+  // an admin cannot disable their own account (the server refuses it too)
+  const me = useSelector(useChild('auth'), (st) => st.context.user?.username);
   const [q, setQ] = useState('');
   const [rank, setRank] = useState<Rank | ''>('');
   const [page, setPage] = useState(1);
@@ -205,13 +209,13 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                   </Td>
                   <Td className="max-lg:col-span-2 max-lg:px-1">
                     <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-xs">
-                      <dt className="text-muted-foreground">
+                      <dt className="whitespace-nowrap text-muted-foreground">
                         <FormattedMessage id="admin.users.signedUp" />
                       </dt>
                       <dd>
                         <When at={user.createdAt} />
                       </dd>
-                      <dt className="text-muted-foreground">
+                      <dt className="whitespace-nowrap text-muted-foreground">
                         <FormattedMessage id="admin.users.lastSeen" />
                       </dt>
                       <dd data-testid="last-seen">
@@ -221,7 +225,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                   </Td>
                   <Td className="max-lg:col-span-2 max-lg:px-1">
                     <div className="flex flex-wrap justify-end gap-2 max-lg:justify-start lg:w-44">
-                      {user.disabled ? (
+                      {user.username === me ? null : user.disabled ? (
                         <Button size="sm" variant="outline" disabled={busy} onClick={() => enable.mutate(user.username)}>
                           <FormattedMessage id="admin.users.enable" />
                         </Button>
