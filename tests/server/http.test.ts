@@ -147,6 +147,15 @@ describe('OpenAPI, docs and CORS', () => {
         '/metrics/series',
         '/player-ids',
         '/player-ids/{governorId}',
+        '/accounts',
+        '/accounts/{username}/disable',
+        '/accounts/{username}/enable',
+        '/accounts/{username}/revoke-sessions',
+        '/kingdoms',
+        '/kingdoms/{number}',
+        '/admin/dashboard',
+        '/audit',
+        '/audit.csv',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');
