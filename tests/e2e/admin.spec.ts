@@ -47,7 +47,7 @@ test('users page: search by name and governor id, change a rank, disable (the pl
   await playerPage.locator('#email').fill(player.email);
   await playerPage.locator('#password').fill(player.password);
   await playerPage.getByRole('button', { name: 'Login' }).click();
-  await expect(playerPage.getByText('This account is disabled. Please contact an administrator.')).toBeVisible();
+  await expect(playerPage.getByTestId('notification')).toContainText('This account is disabled. Please contact an administrator.');
 
   // enabled: they sign in again
   await row.getByRole('button', { name: 'Enable' }).click();

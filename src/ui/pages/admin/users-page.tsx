@@ -224,7 +224,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                     </dl>
                   </Td>
                   <Td className="max-lg:col-span-2 max-lg:px-1">
-                    <div className="flex flex-wrap justify-end gap-2 max-lg:justify-start lg:w-44">
+                    <div className="flex flex-wrap justify-end gap-2 max-lg:justify-start lg:flex-col lg:items-end [&>button]:whitespace-nowrap">
                       {user.username === me ? null : user.disabled ? (
                         <Button size="sm" variant="outline" disabled={busy} onClick={() => enable.mutate(user.username)}>
                           <FormattedMessage id="admin.users.enable" />
