@@ -345,3 +345,25 @@ describe('the audit log', () => {
     expect((await audit()).total).toBe(before);
   });
 });
+
+describe('the admin routes’ budget', () => {
+  it('an admin account gets 429 with a sentence after 240 calls in a minute; another admin is not affected', async () => {
+    const own = await leadershipServer();
+    try {
+      const second = await signedIn(own.server, 'second');
+      await call(own.server, 'POST', `/admin/users/${second.username}/rank`, { token: own.admin.token, body: { rank: 'admin' } });
+      let status = 200;
+      let calls = 1;
+      while (status === 200 && calls < 400) {
+        status = (await call(own.server, 'GET', '/kingdoms', { token: own.admin.token })).status;
+        calls += 1;
+      }
+      expect(status).toBe(429);
+      expect(calls).toBeGreaterThan(200);
+      expect((await call(own.server, 'GET', '/accounts', { token: own.admin.token })).body).toEqual({ result: false, error: 'Too many administration calls: wait a minute.' });
+      expect((await call(own.server, 'GET', '/accounts', { token: second.token })).status).toBe(200);
+    } finally {
+      await own.server.close();
+    }
+  });
+});
