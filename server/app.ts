@@ -78,6 +78,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     now,
     log: app.log,
     bots,
+    startedAt: Date.now(),
     ports: { http: 0, auction: 0, user: 0 },
   };
 

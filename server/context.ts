@@ -25,6 +25,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** The scan bots' live side: connections, status, logs, commands, watching admins. */
   bots: BotHub;
+  /** When this server started (epoch ms, wall clock): the admin dashboard's uptime. */
+  startedAt: number;
   /** Ports actually bound (the configured ones may be 0); filled as each server listens. */
   ports: { http: number; auction: number; user: number };
 }

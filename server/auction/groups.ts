@@ -1,28 +1,40 @@
 import type { Db } from '../db/open';
-import type { Queryable } from '../db/write';
+import { writeTransaction, type Queryable } from '../db/write';
+import { recordAuditBy } from '../audit/audit';
 
 export const GROUP_NAME_MAX = 50;
 
-/** Adds a user to a group (created on first use); false when they already were in it. */
-export async function addToGroup(db: Db, userId: number, name: string, now = Date.now()): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
+/** Adds a user to a group (created on first use); false when they already were in it. Audited by `actorId` (null: the shell). */
+export async function addToGroup(db: Db, userId: number, name: string, now = Date.now(), actorId: number | null = null): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
     await trx.insertInto('groups').values({ name, created_at: now }).onConflict((oc) => oc.column('name').doNothing()).execute();
-    const group = await trx.selectFrom('groups').select('id').where('name', '=', name).executeTakeFirstOrThrow();
+    const group = await trx.selectFrom('groups').select(['id', 'name']).where('name', '=', name).executeTakeFirstOrThrow();
     const inserted = await trx
       .insertInto('user_groups')
       .values({ user_id: userId, group_id: group.id })
       .onConflict((oc) => oc.columns(['user_id', 'group_id']).doNothing())
       .executeTakeFirst();
-    return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+    const added = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+    if (added) await recordAuditBy(trx, actorId, 'group.add', group.name, { username: await usernameOf(trx, userId) }, now);
+    return added;
   });
 }
 
 /** Removes a user from a group; false when they were not in it. The group itself stays (items may name it). */
-export async function removeFromGroup(db: Db, userId: number, name: string): Promise<boolean> {
-  const group = await db.selectFrom('groups').select('id').where('name', '=', name).executeTakeFirst();
-  if (!group) return false;
-  const deleted = await db.deleteFrom('user_groups').where('user_id', '=', userId).where('group_id', '=', group.id).executeTakeFirst();
-  return Number(deleted.numDeletedRows) > 0;
+export async function removeFromGroup(db: Db, userId: number, name: string, actorId: number | null = null, now = Date.now()): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    const group = await trx.selectFrom('groups').select(['id', 'name']).where('name', '=', name).executeTakeFirst();
+    if (!group) return false;
+    const deleted = await trx.deleteFrom('user_groups').where('user_id', '=', userId).where('group_id', '=', group.id).executeTakeFirst();
+    const removed = Number(deleted.numDeletedRows) > 0;
+    if (removed) await recordAuditBy(trx, actorId, 'group.remove', group.name, { username: await usernameOf(trx, userId) }, now);
+    return removed;
+  });
+}
+
+async function usernameOf(trx: Queryable, userId: number): Promise<string> {
+  const row = await trx.selectFrom('users').select('username').where('id', '=', userId).executeTakeFirst();
+  return row?.username ?? `#${userId}`;
 }
 
 /** Every group with its members' usernames, by name. */
@@ -52,18 +64,23 @@ export async function findGroup(db: Queryable, name: string): Promise<{ id: numb
 }
 
 /** Creates an empty group; false when one with this name (any case) exists. */
-export async function createGroup(db: Queryable, name: string, now = Date.now()): Promise<boolean> {
-  const inserted = await db.insertInto('groups').values({ name, created_at: now }).onConflict((oc) => oc.column('name').doNothing()).executeTakeFirst();
-  return Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+export async function createGroup(db: Db, name: string, now = Date.now(), actorId: number | null = null): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    const inserted = await trx.insertInto('groups').values({ name, created_at: now }).onConflict((oc) => oc.column('name').doNothing()).executeTakeFirst();
+    const created = Number(inserted.numInsertedOrUpdatedRows ?? 0) > 0;
+    if (created) await recordAuditBy(trx, actorId, 'group.create', name, {}, now);
+    return created;
+  });
 }
 
 /** Deletes a group and its memberships (items that name it keep the name: nobody is in it any more). */
-export async function deleteGroup(db: Db, name: string): Promise<boolean> {
-  return db.transaction().execute(async (trx) => {
-    const group = await trx.selectFrom('groups').select('id').where('name', '=', name).executeTakeFirst();
+export async function deleteGroup(db: Db, name: string, actorId: number | null = null, now = Date.now()): Promise<boolean> {
+  return writeTransaction(db, async (trx) => {
+    const group = await trx.selectFrom('groups').select(['id', 'name']).where('name', '=', name).executeTakeFirst();
     if (!group) return false;
-    await trx.deleteFrom('user_groups').where('group_id', '=', group.id).execute();
+    const members = await trx.deleteFrom('user_groups').where('group_id', '=', group.id).executeTakeFirst();
     await trx.deleteFrom('groups').where('id', '=', group.id).execute();
+    await recordAuditBy(trx, actorId, 'group.delete', group.name, { members: Number(members.numDeletedRows) }, now);
     return true;
   });
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { writeTransaction } from '../db/write';
+import { recordAuditBy } from '../audit/audit';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { storeIsOpen } from '../kingdom/settings';
 import { announceBalance } from '../points/announce';
@@ -33,7 +34,7 @@ export class StoreItems {
    * A new item. Without startsAt (or with one a little in the past: clock skew) it goes live at once
    * and BIDDING_STARTED goes out; later starts wait for the scheduler.
    */
-  create(body: z.output<typeof createItemBody>, creatorId: number): Promise<StoreItem> {
+  create(body: z.output<typeof createItemBody>, creatorId: number, audit: { action: string; detail?: Record<string, unknown> } = { action: 'item.create' }): Promise<StoreItem> {
     const { db, hub } = this.deps;
     return this.deps.exclusive(async () => {
       const now = this.deps.now();
@@ -42,30 +43,35 @@ export class StoreItems {
       const live = startsAt <= now;
       // going live while the store is closed: held with its whole duration until it opens
       const held = live && !(await storeIsOpen(db)) ? body.duration * 1000 : null;
-      const row = await db
-        .insertInto('items')
-        .values({
-          name: body.itemName,
-          description: body.description ?? '',
-          image_url: body.imageUrl ?? null,
-          type: body.type ?? 'auction',
-          start_price: body.start_price,
-          min_increment: body.minIncrement,
-          starts_at: startsAt,
-          duration_s: body.duration,
-          ends_at: startsAt + body.duration * 1000,
-          extend_window_s: body.extendWindow,
-          max_extensions: body.maxExtensions,
-          state: live ? 'live' : 'scheduled',
-          eligibility: writeEligibility(body.eligibility),
-          amount: body.start_price,
-          created_by: creatorId,
-          created_at: now,
-          started_at: live ? now : null,
-          held_ms: held,
-        })
-        .returningAll()
-        .executeTakeFirstOrThrow();
+      // the item and its audit entry in one transaction
+      const row = await writeTransaction(db, async (trx) => {
+        const inserted = await trx
+          .insertInto('items')
+          .values({
+            name: body.itemName,
+            description: body.description ?? '',
+            image_url: body.imageUrl ?? null,
+            type: body.type ?? 'auction',
+            start_price: body.start_price,
+            min_increment: body.minIncrement,
+            starts_at: startsAt,
+            duration_s: body.duration,
+            ends_at: startsAt + body.duration * 1000,
+            extend_window_s: body.extendWindow,
+            max_extensions: body.maxExtensions,
+            state: live ? 'live' : 'scheduled',
+            eligibility: writeEligibility(body.eligibility),
+            amount: body.start_price,
+            created_by: creatorId,
+            created_at: now,
+            started_at: live ? now : null,
+            held_ms: held,
+          })
+          .returningAll()
+          .executeTakeFirstOrThrow();
+        await recordAuditBy(trx, creatorId, audit.action, inserted.name, { itemId: inserted.id, startPrice: inserted.start_price, startsAt: inserted.starts_at, ...audit.detail }, now);
+        return inserted;
+      });
       if (live) announceStart(hub, row, now);
       await this.deps.scheduler.arm();
       return toStoreItem({ ...row, leader_name: null }, now);
@@ -77,7 +83,7 @@ export class StoreItems {
    * and, when it was live, ITEM_CANCELLED takes it off every board (a cancellation is not a sale
    * that failed). A scheduled item was never on the boards, so nothing is broadcast for it.
    */
-  cancel(itemId: number): Promise<StoreItem> {
+  cancel(itemId: number, actorId: number | null = null): Promise<StoreItem> {
     const { db, hub } = this.deps;
     return this.deps.exclusive(async () => {
       const now = this.deps.now();
@@ -95,6 +101,7 @@ export class StoreItems {
             .returningAll()
             .executeTakeFirstOrThrow();
         }
+        await recordAuditBy(trx, actorId, 'item.cancel', item.name, { itemId: item.id, was: item.state, ...(released ? { released: released.username, amount: item.amount } : {}) }, now);
         return { item, released };
       });
       const { item, released } = result;
@@ -109,7 +116,7 @@ export class StoreItems {
    * Edits a scheduled item (409 once it has started, finished or been cancelled). A new start
    * a little in the past counts as now, and then the item goes live at once like a new one.
    */
-  edit(itemId: number, body: z.output<typeof editItemBody>): Promise<StoreItem> {
+  edit(itemId: number, body: z.output<typeof editItemBody>, actorId: number | null = null): Promise<StoreItem> {
     const { db, hub } = this.deps;
     return this.deps.exclusive(async () => {
       const now = this.deps.now();
@@ -123,6 +130,7 @@ export class StoreItems {
         const startPrice = body.start_price ?? item.start_price;
         const live = startsAt <= now;
         const held = live && !(await storeIsOpen(trx)) ? duration * 1000 : null;
+        await recordAuditBy(trx, actorId, 'item.edit', item.name, { itemId: item.id, changes: body }, now);
         return trx
           .updateTable('items')
           .set({
@@ -172,6 +180,7 @@ export class StoreItems {
         eligibility: rules,
       },
       creatorId,
+      { action: 'item.duplicate', detail: { from: item.id } },
     );
   }
 }

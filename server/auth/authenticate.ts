@@ -1,3 +1,4 @@
+import { noteSeen } from '../admin/accounts';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { findActiveSession } from './sessions';
@@ -21,7 +22,8 @@ export function bearerToken(authorization: string | undefined | null): string | 
 /**
  * Who is asking, from a `Bearer <token>` string: the REST Authorization header and the sockets'
  * AUTHENTICATION frame both come here. A token counts only while its session row exists, is not
- * revoked and has not expired.
+ * revoked and has not expired, and its account is not disabled. Each one notes the account as seen
+ * (at most one write a minute).
  */
 export function createAuthenticator(db: Db, secret: Uint8Array): Authenticate {
   return async (authorization) => {
@@ -32,7 +34,9 @@ export function createAuthenticator(db: Db, secret: Uint8Array): Authenticate {
     const session = await findActiveSession(db, claims.sessionId, claims.userId);
     if (!session) return null;
     const user = await db.selectFrom('users').selectAll().where('id', '=', claims.userId).executeTakeFirst();
-    if (!user) return null;
+    // a disabled account's sessions are revoked with it; this also covers a sign-in racing the disable
+    if (!user || user.disabled_at !== null) return null;
+    noteSeen(db, user, Date.now());
     return { user, sessionId: session.id, sessionExpiresAt: session.expires_at };
   };
 }

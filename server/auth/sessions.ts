@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Db } from '../db/open';
 import type { SessionRow } from '../db/schema';
+import type { Queryable } from '../db/write';
 import { TOKEN_LIFETIME_MS } from './tokens';
 
 export async function createSession(db: Db, userId: number, now = Date.now()): Promise<SessionRow> {
@@ -40,6 +41,17 @@ export function onSessionsRevoked(db: Db, listener: RevokedListener): () => void
   if (!set) revokedListeners.set(db, (set = new Set()));
   set.add(listener);
   return () => set.delete(listener);
+}
+
+/** Tells the listeners (the sockets) of sessions revoked inside a transaction, once it has committed. */
+export function announceRevoked(db: Db, sessionIds: string[]): void {
+  revoked(db, sessionIds);
+}
+
+/** Revokes every live session of the user inside the caller's write transaction; call announceRevoked after the commit. */
+export async function revokeUserSessionsIn(trx: Queryable, userId: number, now: number): Promise<string[]> {
+  const rows = await trx.updateTable('sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).returning('id').execute();
+  return rows.map((r) => r.id);
 }
 
 function revoked(db: Db, sessionIds: string[]): void {

@@ -9,6 +9,7 @@ import * as m0007 from './migrations/0007_governor_ids_safe_times';
 import * as m0008 from './migrations/0008_audit_log';
 import * as m0009 from './migrations/0009_kvk';
 import * as m0012 from './migrations/0012_bots';
+import * as m0011 from './migrations/0011_administration';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,6 +23,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0008_audit_log': m0008,
   '0009_kvk': m0009,
   '0012_bots': m0012,
+  '0011_administration': m0011,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

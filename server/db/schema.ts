@@ -14,6 +14,11 @@ export interface UsersTable {
   reserved: ColumnType<number, number | undefined, number>;
   locale: ColumnType<string, string | undefined, string>;
   created_at: number;
+  /** Set while the account is disabled (it cannot sign in); null otherwise. */
+  disabled_at: ColumnType<number | null, number | null | undefined, number | null>;
+  disabled_by: ColumnType<number | null, number | null | undefined, number | null>;
+  /** The last authentication, written at most once a minute. */
+  last_seen_at: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface SessionsTable {
@@ -212,6 +217,16 @@ export interface KvkMarksTable {
   marked_at: number;
 }
 
+/** A kingdom the site knows (ours, and others met in KvK), by its number. */
+export interface KingdomsTable {
+  number: number;
+  name: string;
+  camp: ColumnType<string, string | undefined, string>;
+  created_at: number;
+  updated_at: number;
+  updated_by: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -233,6 +248,7 @@ export interface Database {
   kvk_seasons: KvkSeasonsTable;
   kvk_marks: KvkMarksTable;
   bots: BotsTable;
+  kingdoms: KingdomsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

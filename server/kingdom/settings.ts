@@ -5,6 +5,7 @@ import type { KingdomSettingsTable } from '../db/schema';
 import type { Queryable } from '../db/write';
 import { writeTransaction } from '../db/write';
 import type { Db } from '../db/open';
+import { recordAuditBy } from '../audit/audit';
 
 function toSettings(row: Selectable<KingdomSettingsTable>): KingdomSettings {
   return {
@@ -57,6 +58,10 @@ export async function updateSettings(
       .returningAll()
       .executeTakeFirstOrThrow();
     if (onStoreChange && row.store_open !== before.store_open) await onStoreChange(trx, row.store_open === 1);
+    // audited with the change: the store's opening or closing on its own, the other settings together
+    if (row.store_open !== before.store_open) await recordAuditBy(trx, actorId, row.store_open === 1 ? 'store.open' : 'store.close', 'store', {}, now);
+    const { storeOpen: _store, ...rest } = body;
+    if (Object.values(rest).some((v) => v !== undefined)) await recordAuditBy(trx, actorId, 'settings.change', 'kingdom', rest, now);
     return toSettings(row);
   });
 }

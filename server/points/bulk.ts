@@ -270,6 +270,11 @@ export class BulkPreviews {
       {
         actorId,
         refusalText: (index, message) => `Line ${rows()[index].line} (${rows()[index].username}): ${message} Nothing was applied.`,
+        audit: ({ users }) => ({
+          action: 'points.bulk',
+          target: `${rows().length} rows`,
+          detail: { rows: rows().length, players: users.length, total: rows().reduce((sum, row) => sum + row.amount, 0) },
+        }),
         onCommit: () => {
           if (state.preview) state.preview.applied = true;
         },

@@ -3,6 +3,7 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { writeTransaction } from '../db/write';
+import { recordAuditBy } from '../audit/audit';
 import { DomainError, restated } from '../errors';
 import type { Hub } from '../sockets/hub';
 import { announceBalance } from './announce';
@@ -25,6 +26,11 @@ export interface BookOptions {
   kind?: TransactionKind;
   /** The text a refusal of entry `index` reads (default: the ledger's own text, e.g. "below reserved"). */
   refusalText?: (index: number, message: string) => string;
+  /**
+   * The audit entry of a leadership action (a person's grant, deduct or bulk award), made from what
+   * was booked and recorded in the same transaction; purchases and automatic awards leave it out.
+   */
+  audit?: (booked: Booked) => { action: string; target: string; detail?: Record<string, unknown> };
   /** Runs in the queue right after the commit, before the next job (marks what was booked, e.g. a bulk preview as applied). */
   onCommit?: () => void;
 }
@@ -78,7 +84,12 @@ export class PointsService {
             throw error;
           }
         }
-        return { transactions, users: [...users.values()] };
+        const result = { transactions, users: [...users.values()] };
+        if (options.audit) {
+          const entry = options.audit(result);
+          await recordAuditBy(trx, options.actorId, entry.action, entry.target, entry.detail ?? {}, at);
+        }
+        return result;
       });
       options.onCommit?.();
       // committed: now the players' open pages hear of it

@@ -13,7 +13,7 @@ import {
 } from '../../src/protocol/scans';
 import type { Db } from '../db/open';
 import { writeTransaction } from '../db/write';
-
+import { recordAuditBy } from '../audit/audit';
 import { findUserByUsername } from '../users/users';
 import { columnOf, findScan, latestScan } from './scans';
 import { Invalid, NotFound } from '../errors';
@@ -63,6 +63,7 @@ export async function saveAlliance(db: Db, tag: string, change: { name?: string;
       .values({ tag, name, ours: ours ? 1 : 0, updated_at: now, updated_by: actorId })
       .onConflict((oc) => oc.column('tag').doUpdateSet({ name, ours: ours ? 1 : 0, updated_at: now, updated_by: actorId }))
       .execute();
+    await recordAuditBy(trx, actorId, 'alliance.change', tag, { name, ours, ...(current ? { was: { name: current.name, ours: current.ours === 1 } } : {}) }, now);
     return { tag, name, ours };
   });
 }
@@ -194,13 +195,24 @@ export async function linkGovernor(db: Db, governorId: number, username: string,
       .orderBy('s.taken_at', 'desc')
       .limit(1)
       .executeTakeFirst();
+    const previous = current && current.user_id !== user.id ? await trx.selectFrom('users').select('username').where('id', '=', current.user_id).executeTakeFirst() : undefined;
+    await recordAuditBy(trx, actorId, 'player-id.link', String(governorId), { username: user.username, verified: isVerified, ...(previous ? { from: previous.username } : {}) }, now);
     return { governorId, username: user.username, verified: isVerified, main: String(governorId) === user.playerid, name: named?.name ?? null };
   });
 }
 
-export async function unlinkGovernor(db: Db, governorId: number): Promise<void> {
-  const deleted = await writeTransaction(db, (trx) => trx.deleteFrom('governor_links').where('governor_id', '=', governorId).executeTakeFirst());
-  if (Number(deleted.numDeletedRows) === 0) throw new NotFound(PLAYER_ID_ERRORS.unknownLink);
+export async function unlinkGovernor(db: Db, governorId: number, actorId: number | null = null, now = Date.now()): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    const link = await trx
+      .selectFrom('governor_links as g')
+      .innerJoin('users as u', 'u.id', 'g.user_id')
+      .select('u.username')
+      .where('g.governor_id', '=', governorId)
+      .executeTakeFirst();
+    if (!link) throw new NotFound(PLAYER_ID_ERRORS.unknownLink);
+    await trx.deleteFrom('governor_links').where('governor_id', '=', governorId).execute();
+    await recordAuditBy(trx, actorId, 'player-id.unlink', String(governorId), { username: link.username }, now);
+  });
 }
 
 /** A new account's claim on its governor (the sign-up's player id), unverified; a governor already linked keeps its account. */

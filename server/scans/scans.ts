@@ -29,7 +29,7 @@ import type { Db } from '../db/open';
 import { seasonUsesScan } from '../kvk/seasons';
 import type { ScanRowRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
-
+import { recordAuditBy } from '../audit/audit';
 import { parseTable, takenAtFromNames, type ParsedRow, type Stats } from './parse';
 import type { Table } from './read';
 import { Invalid, NotFound, Conflict } from '../errors';
@@ -200,6 +200,7 @@ export class ScanImports {
             .execute();
         }
         await writeAggregates(trx, scanId);
+        await recordAuditBy(trx, actorId, 'scan.apply', `#${scanId}`, { fileName: found.fileName, rows: found.rows.length, takenAt, source: options.source ?? 'upload' }, this.now());
         return scanId;
       });
       // kept (without its rows) until it expires, so applying it again says it was applied
@@ -264,13 +265,15 @@ export async function listScans(db: Db, page = 1): Promise<{ scans: Scan[]; tota
   return { scans: rows.map((r) => toScan(r as ScanWithUploader)), total: Number(total), page, pageSize: SCANS_PAGE_SIZE };
 }
 
-export async function deleteScan(db: Db, id: number): Promise<void> {
-  const deleted = await writeTransaction(db, async (trx) => {
+export async function deleteScan(db: Db, id: number, actorId: number | null = null, now = Date.now()): Promise<void> {
+  await writeTransaction(db, async (trx) => {
+    const scan = await trx.selectFrom('scans').select(['file_name', 'taken_at', 'rows']).where('id', '=', id).executeTakeFirst();
+    if (!scan) throw new NotFound(SCAN_ERRORS.unknownScan);
     // a KvK season's start, end or window: refused with a clear text (not a foreign-key failure)
     if (await seasonUsesScan(trx, id)) throw new Conflict(KVK_ERRORS.scanInUse);
-    return trx.deleteFrom('scans').where('id', '=', id).executeTakeFirst();
+    await trx.deleteFrom('scans').where('id', '=', id).execute();
+    await recordAuditBy(trx, actorId, 'scan.delete', `#${id}`, { fileName: scan.file_name, takenAt: scan.taken_at, rows: scan.rows }, now);
   });
-  if (Number(deleted.numDeletedRows) === 0) throw new NotFound(SCAN_ERRORS.unknownScan);
 }
 
 /** The scan asked for (404 when unknown), or the latest; and the one to compare with: asked for, or the scan before it. */

@@ -4,6 +4,7 @@ import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { writeTransaction } from '../db/write';
 import { Conflict } from '../errors';
+import { recordAudit, SHELL_ACTOR, type AuditEntry } from '../audit/audit';
 
 /** The account as the wire shows it (POST auth/me and friends): never the hash. */
 export function toWireUser(row: UserRow): User {
@@ -36,11 +37,12 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
 /**
  * Sets an account's rank; refuses (409) to take the rank admin from the last admin, so the
  * kingdom always has someone who can run it. Checked and written in one write transaction: two
- * admins demoting each other at once cannot both succeed.
+ * admins demoting each other at once cannot both succeed. The change is audited in the same
+ * transaction (by `actor`: the shell's `npm run admin` records as the system).
  */
-export async function setUserRank(db: Db, id: number, rank: string): Promise<UserRow> {
+export async function setUserRank(db: Db, id: number, rank: string, actor: AuditEntry['actor'] = SHELL_ACTOR, now = Date.now()): Promise<UserRow> {
   return writeTransaction(db, async (trx) => {
-    const current = await trx.selectFrom('users').select('rank').where('id', '=', id).executeTakeFirstOrThrow();
+    const current = await trx.selectFrom('users').select(['rank', 'username']).where('id', '=', id).executeTakeFirstOrThrow();
     if (current.rank === 'admin' && rank !== 'admin') {
       const { admins } = await trx
         .selectFrom('users')
@@ -49,6 +51,8 @@ export async function setUserRank(db: Db, id: number, rank: string): Promise<Use
         .executeTakeFirstOrThrow();
       if (admins <= 1) throw new Conflict(AUTH_ERRORS.lastAdmin);
     }
-    return trx.updateTable('users').set({ rank }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    const updated = await trx.updateTable('users').set({ rank }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
+    if (current.rank !== rank) await recordAudit(trx, { actor, action: 'rank.change', target: current.username, detail: { from: current.rank, to: rank } }, now);
+    return updated;
   });
 }

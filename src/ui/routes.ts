@@ -22,6 +22,9 @@ const KvkManagementPage = lazy(() => import('./pages/kvk/kvk-management-page'));
 const BotStatusPage = lazy(() => import('./pages/bots/bot-status-page'));
 const BotMonitorPage = lazy(() => import('./pages/bots/bot-monitor-page'));
 const BotConsolePage = lazy(() => import('./pages/bots/bot-console-page'));
+const AdminDashboardPage = lazy(() => import('./pages/admin/admin-dashboard-page'));
+const KingdomManagementPage = lazy(() => import('./pages/admin/kingdom-management-page'));
+const UsersPage = lazy(() => import('./pages/admin/users-page'));
 
 export interface ProtectedRoute {
   path: string;
@@ -47,11 +50,11 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   planned('/my-kingdom/kingdom-points/automatic-points', 'menu.automaticPoints'),
   { path: '/my-kingdom/settings', titleId: 'menu.settings', page: KingdomSettingsPage },
   planned('/my-kingdom/migrant-dashboard', 'menu.migrantDashboard'),
-  planned('/admin/admin-dashboard', 'menu.adminDashboard'),
+  { path: '/admin/admin-dashboard', titleId: 'menu.adminDashboard', page: AdminDashboardPage },
   { path: '/admin/kvk-management', titleId: 'menu.kvkManagement', page: KvkManagementPage },
-  planned('/admin/kingdom-management', 'menu.kingdomManagement'),
+  { path: '/admin/kingdom-management', titleId: 'menu.kingdomManagement', page: KingdomManagementPage },
   { path: '/admin/scans', titleId: 'menu.scans', page: ScansPage },
-  planned('/admin/users', 'menu.users'),
+  { path: '/admin/users', titleId: 'menu.users', page: UsersPage },
   { path: '/admin/bot/status', titleId: 'menu.botStatus', page: BotStatusPage },
   { path: '/admin/bot/monitor', titleId: 'menu.botMonitor', page: BotMonitorPage },
   { path: '/admin/bot/console', titleId: 'menu.botConsole', page: BotConsolePage },

@@ -158,6 +158,15 @@ describe('OpenAPI, docs and CORS', () => {
         '/bots/{id}',
         '/bots/{id}/commands',
         '/bots/{id}/token',
+        '/accounts',
+        '/accounts/{username}/disable',
+        '/accounts/{username}/enable',
+        '/accounts/{username}/revoke-sessions',
+        '/kingdoms',
+        '/kingdoms/{number}',
+        '/admin/dashboard',
+        '/audit',
+        '/audit.csv',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');

@@ -1,45 +1,279 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
+import {
+  accountAnswer,
+  accountsAnswer,
+  accountsQuery,
+  ADMIN_ERRORS,
+  AUDIT_PAGE_SIZE,
+  auditAnswer,
+  auditQuery,
+  dashboardAnswer,
+  kingdomAnswer,
+  kingdomBody,
+  kingdomEditBody,
+  kingdomNumber,
+  kingdomsAnswer,
+  revokeAnswer,
+} from '../../../src/protocol/admin';
 import { AUTH_ERRORS, rankBody, user } from '../../../src/protocol/auth';
+import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
+import { disableAccount, enableAccount, listAccounts, revokeAccountSessions, toAdminUser, type Actor } from '../../admin/accounts';
+import { readDashboard } from '../../admin/dashboard';
+import { createKingdom, editKingdom, listKingdoms, removeKingdom } from '../../admin/kingdoms';
+import { allAudit, listAudit } from '../../audit/audit';
 import type { AppContext } from '../../context';
 import { statusMsg } from '../../sockets/user';
 import { findUserByUsername, setUserRank, toWireUser } from '../../users/users';
+import { csvTime, sendCsv } from '../csv';
 import { parseBody } from '../errors';
-import { requireRank } from '../guards';
+import { authOf, requireRank } from '../guards';
 import { BEARER, jsonSchema, resultError } from '../openapi';
-import { NotFound } from '../../errors';
+import { Invalid, NotFound, TooMany } from '../../errors';
 
-/** Site administration (admins only). */
+const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
+const usernameParams = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] };
+const numberParams = { type: 'object', properties: { number: { type: 'string' } }, required: ['number'] };
+
+/** Admin calls an account may make in a minute (a person clicking never comes near; a runaway script does). */
+const ADMIN_CALLS_PER_MINUTE = 240;
+
+function actorOf(request: FastifyRequest): Actor {
+  const { user: me } = authOf(request);
+  return { id: me.id, name: me.username };
+}
+
+function numberOf(text: string): number {
+  const parsed = kingdomNumber.safeParse(/^\d{1,6}$/.test(text) ? Number(text) : Number.NaN);
+  if (!parsed.success) throw new Invalid(ADMIN_ERRORS.badKingdomNumber);
+  return parsed.data;
+}
+
+/**
+ * Site administration (DESIGN.md, "Administration"; issue 14): accounts (rank, disable, enable,
+ * sessions), the kingdoms the site knows, the dashboard and the audit log. Admins only, except
+ * reading the kingdoms, which leadership's pages (seasons, the scans' kingdom column) need too.
+ */
 export function adminRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
+    const perAccount = app.createRateLimit({ max: ADMIN_CALLS_PER_MINUTE, timeWindow: 60_000, keyGenerator: (request) => `admin:${request.auth?.user.id ?? request.ip}` });
+    const guard = (access: 'admin' | 'council+admin') => {
+      const rank = requireRank(ctx, access);
+      return async (request: FastifyRequest) => {
+        await rank(request);
+        const answer = await perAccount(request);
+        if (!answer.isAllowed && answer.isExceeded) throw new TooMany('Too many administration calls: wait a minute.');
+      };
+    };
+    const admin = guard('admin');
+
     app.post<{ Params: { username: string } }>(
       '/admin/users/:username/rank',
       {
-        preHandler: requireRank(ctx, 'admin'),
+        preHandler: admin,
         schema: {
-          summary: "Set a user's rank",
+          summary: "Set a user's rank (audited); the last admin cannot be demoted (409)",
           tags: ['admin'],
           security: BEARER,
-          params: { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] },
+          params: usernameParams,
           body: jsonSchema(rankBody, 'input'),
-          response: {
-            200: jsonSchema(z.object({ result: z.literal(true), user })),
-            400: jsonSchema(resultError),
-            401: jsonSchema(resultError),
-            403: jsonSchema(resultError),
-            404: jsonSchema(resultError),
-          },
+          response: { 200: jsonSchema(z.object({ result: z.literal(true), user })), ...errors(400, 401, 403, 404, 409, 429) },
         },
       },
       async (request) => {
         const { rank } = parseBody(rankBody, request.body);
         const target = await findUserByUsername(ctx.db, request.params.username);
         if (!target) throw new NotFound(AUTH_ERRORS.unknownUser);
-        const updated = await setUserRank(ctx.db, target.id, rank);
+        const updated = await setUserRank(ctx.db, target.id, rank, actorOf(request), ctx.now());
         request.log.info({ userId: updated.id, rank, by: request.auth?.user.id }, 'rank changed');
         ctx.hub.refreshUser(updated);
         ctx.hub.sendToUser(updated.id, 'user', statusMsg(updated));
         return { result: true, user: toWireUser(updated) };
+      },
+    );
+
+    // ── accounts ──────────────────────────────────────────────────────────────────────────
+
+    app.get(
+      '/accounts',
+      {
+        preHandler: admin,
+        schema: {
+          summary: 'Every account, by username, 50 a page; q matches a username or email (contains) or a governor id (prefix, linked governors too); rank filters',
+          tags: ['admin'],
+          security: BEARER,
+          querystring: jsonSchema(accountsQuery, 'input'),
+          response: { 200: jsonSchema(accountsAnswer), ...errors(400, 401, 403, 429) },
+        },
+      },
+      async (request) => {
+        const query = parseBody(accountsQuery, request.query ?? {});
+        return { result: true, ...(await listAccounts(ctx.db, query)) };
+      },
+    );
+
+    const accountChange = (path: string, summary: string, run: (username: string, request: FastifyRequest) => Promise<object>, answer: z.core.$ZodType) =>
+      app.post<{ Params: { username: string } }>(
+        path,
+        {
+          preHandler: admin,
+          schema: { summary, tags: ['admin'], security: BEARER, params: usernameParams, response: { 200: jsonSchema(answer), ...errors(401, 403, 404, 409, 429) } },
+        },
+        async (request) => run(request.params.username, request),
+      );
+
+    accountChange(
+      '/accounts/:username/disable',
+      'Disable an account: it cannot sign in, its sessions are revoked and its open sockets (auction and user) close at once (4401). Nothing is deleted. Not your own account, nor the last admin (409). Audited.',
+      async (username, request) => {
+        const { user: disabled, revoked } = await disableAccount(ctx.db, username, actorOf(request), ctx.now());
+        // the sockets of the revoked sessions closed with the revocation; anything still open of the account closes too
+        for (const conn of ctx.hub.connectionsOf(disabled.id)) ctx.hub.close(conn, WS_CLOSE_UNAUTHENTICATED, 'Account disabled');
+        request.log.info({ userId: disabled.id, sessions: revoked.length, by: request.auth?.user.id }, 'account disabled');
+        return { result: true, user: toAdminUser(disabled) };
+      },
+      accountAnswer,
+    );
+
+    accountChange(
+      '/accounts/:username/enable',
+      'Enable a disabled account: it may sign in again. Audited.',
+      async (username, request) => {
+        const enabled = await enableAccount(ctx.db, username, actorOf(request), ctx.now());
+        return { result: true, user: toAdminUser(enabled) };
+      },
+      accountAnswer,
+    );
+
+    accountChange(
+      '/accounts/:username/revoke-sessions',
+      'Sign an account out everywhere: every session revoked, every open socket closed (4401); it may sign in again. Answers how many sessions were revoked. Audited.',
+      async (username, request) => {
+        const { user: target, revoked } = await revokeAccountSessions(ctx.db, username, actorOf(request), ctx.now());
+        for (const conn of ctx.hub.connectionsOf(target.id)) ctx.hub.close(conn, WS_CLOSE_UNAUTHENTICATED, 'Session revoked');
+        return { result: true, user: toAdminUser(target), revoked: revoked.length };
+      },
+      revokeAnswer,
+    );
+
+    // ── kingdoms ──────────────────────────────────────────────────────────────────────────
+
+    app.get(
+      '/kingdoms',
+      {
+        preHandler: guard('council+admin'),
+        schema: {
+          summary: 'The kingdoms the site knows (ours and others met in KvK), by number: name, camp, and whether it is ours (the settings’ kingdom number)',
+          tags: ['admin'],
+          security: BEARER,
+          response: { 200: jsonSchema(kingdomsAnswer), ...errors(401, 403, 429) },
+        },
+      },
+      async () => ({ result: true, kingdoms: await listKingdoms(ctx.db) }),
+    );
+
+    app.post(
+      '/kingdoms',
+      {
+        preHandler: admin,
+        schema: {
+          summary: 'Add a kingdom {number, name, camp?} (409 when its number is known). Audited.',
+          tags: ['admin'],
+          security: BEARER,
+          body: jsonSchema(kingdomBody, 'input'),
+          response: { 200: jsonSchema(kingdomAnswer), ...errors(400, 401, 403, 409, 429) },
+        },
+      },
+      async (request) => ({ result: true, kingdom: await createKingdom(ctx.db, parseBody(kingdomBody, request.body), actorOf(request), ctx.now()) }),
+    );
+
+    app.put<{ Params: { number: string } }>(
+      '/kingdoms/:number',
+      {
+        preHandler: admin,
+        schema: {
+          summary: "Change a kingdom's name or camp. Audited.",
+          tags: ['admin'],
+          security: BEARER,
+          params: numberParams,
+          body: jsonSchema(kingdomEditBody, 'input'),
+          response: { 200: jsonSchema(kingdomAnswer), ...errors(400, 401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        const number = numberOf(request.params.number);
+        const body = parseBody(kingdomEditBody, request.body);
+        return { result: true, kingdom: await editKingdom(ctx.db, number, body, actorOf(request), ctx.now()) };
+      },
+    );
+
+    app.delete<{ Params: { number: string } }>(
+      '/kingdoms/:number',
+      {
+        preHandler: admin,
+        schema: {
+          summary: 'Forget a kingdom (scans and seasons keep its number; only the name goes). Audited.',
+          tags: ['admin'],
+          security: BEARER,
+          params: numberParams,
+          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404, 429) },
+        },
+      },
+      async (request) => {
+        await removeKingdom(ctx.db, numberOf(request.params.number), actorOf(request), ctx.now());
+        return { result: true };
+      },
+    );
+
+    // ── the dashboard and the audit log ───────────────────────────────────────────────────
+
+    app.get(
+      '/admin/dashboard',
+      {
+        preHandler: admin,
+        schema: {
+          summary: 'Health at a glance: accounts by rank, sockets connected, bids in the last hour, live items, the last scan, bots online, database size, version and uptime',
+          tags: ['admin'],
+          security: BEARER,
+          response: { 200: jsonSchema(dashboardAnswer), ...errors(401, 403, 429) },
+        },
+      },
+      async () => ({ result: true, dashboard: await readDashboard(ctx) }),
+    );
+
+    app.get(
+      '/audit',
+      {
+        preHandler: admin,
+        schema: {
+          summary: 'The audit log, newest first, 50 a page: every leadership action with who, what and when. actor: a username (any case); action: an exact action (points.grant) or an area (points)',
+          tags: ['admin'],
+          security: BEARER,
+          querystring: jsonSchema(auditQuery, 'input'),
+          response: { 200: jsonSchema(auditAnswer), ...errors(400, 401, 403, 429) },
+        },
+      },
+      async (request) => {
+        const { page = 1, ...filter } = parseBody(auditQuery, request.query ?? {});
+        return { result: true, ...(await listAudit(ctx.db, filter, page, AUDIT_PAGE_SIZE)), page, pageSize: AUDIT_PAGE_SIZE };
+      },
+    );
+
+    app.get(
+      '/audit.csv',
+      {
+        preHandler: admin,
+        schema: {
+          summary: "Every entry the filters match, newest first, as CSV (UTF-8 with BOM; formula-like text prefixed with '). Same filters as GET /audit.",
+          tags: ['admin'],
+          security: BEARER,
+          querystring: jsonSchema(auditQuery, 'input'),
+          response: { 200: { description: 'text/csv', type: 'string' }, ...errors(400, 401, 403, 429) },
+        },
+      },
+      async (request, reply) => {
+        const { page: _page, ...filter } = parseBody(auditQuery, request.query ?? {});
+        return sendCsv(reply, 'audit.csv', ['time', 'actor', 'action', 'target', 'detail'], allAudit(ctx.db, filter), (e) => [csvTime(e.at), e.actor, e.action, e.target, JSON.stringify(e.detail)]);
       },
     );
   };

@@ -1,16 +1,18 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import * as z from 'zod/mini';
+import { ADMIN_ERRORS } from '../../../src/protocol/admin';
 import { AUTH_ERRORS, loginAnswer, loginBody, meAnswer, registerBody, statusAnswer } from '../../../src/protocol/auth';
 import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
 import { createSession, revokeSession } from '../../auth/sessions';
 import { signAccessToken } from '../../auth/tokens';
 import type { AppContext } from '../../context';
+import { noteSeen } from '../../admin/accounts';
 import { registerUser } from '../../users/register';
 import { findUserByEmail, toWireUser } from '../../users/users';
 import { parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
 import { BEARER, jsonSchema, statusError } from '../openapi';
-import { Conflict, Invalid, TooMany, Unauthenticated } from '../../errors';
+import { Conflict, Forbidden, Invalid, TooMany, Unauthenticated } from '../../errors';
 
 function emailKey(request: FastifyRequest): string {
   const email = (request.body as { email?: unknown } | undefined)?.email;
@@ -70,7 +72,7 @@ export function authRoutes(ctx: AppContext) {
         config: { answer: 'login' },
         preHandler: loginLimit,
         schema: {
-          summary: 'Sign in; answers an access token (30 days) for the Authorization header and the sockets',
+          summary: 'Sign in; answers an access token (30 days) for the Authorization header and the sockets. A disabled account gets 403.',
           description: 'Limited per email and per client address; over the limit answers 429.',
           tags: ['auth'],
           body: jsonSchema(loginBody, 'input'),
@@ -78,6 +80,7 @@ export function authRoutes(ctx: AppContext) {
             200: jsonSchema(loginAnswer),
             400: jsonSchema(loginAnswer),
             401: jsonSchema(loginAnswer),
+            403: jsonSchema(loginAnswer),
             429: jsonSchema(loginAnswer),
             503: jsonSchema(loginAnswer),
           },
@@ -91,7 +94,10 @@ export function authRoutes(ctx: AppContext) {
           throw new Unauthenticated(AUTH_ERRORS.wrongCredentials);
         }
         if (!(await passwords.verify(user.password_hash, input.password))) throw new Unauthenticated(AUTH_ERRORS.wrongCredentials);
+        // said only to whoever knows the password: an admin disabled the account
+        if (user.disabled_at !== null) throw new Forbidden(ADMIN_ERRORS.disabled);
         const session = await createSession(db, user.id);
+        noteSeen(db, user, Date.now());
         const token = await signAccessToken(ctx.jwtSecret, { userId: user.id, sessionId: session.id }, session.expires_at);
         return { result: true, token: { access_token: token }, error: null };
       },

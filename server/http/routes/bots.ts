@@ -1,10 +1,11 @@
 import type { FastifyInstance } from 'fastify';
+import { Invalid, NotFound, TooMany } from '../../errors';
 import { z } from 'zod';
 import { BOT_ERRORS, bot, botBody, commandBody } from '../../../src/protocol/bots';
 import { recordAudit } from '../../audit/audit';
 import { registerBot, revokeBot, rotateBotToken } from '../../bots/registry';
 import type { AppContext } from '../../context';
-import { HttpError, parseBody } from '../errors';
+import { parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
 import { BEARER, jsonSchema, resultError } from '../openapi';
 
@@ -12,7 +13,7 @@ const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [c
 const idParams = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
 
 function botIdOf(value: string): number {
-  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new HttpError(400, BOT_ERRORS.badBotId);
+  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new Invalid(BOT_ERRORS.badBotId);
   return Number(value);
 }
 
@@ -118,12 +119,12 @@ export function botRoutes(ctx: AppContext) {
       },
       async (request) => {
         const limit = await commandLimit(request);
-        if (!limit.isAllowed && limit.isExceeded) throw new HttpError(429, BOT_ERRORS.tooManyCommandsSent);
+        if (!limit.isAllowed && limit.isExceeded) throw new TooMany(BOT_ERRORS.tooManyCommandsSent);
         const id = botIdOf(request.params.id);
         const body = parseBody(commandBody, request.body);
         const actor = actorOf(request);
         const name = ctx.bots.nameOf(id);
-        if (name === null) throw new HttpError(404, BOT_ERRORS.unknownBot);
+        if (name === null) throw new NotFound(BOT_ERRORS.unknownBot);
         const sent = ctx.bots.command(id, body.command, body.args, actor.name);
         await recordAudit(ctx.db, { actor, action: 'bot.command', target: name, detail: { botId: id, command: body.command, ...(body.args?.length ? { args: body.args } : {}), commandId: sent.id } }, ctx.now());
         return { result: true, command: { id: sent.id } };

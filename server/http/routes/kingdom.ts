@@ -86,7 +86,7 @@ export function kingdomRoutes(ctx: AppContext) {
       },
       async (request) => {
         const { name } = request.body;
-        if (!(await createGroup(ctx.db, name, ctx.now()))) throw new Conflict(SETTINGS_ERRORS.groupExists);
+        if (!(await createGroup(ctx.db, name, ctx.now(), authOf(request).user.id))) throw new Conflict(SETTINGS_ERRORS.groupExists);
         return { result: true as const, group: { name, members: [] } };
       },
     );
@@ -104,7 +104,7 @@ export function kingdomRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        if (!(await deleteGroup(ctx.db, request.params.name.trim()))) throw new NotFound(SETTINGS_ERRORS.unknownGroup);
+        if (!(await deleteGroup(ctx.db, request.params.name.trim(), authOf(request).user.id, ctx.now()))) throw new NotFound(SETTINGS_ERRORS.unknownGroup);
         return { result: true as const };
       },
     );
@@ -128,8 +128,8 @@ export function kingdomRoutes(ctx: AppContext) {
         if (!found) throw new NotFound(SETTINGS_ERRORS.unknownGroup);
         const user = await findUserByUsername(ctx.db, body.username);
         if (!user) throw new NotFound(SETTINGS_ERRORS.unknownUser);
-        if (body.member) await addToGroup(ctx.db, user.id, found.name, ctx.now());
-        else await removeFromGroup(ctx.db, user.id, found.name);
+        if (body.member) await addToGroup(ctx.db, user.id, found.name, ctx.now(), authOf(request).user.id);
+        else await removeFromGroup(ctx.db, user.id, found.name, authOf(request).user.id, ctx.now());
         const updated = await findGroup(ctx.db, found.name);
         if (!updated) throw new NotFound(SETTINGS_ERRORS.unknownGroup);
         return { result: true as const, group: { name: updated.name, members: updated.members } };

@@ -47,7 +47,14 @@ export function pointsRoutes(ctx: AppContext) {
         const { body } = request;
         const target = await findUserByUsername(ctx.db, body.username);
         if (!target) throw new NotFound(POINTS_ERRORS.unknownUser);
-        const { transactions, users } = await ctx.points.book([{ userId: target.id, delta: body.delta, reason: body.reason }], { actorId: authOf(request).user.id });
+        const { transactions, users } = await ctx.points.book([{ userId: target.id, delta: body.delta, reason: body.reason }], {
+          actorId: authOf(request).user.id,
+          audit: ({ transactions: [booked], users: [after] }) => ({
+            action: `points.${booked.kind}`,
+            target: after.username,
+            detail: { amount: body.delta, reason: body.reason, balanceAfter: after.balance },
+          }),
+        });
         return { result: true as const, transaction: transactions[0], balance: users[0].balance };
       },
     );

@@ -141,7 +141,7 @@ export function scanRoutes(ctx: AppContext) {
       },
       async (request) => {
         const id = scanIdOf((request.params as { scanId: string }).scanId);
-        await deleteScan(ctx.db, id);
+        await deleteScan(ctx.db, id, authOf(request).user.id, ctx.now());
         request.log.info({ by: authOf(request).user.id, scan: id }, 'scan deleted');
         return { result: true };
       },
@@ -348,7 +348,7 @@ export function scanRoutes(ctx: AppContext) {
       },
       async (request) => {
         const governorId = governorIdOf((request.params as { governorId: string }).governorId);
-        await unlinkGovernor(ctx.db, governorId);
+        await unlinkGovernor(ctx.db, governorId, authOf(request).user.id, ctx.now());
         request.log.info({ by: authOf(request).user.id, governorId }, 'governor unlinked');
         return { result: true };
       },

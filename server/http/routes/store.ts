@@ -94,7 +94,7 @@ export function storeRoutes(ctx: AppContext) {
       },
       async (request) => {
         const { itemId } = request.params;
-        const item = await ctx.auction.items.cancel(itemId);
+        const item = await ctx.auction.items.cancel(itemId, authOf(request).user.id);
         request.log.info({ itemId, by: authOf(request).user.id }, 'item cancelled');
         return { result: true as const, item };
       },
@@ -163,7 +163,7 @@ export function storeRoutes(ctx: AppContext) {
       },
       async (request) => {
         const { itemId } = request.params;
-        const item = await ctx.auction.items.edit(itemId, request.body);
+        const item = await ctx.auction.items.edit(itemId, request.body, authOf(request).user.id);
         request.log.info({ itemId, by: authOf(request).user.id }, 'item edited');
         return { result: true as const, item };
       },

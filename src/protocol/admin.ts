@@ -1,0 +1,153 @@
+import * as z from 'zod/mini';
+import { RANKS } from './ranks';
+
+// Administration (DESIGN.md, "Administration"; issue 14): accounts, the kingdoms the site knows,
+// the admin dashboard and the audit log. Fixed calls, word for word:
+//   GET accounts?q=&rank=&page=            → {result, total, users:[AdminUser]}
+//   POST accounts/:username/disable|enable → {result, user: AdminUser}
+//   GET audit?actor=&action=&page=         → {result, total, entries:[AuditEntry]}
+// and ours: POST accounts/:username/revoke-sessions → {result, user, revoked}, GET audit.csv,
+// GET/POST/PUT/DELETE kingdoms, GET admin/dashboard.
+
+export const ACCOUNTS_PAGE_SIZE = 50;
+export const AUDIT_PAGE_SIZE = 50;
+export const KINGDOM_NAME_MAX = 60;
+export const KINGDOM_CAMP_MAX = 40;
+export const KINGDOM_NUMBER_MAX = 99_999;
+
+export const ADMIN_ERRORS = {
+  badQuery: 'The search may have at most 64 characters.',
+  badRank: 'The rank must be user, council or admin.',
+  badPage: 'The page must be a whole number from 1.',
+  unknownUser: 'No user has this username.',
+  selfDisable: 'You cannot disable your own account.',
+  lastAdmin: 'The last admin cannot be disabled: make another account admin first.',
+  disabled: 'This account is disabled. Please contact an administrator.',
+  badKingdomNumber: `The kingdom number must be a whole number from 1 to ${KINGDOM_NUMBER_MAX}.`,
+  kingdomNameRequired: `The kingdom needs a name of at most ${KINGDOM_NAME_MAX} characters.`,
+  badCamp: `The camp may have at most ${KINGDOM_CAMP_MAX} characters.`,
+  kingdomExists: 'This kingdom is already known: edit it instead.',
+  unknownKingdom: 'No kingdom has this number.',
+  badActor: 'The actor may have at most 64 characters.',
+  badAction: 'The action may have at most 64 characters.',
+} as const;
+
+/** A query-string whole number from 1 (an empty one counts as absent). */
+const queryPage = z.optional(
+  z.pipe(
+    z.string({ error: ADMIN_ERRORS.badPage }),
+    z.pipe(
+      z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))),
+      z.optional(z.int({ error: ADMIN_ERRORS.badPage }).check(z.gte(1, ADMIN_ERRORS.badPage), z.lte(1_000_000, ADMIN_ERRORS.badPage))),
+    ),
+  ),
+);
+const emptyIsAbsent = z.transform((v: string) => (v.trim() === '' ? undefined : v.trim()));
+
+// ── accounts ────────────────────────────────────────────────────────────────────────────────
+
+export const accountsQuery = z.object({
+  q: z.optional(z.string().check(z.maxLength(64, ADMIN_ERRORS.badQuery))),
+  rank: z.optional(z.pipe(z.string({ error: ADMIN_ERRORS.badRank }), z.pipe(emptyIsAbsent, z.optional(z.enum(RANKS, { error: ADMIN_ERRORS.badRank }))))),
+  page: queryPage,
+});
+
+/** An account as the admin's users page shows it. */
+export const adminUser = z.object({
+  username: z.string(),
+  email: z.string(),
+  governorId: z.string(),
+  rank: z.string(),
+  balance: z.int(),
+  disabled: z.boolean(),
+  createdAt: z.number(),
+  lastSeenAt: z.nullable(z.number()),
+});
+export type AdminUser = z.infer<typeof adminUser>;
+
+export const accountsAnswer = z.object({ result: z.literal(true), total: z.int(), page: z.int(), pageSize: z.int(), users: z.array(adminUser) });
+export type AccountsPage = z.infer<typeof accountsAnswer>;
+export const accountAnswer = z.object({ result: z.literal(true), user: adminUser });
+export const revokeAnswer = z.object({ result: z.literal(true), user: adminUser, revoked: z.int() });
+
+// ── kingdoms ────────────────────────────────────────────────────────────────────────────────
+
+export const kingdom = z.object({ number: z.int(), name: z.string(), camp: z.string(), ours: z.boolean() });
+export type Kingdom = z.infer<typeof kingdom>;
+export const kingdomsAnswer = z.object({ result: z.literal(true), kingdoms: z.array(kingdom) });
+export const kingdomAnswer = z.object({ result: z.literal(true), kingdom });
+
+const kingdomName = z.pipe(
+  z.string({ error: ADMIN_ERRORS.kingdomNameRequired }),
+  z.pipe(z.transform((v: string) => v.trim()), z.string().check(z.minLength(1, ADMIN_ERRORS.kingdomNameRequired), z.maxLength(KINGDOM_NAME_MAX, ADMIN_ERRORS.kingdomNameRequired))),
+);
+const kingdomCamp = z.pipe(z.string({ error: ADMIN_ERRORS.badCamp }), z.pipe(z.transform((v: string) => v.trim()), z.string().check(z.maxLength(KINGDOM_CAMP_MAX, ADMIN_ERRORS.badCamp))));
+export const kingdomNumber = z.int({ error: ADMIN_ERRORS.badKingdomNumber }).check(z.gte(1, ADMIN_ERRORS.badKingdomNumber), z.lte(KINGDOM_NUMBER_MAX, ADMIN_ERRORS.badKingdomNumber));
+
+/** POST kingdoms: a new kingdom. */
+export const kingdomBody = z.object({ number: kingdomNumber, name: kingdomName, camp: z.optional(kingdomCamp) });
+export type KingdomBody = z.input<typeof kingdomBody>;
+/** PUT kingdoms/:number: its name and camp (the number is the kingdom). */
+export const kingdomEditBody = z.object({ name: z.optional(kingdomName), camp: z.optional(kingdomCamp) });
+export type KingdomEditBody = z.input<typeof kingdomEditBody>;
+
+// ── the audit log ───────────────────────────────────────────────────────────────────────────
+
+export const auditQuery = z.object({
+  actor: z.optional(z.string().check(z.maxLength(64, ADMIN_ERRORS.badActor))),
+  action: z.optional(z.string().check(z.maxLength(64, ADMIN_ERRORS.badAction))),
+  page: queryPage,
+});
+
+/** One leadership action: when, who (a username, "system" or a bot's name), what (`area.verb`), on what, and what changed. */
+export const auditEntry = z.object({ at: z.number(), actor: z.string(), action: z.string(), target: z.string(), detail: z.record(z.string(), z.unknown()) });
+export type AuditEntry = z.infer<typeof auditEntry>;
+export const auditAnswer = z.object({ result: z.literal(true), total: z.int(), page: z.int(), pageSize: z.int(), entries: z.array(auditEntry) });
+export type AuditPage = z.infer<typeof auditAnswer>;
+
+/** Every action name the server records (the filter's choices; bots, seasons and rules add theirs). */
+export const AUDIT_ACTIONS = [
+  'rank.change',
+  'points.grant',
+  'points.deduct',
+  'points.bulk',
+  'scan.apply',
+  'scan.delete',
+  'item.create',
+  'item.edit',
+  'item.cancel',
+  'item.duplicate',
+  'settings.change',
+  'store.open',
+  'store.close',
+  'group.create',
+  'group.delete',
+  'group.add',
+  'group.remove',
+  'player-id.link',
+  'player-id.unlink',
+  'alliance.change',
+  'account.disable',
+  'account.enable',
+  'account.revoke-sessions',
+  'kingdom.create',
+  'kingdom.edit',
+  'kingdom.delete',
+] as const;
+
+// ── the dashboard ───────────────────────────────────────────────────────────────────────────
+
+export const dashboard = z.object({
+  accountsByRank: z.record(z.string(), z.int()),
+  disabledAccounts: z.int(),
+  sockets: z.object({ auction: z.int(), user: z.int() }),
+  bidsLastHour: z.int(),
+  liveItems: z.int(),
+  lastScan: z.nullable(z.object({ id: z.int(), takenAt: z.number(), rows: z.int() })),
+  botsOnline: z.int(),
+  databaseBytes: z.number(),
+  version: z.string(),
+  uptimeSeconds: z.number(),
+});
+export type Dashboard = z.infer<typeof dashboard>;
+export const dashboardAnswer = z.object({ result: z.literal(true), dashboard });

@@ -1,0 +1,246 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState, type ReactNode } from 'react';
+import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { createAdminApi, type AuditFilter, type Dashboard } from '../../../api/admin';
+import { AUDIT_ACTIONS } from '../../../protocol/admin';
+import { RANKS } from '../../../protocol/ranks';
+import { Card, CardTitle } from '../../components/card';
+import { Input } from '../../components/input';
+import { NativeSelect } from '../../components/native-select';
+import { Pagination } from '../../components/pagination';
+import { Table, Td, Th } from '../../components/table';
+import { useApi } from '../../lib/use-api';
+import { ExportCsvButton, LabelledField, today, useDebounced } from '../points/shared';
+import { QueryError } from '../stats/shared';
+import { When } from './shared';
+
+/** Areas of the audit log's actions (`points` matches points.grant, points.deduct…), for the filter. */
+const AREAS = [...new Set(AUDIT_ACTIONS.map((a) => a.split('.')[0]))];
+
+/** Admin → Admin Dashboard: the site's health at a glance, and the audit log of every leadership action. */
+export default function AdminDashboardPage({ titleId }: { titleId: string }) {
+  const admin = useApi(createAdminApi);
+  const health = useQuery({ queryKey: ['admin', 'dashboard'], queryFn: () => admin.dashboard(), refetchInterval: 30_000 });
+  return (
+    <div className="grid min-w-0 gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      <QueryError error={health.error} />
+      {health.data && <Health dashboard={health.data} />}
+      <AuditLog />
+    </div>
+  );
+}
+
+function Stat({ labelId, children, testId }: { labelId: string; children: ReactNode; testId: string }) {
+  return (
+    <Card className="grid min-w-0 content-start gap-1 p-4" data-testid={testId}>
+      <h2 className="text-xs font-medium text-muted-foreground">
+        <FormattedMessage id={labelId} />
+      </h2>
+      <div className="min-w-0 text-lg font-semibold break-words">{children}</div>
+    </Card>
+  );
+}
+
+function bytes(n: number, locale: string): string {
+  const units = ['B', 'KB', 'MB', 'GB', 'TB'];
+  let value = n;
+  let unit = 0;
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024;
+    unit += 1;
+  }
+  return `${new Intl.NumberFormat(locale, { maximumFractionDigits: unit === 0 ? 0 : 1 }).format(value)} ${units[unit]}`;
+}
+
+function Health({ dashboard: d }: { dashboard: Dashboard }) {
+  const intl = useIntl();
+  const uptimeHours = Math.floor(d.uptimeSeconds / 3600);
+  const uptimeMinutes = Math.floor((d.uptimeSeconds % 3600) / 60);
+  const others = Object.entries(d.accountsByRank).filter(([rank]) => !(RANKS as readonly string[]).includes(rank));
+  return (
+    <div className="grid grid-cols-1 gap-3 sm:grid-cols-2 xl:grid-cols-4">
+      <Stat labelId="admin.dashboard.accounts" testId="stat-accounts">
+        <ul className="grid gap-0.5 text-sm font-normal">
+          {RANKS.map((rank) => (
+            <li key={rank} className="flex justify-between gap-2">
+              <FormattedMessage id={`rank.${rank}`} />
+              <bdi className="font-semibold tabular-nums">
+                <FormattedNumber value={d.accountsByRank[rank] ?? 0} />
+              </bdi>
+            </li>
+          ))}
+          {others.length > 0 && (
+            <li className="flex justify-between gap-2">
+              <FormattedMessage id="rank.unknown" />
+              <bdi className="font-semibold tabular-nums">
+                <FormattedNumber value={others.reduce((n, [, c]) => n + c, 0)} />
+              </bdi>
+            </li>
+          )}
+          <li className="flex justify-between gap-2 text-muted-foreground">
+            <FormattedMessage id="admin.dashboard.disabled" />
+            <bdi className="tabular-nums">
+              <FormattedNumber value={d.disabledAccounts} />
+            </bdi>
+          </li>
+        </ul>
+      </Stat>
+      <Stat labelId="admin.dashboard.sockets" testId="stat-sockets">
+        <FormattedNumber value={d.sockets.auction + d.sockets.user} />
+        <p className="text-xs font-normal text-muted-foreground">
+          <FormattedMessage id="admin.dashboard.socketsDetail" values={{ auction: d.sockets.auction, user: d.sockets.user }} />
+        </p>
+      </Stat>
+      <Stat labelId="admin.dashboard.bidsLastHour" testId="stat-bids">
+        <FormattedNumber value={d.bidsLastHour} />
+      </Stat>
+      <Stat labelId="admin.dashboard.liveItems" testId="stat-live">
+        <FormattedNumber value={d.liveItems} />
+      </Stat>
+      <Stat labelId="admin.dashboard.lastScan" testId="stat-scan">
+        {d.lastScan ? (
+          <>
+            <When at={d.lastScan.takenAt} />
+            <p className="text-xs font-normal text-muted-foreground">
+              <FormattedMessage id="admin.dashboard.lastScanDetail" values={{ id: d.lastScan.id, rows: d.lastScan.rows }} />
+            </p>
+          </>
+        ) : (
+          <span className="text-base font-normal text-muted-foreground">
+            <FormattedMessage id="admin.dashboard.noScan" />
+          </span>
+        )}
+      </Stat>
+      <Stat labelId="admin.dashboard.botsOnline" testId="stat-bots">
+        <FormattedNumber value={d.botsOnline} />
+      </Stat>
+      <Stat labelId="admin.dashboard.database" testId="stat-database">
+        <bdi dir="ltr">{bytes(d.databaseBytes, intl.locale)}</bdi>
+      </Stat>
+      <Stat labelId="admin.dashboard.version" testId="stat-version">
+        <bdi dir="ltr">{d.version}</bdi>
+        <p className="text-xs font-normal text-muted-foreground">
+          <FormattedMessage id="admin.dashboard.uptime" values={{ hours: uptimeHours, minutes: uptimeMinutes }} />
+        </p>
+      </Stat>
+    </div>
+  );
+}
+
+function AuditLog() {
+  const intl = useIntl();
+  const admin = useApi(createAdminApi);
+  const [actor, setActor] = useState('');
+  const [action, setAction] = useState('');
+  const [page, setPage] = useState(1);
+  const actorFilter = useDebounced(actor.trim());
+  const filter: AuditFilter = { actor: actorFilter, action, page };
+  const log = useQuery({ queryKey: ['admin', 'audit', actorFilter, action, page], queryFn: () => admin.audit(filter), placeholderData: keepPreviousData });
+  return (
+    <Card className="grid min-w-0 gap-3">
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <CardTitle className="mb-0">
+          <FormattedMessage id="admin.audit.title" />
+        </CardTitle>
+        <ExportCsvButton fetchCsv={() => admin.auditCsv(filter)} filename={`audit-${today()}.csv`} />
+      </div>
+      <div className="grid gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,16rem)]">
+        <LabelledField id="audit-actor" labelId="admin.audit.actor">
+          <Input
+            id="audit-actor"
+            value={actor}
+            maxLength={64}
+            onChange={(e) => {
+              setActor(e.target.value);
+              setPage(1);
+            }}
+          />
+        </LabelledField>
+        <LabelledField id="audit-action" labelId="admin.audit.action">
+          <NativeSelect
+            id="audit-action"
+            className="w-full"
+            value={action}
+            onChange={(e) => {
+              setAction(e.target.value);
+              setPage(1);
+            }}
+          >
+            <option value="">{intl.formatMessage({ id: 'admin.audit.allActions' })}</option>
+            <optgroup label={intl.formatMessage({ id: 'admin.audit.areas' })}>
+              {AREAS.map((area) => (
+                <option key={area} value={area}>
+                  {`${area}.*`}
+                </option>
+              ))}
+            </optgroup>
+            <optgroup label={intl.formatMessage({ id: 'admin.audit.actions' })}>
+              {AUDIT_ACTIONS.map((a) => (
+                <option key={a} value={a}>
+                  {a}
+                </option>
+              ))}
+            </optgroup>
+          </NativeSelect>
+        </LabelledField>
+      </div>
+      <QueryError error={log.error} />
+      {log.data && log.data.entries.length === 0 ? (
+        <p className="text-sm text-muted-foreground">
+          <FormattedMessage id="admin.audit.empty" />
+        </p>
+      ) : (
+        <Table loading={log.isPending} columns={5} minWidth="0" className="max-md:block md:min-w-[48rem]" aria-label={intl.formatMessage({ id: 'admin.audit.title' })}>
+          <thead className="max-md:hidden">
+            <tr>
+              <Th>
+                <FormattedMessage id="admin.audit.when" />
+              </Th>
+              <Th>
+                <FormattedMessage id="admin.audit.actor" />
+              </Th>
+              <Th>
+                <FormattedMessage id="admin.audit.action" />
+              </Th>
+              <Th>
+                <FormattedMessage id="admin.audit.target" />
+              </Th>
+              <Th>
+                <FormattedMessage id="admin.audit.detail" />
+              </Th>
+            </tr>
+          </thead>
+          <tbody className="max-md:grid max-md:gap-2 md:divide-y md:divide-border">
+            {log.data?.entries.map((e, i) => (
+              <tr key={`${e.at}-${i}`} data-testid="audit-entry" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+                <Td className="max-md:col-span-2 max-md:px-1 max-md:text-xs max-md:text-muted-foreground">
+                  <When at={e.at} />
+                </Td>
+                <Td className="max-md:px-1">
+                  <bdi className="font-medium whitespace-nowrap">{e.actor}</bdi>
+                </Td>
+                <Td className="max-md:px-1">
+                  <code dir="ltr" className="rounded bg-muted px-1 py-0.5 text-xs">
+                    {e.action}
+                  </code>
+                </Td>
+                <Td className="max-md:col-span-2 max-md:px-1">
+                  <bdi className="[overflow-wrap:anywhere]">{e.target}</bdi>
+                </Td>
+                <Td className="max-md:col-span-2 max-md:px-1">
+                  <code dir="ltr" className="block max-w-md text-start text-xs break-all text-muted-foreground">
+                    {Object.keys(e.detail).length ? JSON.stringify(e.detail) : '—'}
+                  </code>
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      {log.data && <Pagination page={log.data.page} pageSize={log.data.pageSize} total={log.data.total} onPage={setPage} />}
+    </Card>
+  );
+}

@@ -1,0 +1,224 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import { createAdminApi, type Kingdom } from '../../../api/admin';
+import { KINGDOM_CAMP_MAX, KINGDOM_NAME_MAX, KINGDOM_NUMBER_MAX } from '../../../protocol/admin';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Card, CardTitle } from '../../components/card';
+import { Input } from '../../components/input';
+import { Table, Td, Th } from '../../components/table';
+import { useApi } from '../../lib/use-api';
+import { LabelledField } from '../points/shared';
+import { ConfirmDialog } from '../stats/confirm-dialog';
+import { QueryError } from '../stats/shared';
+
+const validNumber = (v: string) => /^\d{1,5}$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= KINGDOM_NUMBER_MAX;
+
+/**
+ * Admin → Kingdom Management: the kingdoms the site knows (ours, and the others met in KvK), by
+ * number, with a name and a camp; KvK seasons and the scans' kingdom column use them.
+ */
+export default function KingdomManagementPage({ titleId }: { titleId: string }) {
+  const intl = useIntl();
+  const admin = useApi(createAdminApi);
+  const client = useQueryClient();
+  const kingdoms = useQuery({ queryKey: ['kingdoms'], queryFn: () => admin.kingdoms() });
+  const refresh = () => client.invalidateQueries({ queryKey: ['kingdoms'] });
+  const [editing, setEditing] = useState<number | null>(null);
+  const [removing, setRemoving] = useState<Kingdom | null>(null);
+  const remove = useMutation({
+    mutationFn: (k: Kingdom) => admin.removeKingdom(k.number),
+    onSuccess: () => {
+      setRemoving(null);
+      void refresh();
+    },
+  });
+  return (
+    <div className="grid min-w-0 gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      <AddKingdom onAdded={refresh} />
+      <Card className="grid min-w-0 gap-3">
+        <CardTitle className="mb-0">
+          <FormattedMessage id="admin.kingdoms.listTitle" />
+        </CardTitle>
+        <QueryError error={kingdoms.error ?? remove.error} />
+        {kingdoms.data && kingdoms.data.length === 0 ? (
+          <p className="text-sm text-muted-foreground">
+            <FormattedMessage id="admin.kingdoms.empty" />
+          </p>
+        ) : (
+          <Table loading={kingdoms.isPending} columns={4} minWidth="0" className="max-md:block md:min-w-[40rem]">
+            <thead className="max-md:hidden">
+              <tr>
+                <Th>
+                  <FormattedMessage id="admin.kingdoms.number" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="admin.kingdoms.name" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="admin.kingdoms.camp" />
+                </Th>
+                <Th>
+                  <span className="sr-only">
+                    <FormattedMessage id="admin.users.actions" />
+                  </span>
+                </Th>
+              </tr>
+            </thead>
+            <tbody className="max-md:grid max-md:gap-3 md:divide-y md:divide-border">
+              {kingdoms.data?.map((k) =>
+                editing === k.number ? (
+                  <EditRow
+                    key={k.number}
+                    kingdom={k}
+                    onDone={() => {
+                      setEditing(null);
+                      void refresh();
+                    }}
+                    onCancel={() => setEditing(null)}
+                  />
+                ) : (
+                  <tr key={k.number} data-testid="kingdom-row" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+                    <Td className="max-md:px-1">
+                      <span className="flex items-center gap-2">
+                        <bdi dir="ltr" className="font-semibold tabular-nums">
+                          {k.number}
+                        </bdi>
+                        {k.ours && (
+                          <span className="rounded bg-primary/15 px-1.5 py-0.5 text-[11px] font-semibold text-primary">
+                            <FormattedMessage id="admin.kingdoms.ours" />
+                          </span>
+                        )}
+                      </span>
+                    </Td>
+                    <Td className="max-md:px-1">
+                      <bdi className="[overflow-wrap:anywhere]">{k.name}</bdi>
+                    </Td>
+                    <Td className="max-md:col-span-2 max-md:px-1">
+                      <span className="text-xs text-muted-foreground md:hidden">
+                        <FormattedMessage id="admin.kingdoms.camp" />:{' '}
+                      </span>
+                      {k.camp ? <bdi>{k.camp}</bdi> : <span className="text-muted-foreground">—</span>}
+                    </Td>
+                    <Td className="max-md:col-span-2 max-md:px-1">
+                      <div className="flex justify-end gap-2 max-md:justify-start">
+                        <Button size="sm" variant="outline" onClick={() => setEditing(k.number)} aria-label={intl.formatMessage({ id: 'admin.kingdoms.editOf' }, { number: k.number })}>
+                          <FormattedMessage id="admin.kingdoms.edit" />
+                        </Button>
+                        <Button size="sm" variant="outline" onClick={() => setRemoving(k)} aria-label={intl.formatMessage({ id: 'admin.kingdoms.removeOf' }, { number: k.number })}>
+                          <FormattedMessage id="admin.kingdoms.remove" />
+                        </Button>
+                      </div>
+                    </Td>
+                  </tr>
+                ),
+              )}
+            </tbody>
+          </Table>
+        )}
+      </Card>
+      <ConfirmDialog
+        open={removing !== null}
+        onOpenChange={(open) => !open && setRemoving(null)}
+        title={intl.formatMessage({ id: 'admin.kingdoms.removeTitle' })}
+        text={removing ? intl.formatMessage({ id: 'admin.kingdoms.removeText' }, { number: removing.number, name: removing.name }) : ''}
+        confirmId="admin.kingdoms.remove"
+        busy={remove.isPending}
+        onConfirm={() => removing && remove.mutate(removing)}
+      />
+    </div>
+  );
+}
+
+function AddKingdom({ onAdded }: { onAdded: () => void }) {
+  const intl = useIntl();
+  const admin = useApi(createAdminApi);
+  const [number, setNumber] = useState('');
+  const [name, setName] = useState('');
+  const [camp, setCamp] = useState('');
+  const [invalid, setInvalid] = useState(false);
+  const add = useMutation({
+    mutationFn: () => admin.addKingdom({ number: Number(number), name: name.trim(), camp: camp.trim() }),
+    onSuccess: () => {
+      setNumber('');
+      setName('');
+      setCamp('');
+      onAdded();
+    },
+  });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const ok = validNumber(number) && name.trim() !== '';
+    setInvalid(!ok);
+    if (ok) add.mutate();
+  };
+  return (
+    <Card className="grid min-w-0 gap-3">
+      <CardTitle className="mb-0">
+        <FormattedMessage id="admin.kingdoms.addTitle" />
+      </CardTitle>
+      <form className="flex flex-wrap items-end gap-3" onSubmit={submit} noValidate>
+        <LabelledField id="kingdom-number" labelId="admin.kingdoms.number">
+          <Input id="kingdom-number" inputMode="numeric" dir="ltr" className="w-28" value={number} onChange={(e) => setNumber(e.target.value)} aria-invalid={invalid && !validNumber(number)} />
+        </LabelledField>
+        <LabelledField id="kingdom-name" labelId="admin.kingdoms.name">
+          <Input id="kingdom-name" className="w-56 max-w-full" value={name} maxLength={KINGDOM_NAME_MAX} onChange={(e) => setName(e.target.value)} aria-invalid={invalid && name.trim() === ''} />
+        </LabelledField>
+        <LabelledField id="kingdom-camp" labelId="admin.kingdoms.camp">
+          <Input id="kingdom-camp" className="w-40" value={camp} maxLength={KINGDOM_CAMP_MAX} onChange={(e) => setCamp(e.target.value)} />
+        </LabelledField>
+        <Button type="submit" disabled={add.isPending}>
+          <FormattedMessage id="admin.kingdoms.add" />
+        </Button>
+      </form>
+      {invalid && <Alert variant="error">{intl.formatMessage({ id: 'admin.kingdoms.invalid' }, { max: KINGDOM_NUMBER_MAX })}</Alert>}
+      {add.error && (
+        <Alert variant="error">
+          <bdi>{(add.error as Error).message}</bdi>
+        </Alert>
+      )}
+    </Card>
+  );
+}
+
+function EditRow({ kingdom, onDone, onCancel }: { kingdom: Kingdom; onDone: () => void; onCancel: () => void }) {
+  const intl = useIntl();
+  const admin = useApi(createAdminApi);
+  const [name, setName] = useState(kingdom.name);
+  const [camp, setCamp] = useState(kingdom.camp);
+  const save = useMutation({ mutationFn: () => admin.editKingdom(kingdom.number, { name: name.trim(), camp: camp.trim() }), onSuccess: onDone });
+  return (
+    <tr data-testid="kingdom-row" className="max-md:grid max-md:gap-2 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+      <Td className="max-md:px-1">
+        <bdi dir="ltr" className="font-semibold tabular-nums">
+          {kingdom.number}
+        </bdi>
+      </Td>
+      <Td className="max-md:px-1">
+        <Input aria-label={intl.formatMessage({ id: 'admin.kingdoms.name' })} value={name} maxLength={KINGDOM_NAME_MAX} onChange={(e) => setName(e.target.value)} />
+      </Td>
+      <Td className="max-md:px-1">
+        <Input aria-label={intl.formatMessage({ id: 'admin.kingdoms.camp' })} value={camp} maxLength={KINGDOM_CAMP_MAX} onChange={(e) => setCamp(e.target.value)} />
+      </Td>
+      <Td className="max-md:px-1">
+        <div className="flex flex-wrap justify-end gap-2 max-md:justify-start">
+          <Button size="sm" disabled={save.isPending || name.trim() === ''} onClick={() => save.mutate()}>
+            <FormattedMessage id="admin.kingdoms.save" />
+          </Button>
+          <Button size="sm" variant="outline" onClick={onCancel}>
+            <FormattedMessage id="stats.cancel" />
+          </Button>
+        </div>
+        {save.error && (
+          <p role="alert" className="mt-1 text-xs text-danger">
+            <bdi>{(save.error as Error).message}</bdi>
+          </p>
+        )}
+      </Td>
+    </tr>
+  );
+}

@@ -1,0 +1,283 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { createAdminApi, type AdminUser } from '../../../api/admin';
+import { RANKS, type Rank } from '../../../protocol/ranks';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Card, CardTitle } from '../../components/card';
+import { Input } from '../../components/input';
+import { NativeSelect } from '../../components/native-select';
+import { Pagination } from '../../components/pagination';
+import { RankTag } from '../../components/rank-tag';
+import { Table, Td, Th } from '../../components/table';
+import { useChild } from '../../app-context';
+import { useApi } from '../../lib/use-api';
+import { LabelledField, useDebounced } from '../points/shared';
+import { ConfirmDialog } from '../stats/confirm-dialog';
+import { QueryError } from '../stats/shared';
+import { When } from './shared';
+
+type Pending = { kind: 'disable' | 'revoke'; user: AdminUser } | null;
+
+/**
+ * Admin → Users: every account with its rank, balance, governor, sign-up and last seen; change a
+ * rank, disable or enable an account, sign it out everywhere. Nothing is deleted.
+ */
+export default function UsersPage({ titleId }: { titleId: string }) {
+  const intl = useIntl();
+  const admin = useApi(createAdminApi);
+  const client = useQueryClient();
+  // an admin cannot disable their own account (the server refuses it too)
+  const me = useSelector(useChild('auth'), (st) => st.context.user?.username);
+  const [q, setQ] = useState('');
+  const [rank, setRank] = useState<Rank | ''>('');
+  const [page, setPage] = useState(1);
+  const [pending, setPending] = useState<Pending>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const search = useDebounced(q.trim());
+  const list = useQuery({
+    queryKey: ['admin', 'accounts', search, rank, page],
+    queryFn: () => admin.accounts({ q: search, rank, page }),
+    placeholderData: keepPreviousData,
+  });
+  const refresh = () => client.invalidateQueries({ queryKey: ['admin', 'accounts'] });
+  const changeRank = useMutation({
+    mutationFn: ({ username, rank: next }: { username: string; rank: Rank }) => admin.setRank(username, next),
+    onSuccess: (user) => {
+      setDone(intl.formatMessage({ id: 'admin.users.rankChanged' }, { username: user.username, rank: intl.formatMessage({ id: `rank.${user.rank}` }) }));
+      void refresh();
+    },
+  });
+  const enable = useMutation({
+    mutationFn: (username: string) => admin.enable(username),
+    onSuccess: (user) => {
+      setDone(intl.formatMessage({ id: 'admin.users.enabled' }, { username: user.username }));
+      void refresh();
+    },
+  });
+  const confirm = useMutation({
+    mutationFn: async (action: NonNullable<Pending>) => {
+      if (action.kind === 'disable') {
+        await admin.disable(action.user.username);
+        return intl.formatMessage({ id: 'admin.users.disabledDone' }, { username: action.user.username });
+      }
+      const { revoked } = await admin.revokeSessions(action.user.username);
+      return intl.formatMessage({ id: 'admin.users.revokedDone' }, { username: action.user.username, count: revoked });
+    },
+    onSuccess: (text) => {
+      setPending(null);
+      setDone(text);
+      void refresh();
+    },
+  });
+  const busy = changeRank.isPending || enable.isPending || confirm.isPending;
+
+  return (
+    <div className="grid min-w-0 gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      <Card className="grid min-w-0 gap-3">
+        <CardTitle className="mb-0">
+          <FormattedMessage id="admin.users.listTitle" />
+        </CardTitle>
+        <div className="grid gap-3 sm:grid-cols-[minmax(0,24rem)_12rem]">
+          <LabelledField id="users-q" labelId="admin.users.search">
+            <Input
+              id="users-q"
+              type="search"
+              value={q}
+              maxLength={64}
+              onChange={(e) => {
+                setQ(e.target.value);
+                setPage(1);
+              }}
+            />
+          </LabelledField>
+          <LabelledField id="users-rank" labelId="admin.users.rankFilter">
+            <NativeSelect
+              id="users-rank"
+              className="w-full"
+              value={rank}
+              onChange={(e) => {
+                setRank(e.target.value as Rank | '');
+                setPage(1);
+              }}
+            >
+              <option value="">{intl.formatMessage({ id: 'admin.users.allRanks' })}</option>
+              {RANKS.map((r) => (
+                <option key={r} value={r}>
+                  {intl.formatMessage({ id: `rank.${r}` })}
+                </option>
+              ))}
+            </NativeSelect>
+          </LabelledField>
+        </div>
+        <QueryError error={list.error ?? changeRank.error ?? enable.error} />
+        {done && (
+          <Alert variant="success">
+            <bdi>{done}</bdi>
+          </Alert>
+        )}
+        {list.data && list.data.users.length === 0 ? (
+          <p className="text-sm text-muted-foreground">
+            <FormattedMessage id="admin.users.noMatch" />
+          </p>
+        ) : (
+          <Table loading={list.isPending} columns={6} minWidth="0" className="max-lg:block">
+            <thead className="max-lg:hidden">
+              <tr>
+                <Th>
+                  <FormattedMessage id="admin.users.account" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="admin.users.governor" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="admin.users.rank" />
+                </Th>
+                <Th className="text-end">
+                  <FormattedMessage id="admin.users.balance" />
+                </Th>
+                <Th>
+                  <FormattedMessage id="admin.users.signedUp" />
+                  {' · '}
+                  <FormattedMessage id="admin.users.lastSeen" />
+                </Th>
+                <Th>
+                  <span className="sr-only">
+                    <FormattedMessage id="admin.users.actions" />
+                  </span>
+                </Th>
+              </tr>
+            </thead>
+            {/* on phones and tablets each account is a card: every action stays on screen */}
+            <tbody className="max-lg:grid max-lg:gap-3 lg:divide-y lg:divide-border">
+              {list.data?.users.map((user) => (
+                <tr
+                  key={user.username}
+                  data-testid="account-row"
+                  data-username={user.username}
+                  className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-3 max-lg:gap-y-1 max-lg:rounded-md max-lg:border max-lg:border-border max-lg:p-2"
+                >
+                  <Td className="max-lg:col-span-2 max-lg:px-1 lg:max-w-56">
+                    <div className="grid min-w-0">
+                      <span className="flex flex-wrap items-center gap-2">
+                        <bdi className="font-medium [overflow-wrap:anywhere]">{user.username}</bdi>
+                        {user.disabled && (
+                          <span className="rounded bg-danger/15 px-1.5 py-0.5 text-[11px] font-semibold text-danger">
+                            <FormattedMessage id="admin.users.disabled" />
+                          </span>
+                        )}
+                      </span>
+                      <bdi className="text-xs text-muted-foreground [overflow-wrap:anywhere]">{user.email}</bdi>
+                    </div>
+                  </Td>
+                  <Td className="max-lg:px-1">
+                    <Caption id="admin.users.governor" />
+                    <span dir="ltr" className="tabular-nums">
+                      {user.governorId}
+                    </span>
+                  </Td>
+                  <Td className="max-lg:px-1">
+                    <Caption id="admin.users.rank" />
+                    <span className="flex items-center gap-2">
+                      <RankTag rank={user.rank} className="lg:hidden" />
+                      <NativeSelect
+                        aria-label={intl.formatMessage({ id: 'admin.users.rankOf' }, { username: user.username })}
+                        className="w-32"
+                        value={(RANKS as readonly string[]).includes(user.rank) ? user.rank : ''}
+                        disabled={busy}
+                        onChange={(e) => changeRank.mutate({ username: user.username, rank: e.target.value as Rank })}
+                      >
+                        {!(RANKS as readonly string[]).includes(user.rank) && <option value="">{intl.formatMessage({ id: 'rank.unknown' })}</option>}
+                        {RANKS.map((r) => (
+                          <option key={r} value={r}>
+                            {intl.formatMessage({ id: `rank.${r}` })}
+                          </option>
+                        ))}
+                      </NativeSelect>
+                    </span>
+                  </Td>
+                  <Td className="max-lg:px-1 lg:text-end">
+                    <Caption id="admin.users.balance" />
+                    <bdi className="tabular-nums">
+                      <FormattedNumber value={user.balance} />
+                    </bdi>
+                  </Td>
+                  <Td className="max-lg:col-span-2 max-lg:px-1">
+                    <dl className="grid grid-cols-[auto_1fr] gap-x-2 text-xs">
+                      <dt className="whitespace-nowrap text-muted-foreground">
+                        <FormattedMessage id="admin.users.signedUp" />
+                      </dt>
+                      <dd>
+                        <When at={user.createdAt} />
+                      </dd>
+                      <dt className="whitespace-nowrap text-muted-foreground">
+                        <FormattedMessage id="admin.users.lastSeen" />
+                      </dt>
+                      <dd data-testid="last-seen">
+                        <When at={user.lastSeenAt} />
+                      </dd>
+                    </dl>
+                  </Td>
+                  <Td className="max-lg:col-span-2 max-lg:px-1">
+                    <div className="flex flex-wrap justify-end gap-2 max-lg:justify-start lg:flex-col lg:items-end [&>button]:whitespace-nowrap">
+                      {user.username === me ? null : user.disabled ? (
+                        <Button size="sm" variant="outline" disabled={busy} onClick={() => enable.mutate(user.username)}>
+                          <FormattedMessage id="admin.users.enable" />
+                        </Button>
+                      ) : (
+                        <Button size="sm" variant="outline" disabled={busy} onClick={() => setPending({ kind: 'disable', user })}>
+                          <FormattedMessage id="admin.users.disable" />
+                        </Button>
+                      )}
+                      <Button size="sm" variant="outline" disabled={busy} onClick={() => setPending({ kind: 'revoke', user })}>
+                        <FormattedMessage id="admin.users.revoke" />
+                      </Button>
+                    </div>
+                  </Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        )}
+        {list.data && <Pagination page={list.data.page} pageSize={list.data.pageSize} total={list.data.total} onPage={setPage} />}
+      </Card>
+      <ConfirmDialog
+        open={pending !== null}
+        onOpenChange={(open) => {
+          if (!open) {
+            setPending(null);
+            confirm.reset();
+          }
+        }}
+        title={intl.formatMessage({ id: pending?.kind === 'revoke' ? 'admin.users.revokeTitle' : 'admin.users.disableTitle' })}
+        text={
+          <>
+            {pending ? intl.formatMessage({ id: pending.kind === 'revoke' ? 'admin.users.revokeText' : 'admin.users.disableText' }, { username: pending.user.username }) : ''}
+            {confirm.error && (
+              <span role="alert" className="mt-2 block text-danger">
+                <bdi>{(confirm.error as Error).message}</bdi>
+              </span>
+            )}
+          </>
+        }
+        confirmId={pending?.kind === 'revoke' ? 'admin.users.revoke' : 'admin.users.disable'}
+        busy={confirm.isPending}
+        onConfirm={() => pending && confirm.mutate(pending)}
+      />
+    </div>
+  );
+}
+
+/** A cell's label, shown only where the table is a list of cards. */
+function Caption({ id }: { id: string }) {
+  return (
+    <span className="block text-xs text-muted-foreground lg:hidden">
+      <FormattedMessage id={id} />
+    </span>
+  );
+}

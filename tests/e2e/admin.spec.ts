@@ -1,0 +1,111 @@
+import { expect, test } from '@playwright/test';
+import { ADMIN, acceptCookies, api, newAccount, register, signIn, tokenOf } from './support';
+
+test.use({ locale: 'en-US' });
+
+test('users page: search by name and governor id, change a rank, disable (the player is signed out at once), enable', async ({ page, browser }) => {
+  const player = await register(newAccount('usr'));
+  // the player has the store open in their own browser
+  const theirs = await browser.newContext();
+  const playerPage = await theirs.newPage();
+  await acceptCookies(playerPage);
+  await signIn(playerPage, player);
+  await playerPage.goto('/my-account/kingdom-store');
+  await expect(playerPage.getByText('Connected', { exact: true })).toBeVisible();
+
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
+
+  const search = page.getByLabel('Search by name, email or governor ID');
+  await search.fill(player.playerid);
+  const row = page.getByTestId('account-row');
+  await expect(row).toHaveCount(1);
+  await expect(row).toHaveAttribute('data-username', player.username);
+  await search.fill(player.username);
+  await expect(row).toHaveCount(1);
+  await expect(row).toContainText(player.email);
+  await expect(row.getByTestId('last-seen')).not.toHaveText('Never');
+
+  // change the rank: the server has it
+  await page.getByLabel(`Rank of ${player.username}`).selectOption('council');
+  await expect(page.getByText(`${player.username} is now Council.`)).toBeVisible();
+  const admin = await tokenOf(ADMIN);
+  const listed = await api<{ users: { rank: string; disabled: boolean }[] }>(`accounts?q=${encodeURIComponent(player.username)}`, undefined, admin, 'GET');
+  expect(listed.users[0].rank).toBe('council');
+
+  // disable, after a confirmation: the player's open page is signed out without them doing anything
+  await row.getByRole('button', { name: 'Disable' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Disable this account?' });
+  await expect(dialog).toContainText(player.username);
+  await dialog.getByRole('button', { name: 'Disable' }).click();
+  await expect(page.getByText(`${player.username} is disabled and was signed out everywhere.`)).toBeVisible();
+  await expect(row).toContainText('Disabled');
+  await playerPage.waitForURL(/\/signin/);
+  // and cannot sign in again
+  await playerPage.locator('#email').fill(player.email);
+  await playerPage.locator('#password').fill(player.password);
+  await playerPage.getByRole('button', { name: 'Login' }).click();
+  await expect(playerPage.getByTestId('notification')).toContainText('This account is disabled. Please contact an administrator.');
+
+  // enabled: they sign in again
+  await row.getByRole('button', { name: 'Enable' }).click();
+  await expect(page.getByText(`${player.username} can sign in again.`)).toBeVisible();
+  await expect(row).not.toContainText('Disabled');
+  await playerPage.getByRole('button', { name: 'Login' }).click();
+  await playerPage.waitForURL((url) => !url.pathname.startsWith('/signin'));
+  await theirs.close();
+});
+
+test('admin dashboard: health at a glance and the audit log, filtered and exported as CSV', async ({ page }) => {
+  const admin = await tokenOf(ADMIN);
+  const target = await register(newAccount('aud'));
+  await api(`accounts/${encodeURIComponent(target.username)}/disable`, undefined, admin);
+  await api(`accounts/${encodeURIComponent(target.username)}/enable`, undefined, admin);
+
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  await page.goto('/admin/admin-dashboard');
+  await expect(page.getByRole('heading', { name: 'Admin Dashboard', level: 1 })).toBeVisible();
+  await expect(page.getByTestId('stat-accounts')).toContainText('Admin');
+  await expect(page.getByTestId('stat-sockets')).toContainText('auction');
+  await expect(page.getByTestId('stat-bots')).toContainText('0');
+  await expect(page.getByTestId('stat-version')).toContainText('0.1.0');
+  for (const id of ['stat-bids', 'stat-live', 'stat-scan', 'stat-database']) await expect(page.getByTestId(id)).toBeVisible();
+
+  const log = page.getByRole('table', { name: 'Audit log' });
+  await page.getByLabel('Action').selectOption('account');
+  const entries = log.getByTestId('audit-entry').filter({ hasText: target.username });
+  await expect(entries).toHaveCount(2);
+  await expect(entries.first()).toContainText('account.enable');
+  await expect(entries.last()).toContainText('account.disable');
+  await expect(entries.first()).toContainText(ADMIN.username);
+  await page.getByLabel('Action').selectOption('points.bulk');
+  await expect(log.getByTestId('audit-entry').filter({ hasText: target.username })).toHaveCount(0);
+  await page.getByLabel('Action').selectOption('account.disable');
+  await page.getByLabel('Who').fill(ADMIN.username.toLowerCase());
+  await expect(log.getByTestId('audit-entry').filter({ hasText: target.username })).toHaveCount(1);
+
+  const download = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export CSV' }).click();
+  const file = await download;
+  const text = await (await file.createReadStream()).toArray();
+  const csv = Buffer.concat(text).toString('utf8');
+  expect(csv).toContain('time,actor,action,target,detail');
+  expect(csv).toContain(`${ADMIN.username},account.disable,${target.username}`);
+  expect(csv).not.toContain('account.enable');
+});
+
+test('a council member is refused the admin pages by the server too', async ({ page }) => {
+  const council = await register(newAccount('cnl'));
+  const admin = await tokenOf(ADMIN);
+  await api(`admin/users/${encodeURIComponent(council.username)}/rank`, { rank: 'council' }, admin);
+  const token = await tokenOf(council);
+  const refused = await api<{ result: boolean; error: string }>('accounts', undefined, token, 'GET');
+  expect(refused).toEqual({ result: false, error: 'You do not have the rank needed for this.' });
+  await acceptCookies(page);
+  await signIn(page, council);
+  await page.goto('/admin/users');
+  await expect(page.getByTestId('account-row')).toHaveCount(0);
+});
