@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { ADMIN_ERRORS } from '../../../src/protocol/admin';
 import { AUTH_ERRORS, loginAnswer, loginBody, meAnswer, registerBody, statusAnswer } from '../../../src/protocol/auth';
@@ -9,9 +10,9 @@ import type { AppContext } from '../../context';
 import { noteSeen } from '../../admin/accounts';
 import { registerUser } from '../../users/register';
 import { findUserByEmail, toWireUser } from '../../users/users';
-import { parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
-import { BEARER, jsonSchema, statusError } from '../openapi';
+import { BEARER } from '../openapi';
+import { statusError } from '../schemas';
 import { Conflict, Forbidden, Invalid, TooMany, Unauthenticated } from '../../errors';
 
 function emailKey(request: FastifyRequest): string {
@@ -21,7 +22,8 @@ function emailKey(request: FastifyRequest): string {
 
 /** POST auth/register, POST auth/login, POST auth/me, GET auth/logout (DESIGN.md, wire contract). */
 export function authRoutes(ctx: AppContext) {
-  return async (app: FastifyInstance) => {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
     const { db, passwords, hub } = ctx;
     const limits = ctx.config.loginRateLimit;
     const byEmail = app.createRateLimit({ max: limits.perEmail, timeWindow: limits.windowMs, keyGenerator: emailKey });
@@ -47,22 +49,16 @@ export function authRoutes(ctx: AppContext) {
             'Create an account; the first account on an empty database is the admin. A governor id belongs to one account (409 when another has it); usernames are stored in NFKC and may not hold invisible, control or direction characters, be digits only, or look like server, system or admin.',
           description: 'Limited per client address (60 an hour by default); over the limit answers 429.',
           tags: ['auth'],
-          body: jsonSchema(registerBody, 'input'),
-          response: {
-            200: jsonSchema(z.object({ status: z.literal('success') })),
-            400: jsonSchema(statusError),
-            409: jsonSchema(statusError),
-            429: jsonSchema(statusError),
-            503: jsonSchema(statusError),
-          },
+          body: registerBody,
+          response: { 200: z.object({ status: z.literal('success') }), 400: statusError, 409: statusError, 429: statusError, 503: statusError },
         },
       },
       async (request) => {
-        const input = parseBody(registerBody, request.body);
+        const input = request.body;
         const result = await registerUser(db, passwords, input);
         if (!result.ok) throw result.reason.endsWith('Taken') ? new Conflict(AUTH_ERRORS[result.reason]) : new Invalid(AUTH_ERRORS[result.reason]);
         request.log.info({ userId: result.user.id, rank: result.user.rank }, 'account created');
-        return { status: 'success' };
+        return { status: 'success' as const };
       },
     );
 
@@ -70,24 +66,17 @@ export function authRoutes(ctx: AppContext) {
       '/auth/login',
       {
         config: { answer: 'login' },
-        preHandler: loginLimit,
+        preValidation: loginLimit,
         schema: {
           summary: 'Sign in; answers an access token (30 days) for the Authorization header and the sockets. A disabled account gets 403.',
           description: 'Limited per email and per client address; over the limit answers 429.',
           tags: ['auth'],
-          body: jsonSchema(loginBody, 'input'),
-          response: {
-            200: jsonSchema(loginAnswer),
-            400: jsonSchema(loginAnswer),
-            401: jsonSchema(loginAnswer),
-            403: jsonSchema(loginAnswer),
-            429: jsonSchema(loginAnswer),
-            503: jsonSchema(loginAnswer),
-          },
+          body: loginBody,
+          response: { 200: loginAnswer, 400: loginAnswer, 401: loginAnswer, 403: loginAnswer, 429: loginAnswer, 503: loginAnswer },
         },
       },
       async (request) => {
-        const input = parseBody(loginBody, request.body);
+        const input = request.body;
         const user = await findUserByEmail(db, input.email);
         if (!user) {
           await passwords.verifyNothing(input.password);
@@ -99,7 +88,7 @@ export function authRoutes(ctx: AppContext) {
         const session = await createSession(db, user.id);
         noteSeen(db, user, Date.now());
         const token = await signAccessToken(ctx.jwtSecret, { userId: user.id, sessionId: session.id }, session.expires_at);
-        return { result: true, token: { access_token: token }, error: null };
+        return { result: true as const, token: { access_token: token }, error: null };
       },
     );
 
@@ -107,15 +96,15 @@ export function authRoutes(ctx: AppContext) {
       '/auth/me',
       {
         config: { answer: 'me' },
-        preHandler: requireRank(ctx, 'signed-in'),
+        preValidation: requireRank(ctx, 'signed-in'),
         schema: {
           summary: 'The signed-in account',
           tags: ['auth'],
           security: BEARER,
-          response: { 200: jsonSchema(meAnswer), 401: jsonSchema(meAnswer) },
+          response: { 200: meAnswer, 401: meAnswer },
         },
       },
-      async (request) => ({ result: true, user: toWireUser(authOf(request).user), error: null }),
+      async (request) => ({ result: true as const, user: toWireUser(authOf(request).user), error: null }),
     );
 
     app.get(
@@ -124,12 +113,12 @@ export function authRoutes(ctx: AppContext) {
         config: { answer: 'status' },
         // a HEAD request must not sign anyone out
         exposeHeadRoute: false,
-        preHandler: requireRank(ctx, 'signed-in'),
+        preValidation: requireRank(ctx, 'signed-in'),
         schema: {
           summary: 'Sign out: the token stops working everywhere and its sockets close (code 4401)',
           tags: ['auth'],
           security: BEARER,
-          response: { 200: jsonSchema(statusAnswer), 401: jsonSchema(statusError) },
+          response: { 200: statusAnswer, 401: statusError },
         },
       },
       async (request) => {
