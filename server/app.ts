@@ -51,8 +51,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const tls = readTls(config);
   const jwtSecret = loadJwtSecret(config.dataDir, config.jwtSecret);
   const db = await openDatabase(config.dataDir);
-  const app = createFastify(config, tls, deps.now ?? Date.now);
   const now = deps.now ?? Date.now;
+  const app = createFastify(config, tls, now);
   const hub = new Hub(config.socketLimits);
   const auction = new AuctionEngine({ db, hub, now, log: app.log });
   const ctx: AppContext = {
