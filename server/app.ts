@@ -74,6 +74,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     await Promise.allSettled(sockets.map((s) => s.close()));
     await app.close().catch(() => undefined);
     await db.destroy();
+    ctx.passwords.close();
   };
 
   try {
