@@ -2,7 +2,8 @@
  * The server under attack, in its own process:
  * `node --import tsx bench/abuse-server-child.ts <dir> [cheap-argon2]`. Loopback, random ports, a
  * fresh database under `dir`, and otherwise production settings: the production limits (sign-in,
- * sign-up, HTTP connections and timeouts, socket frames), which a throwaway test server relaxes,
+ * sign-up, HTTP connections and timeouts, socket frames, password hashing in a low-priority process),
+ * which a throwaway test server relaxes,
  * and argon2id's production cost unless `cheap-argon2` is given (for attacks that hash nothing, so
  * that setting up their accounts does not eat the benchmark's time). Prints one JSON line with its URLs and runs until
  * SIGTERM, SIGINT or the end of its stdin (the parent died).
@@ -21,6 +22,8 @@ const server = await startServer(
     ...(cheapArgon2 ? {} : { passwordHashCost: production.passwordHashCost }),
     loginRateLimit: production.loginRateLimit,
     registerRateLimit: production.registerRateLimit,
+    // argon2 in its own low-priority process, as in production
+    passwordHashing: production.passwordHashing,
   }),
 );
 

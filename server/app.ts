@@ -60,8 +60,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const tls = readTls(config);
   const jwtSecret = loadJwtSecret(config.dataDir, config.jwtSecret);
   const db = await openDatabase(config.dataDir);
-  const app = createFastify(config, tls, deps.now ?? Date.now);
   const now = deps.now ?? Date.now;
+  const app = createFastify(config, tls, now);
   const hub = new Hub(config.socketLimits);
   const auction = new AuctionEngine({ db, hub, now, log: app.log });
   const points = new PointsService({ db, hub, now, exclusive: (job) => auction.exclusive(job) });
@@ -90,6 +90,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     await Promise.allSettled(sockets.map((s) => s.close()));
     await app.close().catch(() => undefined);
     await db.destroy();
+    ctx.passwords.close();
   };
 
   try {

@@ -64,6 +64,8 @@ export interface HttpLimits {
 export interface PasswordHashing {
   concurrency: number;
   queue: number;
+  /** argon2 runs in a child process at a low CPU priority (production), not in this process's thread pool. */
+  lowPriorityProcess: boolean;
 }
 
 export interface Config {
@@ -167,7 +169,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     registerRateLimit: { perAddress: count(env, 'SIGNUPS_PER_HOUR', 60), windowMs: 3_600_000 },
     httpLimits: DEFAULT_HTTP_LIMITS,
     // one hash at a time, on one lane (PRODUCTION_HASH_COST): a sign-up flood keeps a core free
-    passwordHashing: { concurrency: 1, queue: 32 },
+    passwordHashing: { concurrency: 1, queue: 32, lowPriorityProcess: true },
     heartbeatMs: HEARTBEAT_MS,
     authTimeoutMs: AUTH_TIMEOUT_MS,
     frameRateLimit: CONNECTION_FRAMES,
@@ -215,6 +217,8 @@ export function ephemeralConfig(dir: string, overrides: Partial<Config> = {}): P
     sentryDsn: null,
     logLevel: 'silent',
     passwordHashCost: THROWAWAY_HASH_COST,
+    // in this process: a throwaway server starts no hashing process (a test of that path asks for it)
+    passwordHashing: { concurrency: 1, queue: 32, lowPriorityProcess: false },
     // tests and benchmarks create many accounts from 127.0.0.1; the sign-up limit has its own test
     registerRateLimit: { perAddress: 1_000_000, windowMs: 60_000 },
     ...overrides,

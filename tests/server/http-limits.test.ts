@@ -311,9 +311,9 @@ describe('password hashing under a flood', () => {
   let server: Server;
   beforeAll(async () => {
     server = await startTestServer({
-      // a real cost (a few tens of ms a hash), one at a time, sixteen waiting
+      // a real cost (a few tens of ms a hash), one at a time, sixteen waiting, in the low-priority hashing process as in production
       passwordHashCost: { memoryCost: 16_384, timeCost: 2, parallelism: 1 },
-      passwordHashing: { concurrency: 1, queue: 16 },
+      passwordHashing: { concurrency: 1, queue: 16, lowPriorityProcess: true },
     });
   });
   afterAll(() => server.close());
