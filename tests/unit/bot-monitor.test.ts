@@ -7,7 +7,8 @@ import { BOT_CLOSE, type Bot, type LogLine, type WatchMsg } from '../../src/prot
 import { emptyMonitor, foldAll, foldMonitor, MONITOR_LINES, visibleLines } from '../../src/machines/bot-monitor';
 import { backoffDelay } from '../../src/machines/connection.machine';
 import { botWatchMachineFor } from '../../src/machines/bot-watch.machine';
-import { createWatchSocket, readBotLog } from '../../src/streams/bot-watch';
+import { createWatchSocket } from '../../src/streams/bot-watch';
+import { readBotLog } from '../../src/streams/bot-log';
 import { createRecorder } from '../../src/streams/recorder';
 import type { WebSocketCtor } from '../../src/streams/socket';
 import { parseLog } from '../../src/streams/log';

@@ -11,7 +11,6 @@ import { createRecorder, type Recorder } from '../../../streams/recorder';
 import { version } from '../../../../package.json';
 import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
-import { Progress } from '../../components/progress';
 import { useToken } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
 
@@ -124,7 +123,16 @@ export function BotProgress({ bot }: { bot: Bot }) {
   const percent = Math.min(100, Math.round((p.done / p.total) * 100));
   return (
     <div className="grid gap-1" data-testid="bot-progress">
-      <Progress value={percent} aria-label={intl.formatMessage({ id: 'bots.progress' }, { name: bot.name })} />
+      <div
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-label={intl.formatMessage({ id: 'bots.progress' }, { name: bot.name })}
+        className="relative h-1.5 w-full overflow-hidden rounded-full bg-muted"
+      >
+        <div className="h-full bg-primary transition-all" style={{ width: `${percent}%` }} />
+      </div>
       <div className="flex flex-wrap justify-between gap-x-3 text-xs text-muted-foreground">
         <span>
           <FormattedMessage id="bots.progressOf" values={{ done: intl.formatNumber(p.done), total: intl.formatNumber(p.total), percent: intl.formatNumber(percent / 100, { style: 'percent' }) }} />
