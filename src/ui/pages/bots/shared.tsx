@@ -240,7 +240,7 @@ export function LogList({ lines, names, label, showBot = true, className }: { li
                   <span className="shrink-0 text-muted-foreground tabular-nums">
                     <FormattedTime value={line.at} hour="2-digit" minute="2-digit" second="2-digit" />
                   </span>
-                  {showBot && <span className="min-w-0 max-w-40 truncate font-sans font-medium">{names[String(line.botId)] ?? `#${line.botId}`}</span>}
+                  {showBot && <span className={cn('min-w-0 truncate font-sans font-medium', wide ? 'w-40 shrink-0' : 'max-w-40')}>{names[String(line.botId)] ?? `#${line.botId}`}</span>}
                   <span className={cn('shrink-0 truncate uppercase', wide && 'w-16', LEVEL_STYLE[line.level])}>{intl.formatMessage({ id: `bots.level.${line.level}` })}</span>
                 </span>
                 <span className={cn('min-w-0 truncate', LEVEL_STYLE[line.level])} title={line.text} dir="auto">
