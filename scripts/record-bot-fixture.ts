@@ -11,7 +11,7 @@ import type { WebSocketCtor } from '../src/streams/socket';
 import { version } from '../package.json';
 
 /**
- * Records tests/fixtures/logs/bots-monitor.jsonl: a real server, two real agents, and an admin's watch
+ * Records tests/fixtures/bot-logs/bots-monitor.jsonl: a real server, two real agents, and an admin's watch
  * socket through the app's own stream and recorder; a ping and a start-scan with no scan command.
  * `npx tsx scripts/record-bot-fixture.ts`
  */
@@ -58,7 +58,7 @@ await ask('ping');
 await ask('start-scan');
 agents[1].log('warn', 'Power check failed for governor 71234567: read 0');
 await new Promise((r) => setTimeout(r, 300));
-const out = path.join(import.meta.dirname, '../tests/fixtures/logs/bots-monitor.jsonl');
+const out = path.join(import.meta.dirname, '../tests/fixtures/bot-logs/bots-monitor.jsonl');
 fs.writeFileSync(out, recorder.toJsonl());
 console.log(`wrote ${out} (${recorder.lines().length} lines)`);
 for (const a of agents) await a.stop();

@@ -217,6 +217,22 @@ describe('bots: the protocol', () => {
     await big.nextOf(BOT_MSG.BOT_WELCOME);
     big.send({ type: BOT_MSG.BOT_LOG, level: 'info', text: 'x'.repeat(20_000) });
     expect((await big.closed).code).toBe(1009);
+
+    // more than twice the frames a second at once (the clock stands still): closed
+    const flood = await helloBot(token);
+    await flood.nextOf(BOT_MSG.BOT_WELCOME);
+    for (let i = 0; i < 250; i++) flood.send({ type: BOT_MSG.BOT_STATUS, state: 'idle' });
+    expect(await flood.nextOf(BOT_MSG.BOT_ERROR)).toMatchObject({ error: 'Too many frames: slow down.' });
+    expect((await flood.closed).code).toBe(BOT_CLOSE.overLimit);
+    // a frame that is not the protocol is refused with a sentence, the connection stays
+    const odd = await helloBot(token);
+    await odd.nextOf(BOT_MSG.BOT_WELCOME);
+    odd.send('not json');
+    expect(await odd.nextOf(BOT_MSG.BOT_ERROR)).toMatchObject({ error: 'Frames are JSON text.' });
+    odd.send({ type: BOT_MSG.BOT_STATUS, state: 'dancing' });
+    expect(await odd.nextOf(BOT_MSG.BOT_ERROR)).toMatchObject({ error: 'This frame does not match the bot protocol.' });
+    expect(odd.isOpen).toBe(true);
+    odd.close();
   });
 
   it('the ring keeps the last 1000 lines of a bot', async () => {
@@ -327,6 +343,32 @@ describe('the reference agent', () => {
     watch.close();
     fs.rmSync(watchDir, { recursive: true, force: true });
   }, 30_000);
+});
+
+describe('bots: caps', () => {
+  it('bot connections are capped; the same bot connecting again replaces its older connection', async () => {
+    const server = await startTestServer({}, { botLimits: { maxBots: 1 } });
+    try {
+      const admin = await signedIn(server, 'capadmin');
+      const tokens = [];
+      for (const name of ['One', 'Two']) tokens.push((await call(server, 'POST', '/bots', { token: admin.token, body: { name } })).body.token as string);
+      const url = server.httpUrl.replace(/^http/, 'ws') + '/bots';
+      const first = await TestSocket.open(url);
+      first.send({ type: BOT_MSG.BOT_HELLO, token: tokens[0], version: '1' });
+      await first.nextOf(BOT_MSG.BOT_WELCOME);
+      const second = await TestSocket.open(url);
+      second.send({ type: BOT_MSG.BOT_HELLO, token: tokens[1], version: '1' });
+      expect(await second.nextOf(BOT_MSG.BOT_ERROR)).toMatchObject({ error: 'Too many bots are connected.' });
+      expect((await second.closed).code).toBe(BOT_CLOSE.overLimit);
+      const again = await TestSocket.open(url);
+      again.send({ type: BOT_MSG.BOT_HELLO, token: tokens[0], version: '2' });
+      await again.nextOf(BOT_MSG.BOT_WELCOME);
+      expect((await first.closed).code).toBe(BOT_CLOSE.replaced);
+      again.close();
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('bots: watchers', () => {

@@ -7,7 +7,8 @@ import { BOT_CLOSE, type Bot, type LogLine, type WatchMsg } from '../../src/prot
 import { emptyMonitor, foldAll, foldMonitor, MONITOR_LINES, visibleLines } from '../../src/machines/bot-monitor';
 import { backoffDelay } from '../../src/machines/connection.machine';
 import { botWatchMachineFor } from '../../src/machines/bot-watch.machine';
-import { createWatchSocket, readBotLog } from '../../src/streams/bot-watch';
+import { createWatchSocket } from '../../src/streams/bot-watch';
+import { readBotLog } from '../../src/streams/bot-log';
 import { createRecorder } from '../../src/streams/recorder';
 import type { WebSocketCtor } from '../../src/streams/socket';
 import { parseLog } from '../../src/streams/log';
@@ -141,9 +142,9 @@ describe('the bot connection machine, recorded and replayed', () => {
   });
 });
 
-describe('a recorded monitor session (tests/fixtures/logs/bots-monitor.jsonl)', () => {
-  const file = path.join(__dirname, '../fixtures/logs/bots-monitor.jsonl');
-  it.runIf(fs.existsSync(file))('replays into the fold: the bots and the lines the monitor showed', () => {
+describe('a recorded monitor session (tests/fixtures/bot-logs/bots-monitor.jsonl)', () => {
+  const file = path.join(__dirname, '../fixtures/bot-logs/bots-monitor.jsonl');
+  it('replays into the fold: the bots and the lines the monitor showed', () => {
     const { frames } = readBotLog(fs.readFileSync(file, 'utf8'));
     const messages = frames.flatMap((f) => (f.event.type === 'message' ? [f.event.msg] : []));
     expect(frames.every((f) => f.event.type === 'message')).toBe(true);

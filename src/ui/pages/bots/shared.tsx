@@ -11,7 +11,6 @@ import { createRecorder, type Recorder } from '../../../streams/recorder';
 import { version } from '../../../../package.json';
 import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
-import { Progress } from '../../components/progress';
 import { useToken } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
 
@@ -124,7 +123,16 @@ export function BotProgress({ bot }: { bot: Bot }) {
   const percent = Math.min(100, Math.round((p.done / p.total) * 100));
   return (
     <div className="grid gap-1" data-testid="bot-progress">
-      <Progress value={percent} aria-label={intl.formatMessage({ id: 'bots.progress' }, { name: bot.name })} />
+      <div
+        role="progressbar"
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-label={intl.formatMessage({ id: 'bots.progress' }, { name: bot.name })}
+        className="relative h-1.5 w-full overflow-hidden rounded-full bg-muted"
+      >
+        <div className="h-full bg-primary transition-all" style={{ width: `${percent}%` }} />
+      </div>
       <div className="flex flex-wrap justify-between gap-x-3 text-xs text-muted-foreground">
         <span>
           <FormattedMessage id="bots.progressOf" values={{ done: intl.formatNumber(p.done), total: intl.formatNumber(p.total), percent: intl.formatNumber(percent / 100, { style: 'percent' }) }} />
@@ -232,7 +240,7 @@ export function LogList({ lines, names, label, showBot = true, className }: { li
                   <span className="shrink-0 text-muted-foreground tabular-nums">
                     <FormattedTime value={line.at} hour="2-digit" minute="2-digit" second="2-digit" />
                   </span>
-                  {showBot && <span className="min-w-0 max-w-40 truncate font-sans font-medium">{names[String(line.botId)] ?? `#${line.botId}`}</span>}
+                  {showBot && <span className={cn('min-w-0 truncate font-sans font-medium', wide ? 'w-40 shrink-0' : 'max-w-40')}>{names[String(line.botId)] ?? `#${line.botId}`}</span>}
                   <span className={cn('shrink-0 truncate uppercase', wide && 'w-16', LEVEL_STYLE[line.level])}>{intl.formatMessage({ id: `bots.level.${line.level}` })}</span>
                 </span>
                 <span className={cn('min-w-0 truncate', LEVEL_STYLE[line.level])} title={line.text} dir="auto">
