@@ -14,7 +14,9 @@ import { registerSecurityHeaders } from './security-headers';
 import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
+import { automaticPointsRoutes } from './routes/automatic-points';
 import { kingdomRoutes } from './routes/kingdom';
+import { migrantRoutes } from './routes/migrants';
 import { pointsRoutes } from './routes/points';
 import { scanRoutes } from './routes/scans';
 import { storeRoutes } from './routes/store';
@@ -65,5 +67,7 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(storeRoutes(ctx));
   await app.register(kingdomRoutes(ctx));
   await app.register(scanRoutes(ctx));
+  await app.register(migrantRoutes(ctx));
+  await app.register(automaticPointsRoutes(ctx));
   await registerClient(app, ctx);
 }
