@@ -147,6 +147,13 @@ describe('OpenAPI, docs and CORS', () => {
         '/metrics/series',
         '/player-ids',
         '/player-ids/{governorId}',
+        '/migrants',
+        '/migrants/series',
+        '/points/rules',
+        '/points/rules/{id}',
+        '/points/rules/{id}/preview',
+        '/points/rules/{id}/apply',
+        '/points/runs',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');
