@@ -1,5 +1,6 @@
 import { MIGRANT_ERRORS, MIGRANT_SERIES_MAX_SCANS, MIGRANTS_MAX_LIST, type Leaver, type Migrant, type MigrantPoint, type Migrants } from '../../src/protocol/migrants';
 import type { Scan } from '../../src/protocol/scans';
+import { sql } from 'kysely';
 import type { Db } from '../db/open';
 import type { Queryable } from '../db/write';
 import { HttpError } from '../http/errors';
@@ -26,29 +27,17 @@ interface Row {
   kingdom: number | null;
 }
 
-async function rowsOf(db: Queryable, scanId: number): Promise<Row[]> {
-  return db.selectFrom('scan_rows').select(['governor_id', 'name', 'alliance', 'power', 'kingdom']).where('scan_id', '=', scanId).execute();
-}
-
 /** The kingdom a scan is of: the settings' number when set, else the kingdom most of its rows name (null: the scan has no kingdom column). */
-function kingdomOf(rows: Row[], own: number | null): number | null {
+async function kingdomOf(db: Queryable, scanId: number, own: number | null): Promise<number | null> {
   if (own !== null) return own;
-  const counts = new Map<number, number>();
-  let best: number | null = null;
-  let bestCount = 0;
-  for (const r of rows) {
-    if (r.kingdom === null) continue;
-    const n = (counts.get(r.kingdom) ?? 0) + 1;
-    counts.set(r.kingdom, n);
-    if (n > bestCount || (n === bestCount && best !== null && r.kingdom < best)) {
-      best = r.kingdom;
-      bestCount = n;
-    }
-  }
-  return best;
+  const row = await sql<{ kingdom: number }>`select kingdom from scan_rows where scan_id = ${scanId} and kingdom is not null
+    group by kingdom order by count(*) desc, kingdom asc limit 1`.execute(db);
+  return row.rows[0]?.kingdom ?? null;
 }
 
-const member = (r: Row, kingdom: number | null) => kingdom === null || r.kingdom === null || r.kingdom === kingdom;
+/** Whether row `r` counts as a member of the kingdom `k` (a scan without a kingdom column: everyone). */
+const member = (r: string, k: number | null) => (k === null ? sql`1` : sql`(${sql.ref(`${r}.kingdom`)} is null or ${sql.ref(`${r}.kingdom`)} = ${k})`);
+
 const toMigrant = (r: Row): Migrant => ({ governorId: r.governor_id, name: r.name, alliance: r.alliance, power: r.power, kingdom: r.kingdom });
 const byPower = (a: Migrant, b: Migrant) => (b.power ?? -1) - (a.power ?? -1) || a.governorId - b.governorId;
 
@@ -59,35 +48,33 @@ export interface Diff {
   powerOut: number;
 }
 
-/** Who arrived in `later` and who left since `earlier` (both a scan's rows), with reasons. */
-export function diffScans(earlier: Row[], later: Row[], ownKingdom: number | null): Diff {
-  const kingdomBefore = kingdomOf(earlier, ownKingdom);
-  const kingdomAfter = kingdomOf(later, ownKingdom);
-  const before = new Map<number, Row>();
-  for (const r of earlier) if (member(r, kingdomBefore)) before.set(r.governor_id, r);
-  const after = new Map<number, Row>();
-  const elsewhere = new Set<number>();
-  let cutoff: number | null = null;
-  for (const r of later) {
-    if (r.power !== null && (cutoff === null || r.power < cutoff)) cutoff = r.power;
-    if (member(r, kingdomAfter)) after.set(r.governor_id, r);
-    else elsewhere.add(r.governor_id);
-  }
-  const arrived: Migrant[] = [];
+/**
+ * Who arrived in scan `later` and who left since scan `earlier`, with reasons: SQLite walks both
+ * scans' rows by their primary key (scan, governor), so only the migrants come back.
+ */
+export async function diffScans(db: Queryable, earlier: number, later: number, ownKingdom: number | null): Promise<Diff> {
+  const [kb, ka] = await Promise.all([kingdomOf(db, earlier, ownKingdom), kingdomOf(db, later, ownKingdom)]);
+  const arrivedQuery = sql<Row>`select a.governor_id, a.name, a.alliance, a.power, a.kingdom from scan_rows a
+    where a.scan_id = ${later} and ${member('a', ka)}
+      and not exists (select 1 from scan_rows b where b.scan_id = ${earlier} and b.governor_id = a.governor_id and ${member('b', kb)})`;
+  const leftQuery = sql<Row & { elsewhere: number; below: number }>`select b.governor_id, b.name, b.alliance, b.power, b.kingdom,
+      exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) as elsewhere,
+      coalesce(b.power < (select min(power) from scan_rows m where m.scan_id = ${later}), 0) as below
+    from scan_rows b
+    where b.scan_id = ${earlier} and ${member('b', kb)}
+      and not exists (select 1 from scan_rows a where a.scan_id = ${later} and a.governor_id = b.governor_id and ${member('a', ka)})`;
+  const [arrivedRows, leftRows] = await Promise.all([arrivedQuery.execute(db), leftQuery.execute(db)]);
   let powerIn = 0;
-  for (const [id, r] of after) {
-    if (before.has(id)) continue;
-    arrived.push(toMigrant(r));
+  const arrived = arrivedRows.rows.map((r) => {
     powerIn += r.power ?? 0;
-  }
-  const left: Leaver[] = [];
+    return toMigrant(r);
+  });
   let powerOut = 0;
-  for (const [id, r] of before) {
-    if (after.has(id)) continue;
-    const reason = elsewhere.has(id) ? 'kingdom-changed' : cutoff !== null && r.power !== null && r.power < cutoff ? 'below-cutoff' : 'unknown';
-    left.push({ ...toMigrant(r), reason });
+  const left = leftRows.rows.map((r): Leaver => {
     powerOut += r.power ?? 0;
-  }
+    // still in the later scan, but not a member: its kingdom column names another kingdom
+    return { ...toMigrant(r), reason: r.elsewhere ? 'kingdom-changed' : r.below ? 'below-cutoff' : 'unknown' };
+  });
   return { arrived, left, powerIn, powerOut };
 }
 
@@ -106,8 +93,7 @@ export async function migrants(db: Db, query: { from?: number; to?: number }): P
   if (!to || !from) return empty;
   if (from.id === to.id) throw new HttpError(400, MIGRANT_ERRORS.sameScan);
   if (ordered(from, to) > 0) throw new HttpError(400, MIGRANT_ERRORS.fromAfterTo);
-  const [earlier, later, own] = await Promise.all([rowsOf(db, from.id), rowsOf(db, to.id), ownKingdom(db)]);
-  const diff = diffScans(earlier, later, own);
+  const diff = await diffScans(db, from.id, to.id, await ownKingdom(db));
   const reasons = { ...empty.reasons };
   for (const l of diff.left) reasons[l.reason] += 1;
   return {
@@ -142,18 +128,14 @@ export async function migrantSeries(db: Db): Promise<MigrantPoint[]> {
   let cache = seriesCache.get(db);
   if (!cache || cache.size > MIGRANT_SERIES_MAX_SCANS * 2) seriesCache.set(db, (cache = new Map()));
   const points: MigrantPoint[] = [];
-  let previousRows: Row[] | null = null;
   for (let i = 1; i < scans.length; i++) {
     const key = `${scans[i - 1].id}:${scans[i].id}:${own}`;
     let known = cache.get(key);
     if (!known) {
-      const earlier: Row[] = previousRows ?? (await rowsOf(db, scans[i - 1].id));
-      const later = await rowsOf(db, scans[i].id);
-      const diff = diffScans(earlier, later, own);
+      const diff = await diffScans(db, scans[i - 1].id, scans[i].id, own);
       known = { scanId: scans[i].id, previousScanId: scans[i - 1].id, arrived: diff.arrived.length, left: diff.left.length, powerIn: diff.powerIn, powerOut: diff.powerOut };
       cache.set(key, known);
-      previousRows = later;
-    } else previousRows = null;
+    }
     points.push({ ...known, takenAt: scans[i].taken_at });
   }
   return points;
