@@ -24,7 +24,7 @@ import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 import { HttpError } from '../http/errors';
 import { dkp, type DkpWeights } from '../kvk/dkp';
 import { columnOf, findScan, latestScan, scanBefore } from '../scans/scans';
-import { bookIn } from './ledger';
+import { bookManyIn } from './ledger';
 
 /**
  * Automatic points (DESIGN.md, "Automatic points"): rules that pay kingdom points for a stat's gain
@@ -289,11 +289,11 @@ export async function bookRun(db: Db, plan: Plan, actor: Actor, auto: boolean, n
         .values({ rule_id: rule.id, from_scan_id: from.id, to_scan_id: to.id, entries: plan.awards.length, total: plan.total, actor_id: actor.id, auto: auto ? 1 : 0, created_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
-      const touched = new Map<number, UserRow>();
-      for (const a of plan.awards) {
-        const { user } = await bookIn(trx, { userId: a.userId, delta: a.points, kind: 'automatic', reason: automaticReason(rule, from.id, to.id, a.governorId), actorId: actor.id }, now);
-        touched.set(user.id, user);
-      }
+      const touched = await bookManyIn(
+        trx,
+        plan.awards.map((a) => ({ userId: a.userId, delta: a.points, kind: 'automatic' as const, reason: automaticReason(rule, from.id, to.id, a.governorId), actorId: actor.id })),
+        now,
+      );
       await recordAudit(
         trx,
         { actor, action: 'rule.apply', target: `rule #${rule.id} "${rule.name}"`, detail: { run: id, fromScanId: from.id, toScanId: to.id, entries: plan.awards.length, total: plan.total, auto } },

@@ -27,16 +27,25 @@ interface Row {
   kingdom: number | null;
 }
 
+/** Each scan's own kingdom (the one most of its rows name): scans never change once applied. */
+const modeCache = new WeakMap<Queryable, Map<number, number | null>>();
+
 /** The kingdom a scan is of: the settings' number when set, else the kingdom most of its rows name (null: the scan has no kingdom column). */
 async function kingdomOf(db: Queryable, scanId: number, own: number | null): Promise<number | null> {
   if (own !== null) return own;
+  let cache = modeCache.get(db);
+  if (!cache || cache.size > 1_000) modeCache.set(db, (cache = new Map()));
+  if (cache.has(scanId)) return cache.get(scanId) ?? null;
   const row = await sql<{ kingdom: number }>`select kingdom from scan_rows where scan_id = ${scanId} and kingdom is not null
     group by kingdom order by count(*) desc, kingdom asc limit 1`.execute(db);
-  return row.rows[0]?.kingdom ?? null;
+  const kingdom = row.rows[0]?.kingdom ?? null;
+  cache.set(scanId, kingdom);
+  return kingdom;
 }
 
-/** Whether row `r` counts as a member of the kingdom `k` (a scan without a kingdom column: everyone). */
-const member = (r: string, k: number | null) => (k === null ? sql`1` : sql`(${sql.ref(`${r}.kingdom`)} is null or ${sql.ref(`${r}.kingdom`)} = ${k})`);
+/** The governor ids of a scan's members of kingdom `k` (a scan without a kingdom column: everyone). */
+const members = (scanId: number, k: number | null) =>
+  k === null ? sql`select governor_id from scan_rows where scan_id = ${scanId}` : sql`select governor_id from scan_rows where scan_id = ${scanId} and (kingdom is null or kingdom = ${k})`;
 
 const toMigrant = (r: Row): Migrant => ({ governorId: r.governor_id, name: r.name, alliance: r.alliance, power: r.power, kingdom: r.kingdom });
 const byPower = (a: Migrant, b: Migrant) => (b.power ?? -1) - (a.power ?? -1) || a.governorId - b.governorId;
@@ -49,32 +58,36 @@ export interface Diff {
 }
 
 /**
- * Who arrived in scan `later` and who left since scan `earlier`, with reasons: SQLite walks both
- * scans' rows by their primary key (scan, governor), so only the migrants come back.
+ * Who arrived in scan `later` and who left since scan `earlier`, with reasons. SQLite sets the two
+ * scans' members against each other (EXCEPT, both read in primary key order), so only the migrants'
+ * rows are read back.
  */
 export async function diffScans(db: Queryable, earlier: number, later: number, ownKingdom: number | null): Promise<Diff> {
-  const [kb, ka] = await Promise.all([kingdomOf(db, earlier, ownKingdom), kingdomOf(db, later, ownKingdom)]);
-  const arrivedQuery = sql<Row>`select a.governor_id, a.name, a.alliance, a.power, a.kingdom from scan_rows a
-    where a.scan_id = ${later} and ${member('a', ka)}
-      and not exists (select 1 from scan_rows b where b.scan_id = ${earlier} and b.governor_id = a.governor_id and ${member('b', kb)})`;
-  const leftQuery = sql<Row & { elsewhere: number; below: number }>`select b.governor_id, b.name, b.alliance, b.power, b.kingdom,
-      exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) as elsewhere,
-      coalesce(b.power < (select min(power) from scan_rows m where m.scan_id = ${later}), 0) as below
-    from scan_rows b
-    where b.scan_id = ${earlier} and ${member('b', kb)}
-      and not exists (select 1 from scan_rows a where a.scan_id = ${later} and a.governor_id = b.governor_id and ${member('a', ka)})`;
-  const [arrivedRows, leftRows] = await Promise.all([arrivedQuery.execute(db), leftQuery.execute(db)]);
+  const kb = await kingdomOf(db, earlier, ownKingdom);
+  const ka = await kingdomOf(db, later, ownKingdom);
+  // the set difference first (small), then each migrant's row by primary key (CROSS JOIN keeps that order)
+  const arrivedRows = await sql<Row>`with ids(g) as (${members(later, ka)} except ${members(earlier, kb)})
+    select a.governor_id, a.name, a.alliance, a.power, a.kingdom from ids cross join scan_rows a on a.scan_id = ${later} and a.governor_id = ids.g`.execute(db);
+  const leftRows = await sql<Row & { elsewhere: number }>`with ids(g) as (${members(earlier, kb)} except ${members(later, ka)})
+    select b.governor_id, b.name, b.alliance, b.power, b.kingdom,
+      exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) as elsewhere
+    from ids cross join scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g`.execute(db);
   let powerIn = 0;
   const arrived = arrivedRows.rows.map((r) => {
     powerIn += r.power ?? 0;
     return toMigrant(r);
   });
   let powerOut = 0;
-  const left = leftRows.rows.map((r): Leaver => {
-    powerOut += r.power ?? 0;
-    // still in the later scan, but not a member: its kingdom column names another kingdom
-    return { ...toMigrant(r), reason: r.elsewhere ? 'kingdom-changed' : r.below ? 'below-cutoff' : 'unknown' };
-  });
+  let left: Leaver[] = [];
+  if (leftRows.rows.length) {
+    const { cutoff } = (await sql<{ cutoff: number | null }>`select min(power) as cutoff from scan_rows where scan_id = ${later}`.execute(db)).rows[0] ?? { cutoff: null };
+    left = leftRows.rows.map((r): Leaver => {
+      powerOut += r.power ?? 0;
+      // still in the later scan, but not a member: its kingdom column names another kingdom
+      const reason = r.elsewhere ? 'kingdom-changed' : cutoff !== null && r.power !== null && r.power < cutoff ? 'below-cutoff' : 'unknown';
+      return { ...toMigrant(r), reason };
+    });
+  }
   return { arrived, left, powerIn, powerOut };
 }
 

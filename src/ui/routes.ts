@@ -17,6 +17,8 @@ const MetricsPage = lazy(() => import('./pages/stats/metrics-page'));
 const GovernorPage = lazy(() => import('./pages/stats/governor-page'));
 const PlayerIdsPage = lazy(() => import('./pages/stats/player-ids-page'));
 const AlliancesPage = lazy(() => import('./pages/stats/alliances-page'));
+const MigrantDashboardPage = lazy(() => import('./pages/migrants/migrant-dashboard-page'));
+const AutomaticPointsPage = lazy(() => import('./pages/automatic/automatic-points-page'));
 
 export interface ProtectedRoute {
   path: string;
@@ -39,9 +41,9 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { path: '/my-kingdom/kingdom-points/store-management', titleId: 'menu.storeManagement', page: StoreManagementPage },
   { path: '/my-kingdom/kingdom-points/point-management', titleId: 'menu.pointManagement', page: PointManagementPage },
   { path: '/my-kingdom/kingdom-points/store-history', titleId: 'menu.storeHistory', page: StoreHistoryPage },
-  planned('/my-kingdom/kingdom-points/automatic-points', 'menu.automaticPoints'),
+  { path: '/my-kingdom/kingdom-points/automatic-points', titleId: 'menu.automaticPoints', page: AutomaticPointsPage },
   { path: '/my-kingdom/settings', titleId: 'menu.settings', page: KingdomSettingsPage },
-  planned('/my-kingdom/migrant-dashboard', 'menu.migrantDashboard'),
+  { path: '/my-kingdom/migrant-dashboard', titleId: 'menu.migrantDashboard', page: MigrantDashboardPage },
   planned('/admin/admin-dashboard', 'menu.adminDashboard'),
   planned('/admin/kvk-management', 'menu.kvkManagement'),
   planned('/admin/kingdom-management', 'menu.kingdomManagement'),

@@ -541,7 +541,7 @@ function RunsCard() {
                 <Td className="text-end tabular-nums">
                   <FormattedNumber value={r.total} />
                 </Td>
-                <Td>{r.appliedBy ? <bdi>{r.appliedBy}</bdi> : <FormattedMessage id={r.auto ? 'auto.byItself' : 'list.system'} />}</Td>
+                <Td>{r.appliedBy ? <bdi>{r.appliedBy}</bdi> : <FormattedMessage id={r.auto ? 'auto.byItself' : 'points.system'} />}</Td>
               </tr>
             ))}
           </tbody>
