@@ -48,47 +48,52 @@ const members = (scanId: number, k: number | null) =>
   k === null ? sql`select governor_id from scan_rows where scan_id = ${scanId}` : sql`select governor_id from scan_rows where scan_id = ${scanId} and (kingdom is null or kingdom = ${k})`;
 
 const toMigrant = (r: Row): Migrant => ({ governorId: r.governor_id, name: r.name, alliance: r.alliance, power: r.power, kingdom: r.kingdom });
-const byPower = (a: Migrant, b: Migrant) => (b.power ?? -1) - (a.power ?? -1) || a.governorId - b.governorId;
 
 export interface Diff {
+  /** The largest first, at most `limit`; the counts and sums below cover every migrant. */
   arrived: Migrant[];
   left: Leaver[];
+  counts: { arrived: number; left: number };
   powerIn: number;
   powerOut: number;
+  reasons: Record<Leaver['reason'], number>;
 }
+
+type Counted = Row & { n: number; pw: number | null };
 
 /**
  * Who arrived in scan `later` and who left since scan `earlier`, with reasons. SQLite sets the two
- * scans' members against each other (EXCEPT, both read in primary key order), so only the migrants'
- * rows are read back.
+ * scans' members against each other (EXCEPT, both read in primary key order), reads each migrant's
+ * row by primary key, counts and sums them all, and hands back only the `limit` largest.
  */
-export async function diffScans(db: Queryable, earlier: number, later: number, ownKingdom: number | null): Promise<Diff> {
+export async function diffScans(db: Queryable, earlier: number, later: number, ownKingdom: number | null, limit = MIGRANTS_MAX_LIST): Promise<Diff> {
   const kb = await kingdomOf(db, earlier, ownKingdom);
   const ka = await kingdomOf(db, later, ownKingdom);
-  // the set difference first (small), then each migrant's row by primary key (CROSS JOIN keeps that order)
-  const arrivedRows = await sql<Row>`with ids(g) as (${members(later, ka)} except ${members(earlier, kb)})
-    select a.governor_id, a.name, a.alliance, a.power, a.kingdom from ids cross join scan_rows a on a.scan_id = ${later} and a.governor_id = ids.g`.execute(db);
-  const leftRows = await sql<Row & { elsewhere: number }>`with ids(g) as (${members(earlier, kb)} except ${members(later, ka)})
-    select b.governor_id, b.name, b.alliance, b.power, b.kingdom,
-      exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) as elsewhere
-    from ids cross join scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g`.execute(db);
-  let powerIn = 0;
-  const arrived = arrivedRows.rows.map((r) => {
-    powerIn += r.power ?? 0;
-    return toMigrant(r);
-  });
-  let powerOut = 0;
-  let left: Leaver[] = [];
-  if (leftRows.rows.length) {
-    const { cutoff } = (await sql<{ cutoff: number | null }>`select min(power) as cutoff from scan_rows where scan_id = ${later}`.execute(db)).rows[0] ?? { cutoff: null };
-    left = leftRows.rows.map((r): Leaver => {
-      powerOut += r.power ?? 0;
-      // still in the later scan, but not a member: its kingdom column names another kingdom
-      const reason = r.elsewhere ? 'kingdom-changed' : cutoff !== null && r.power !== null && r.power < cutoff ? 'below-cutoff' : 'unknown';
-      return { ...toMigrant(r), reason };
-    });
-  }
-  return { arrived, left, powerIn, powerOut };
+  const { cutoff } = (await sql<{ cutoff: number | null }>`select min(power) as cutoff from scan_rows where scan_id = ${later}`.execute(db)).rows[0] ?? { cutoff: null };
+  // the set difference first, then each migrant's row by primary key (CROSS JOIN keeps that order)
+  const arrivedRows = await sql<Counted>`with ids(g) as (${members(later, ka)} except ${members(earlier, kb)})
+    select a.governor_id, a.name, a.alliance, a.power, a.kingdom, count(*) over () as n, sum(a.power) over () as pw
+    from ids cross join scan_rows a on a.scan_id = ${later} and a.governor_id = ids.g
+    order by a.power is null, a.power desc, a.governor_id limit ${limit}`.execute(db);
+  // still in the later scan, but not a member: its kingdom column names another kingdom
+  const leftRows = await sql<Counted & { reason: Leaver['reason']; nk: number; nb: number }>`with ids(g) as (${members(earlier, kb)} except ${members(later, ka)}),
+    gone as (select b.governor_id, b.name, b.alliance, b.power, b.kingdom,
+        case when exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) then 'kingdom-changed'
+             when b.power < ${cutoff} then 'below-cutoff' else 'unknown' end as reason
+      from ids cross join scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g)
+    select *, count(*) over () as n, sum(power) over () as pw,
+      sum(reason = 'kingdom-changed') over () as nk, sum(reason = 'below-cutoff') over () as nb
+    from gone order by power is null, power desc, governor_id limit ${limit}`.execute(db);
+  const a0 = arrivedRows.rows[0];
+  const l0 = leftRows.rows[0];
+  return {
+    arrived: arrivedRows.rows.map(toMigrant),
+    left: leftRows.rows.map((r) => ({ ...toMigrant(r), reason: r.reason })),
+    counts: { arrived: a0?.n ?? 0, left: l0?.n ?? 0 },
+    powerIn: a0?.pw ?? 0,
+    powerOut: l0?.pw ?? 0,
+    reasons: { 'kingdom-changed': l0?.nk ?? 0, 'below-cutoff': l0?.nb ?? 0, unknown: l0 ? l0.n - l0.nk - l0.nb : 0 },
+  };
 }
 
 async function ownKingdom(db: Queryable): Promise<number | null> {
@@ -107,17 +112,7 @@ export async function migrants(db: Db, query: { from?: number; to?: number }): P
   if (from.id === to.id) throw new HttpError(400, MIGRANT_ERRORS.sameScan);
   if (ordered(from, to) > 0) throw new HttpError(400, MIGRANT_ERRORS.fromAfterTo);
   const diff = await diffScans(db, from.id, to.id, await ownKingdom(db));
-  const reasons = { ...empty.reasons };
-  for (const l of diff.left) reasons[l.reason] += 1;
-  return {
-    from,
-    to,
-    arrived: diff.arrived.sort(byPower).slice(0, MIGRANTS_MAX_LIST),
-    left: diff.left.sort(byPower).slice(0, MIGRANTS_MAX_LIST),
-    counts: { arrived: diff.arrived.length, left: diff.left.length },
-    power: { arrived: diff.powerIn, left: diff.powerOut },
-    reasons,
-  };
+  return { from, to, arrived: diff.arrived, left: diff.left, counts: diff.counts, power: { arrived: diff.powerIn, left: diff.powerOut }, reasons: diff.reasons };
 }
 
 /**
@@ -145,8 +140,8 @@ export async function migrantSeries(db: Db): Promise<MigrantPoint[]> {
     const key = `${scans[i - 1].id}:${scans[i].id}:${own}`;
     let known = cache.get(key);
     if (!known) {
-      const diff = await diffScans(db, scans[i - 1].id, scans[i].id, own);
-      known = { scanId: scans[i].id, previousScanId: scans[i - 1].id, arrived: diff.arrived.length, left: diff.left.length, powerIn: diff.powerIn, powerOut: diff.powerOut };
+      const diff = await diffScans(db, scans[i - 1].id, scans[i].id, own, 1);
+      known = { scanId: scans[i].id, previousScanId: scans[i - 1].id, arrived: diff.counts.arrived, left: diff.counts.left, powerIn: diff.powerIn, powerOut: diff.powerOut };
       cache.set(key, known);
     }
     points.push({ ...known, takenAt: scans[i].taken_at });

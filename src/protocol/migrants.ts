@@ -10,7 +10,7 @@ export const MIGRANT_REASONS = ['kingdom-changed', 'below-cutoff', 'unknown'] as
 export type MigrantReason = (typeof MIGRANT_REASONS)[number];
 
 /** The most governors each list carries (the largest first); the counts and power totals cover all. */
-export const MIGRANTS_MAX_LIST = 5_000;
+export const MIGRANTS_MAX_LIST = 1_000;
 /** The series covers at most this many of the latest scans (each point is one scan against the one before it). */
 export const MIGRANT_SERIES_MAX_SCANS = 200;
 

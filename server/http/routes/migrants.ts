@@ -20,7 +20,7 @@ export function migrantRoutes(ctx: AppContext) {
         schema: {
           summary:
             'Who arrived (in `to`, not in `from`) and who left between two scans (to: the latest by takenAt; from: the scan taken before `to`), with power and alliance, and for who left the likely reason: ' +
-            "kingdom-changed (the later scan's kingdom column shows them in another kingdom), below-cutoff (their power is below the later scan's lowest) or unknown. Counts and total power in and out; each list at most 5,000, largest first.",
+            "kingdom-changed (the later scan's kingdom column shows them in another kingdom), below-cutoff (their power is below the later scan's lowest) or unknown. Counts and total power in and out; each list at most 1,000, largest first (the counts and totals cover all).",
           tags: ['scans'],
           security: BEARER,
           querystring: jsonSchema(migrantsQuery, 'input'),
