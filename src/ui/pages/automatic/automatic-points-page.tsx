@@ -106,7 +106,7 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
     </LabelledField>
   );
   return (
-    <form noValidate onSubmit={submit} className="grid gap-4 rounded-md border border-border p-4" data-testid="rule-form">
+    <form noValidate onSubmit={submit} className="grid min-w-0 grid-cols-1 gap-4 rounded-md border border-border p-4" data-testid="rule-form">
       <h3 className="text-base font-semibold">
         <FormattedMessage id={editing ? 'auto.editRule' : 'auto.newRule'} />
       </h3>
@@ -211,7 +211,8 @@ function RulesCard({ rules }: { rules: Rule[] }) {
               <Th>
                 <FormattedMessage id="auto.auto" />
               </Th>
-              <Th>
+              {/* relative: the hidden label stays inside the table's scroller, so a narrow page does not scroll sideways */}
+              <Th className="relative">
                 <span className="sr-only">
                   <FormattedMessage id="auto.actions" />
                 </span>
@@ -278,7 +279,7 @@ function PreviewView({ preview, rule, onApplied }: { preview: RulePreview; rule:
     onError: () => setConfirming(false),
   });
   return (
-    <div className="grid gap-4" data-testid="run-preview">
+    <div className="grid min-w-0 grid-cols-1 gap-4" data-testid="run-preview">
       <p className="text-sm" data-testid="run-total">
         <FormattedMessage id="auto.previewTotal" values={{ total: <FormattedNumber value={preview.total} />, accounts, governors: preview.awards.length }} />
       </p>
@@ -331,7 +332,7 @@ function PreviewView({ preview, rule, onApplied }: { preview: RulePreview; rule:
         </Table>
       )}
       {preview.unlinked.length > 0 && (
-        <details className="rounded-md border border-border p-3" data-testid="run-unlinked">
+        <details className="min-w-0 rounded-md border border-border p-3" data-testid="run-unlinked">
           <summary className="cursor-pointer text-sm font-medium">
             <FormattedMessage id="auto.unlinked" values={{ count: preview.unlinked.length, points: <FormattedNumber value={preview.unlinkedTotal} /> }} />
           </summary>

@@ -65,7 +65,7 @@ function SeriesCharts({ points }: { points: MigrantPoint[] }) {
           <FormattedMessage id="migrants.chartCounts" />
         </h3>
         <Suspense fallback={<Spinner />}>
-          <Chart xs={xs} series={counts} label={intl.formatMessage({ id: 'migrants.chartCounts' })} />
+          <Chart xs={xs} series={counts} label={intl.formatMessage({ id: 'migrants.chartCounts' })} wholeNumbers />
         </Suspense>
       </div>
       <div className="min-w-0" data-testid="migrants-chart-power">
