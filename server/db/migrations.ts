@@ -8,8 +8,9 @@ import * as m0006 from './migrations/0006_scans';
 import * as m0007 from './migrations/0007_governor_ids_safe_times';
 import * as m0008 from './migrations/0008_audit_log';
 import * as m0009 from './migrations/0009_kvk';
-import * as m0012 from './migrations/0012_bots';
+import * as m0010 from './migrations/0010_automatic_points';
 import * as m0011 from './migrations/0011_administration';
+import * as m0012 from './migrations/0012_bots';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -22,8 +23,9 @@ const MIGRATIONS: Record<string, Migration> = {
   '0007_governor_ids_safe_times': m0007,
   '0008_audit_log': m0008,
   '0009_kvk': m0009,
-  '0012_bots': m0012,
+  '0010_automatic_points': m0010,
   '0011_administration': m0011,
+  '0012_bots': m0012,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

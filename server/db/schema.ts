@@ -227,6 +227,35 @@ export interface KingdomsTable {
   updated_by: number | null;
 }
 
+/** An automatic points rule (stat: a cumulative stat in camelCase, or 'dkp' with a season); deleted rules stay, marked. */
+export interface PointsRulesTable {
+  id: Generated<number>;
+  name: string;
+  stat: string;
+  per: number;
+  points: number;
+  cap: number | null;
+  auto: number;
+  season_id: number | null;
+  created_at: number;
+  updated_at: number;
+  updated_by: number | null;
+  deleted_at: number | null;
+}
+
+/** One rule applied over one pair of scans: unique (rule_id, from_scan_id, to_scan_id), append-only. */
+export interface PointsRunsTable {
+  id: Generated<number>;
+  rule_id: number;
+  from_scan_id: number;
+  to_scan_id: number;
+  entries: number;
+  total: number;
+  actor_id: number | null;
+  auto: number;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -249,6 +278,8 @@ export interface Database {
   kvk_marks: KvkMarksTable;
   bots: BotsTable;
   kingdoms: KingdomsTable;
+  points_rules: PointsRulesTable;
+  points_runs: PointsRunsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -20,6 +20,8 @@ import { authRoutes } from './routes/auth';
 import { botRoutes } from './routes/bots';
 import { kingdomRoutes } from './routes/kingdom';
 import { kvkRoutes } from './routes/kvk';
+import { automaticPointsRoutes } from './routes/automatic-points';
+import { migrantRoutes } from './routes/migrants';
 import { pointsRoutes } from './routes/points';
 import { scanRoutes } from './routes/scans';
 import { storeRoutes } from './routes/store';
@@ -90,5 +92,7 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(scanRoutes(ctx));
   await app.register(kvkRoutes(ctx));
   await app.register(botRoutes(ctx));
+  await app.register(migrantRoutes(ctx));
+  await app.register(automaticPointsRoutes(ctx));
   await registerClient(app, ctx);
 }

@@ -181,3 +181,38 @@ export async function checkLedger(db: Db): Promise<LedgerCheck> {
     return { ok: rows.rows.length === 0, accounts: Number(accounts.n), mismatches: rows.rows };
   });
 }
+
+/**
+ * Many bookings inside a write transaction the caller holds (an automatic points run pays up to a
+ * kingdom's governors at once): the same rules as bookIn (no balance below 0 nor below what leading
+ * bids reserve; every row with its balance after), read and written a few hundred rows a statement
+ * instead of four statements a booking. Bookings of one account follow each other in the given
+ * order. Answers every touched account as it is after them; throws (the caller rolls back) on the
+ * first booking that breaks a rule.
+ */
+export async function bookManyIn(trx: Queryable, bookings: Booking[], now = Date.now()): Promise<Map<number, UserRow>> {
+  const CHUNK = 400;
+  const ids = [...new Set(bookings.map((b) => b.userId))];
+  const users = new Map<number, UserRow>();
+  for (let at = 0; at < ids.length; at += CHUNK) {
+    for (const user of await trx.selectFrom('users').selectAll().where('id', 'in', ids.slice(at, at + CHUNK)).execute()) users.set(user.id, { ...user });
+  }
+  const rows = bookings.map((booking) => {
+    const user = users.get(booking.userId);
+    if (!user) throw new NotFound(POINTS_ERRORS.unknownUser);
+    const balance = user.balance + booking.delta;
+    if (balance < 0) throw new Conflict(POINTS_ERRORS.moreThanBalance);
+    if (balance < user.reserved) throw new Conflict(POINTS_ERRORS.belowReserved);
+    user.balance = balance;
+    return { user_id: user.id, delta: booking.delta, kind: booking.kind, reason: booking.reason, actor_id: booking.actorId, balance_after: balance, created_at: now };
+  });
+  // 8 columns a row: well within SQLite's limit on bound parameters
+  for (let at = 0; at < rows.length; at += CHUNK) await trx.insertInto('points_transactions').values(rows.slice(at, at + CHUNK)).execute();
+  const touched = [...users.values()];
+  for (let at = 0; at < touched.length; at += CHUNK) {
+    const chunk = touched.slice(at, at + CHUNK);
+    const values = sql.join(chunk.map((u) => sql`(${u.id}, ${u.balance})`));
+    await sql`update users set balance = v.column2 from (values ${values}) as v where users.id = v.column1`.execute(trx);
+  }
+  return users;
+}

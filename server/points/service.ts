@@ -97,4 +97,19 @@ export class PointsService {
       return booked;
     });
   }
+
+  /**
+   * A booking that writes more than ledger entries (an automatic run: its run row, its entries and
+   * its audit entry, one transaction): `job` runs in the queue at `at`, opens its own write
+   * transaction and books through the ledger (bookIn / bookManyIn); the accounts it answers hear
+   * their new balances once it has committed.
+   */
+  bookWith<T>(job: (at: number) => Promise<{ value: T; users: Iterable<UserRow> }>): Promise<T> {
+    const { hub, now } = this.deps;
+    return this.deps.exclusive(async () => {
+      const { value, users } = await job(now());
+      for (const user of users) announceBalance(hub, user);
+      return value;
+    });
+  }
 }

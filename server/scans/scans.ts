@@ -60,7 +60,7 @@ const toScan = (s: ScanWithUploader): Scan => ({
 });
 
 /** The scan taken last before `takenAt` (by takenAt, then id), or the latest of all without it. */
-async function scanBefore(db: Queryable, takenAt: number | null, beforeId?: number): Promise<Scan | null> {
+export async function scanBefore(db: Queryable, takenAt: number | null, beforeId?: number): Promise<Scan | null> {
   let query = selectScans(db);
   if (takenAt !== null) {
     query = beforeId === undefined ? query.where('s.taken_at', '<', takenAt) : query.where((eb) => eb.or([eb('s.taken_at', '<', takenAt), eb.and([eb('s.taken_at', '=', takenAt), eb('s.id', '<', beforeId)])]));
@@ -114,6 +114,8 @@ export class ScanImports {
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
+    /** Told of each scan once it is committed (automatic points' rules that run by themselves); must not block. */
+    private readonly onApplied?: (scan: Scan) => void,
   ) {}
 
   async preview(input: PreviewInput): Promise<ScanPreview> {
@@ -205,7 +207,9 @@ export class ScanImports {
       });
       // kept (without its rows) until it expires, so applying it again says it was applied
       found.rows = [];
-      return await findScan(this.db, id);
+      const applied = await findScan(this.db, id);
+      this.onApplied?.(applied);
+      return applied;
     } catch (error) {
       found.applied = false;
       if (isDatabaseError(error) && String((error as Error).message).includes('scans.sha256')) await this.refuseDuplicate(this.db, found.sha256);

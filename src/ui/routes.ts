@@ -4,7 +4,6 @@ import { lazyPage as lazy } from './lib/lazy-page';
 /** Every protected route of SPEC 2, with the page that serves it. Pages load lazily. */
 const ProfilePage = lazy(() => import('./pages/account/profile-page'));
 const AccountSettingsPage = lazy(() => import('./pages/account/account-settings-page'));
-const PlannedPage = lazy(() => import('./pages/planned-page'));
 const KingdomStorePage = lazy(() => import('./pages/store/kingdom-store-page'));
 const StoreManagementPage = lazy(() => import('./pages/store/store-management-page'));
 const PointManagementPage = lazy(() => import('./pages/points/point-management-page'));
@@ -25,14 +24,14 @@ const BotConsolePage = lazy(() => import('./pages/bots/bot-console-page'));
 const AdminDashboardPage = lazy(() => import('./pages/admin/admin-dashboard-page'));
 const KingdomManagementPage = lazy(() => import('./pages/admin/kingdom-management-page'));
 const UsersPage = lazy(() => import('./pages/admin/users-page'));
+const MigrantDashboardPage = lazy(() => import('./pages/migrants/migrant-dashboard-page'));
+const AutomaticPointsPage = lazy(() => import('./pages/automatic/automatic-points-page'));
 
 export interface ProtectedRoute {
   path: string;
   titleId: string;
   page: ComponentType<{ titleId: string }>;
 }
-
-const planned = (path: string, titleId: string): ProtectedRoute => ({ path, titleId, page: PlannedPage });
 
 export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { path: '/my-account/profile', titleId: 'menu.profile', page: ProfilePage },
@@ -47,9 +46,9 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { path: '/my-kingdom/kingdom-points/store-management', titleId: 'menu.storeManagement', page: StoreManagementPage },
   { path: '/my-kingdom/kingdom-points/point-management', titleId: 'menu.pointManagement', page: PointManagementPage },
   { path: '/my-kingdom/kingdom-points/store-history', titleId: 'menu.storeHistory', page: StoreHistoryPage },
-  planned('/my-kingdom/kingdom-points/automatic-points', 'menu.automaticPoints'),
+  { path: '/my-kingdom/kingdom-points/automatic-points', titleId: 'menu.automaticPoints', page: AutomaticPointsPage },
   { path: '/my-kingdom/settings', titleId: 'menu.settings', page: KingdomSettingsPage },
-  planned('/my-kingdom/migrant-dashboard', 'menu.migrantDashboard'),
+  { path: '/my-kingdom/migrant-dashboard', titleId: 'menu.migrantDashboard', page: MigrantDashboardPage },
   { path: '/admin/admin-dashboard', titleId: 'menu.adminDashboard', page: AdminDashboardPage },
   { path: '/admin/kvk-management', titleId: 'menu.kvkManagement', page: KvkManagementPage },
   { path: '/admin/kingdom-management', titleId: 'menu.kingdomManagement', page: KingdomManagementPage },

@@ -38,6 +38,15 @@ const ROUTES: [string, string, Who, unknown?][] = [
   ['POST', '/kingdom/groups/Vanguard/delete', 'council'],
   ['POST', '/kingdom/groups/Vanguard/members', 'council', { username: 'someone', member: true }],
   ['GET', '/account/groups', 'signed-in'],
+  ['GET', '/migrants', 'council'],
+  ['GET', '/migrants/series', 'council'],
+  ['GET', '/points/rules', 'council'],
+  ['POST', '/points/rules', 'council', { name: 'x', stat: 'killpoints', per: 1, points: 1 }],
+  ['PUT', '/points/rules/1', 'council', { name: 'x', stat: 'killpoints', per: 1, points: 1 }],
+  ['DELETE', '/points/rules/1', 'council'],
+  ['POST', '/points/rules/1/preview', 'council', { fromScanId: 1, toScanId: 2 }],
+  ['POST', '/points/rules/1/apply', 'council', { token: 'x' }],
+  ['GET', '/points/runs', 'council'],
 ];
 
 function send(method: string, url: string, body: unknown, token?: string) {

@@ -167,6 +167,13 @@ describe('OpenAPI, docs and CORS', () => {
         '/admin/dashboard',
         '/audit',
         '/audit.csv',
+        '/migrants',
+        '/migrants/series',
+        '/points/rules',
+        '/points/rules/{id}',
+        '/points/rules/{id}/preview',
+        '/points/rules/{id}/apply',
+        '/points/runs',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');

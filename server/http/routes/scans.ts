@@ -28,6 +28,7 @@ import type { AppContext } from '../../context';
 import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
 import { warmRunningSeasons } from '../../kvk/standings';
 import { readScanFile } from '../../scans/read';
+import { automaticPointsOf } from './automatic-points';
 import { allGovernors, deleteScan, governorDetail, kingdomSummary, listGovernors, listScans, ScanImports } from '../../scans/scans';
 import { sendCsv } from '../csv';
 import { parseBody } from '../errors';
@@ -55,7 +56,9 @@ const governorIdOf = idParam(SCAN_ERRORS.badGovernorId);
 /** Governors and scans (DESIGN.md, "Governors and scans"): import, list and delete scans; the kingdom's summary; governors and their history. */
 export function scanRoutes(ctx: AppContext) {
   return async (app: FastifyInstance) => {
-    const imports = new ScanImports(ctx.db, ctx.now);
+    // rules with auto on run over each scan applied, after the import has answered
+    const automatic = automaticPointsOf(ctx);
+    const imports = new ScanImports(ctx.db, ctx.now, (applied) => automatic.scanArrived(applied));
 
     // multipart/form-data only for the preview (an encapsulated instance)
     await app.register(async (multipartApp) => {

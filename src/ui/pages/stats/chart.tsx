@@ -31,7 +31,7 @@ function useThemeKey(): string {
  * A uPlot line chart over scans: x is the scan time (seconds), one line per series; hovering shows
  * every value (exact, with the locale's separators) in the legend. Loaded with its page only.
  */
-export default function Chart({ xs, series, height = 240, label }: { xs: number[]; series: ChartSeries[]; height?: number; label: string }) {
+export default function Chart({ xs, series, height = 240, label, wholeNumbers = false }: { xs: number[]; series: ChartSeries[]; height?: number; label: string; wholeNumbers?: boolean }) {
   const box = useRef<HTMLDivElement>(null);
   const intl = useIntl();
   const { locale } = intl;
@@ -65,13 +65,15 @@ export default function Chart({ xs, series, height = 240, label }: { xs: number[
         })),
       ],
       axes: [
-        // few scans: a tick on each; many: uPlot spaces them out, wide enough for a date
-        { ...axis, space: 110, ...(xs.length <= 6 ? { splits: () => xs } : {}), values: (_u, splits) => splits.map((s) => dateFormat.format(s * 1000)) },
+        // few scans (as many as fit): a tick on each; many: uPlot spaces them out, wide enough for a date
+        { ...axis, space: 110, ...(xs.length <= Math.min(6, Math.floor(el.clientWidth / 110)) ? { splits: () => xs } : {}), values: (_u, splits) => splits.map((s) => dateFormat.format(s * 1000)) },
         {
           ...axis,
           // wide enough for the longest label (compact numbers are long in some languages)
           size: (_u, values) => Math.max(40, ...(values ?? []).map((v) => String(v).length * 7.5 + 16)),
           values: (_u, splits) => splits.map((s) => compactNumber(s, locale)),
+          // counts (governors): ticks on whole numbers only
+          ...(wholeNumbers ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000] } : {}),
         },
       ],
     };
@@ -82,7 +84,7 @@ export default function Chart({ xs, series, height = 240, label }: { xs: number[
       observer.disconnect();
       plot.destroy();
     };
-  }, [xs, series, height, locale, intl, theme]);
+  }, [xs, series, height, locale, intl, theme, wholeNumbers]);
 
   return <div ref={box} role="img" aria-label={label} dir="ltr" className="kingdom-chart w-full min-w-0" data-testid="chart" />;
 }

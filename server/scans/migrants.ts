@@ -1,0 +1,150 @@
+import { MIGRANT_ERRORS, MIGRANT_SERIES_MAX_SCANS, MIGRANTS_MAX_LIST, type Leaver, type Migrant, type MigrantPoint, type Migrants } from '../../src/protocol/migrants';
+import { Invalid } from '../errors';
+import type { Scan } from '../../src/protocol/scans';
+import { sql } from 'kysely';
+import type { Db } from '../db/open';
+import type { Queryable } from '../db/write';
+import { findScan, latestScan, scanBefore } from './scans';
+
+/**
+ * Migrants (DESIGN.md, "Migrants"): between two scans, who arrived and who left, and for who left
+ * the likely reason. One diff (`diffScans`) serves the pair the page asks for and every point of the
+ * series, so the chart and the lists always agree.
+ *
+ * The kingdom's members in a scan are its rows, except those whose kingdom column names another
+ * kingdom than the kingdom's own (the settings' kingdom number, else the kingdom most rows of that
+ * scan name): a governor seen in another kingdom has left it. Reasons for who left:
+ * - `kingdom-changed`: the later scan's kingdom column shows them in another kingdom;
+ * - `below-cutoff`: their power in the earlier scan is below the later scan's lowest power (scans
+ *   are the top N by power: they likely fell out of the list, not out of the kingdom);
+ * - `unknown` otherwise.
+ */
+interface Row {
+  governor_id: number;
+  name: string;
+  alliance: string;
+  power: number | null;
+  kingdom: number | null;
+}
+
+/** Each scan's own kingdom (the one most of its rows name): scans never change once applied. */
+const modeCache = new WeakMap<Queryable, Map<number, number | null>>();
+
+/** The kingdom a scan is of: the settings' number when set, else the kingdom most of its rows name (null: the scan has no kingdom column). */
+async function kingdomOf(db: Queryable, scanId: number, own: number | null): Promise<number | null> {
+  if (own !== null) return own;
+  let cache = modeCache.get(db);
+  if (!cache || cache.size > 1_000) modeCache.set(db, (cache = new Map()));
+  if (cache.has(scanId)) return cache.get(scanId) ?? null;
+  const row = await sql<{ kingdom: number }>`select kingdom from scan_rows where scan_id = ${scanId} and kingdom is not null
+    group by kingdom order by count(*) desc, kingdom asc limit 1`.execute(db);
+  const kingdom = row.rows[0]?.kingdom ?? null;
+  cache.set(scanId, kingdom);
+  return kingdom;
+}
+
+/** The governor ids of a scan's members of kingdom `k` (a scan without a kingdom column: everyone). */
+const members = (scanId: number, k: number | null) =>
+  k === null ? sql`select governor_id from scan_rows where scan_id = ${scanId}` : sql`select governor_id from scan_rows where scan_id = ${scanId} and (kingdom is null or kingdom = ${k})`;
+
+const toMigrant = (r: Row): Migrant => ({ governorId: r.governor_id, name: r.name, alliance: r.alliance, power: r.power, kingdom: r.kingdom });
+
+export interface Diff {
+  /** The largest first, at most `limit`; the counts and sums below cover every migrant. */
+  arrived: Migrant[];
+  left: Leaver[];
+  counts: { arrived: number; left: number };
+  powerIn: number;
+  powerOut: number;
+  reasons: Record<Leaver['reason'], number>;
+}
+
+type Counted = Row & { n: number; pw: number | null };
+
+/**
+ * Who arrived in scan `later` and who left since scan `earlier`, with reasons. SQLite sets the two
+ * scans' members against each other (EXCEPT, both read in primary key order), reads each migrant's
+ * row by primary key, counts and sums them all, and hands back only the `limit` largest.
+ */
+export async function diffScans(db: Queryable, earlier: number, later: number, ownKingdom: number | null, limit = MIGRANTS_MAX_LIST): Promise<Diff> {
+  const kb = await kingdomOf(db, earlier, ownKingdom);
+  const ka = await kingdomOf(db, later, ownKingdom);
+  const { cutoff } = (await sql<{ cutoff: number | null }>`select min(power) as cutoff from scan_rows where scan_id = ${later}`.execute(db)).rows[0] ?? { cutoff: null };
+  // the set difference first, then each migrant's row by primary key (CROSS JOIN keeps that order)
+  const arrivedRows = await sql<Counted>`with ids(g) as (${members(later, ka)} except ${members(earlier, kb)})
+    select a.governor_id, a.name, a.alliance, a.power, a.kingdom, count(*) over () as n, sum(a.power) over () as pw
+    from ids cross join scan_rows a on a.scan_id = ${later} and a.governor_id = ids.g
+    order by a.power is null, a.power desc, a.governor_id limit ${limit}`.execute(db);
+  // still in the later scan, but not a member: its kingdom column names another kingdom
+  const leftRows = await sql<Counted & { reason: Leaver['reason']; nk: number; nb: number }>`with ids(g) as (${members(earlier, kb)} except ${members(later, ka)}),
+    gone as (select b.governor_id, b.name, b.alliance, b.power, b.kingdom,
+        case when exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) then 'kingdom-changed'
+             when b.power < ${cutoff} then 'below-cutoff' else 'unknown' end as reason
+      from ids cross join scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g)
+    select *, count(*) over () as n, sum(power) over () as pw,
+      sum(reason = 'kingdom-changed') over () as nk, sum(reason = 'below-cutoff') over () as nb
+    from gone order by power is null, power desc, governor_id limit ${limit}`.execute(db);
+  const a0 = arrivedRows.rows[0];
+  const l0 = leftRows.rows[0];
+  return {
+    arrived: arrivedRows.rows.map(toMigrant),
+    left: leftRows.rows.map((r) => ({ ...toMigrant(r), reason: r.reason })),
+    counts: { arrived: a0?.n ?? 0, left: l0?.n ?? 0 },
+    powerIn: a0?.pw ?? 0,
+    powerOut: l0?.pw ?? 0,
+    reasons: { 'kingdom-changed': l0?.nk ?? 0, 'below-cutoff': l0?.nb ?? 0, unknown: l0 ? l0.n - l0.nk - l0.nb : 0 },
+  };
+}
+
+async function ownKingdom(db: Queryable): Promise<number | null> {
+  const row = await db.selectFrom('kingdom_settings').select('kingdom_number').where('id', '=', 1).executeTakeFirst();
+  return row?.kingdom_number ?? null;
+}
+
+const ordered = (a: Scan, b: Scan) => a.takenAt - b.takenAt || a.id - b.id;
+
+/** GET migrants: `to` defaults to the latest scan (by takenAt), `from` to the scan taken before `to`. */
+export async function migrants(db: Db, query: { from?: number; to?: number }): Promise<Migrants> {
+  const to = query.to !== undefined ? await findScan(db, query.to) : await latestScan(db);
+  const from = query.from !== undefined ? await findScan(db, query.from) : to ? await scanBefore(db, to.takenAt, to.id) : null;
+  const empty: Migrants = { from, to, arrived: [], left: [], counts: { arrived: 0, left: 0 }, power: { arrived: 0, left: 0 }, reasons: { 'kingdom-changed': 0, 'below-cutoff': 0, unknown: 0 } };
+  if (!to || !from) return empty;
+  if (from.id === to.id) throw new Invalid(MIGRANT_ERRORS.sameScan);
+  if (ordered(from, to) > 0) throw new Invalid(MIGRANT_ERRORS.fromAfterTo);
+  const diff = await diffScans(db, from.id, to.id, await ownKingdom(db));
+  return { from, to, arrived: diff.arrived, left: diff.left, counts: diff.counts, power: { arrived: diff.powerIn, left: diff.powerOut }, reasons: diff.reasons };
+}
+
+/**
+ * Each pair's counts, by (earlier id, later id, own kingdom): scans never change once applied, so a
+ * pair's diff stays true; a deleted scan's pairs are simply no longer asked for. Bounded: the series
+ * asks for at most MIGRANT_SERIES_MAX_SCANS pairs, and the cache is cleared past twice that.
+ */
+const seriesCache = new WeakMap<Db, Map<string, Omit<MigrantPoint, 'takenAt'>>>();
+
+/** GET migrants/series: for each of the latest scans (oldest first), arrivals and departures since the scan before it. */
+export async function migrantSeries(db: Db): Promise<MigrantPoint[]> {
+  const scans = await db
+    .selectFrom('scans')
+    .select(['id', 'taken_at'])
+    .orderBy('taken_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(MIGRANT_SERIES_MAX_SCANS + 1)
+    .execute();
+  scans.reverse();
+  const own = await ownKingdom(db);
+  let cache = seriesCache.get(db);
+  if (!cache || cache.size > MIGRANT_SERIES_MAX_SCANS * 2) seriesCache.set(db, (cache = new Map()));
+  const points: MigrantPoint[] = [];
+  for (let i = 1; i < scans.length; i++) {
+    const key = `${scans[i - 1].id}:${scans[i].id}:${own}`;
+    let known = cache.get(key);
+    if (!known) {
+      const diff = await diffScans(db, scans[i - 1].id, scans[i].id, own, 1);
+      known = { scanId: scans[i].id, previousScanId: scans[i - 1].id, arrived: diff.counts.arrived, left: diff.counts.left, powerIn: diff.powerIn, powerOut: diff.powerOut };
+      cache.set(key, known);
+    }
+    points.push({ ...known, takenAt: scans[i].taken_at });
+  }
+  return points;
+}

@@ -1,0 +1,325 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { alreadyAppliedText, RULE_ERRORS, rulePreview, type Award, type RulePreview, type Unlinked } from '../../src/protocol/automatic-points';
+import { startServer } from '../../server/app';
+import { ephemeralConfig } from '../../server/config';
+import { automaticPointsFor } from '../../server/points/automatic';
+import { expectBooksBalance } from './auction-helpers';
+import { authedSocket, call, leadershipServer, login, newAccount, register, signedIn } from './helpers';
+import { importScan, type FileGovernor } from './scan-files';
+
+let server: Awaited<ReturnType<typeof leadershipServer>>['server'];
+let admin: Awaited<ReturnType<typeof leadershipServer>>['admin'];
+let council: Awaited<ReturnType<typeof leadershipServer>>['council'];
+
+beforeAll(async () => {
+  ({ server, admin, council } = await leadershipServer());
+});
+afterAll(() => server.close());
+
+let nextId = 70_000_000;
+let nextDay = 1;
+/** A scan taken a day after the last one. */
+const scanAt = (governors: FileGovernor[]) => importScan(server, admin.token, Date.UTC(2026, 2, nextDay++), governors);
+
+const rule = (body: Record<string, unknown>, token = council.token) => call(server, 'POST', '/points/rules', { token, body });
+const preview = (ruleId: number, fromScanId: number, toScanId: number, token = council.token) => call(server, 'POST', `/points/rules/${ruleId}/preview`, { token, body: { fromScanId, toScanId } });
+const apply = (ruleId: number, token: string, who = council.token) => call(server, 'POST', `/points/rules/${ruleId}/apply`, { token: who, body: { token } });
+const balanceOf = async (username: string) => (await server.db.selectFrom('users').select('balance').where('username', '=', username).executeTakeFirstOrThrow()).balance;
+const automaticEntries = async () => Number((await server.db.selectFrom('points_transactions').select((eb) => eb.fn.countAll<number>().as('n')).where('kind', '=', 'automatic').executeTakeFirstOrThrow()).n);
+
+/** A player whose sign-up claims a fresh governor id (a claim, not verified). */
+async function claimant() {
+  const governorId = nextId++;
+  const account = await register(server, { ...newAccount('claim'), playerid: String(governorId) });
+  return { ...account, governorId, token: await login(server, account.email) };
+}
+
+describe('rules: bad input gets a clear error and changes nothing', () => {
+  it.each([
+    [{ name: 'Zero', stat: 'killpoints', per: 1000, points: 0 }, RULE_ERRORS.points],
+    [{ name: 'Per zero', stat: 'killpoints', per: 0, points: 5 }, RULE_ERRORS.per],
+    [{ name: 'Per below', stat: 'killpoints', per: -10, points: 5 }, RULE_ERRORS.per],
+    [{ name: 'Fraction', stat: 'killpoints', per: 1.5, points: 5 }, RULE_ERRORS.per],
+    [{ name: 'Stat', stat: 'power', per: 1, points: 5 }, RULE_ERRORS.stat],
+    [{ name: 'Stat', stat: 'nonsense', per: 1, points: 5 }, RULE_ERRORS.stat],
+    [{ name: 'Cap', stat: 'killpoints', per: 1, points: 5, cap: -1 }, RULE_ERRORS.cap],
+    [{ name: '  ', stat: 'killpoints', per: 1, points: 5 }, RULE_ERRORS.name],
+    [{ name: 'DKP', stat: 'dkp', per: 1, points: 5 }, RULE_ERRORS.seasonRequired],
+    [{ name: 'DKP', stat: 'dkp', per: 1, points: 5, seasonId: 424242 }, RULE_ERRORS.unknownSeason],
+    [{ name: 'Season', stat: 'deads', per: 1, points: 5, seasonId: 1 }, RULE_ERRORS.seasonNotDkp],
+    [{ name: 'Auto', stat: 'deads', per: 1, points: 5, auto: 'yes' }, RULE_ERRORS.auto],
+  ])('%j → %s', async (body, error) => {
+    const before = await call(server, 'GET', '/points/rules', { token: council.token });
+    const answer = await rule(body);
+    expect(answer).toMatchObject({ status: 400, body: { result: false, error } });
+    const after = await call(server, 'GET', '/points/rules', { token: council.token });
+    expect(after.body.rules).toEqual(before.body.rules);
+  });
+
+  it('an edit with bad input changes nothing either; the stat may be named as the database does (t4_kills)', async () => {
+    const created = await rule({ name: 'T4', stat: 't4_kills', per: 100, points: 1 });
+    expect(created.status, created.text).toBe(200);
+    expect(created.body.rule).toMatchObject({ name: 'T4', stat: 't4Kills', per: 100, points: 1, cap: null, auto: false, seasonId: null, updatedBy: council.username });
+    const id = (created.body.rule as { id: number }).id;
+    const bad = await call(server, 'PUT', `/points/rules/${id}`, { token: council.token, body: { name: 'T4', stat: 't4Kills', per: 100, points: 0 } });
+    expect(bad).toMatchObject({ status: 400, body: { error: RULE_ERRORS.points } });
+    const list = await call(server, 'GET', '/points/rules', { token: council.token });
+    expect((list.body.rules as { id: number; points: number }[]).find((r) => r.id === id)?.points).toBe(1);
+    expect((await call(server, 'PUT', '/points/rules/999999', { token: council.token, body: { name: 'x', stat: 'deads', per: 1, points: 1 } })).status).toBe(404);
+    expect((await call(server, 'DELETE', '/points/rules/abc', { token: council.token })).body).toMatchObject({ error: RULE_ERRORS.badRuleId });
+  });
+
+  it('create, edit and delete are in the audit log', async () => {
+    const created = await rule({ name: 'Audited', stat: 'helps', per: 10, points: 1 });
+    const id = (created.body.rule as { id: number }).id;
+    await call(server, 'PUT', `/points/rules/${id}`, { token: council.token, body: { name: 'Audited', stat: 'helps', per: 10, points: 2, cap: 50 } });
+    expect((await call(server, 'DELETE', `/points/rules/${id}`, { token: council.token })).status).toBe(200);
+    const entries = await server.db.selectFrom('audit_log').selectAll().where('target', '=', `rule #${id} "Audited"`).orderBy('id').execute();
+    expect(entries.map((e) => [e.action, e.actor])).toEqual([
+      ['rule.create', council.username],
+      ['rule.edit', council.username],
+      ['rule.delete', council.username],
+    ]);
+    expect(JSON.parse(entries[1].detail)).toEqual({ points: { from: 1, to: 2 }, cap: { from: null, to: 50 } });
+    // deleted: gone from the list, no longer previewed
+    const list = await call(server, 'GET', '/points/rules', { token: council.token });
+    expect((list.body.rules as { id: number }[]).some((r) => r.id === id)).toBe(false);
+  });
+});
+
+describe('a run: preview, then apply', () => {
+  it('pays floor(gain / per) × points, capped per governor, to the linked account; governors without one listed apart', async () => {
+    const a = await claimant(); // its sign-up claim, not verified
+    const b = await claimant();
+    const farmId = nextId++;
+    // an admin links a farm to b, verified
+    expect((await call(server, 'PUT', `/player-ids/${farmId}`, { token: admin.token, body: { username: b.username, verified: true } })).status).toBe(200);
+    const strangerId = nextId++;
+    const smallId = nextId++;
+    const downId = nextId++;
+    const newId = nextId++;
+    const from = await scanAt([
+      { id: a.governorId, killpoints: 10_000_000 },
+      { id: b.governorId, killpoints: 50_000_000 },
+      { id: farmId, killpoints: 1_000_000 },
+      { id: strangerId, name: 'Stranger', killpoints: 2_000_000 },
+      { id: smallId, killpoints: 5_000_000 },
+      { id: downId, killpoints: 9_000_000 },
+    ]);
+    const to = await scanAt([
+      { id: a.governorId, killpoints: 13_456_789 }, // +3,456,789 → 3 × 10 = 30
+      { id: b.governorId, killpoints: 90_000_000 }, // +40,000,000 → 400, capped at 250
+      { id: farmId, killpoints: 3_999_999 }, // +2,999,999 → 2 × 10 = 20
+      { id: strangerId, name: 'Stranger', killpoints: 4_500_000 }, // +2,500,000 → 20, no account
+      { id: smallId, killpoints: 5_999_999 }, // +999,999 → 0: not listed
+      { id: downId, killpoints: 8_000_000 }, // went down (a misread): nothing
+      { id: newId, killpoints: 99_000_000 }, // arrived: no gain to measure
+    ]);
+    const created = await rule({ name: 'Kill points', stat: 'killpoints', per: 1_000_000, points: 10, cap: 250 });
+    const ruleId = (created.body.rule as { id: number }).id;
+    const shown = await preview(ruleId, from.id, to.id);
+    expect(shown.status, shown.text).toBe(200);
+    expect(rulePreview.safeParse(shown.body.preview).success).toBe(true);
+    const p = shown.body.preview as RulePreview;
+    expect(p.awards.map((w: Award) => [w.username, w.governorId, w.gain, w.points, w.verified])).toEqual([
+      [b.username, b.governorId, 40_000_000, 250, false],
+      [a.username, a.governorId, 3_456_789, 30, false],
+      [b.username, farmId, 2_999_999, 20, true],
+    ]);
+    expect(p.unlinked.map((u: Unlinked) => [u.governorId, u.name, u.gain, u.points])).toEqual([[strangerId, 'Stranger', 2_500_000, 20]]);
+    expect(p).toMatchObject({ total: 300, unlinkedTotal: 20, overlaps: [], fromScanId: from.id, toScanId: to.id });
+    // nothing booked by a preview
+    expect(await balanceOf(a.username)).toBe(0);
+
+    // the player hears their new balance on their open socket
+    const socket = await authedSocket(server.userUrl, a.token);
+    socket.send({ type: 'GET_STATUS' });
+    await socket.nextOf('STATUS');
+    const applied = await apply(ruleId, p.token);
+    expect(applied.status, applied.text).toBe(200);
+    expect(applied.body.run).toMatchObject({ entries: 3, total: 300 });
+    expect(await socket.nextOf('VIRTUAL_BALANCE_UPDATE')).toEqual({ type: 'VIRTUAL_BALANCE_UPDATE', data: { balance: 30, reserved: 0, available: 30 } });
+    socket.close();
+    expect(await balanceOf(a.username)).toBe(30);
+    expect(await balanceOf(b.username)).toBe(270);
+
+    // ledger entries of kind automatic naming the rule and the scans
+    const ledger = await call(server, 'GET', `/points/transactions?username=${b.username}&kind=automatic`, { token: council.token });
+    expect((ledger.body.transactions as { delta: number; reason: string; actor: string }[]).map((t) => [t.delta, t.reason, t.actor])).toEqual([
+      [20, `Automatic points: rule #${ruleId} "Kill points", scans #${from.id} → #${to.id}, governor ${farmId}`, council.username],
+      [250, `Automatic points: rule #${ruleId} "Kill points", scans #${from.id} → #${to.id}, governor ${b.governorId}`, council.username],
+    ]);
+    const audit = await server.db.selectFrom('audit_log').selectAll().where('action', '=', 'rule.apply').orderBy('id', 'desc').executeTakeFirstOrThrow();
+    expect(JSON.parse(audit.detail)).toMatchObject({ run: (applied.body.run as { id: number }).id, fromScanId: from.id, toScanId: to.id, entries: 3, total: 300, auto: false });
+
+    // a second preview of the same run is refused, naming it
+    const again = await preview(ruleId, from.id, to.id);
+    expect(again).toMatchObject({ status: 409, body: { error: alreadyAppliedText((applied.body.run as { id: number }).id) } });
+    await expectBooksBalance(server.db);
+  });
+
+  it('pays a season’s DKP over the two scans, weighted by the season’s weights', async () => {
+    const a = await claimant();
+    const from = await scanAt([{ id: a.governorId, t4Kills: 1_000, t5Kills: 500, deads: 200 }]);
+    const to = await scanAt([{ id: a.governorId, t4Kills: 3_500, t5Kills: 800, deads: 1_200 }]);
+    const now = Date.now();
+    const { id: seasonId } = await server.db
+      .insertInto('kvk_seasons')
+      .values({ name: 'KvK 3', start_scan_id: from.id, end_scan_id: null, weights: JSON.stringify({ t4Kills: 4, t5Kills: 10, deads: 15 }), brackets: '[]', created_at: now, updated_at: now, updated_by: null })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    // DKP = 2,500 × 4 + 300 × 10 + 1,000 × 15 = 28,000 → floor(28,000 / 1,000) × 3 = 84
+    const created = await rule({ name: 'DKP', stat: 'dkp', seasonId, per: 1_000, points: 3 });
+    expect(created.body.rule).toMatchObject({ stat: 'dkp', seasonId, seasonName: 'KvK 3' });
+    const shown = await preview((created.body.rule as { id: number }).id, from.id, to.id);
+    expect((shown.body.preview as RulePreview).awards).toEqual([{ username: a.username, governorId: a.governorId, name: `Gov ${a.governorId}`, gain: 28_000, points: 84, verified: false }]);
+  });
+
+  it('refuses scans in the wrong order, the same scan twice, an unknown scan, and another account’s preview', async () => {
+    const a = await claimant();
+    const from = await scanAt([{ id: a.governorId, helps: 10 }]);
+    const to = await scanAt([{ id: a.governorId, helps: 110 }]);
+    const ruleId = ((await rule({ name: 'Helps', stat: 'helps', per: 10, points: 1 })).body.rule as { id: number }).id;
+    expect(await preview(ruleId, to.id, from.id)).toMatchObject({ status: 400, body: { error: RULE_ERRORS.fromAfterTo } });
+    expect(await preview(ruleId, to.id, to.id)).toMatchObject({ status: 400, body: { error: RULE_ERRORS.sameScan } });
+    expect(await preview(ruleId, from.id, 999_999)).toMatchObject({ status: 404, body: { error: RULE_ERRORS.unknownScan } });
+    expect(await preview(999_999, from.id, to.id)).toMatchObject({ status: 404, body: { error: RULE_ERRORS.unknownRule } });
+    const mine = await preview(ruleId, from.id, to.id);
+    const token = (mine.body.preview as RulePreview).token;
+    // previews belong to their user
+    expect(await apply(ruleId, token, admin.token)).toMatchObject({ status: 400, body: { error: RULE_ERRORS.tokenUnknown } });
+    // an edit since the preview: preview again
+    await call(server, 'PUT', `/points/rules/${ruleId}`, { token: council.token, body: { name: 'Helps', stat: 'helps', per: 10, points: 2 } });
+    expect(await apply(ruleId, token)).toMatchObject({ status: 409, body: { error: RULE_ERRORS.ruleChanged } });
+    expect(await balanceOf(a.username)).toBe(0);
+    const fresh = await preview(ruleId, from.id, to.id);
+    expect((fresh.body.preview as RulePreview).total).toBe(20);
+  });
+});
+
+describe('one rule over one pair of scans applies at most once, ever', () => {
+  it('applied twice at the same moment (two previews, and one token twice): once', async () => {
+    const a = await claimant();
+    const from = await scanAt([{ id: a.governorId, deads: 100 }]);
+    const to = await scanAt([{ id: a.governorId, deads: 600 }]);
+    const ruleId = ((await rule({ name: 'Deads', stat: 'deads', per: 100, points: 7 })).body.rule as { id: number }).id;
+    const first = (await preview(ruleId, from.id, to.id)).body.preview as RulePreview;
+    const second = (await preview(ruleId, from.id, to.id, admin.token)).body.preview as RulePreview;
+    const before = await automaticEntries();
+    const answers = await Promise.all([apply(ruleId, first.token), apply(ruleId, second.token, admin.token), apply(ruleId, first.token)]);
+    expect(answers.map((x) => x.status).sort()).toEqual([200, 409, 409]);
+    expect(await automaticEntries()).toBe(before + 1);
+    expect(await balanceOf(a.username)).toBe(35);
+    const runs = await server.db.selectFrom('points_runs').selectAll().where('rule_id', '=', ruleId).execute();
+    expect(runs).toHaveLength(1);
+  });
+
+  it('governors without accounts only: nothing to apply, and nothing recorded', async () => {
+    const from = await scanAt([{ id: nextId, helps: 0 }]);
+    const to = await scanAt([{ id: nextId++, helps: 500 }]);
+    const ruleId = ((await rule({ name: 'Nobody', stat: 'helps', per: 1, points: 1 })).body.rule as { id: number }).id;
+    const p = (await preview(ruleId, from.id, to.id)).body.preview as RulePreview;
+    expect(p.awards).toEqual([]);
+    expect(p.unlinked).toHaveLength(1);
+    expect(await apply(ruleId, p.token)).toMatchObject({ status: 400, body: { error: RULE_ERRORS.nothingToApply } });
+    expect(await server.db.selectFrom('points_runs').selectAll().where('rule_id', '=', ruleId).execute()).toEqual([]);
+  });
+
+  it('a run that fails part-way books nothing, and the retry applies once', async () => {
+    const a = await claimant();
+    const b = await claimant();
+    const from = await scanAt([
+      { id: a.governorId, rssAssistance: 0 },
+      { id: b.governorId, rssAssistance: 0 },
+    ]);
+    const to = await scanAt([
+      { id: a.governorId, rssAssistance: 3_000_000 },
+      { id: b.governorId, rssAssistance: 1_000_000 },
+    ]);
+    const ruleId = ((await rule({ name: 'Assist', stat: 'rss_assistance', per: 1_000_000, points: 5 })).body.rule as { id: number }).id;
+    const p = (await preview(ruleId, from.id, to.id)).body.preview as RulePreview;
+    // the second entry's insert fails (as a crash would stop it): the first must not stay
+    await sql.raw(`create temp trigger fail_second before insert on points_transactions when new.reason like '%governor ${b.governorId}' begin select raise(abort, 'simulated failure'); end`).execute(server.db);
+    const failed = await apply(ruleId, p.token);
+    expect(failed.status).toBe(500);
+    await sql`drop trigger temp.fail_second`.execute(server.db);
+    expect(await balanceOf(a.username)).toBe(0);
+    expect(await server.db.selectFrom('points_runs').selectAll().where('rule_id', '=', ruleId).execute()).toEqual([]);
+    const retried = await apply(ruleId, p.token);
+    expect(retried.status, retried.text).toBe(200);
+    expect(await balanceOf(a.username)).toBe(15);
+    expect(await balanceOf(b.username)).toBe(5);
+    expect((await apply(ruleId, p.token)).status).toBe(409);
+  });
+
+  it('across a restart: the run applied before is refused after, even with a preview made before', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-auto-'));
+    let running = await startServer(ephemeralConfig(dir));
+    try {
+      const boss = await signedIn(running, 'boss');
+      const player = await register(running, { ...newAccount('restart'), playerid: '555000111' });
+      const s1 = await importScan(running, boss.token, Date.UTC(2026, 4, 1), [{ id: 555000111, killpoints: 0 }]);
+      const s2 = await importScan(running, boss.token, Date.UTC(2026, 4, 8), [{ id: 555000111, killpoints: 5_000 }]);
+      const ruleId = ((await call(running, 'POST', '/points/rules', { token: boss.token, body: { name: 'KP', stat: 'killpoints', per: 1000, points: 2 } })).body.rule as { id: number }).id;
+      const before = (await call(running, 'POST', `/points/rules/${ruleId}/preview`, { token: boss.token, body: { fromScanId: s1.id, toScanId: s2.id } })).body.preview as RulePreview;
+      const spare = (await call(running, 'POST', `/points/rules/${ruleId}/preview`, { token: boss.token, body: { fromScanId: s1.id, toScanId: s2.id } })).body.preview as RulePreview;
+      expect((await call(running, 'POST', `/points/rules/${ruleId}/apply`, { token: boss.token, body: { token: before.token } })).status).toBe(200);
+      await running.close();
+
+      running = await startServer(ephemeralConfig(dir));
+      const token = await login(running, boss.email);
+      // the preview made before the restart is gone; a new one is refused: the run was applied
+      expect((await call(running, 'POST', `/points/rules/${ruleId}/apply`, { token, body: { token: spare.token } })).status).toBe(400);
+      const again = await call(running, 'POST', `/points/rules/${ruleId}/preview`, { token, body: { fromScanId: s1.id, toScanId: s2.id } });
+      expect(again.status).toBe(409);
+      // even a run booked straight into the database meets the unique key
+      await expect(
+        running.db.insertInto('points_runs').values({ rule_id: ruleId, from_scan_id: s1.id, to_scan_id: s2.id, entries: 1, total: 10, actor_id: null, auto: 0, created_at: 1 }).execute(),
+      ).rejects.toThrow(/UNIQUE/);
+      const balance = await running.db.selectFrom('users').select('balance').where('username', '=', player.username).executeTakeFirstOrThrow();
+      expect(balance.balance).toBe(10);
+    } finally {
+      await running.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('a rule with auto on runs by itself whenever a scan arrives', () => {
+  it('against the scan before it (by takenAt), once; not for a scan filed in the past', async () => {
+    const a = await claimant();
+    const s1 = await scanAt([{ id: a.governorId, t5Kills: 0 }]);
+    const created = await rule({ name: 'T5 auto', stat: 't5Kills', per: 10, points: 1, auto: true });
+    const ruleId = (created.body.rule as { id: number }).id;
+    const s2 = await scanAt([{ id: a.governorId, t5Kills: 100 }]);
+    await automaticPointsFor(server.db)!.idle();
+    expect(await balanceOf(a.username)).toBe(10);
+    const runs = await call(server, 'GET', '/points/runs', { token: council.token });
+    expect((runs.body.runs as { ruleId: number; fromScanId: number; toScanId: number; auto: boolean; appliedBy: string | null }[]).find((r) => r.ruleId === ruleId)).toMatchObject({
+      fromScanId: s1.id,
+      toScanId: s2.id,
+      auto: true,
+      appliedBy: null,
+      entries: 1,
+      total: 10,
+    });
+    const audit = await server.db.selectFrom('audit_log').selectAll().where('action', '=', 'rule.apply').where('target', '=', `rule #${ruleId} "T5 auto"`).execute();
+    expect(audit.map((e) => e.actor)).toEqual(['system']);
+
+    // a scan filed in the past (before s2): no run (it would overlap the one paid)
+    await importScan(server, admin.token, Date.UTC(2026, 2, nextDay - 1, 12) - 86_400_000, [{ id: a.governorId, t5Kills: 50 }]);
+    await automaticPointsFor(server.db)!.idle();
+    expect(await balanceOf(a.username)).toBe(10);
+    // the next scan pays again, against s2
+    await scanAt([{ id: a.governorId, t5Kills: 250 }]);
+    await automaticPointsFor(server.db)!.idle();
+    expect(await balanceOf(a.username)).toBe(25);
+    // the manual preview of the auto-applied pair is refused
+    expect((await preview(ruleId, s1.id, s2.id)).status).toBe(409);
+    await expectBooksBalance(server.db);
+  });
+});
