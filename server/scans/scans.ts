@@ -29,7 +29,7 @@ import type { Db } from '../db/open';
 import { seasonUsesScan } from '../kvk/seasons';
 import type { ScanRowRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
-import { recordAuditBy } from '../audit/audit';
+import { recordAudit, recordAuditBy } from '../audit/audit';
 import { parseTable, takenAtFromNames, type ParsedRow, type Stats } from './parse';
 import type { Table } from './read';
 import { Invalid, NotFound, Conflict } from '../errors';
@@ -202,7 +202,12 @@ export class ScanImports {
             .execute();
         }
         await writeAggregates(trx, scanId);
-        await recordAuditBy(trx, actorId, 'scan.apply', `#${scanId}`, { fileName: found.fileName, rows: found.rows.length, takenAt, source: options.source ?? 'upload' }, this.now());
+        const detail = { fileName: found.fileName, rows: found.rows.length, takenAt, source: options.source ?? 'upload' };
+        if (options.source === 'bot') {
+          // a bot's upload (its id negated, see uploaderOf): the audit names the bot
+          const bot = await trx.selectFrom('bots').select('name').where('id', '=', -actorId).executeTakeFirst();
+          await recordAudit(trx, { actor: { id: null, name: `bot ${bot?.name ?? `#${-actorId}`}` }, action: 'scan.apply', target: `#${scanId}`, detail }, this.now());
+        } else await recordAuditBy(trx, actorId, 'scan.apply', `#${scanId}`, detail, this.now());
         return scanId;
       });
       // kept (without its rows) until it expires, so applying it again says it was applied

@@ -281,6 +281,9 @@ describe('the reference agent', () => {
     const scans = await call(server, 'GET', '/scans', { token: admin.token });
     expect(scans.body.scans).toEqual([expect.objectContaining({ rows: 2, kind: 'seed', source: 'bot', takenAt: Date.UTC(2025, 11, 29) })]);
     expect((await call(server, 'GET', '/bots', { token: admin.token })).body.bots).toEqual([expect.objectContaining({ name: 'Agent', online: true, lastScanAt: expect.any(Number) })]);
+    // the audit log names the bot that filed the scan
+    const audit = await call(server, 'GET', '/audit?action=scan.apply', { token: admin.token });
+    expect(audit.body.entries).toEqual([expect.objectContaining({ actor: 'bot Agent', action: 'scan.apply' })]);
     await agent.stop();
 
     // restarted: the state file says it was sent; a second file is the only upload
