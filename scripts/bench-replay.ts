@@ -18,7 +18,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseLog, type LogEntry } from '../src/streams/log';
-import { foldLog, replayLog } from '../src/streams/replay';
+import { foldLog, replayLog } from '../src/replay/replay';
 
 const FRAMES = 100_000;
 const RUNS = 9;

@@ -31,7 +31,8 @@ import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
 import { createApi } from '../src/api/client';
 import { appMachine } from '../src/machines/app.machine';
 import { authMachine } from '../src/machines/auth.machine';
-import { viewBoard, type BoardView } from '../src/machines/board-view';
+import { boardData } from '../src/machines/board.machine';
+import { viewBoard, type BoardView } from '../src/auction/board-view';
 import { createRecorder } from '../src/streams/recorder';
 import { createSocket, type WebSocketCtor } from '../src/streams/socket';
 import { version } from '../package.json';
@@ -253,8 +254,6 @@ class Session {
         token: account.token,
         urls,
         createSocket: (url) => createSocket(url, WebSocket as unknown as WebSocketCtor, recorder.tap(url === urls.user ? 'user' : 'auction')),
-        now: () => Date.now(),
-        newRequestId: () => `${name}-${++requests}`,
       },
     });
     actor.start();
@@ -292,7 +291,7 @@ class Session {
       /** A bid from the board, as the bid box sends it; waits for its answer. */
       async bid(itemId: number, amount: number) {
         const before = recorder.lines().length;
-        board().send({ type: 'PLACE_BID', itemId, amount });
+        board().send({ type: 'PLACE_BID', itemId, amount, requestId: `${name}-${++requests}` });
         await waitFor(`${name}'s bid answer`, () =>
           recorder
             .lines()
@@ -306,7 +305,7 @@ class Session {
       /** The log so far and the board the live machines hold now: the fixture. */
       finish(): { log: string; board: BoardView } {
         const log = recorder.toJsonl();
-        const view = viewBoard(board());
+        const view = viewBoard(boardData(board()));
         actor.stop();
         return { log, board: view };
       },

@@ -2,7 +2,7 @@ import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Channel } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
 import type { SocketHandle } from '../streams/socket';
-import { notificationFor } from './auction-notifications';
+import { notificationFor } from '../auction/notifications';
 import { authMachine, type AuthOutEvent } from './auth.machine';
 import { boardEventFor, boardMachine, type BoardOutEvent } from './board.machine';
 import { connectionMachine, type ConnectionOutEvent } from './connection.machine';
@@ -20,9 +20,6 @@ export interface AppInput {
   settings?: Partial<Settings>;
   urls: Record<Channel, string>;
   createSocket: (url: string) => SocketHandle;
-  /** The actor system's clock and a source of unique bid request ids. */
-  now: () => number;
-  newRequestId: () => string;
 }
 
 export type AppEvent = AuthOutEvent | ConnectionOutEvent | BoardOutEvent;
@@ -72,7 +69,7 @@ export const appMachine = setup({
         input: { channel: 'user', url: input.urls.user, token: null, createSocket: input.createSocket },
       }),
     },
-    board: spawn('board', { id: 'board', systemId: 'board', input: { now: input.now, newRequestId: input.newRequestId } }),
+    board: spawn('board', { id: 'board', systemId: 'board' }),
     connected: { auction: false, user: false },
   }),
   on: {

@@ -1,5 +1,5 @@
 import { assign, enqueueActions, fromCallback, sendParent, sendTo, setup } from 'xstate';
-import type { Channel, ClientFrame, ServerMsg } from '../protocol/socket';
+import type { Channel, OutgoingFrame, ServerMsg } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
 import type { ProtocolEvent } from '../streams/normalise';
 import type { Frame, SocketHandle } from '../streams/socket';
@@ -18,7 +18,7 @@ export interface ConnectionInput {
 
 export type ConnectionEvent =
   | { type: 'TOKEN'; token: string | null }
-  | { type: 'SEND'; frame: ClientFrame }
+  | { type: 'SEND'; frame: OutgoingFrame }
   | { type: 'RETRY_NOW' }
   | { type: 'SOCKET_OPEN' }
   | { type: 'SOCKET_CLOSE'; code: number }
@@ -52,7 +52,7 @@ export function backoffDelay(attempt: number): number {
 }
 
 const socketActor = fromCallback<
-  { type: 'SEND'; frame: ClientFrame },
+  { type: 'SEND'; frame: OutgoingFrame },
   { url: string; createSocket: (url: string) => SocketHandle }
 >(({ input, sendBack, receive }) => {
   const handle = input.createSocket(input.url);

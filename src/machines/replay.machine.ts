@@ -13,8 +13,6 @@ import { connectionMachine, type ConnectionOutEvent } from './connection.machine
 export interface ReplayInput {
   /** Gives each connection the socket the log plays into. */
   createSocket: (url: string) => SocketHandle;
-  /** The replay's simulated clock. */
-  now: () => number;
 }
 
 export const REPLAY_TOKEN = 'replay';
@@ -53,12 +51,8 @@ export const replayMachine = setup({
         input: { channel: 'user', url: replayUrl('user'), token: REPLAY_TOKEN, createSocket: input.createSocket },
       }),
     },
-    board: spawn('board', {
-      id: 'board',
-      systemId: 'board',
-      // a replay never sends a bid: the recorded ones are in the log as they were sent
-      input: { now: input.now, newRequestId: () => 'replay' },
-    }),
+    // a replay never sends a bid: the recorded ones are in the log as they were sent
+    board: spawn('board', { id: 'board', systemId: 'board' }),
   }),
   on: {
     'CONNECTION.STATUS': { actions: 'tellBoard' },

@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import type { Api } from '../api/client';
 import type { StoreApi } from '../api/store';
 import type { AppActor } from '../machines/app.machine';
-import type { Inspection } from '../machines/inspection';
+import type { Inspection } from '../auction/inspection';
 import type { Recorder } from '../streams/recorder';
 
 /**

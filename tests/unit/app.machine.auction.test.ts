@@ -34,8 +34,6 @@ function start() {
       token: 'tok-1',
       urls: URLS,
       createSocket: sockets.createSocket,
-      now: () => clock.now(),
-      newRequestId: () => `req-${++requests}`,
     },
   }).start();
   const ctx = () => app.getSnapshot().context;
@@ -45,6 +43,8 @@ function start() {
     sockets,
     playStartSound,
     ctx,
+    /** A bid as the bid box places it, with a fresh request id (req-1, req-2, …). */
+    bid: (itemId: number, amount: number) => ctx().board.send({ type: 'PLACE_BID', itemId, amount, requestId: `req-${++requests}` }),
     board: () => ctx().board.getSnapshot().context,
     project: () => projectBoard(ctx().board),
     notifications: () => ctx().notifications.getSnapshot().context.items.map(({ kind, titleId, textId, values }) => ({ kind, titleId, textId, values })),
@@ -194,7 +194,7 @@ describe('app machine: the live auction', () => {
       const t = connected();
       const auctionSentBefore = t.auction().sent.length;
       const userSentBefore = t.user().sent.length;
-      t.ctx().board.send({ type: 'PLACE_BID', itemId: 3, amount: 200 });
+      t.bid(3, 200);
       expect(t.auction().sent.slice(auctionSentBefore)).toEqual([{ type: 'CREATE_BID', data: { itemId: 3, amount: 200, requestId: 'req-1' } }]);
       expect(t.user().sent.length).toBe(userSentBefore);
       expect(t.board().pending).toEqual({ 'req-1': { itemId: 3, amount: 200 } });
@@ -202,8 +202,8 @@ describe('app machine: the live auction', () => {
 
     it("the server's answer settles it: BID_CREATED for it, or an ERROR with its requestId (which is also told to the player)", () => {
       const t = connected(auction.history([], [itemOf()]));
-      t.ctx().board.send({ type: 'PLACE_BID', itemId: 3, amount: 200 });
-      t.ctx().board.send({ type: 'PLACE_BID', itemId: 3, amount: 5000 });
+      t.bid(3, 200);
+      t.bid(3, 5000);
       t.auction().receive(auction.bid(bidOf({ amount: 200, username: 'Aethelred' })));
       expect(Object.keys(t.board().pending)).toEqual(['req-2']);
       t.auction().receive(auction.error('OUT_OF_BALANCE', { itemId: 3, requestId: 'req-2' }));

@@ -35,7 +35,6 @@ function start(options: { token?: string | null; settings?: Partial<Settings> } 
     },
   });
   const clock = new SimulatedClock();
-  let requests = 0;
   const app = createActor(machine, {
     clock,
     input: {
@@ -43,8 +42,6 @@ function start(options: { token?: string | null; settings?: Partial<Settings> } 
       settings: options.settings,
       urls: URLS,
       createSocket: sockets.createSocket,
-      now: () => clock.now(),
-      newRequestId: () => `req-${++requests}`,
     },
   }).start();
   const ctx = () => app.getSnapshot().context;

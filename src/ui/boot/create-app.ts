@@ -5,19 +5,14 @@ import type { StoreApi } from '../../api/store';
 import { endpoints } from '../../api/config';
 import { appMachine } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
-import { createInspection } from '../../machines/inspection';
+import { createInspection } from '../../auction/inspection';
+import { liveClock } from '../../machines/clock';
 import { settingsFromQuery, settingsMachine } from '../../machines/settings.machine';
 import { createRecorder } from '../../streams/recorder';
 import { createSocket, type WebSocketCtor } from '../../streams/socket';
 import { version } from '../../../package.json';
 import { playStartSound } from './sound';
 import { TOKEN_KEY, clearToken, readSettings, readToken, storeSettings, storeToken } from './storage';
-
-/** A unique bid request id; crypto.randomUUID needs a secure context, so not only that. */
-function newRequestId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /** Wires the root machine to the real API, sockets and storage, and starts it. */
 export function createApp() {
@@ -59,6 +54,7 @@ export function createApp() {
   const startInspector = import.meta.env.DEV && query.has('inspect');
   const inspection = createInspection({ buffer: startInspector });
   const actor = createActor(machine, {
+    clock: liveClock,
     inspect: inspection.inspect,
     input: {
       token: readToken(),
@@ -66,8 +62,6 @@ export function createApp() {
       urls: ends.sockets,
       createSocket: (url) =>
         createSocket(url, window.WebSocket as unknown as WebSocketCtor, recorder.tap(url === ends.sockets.user ? 'user' : 'auction')),
-      now: () => Date.now(),
-      newRequestId,
     },
   });
   actor.start();

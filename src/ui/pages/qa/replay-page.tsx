@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
 import { FormattedMessage, FormattedNumber, FormattedTime, useIntl } from 'react-intl';
 import type { Subscription } from 'rxjs';
-import type { BoardView } from '../../../machines/board-view';
+import type { BoardView } from '../../../auction/board-view';
 import { LogError, parseLog, type LogEntry, type ParsedLog } from '../../../streams/log';
-import { createReplayer, play, type Replayer } from '../../../streams/replay';
+import { createReplayer, play, type Replayer } from '../../../replay/replay';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { cn } from '../../lib/cn';

@@ -5,6 +5,7 @@ import type { ItemRef } from '../../../machines/board.machine';
 import { useChild } from '../../app-context';
 import { Button } from '../../components/button';
 import { Input } from '../../components/input';
+import { newRequestId } from '../../lib/request-id';
 import { availableFor, checkBid, nextMinimum, type BidTarget } from './bid-check';
 
 const sameTarget = (a: BidTarget, b: BidTarget) =>
@@ -48,7 +49,7 @@ export function BidBox({ item }: { item: ItemRef }) {
 
   function send(value: number) {
     if (!checkBid(value, target, me).ok || !canSend) return;
-    board.send({ type: 'PLACE_BID', itemId, amount: value });
+    board.send({ type: 'PLACE_BID', itemId, amount: value, requestId: newRequestId() });
     setTyped('');
   }
 
