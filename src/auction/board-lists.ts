@@ -1,16 +1,11 @@
-import type { ItemId } from '../protocol/socket';
+import type { Item, ItemId } from '../protocol/socket';
 import { compareItemIds } from './item-id';
 
 /**
  * Which items the board shows where: live ones in id order (numbers, then strings; see
- * item-id.ts), so cards never jump as bids come; finished ones most recent end first. Each
- * function gives a new list and leaves its argument alone.
+ * item-id.ts), so cards never jump as bids come; finished ones most recently finished first (after
+ * a HISTORY, most recent end first). Each function gives a new list and leaves its argument alone.
  */
-export interface FinishedEntry {
-  itemId: ItemId;
-  endsAt: number;
-}
-
 export function withLive(live: readonly ItemId[], itemId: ItemId): ItemId[] {
   let at = 0;
   while (at < live.length && compareItemIds(live[at], itemId) < 0) at += 1;
@@ -18,15 +13,17 @@ export function withLive(live: readonly ItemId[], itemId: ItemId): ItemId[] {
   return [...live.slice(0, at), itemId, ...live.slice(at)];
 }
 
-export function withFinished(finished: readonly FinishedEntry[], entry: FinishedEntry): FinishedEntry[] {
-  const rest = finished.filter((f) => String(f.itemId) !== String(entry.itemId));
-  let at = 0;
-  while (at < rest.length && (rest[at].endsAt > entry.endsAt || (rest[at].endsAt === entry.endsAt && compareItemIds(rest[at].itemId, entry.itemId) < 0))) at += 1;
-  return [...rest.slice(0, at), entry, ...rest.slice(at)];
+export function withoutItem(list: readonly ItemId[], itemId: ItemId): ItemId[] {
+  const key = String(itemId);
+  return list.some((x) => String(x) === key) ? list.filter((x) => String(x) !== key) : (list as ItemId[]);
 }
 
-export function withoutItem<T extends ItemId | FinishedEntry>(list: readonly T[], itemId: ItemId): T[] {
-  const key = String(itemId);
-  const idOf = (x: T) => String(typeof x === 'object' ? x.itemId : x);
-  return list.some((x) => idOf(x) === key) ? list.filter((x) => idOf(x) !== key) : (list as T[]);
+/** The lists a HISTORY snapshot gives. */
+export function listsOf(items: readonly Item[]): { live: ItemId[]; finished: ItemId[] } {
+  const live = items.filter((it) => it.state === 'live').map((it) => it.itemId).sort(compareItemIds);
+  const finished = items
+    .filter((it) => it.state === 'finished')
+    .sort((a, b) => b.endsAt - a.endsAt || compareItemIds(a.itemId, b.itemId))
+    .map((it) => it.itemId);
+  return { live, finished };
 }

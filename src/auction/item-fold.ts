@@ -56,6 +56,18 @@ export interface ItemFold {
   changed: boolean;
 }
 
+/**
+ * The phase an update leads to (the statechart's arrows): from none, a start or a bid makes the
+ * item live; a sale or no-buyer finishes it from none or live; once finished, nothing moves it.
+ * The item's fold and the board's lists of live and finished items both follow it.
+ */
+export function phaseAfter(phase: ItemPhase, update: ItemUpdate): ItemPhase {
+  if (phase === 'finished') return phase;
+  if (update.type === 'SOLD' || update.type === 'NO_BUYER') return 'finished';
+  if (phase === 'none' && (update.type === 'STARTED' || update.type === 'BID')) return 'live';
+  return phase;
+}
+
 const RULE_KEYS = ['minIncrement', 'imageUrl', 'description', 'ranks', 'groups', 'extendWindow', 'maxExtensions', 'extensions', 'heldMs'] as const satisfies readonly (keyof ItemRules)[];
 
 function rulesFrom(fields: ItemRules): ItemRules {
@@ -84,7 +96,6 @@ export function foldItem(start: ItemFields, phase: ItemPhase, updates: readonly 
         if (update.rules) rules = { ...rules, ...update.rules };
         amount = update.start_price;
         username = 'server';
-        phase = 'live';
         reopened = true;
         break;
       case 'BID': {
@@ -94,7 +105,6 @@ export function foldItem(start: ItemFields, phase: ItemPhase, updates: readonly 
         const extensions = update.bid.extensions ?? (phase === 'live' && update.bid.endsAt > endsAt ? rules.extensions + 1 : rules.extensions);
         if (extensions !== rules.extensions) rules = { ...rules, extensions };
         ({ itemName, amount, username, endsAt } = update.bid);
-        phase = 'live';
         break;
       }
       case 'TIMING':
@@ -108,14 +118,13 @@ export function foldItem(start: ItemFields, phase: ItemPhase, updates: readonly 
         if (phase === 'none') itemName = update.itemName;
         ({ username, amount } = update);
         sold = true;
-        phase = 'finished';
         break;
       case 'NO_BUYER':
         if (phase === 'none') itemName = update.itemName;
         sold = false;
-        phase = 'finished';
         break;
     }
+    phase = phaseAfter(phase, update);
     changed = true;
   }
   return { phase, fields: { ...rules, itemName, amount, username, endsAt, start_price, sold }, reopened, changed };

@@ -1,13 +1,13 @@
 import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
-import { withFinished, withLive, withoutItem, type FinishedEntry } from '../auction/board-lists';
+import { listsOf, withLive, withoutItem } from '../auction/board-lists';
 import type { BoardData } from '../auction/board-view';
-import { rulesOf, type ItemData, type ItemUpdate } from '../auction/item-fold';
+import { phaseAfter, rulesOf, type ItemData, type ItemPhase, type ItemUpdate } from '../auction/item-fold';
 import { insertBid, mergeBids } from '../auction/latest-bids';
 import type { Bid, Item, ItemId, OutgoingFrame, ServerMsg, ServerMsgOf, StoreState } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
 import { clockNow } from './clock';
 import type { ConnectionOutEvent, MessageFrame } from './connection.machine';
-import { itemMachine, type ItemOutEvent } from './item.machine';
+import { itemMachine } from './item.machine';
 
 export { LATEST_BIDS, insertBid, mergeBids } from '../auction/latest-bids';
 
@@ -34,10 +34,12 @@ export type ItemRef = ActorRefFrom<typeof itemMachine>;
 export interface BoardContext {
   latestBids: Bid[];
   items: Record<string, ItemRef>;
+  /** Each item's phase (none is never at rest: any message about an item moves it on), by item key. */
+  phases: Record<string, Exclude<ItemPhase, 'none'>>;
   /** Live items' ids, in id order (numbers, then strings). */
   live: ItemId[];
-  /** Finished items, most recent end first. */
-  finished: FinishedEntry[];
+  /** Finished items' ids, most recently finished first. */
+  finished: ItemId[];
   connected: boolean;
   /** Bids sent and not yet answered, by requestId. */
   pending: Record<string, { itemId: ItemId; amount: number }>;
@@ -63,8 +65,7 @@ export type BoardEvent =
   /** `requestId`: the client's unique id for the bid, made by the UI that sends it. */
   | { type: 'PLACE_BID'; itemId: ItemId; amount: number; requestId: string }
   /** Raised BID_TIMEOUT_MS after a PLACE_BID (delayed on the actor system's clock). */
-  | { type: 'BID_TIMEOUT'; requestId: string }
-  | ItemOutEvent;
+  | { type: 'BID_TIMEOUT'; requestId: string };
 
 export type BoardOutEvent = { type: 'BOARD.SEND'; frame: OutgoingFrame };
 
@@ -123,6 +124,9 @@ interface BoardFold {
   /** Each item's updates after the last snapshot, in order. */
   updates: Map<string, ItemUpdate[]>;
   serverOffset: number | null;
+  phases: BoardContext['phases'];
+  live: ItemId[];
+  finished: ItemId[];
   /** Server time moved on while items were armed: they recompute their ends. */
   resync: boolean;
 }
@@ -141,7 +145,25 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[], local
     spawn: new Map(),
     updates: new Map(),
     serverOffset: context.serverOffset,
+    phases: context.phases,
+    live: context.live,
+    finished: context.finished,
     resync: false,
+  };
+  // the phases record is copied once per fold, on its first change
+  let ownPhases = false;
+  const setPhase = (key: string, itemId: ItemId, phase: Exclude<ItemPhase, 'none'> | null) => {
+    if (!ownPhases) {
+      fold.phases = { ...fold.phases };
+      ownPhases = true;
+    }
+    const was = fold.phases[key];
+    if (phase === null) delete fold.phases[key];
+    else fold.phases[key] = phase;
+    if (was === 'live') fold.live = withoutItem(fold.live, itemId);
+    if (was === 'finished') fold.finished = withoutItem(fold.finished, itemId);
+    if (phase === 'live') fold.live = withLive(fold.live, itemId);
+    if (phase === 'finished') fold.finished = [itemId, ...fold.finished];
   };
   const known = (key: string) => fold.spawn.has(key) || (fold.snapshot === null && key in context.items && !fold.removed.has(key));
   const push = (key: string, update: ItemUpdate) => {
@@ -164,6 +186,9 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[], local
       fold.generation += 1;
       fold.snapshot = msg.data.items.filter((it) => it.state === 'live' || it.state === 'finished');
       fold.spawn = new Map(fold.snapshot.map((it) => [String(it.itemId), { itemId: it.itemId, snapshot: it }]));
+      ({ live: fold.live, finished: fold.finished } = listsOf(fold.snapshot));
+      fold.phases = Object.fromEntries(fold.snapshot.map((it) => [String(it.itemId), it.state as 'live' | 'finished']));
+      ownPhases = true;
       fold.updates = new Map();
       fold.latestBids = mergeBids([], msg.data.bids);
       fold.pending = {};
@@ -175,7 +200,11 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[], local
       const key = String(msg.data.itemId);
       if (key in fold.cancelled) continue;
       if (!known(key)) fold.spawn.set(key, { itemId: msg.data.itemId });
-      push(key, toItemUpdate(msg));
+      const update = toItemUpdate(msg);
+      push(key, update);
+      const phase = fold.phases[key] ?? 'none';
+      const next = phaseAfter(phase, update);
+      if (next !== phase) setPhase(key, msg.data.itemId, next as Exclude<ItemPhase, 'none'>);
       if (msg.type === MSG.BID_CREATED) {
         const bid = msg.data;
         fold.latestBids = insertBid(fold.latestBids, bid);
@@ -190,6 +219,7 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[], local
       if (fold.snapshot === null && key in context.items) fold.removed.add(key);
       fold.spawn.delete(key);
       fold.updates.delete(key);
+      if (key in fold.phases) setPhase(key, msg.data.itemId, null);
       fold.cancelled = { ...fold.cancelled, [key]: true };
       if (fold.latestBids.some((b) => b.itemId === msg.data.itemId)) fold.latestBids = fold.latestBids.filter((b) => b.itemId !== msg.data.itemId);
       for (const [id, p] of Object.entries(fold.pending)) if (p.itemId === msg.data.itemId) fold.pending = withoutKey(fold.pending, id);
@@ -223,8 +253,6 @@ export const boardMachine = setup({
   actors: { item: itemMachine },
   guards: {
     pending: ({ context, event }) => event.type === 'BID_TIMEOUT' && event.requestId in context.pending,
-    /** From the item the board holds under that id now (not one a snapshot or a cancel replaced). */
-    currentItem: ({ context, event }) => event.type === 'ITEM.PHASE' && context.items[String(event.itemId)]?.id === event.id,
   },
   actions: {
     /**
@@ -239,22 +267,15 @@ export const boardMachine = setup({
       const offset = fold.serverOffset ?? 0;
       enqueue.assign(({ context, spawn }) => {
         let items: Record<string, ItemRef> = fold.snapshot ? {} : fold.spawn.size > 0 || fold.removed.size > 0 ? { ...context.items } : context.items;
-        let { live, finished } = fold.snapshot ? { live: [] as ItemId[], finished: [] as FinishedEntry[] } : context;
-        if (!fold.snapshot) {
-          for (const key of fold.removed) {
-            const { itemId } = context.items[key].getSnapshot().context;
-            items = withoutKey(items, key);
-            live = withoutItem(live, itemId);
-            finished = withoutItem(finished, itemId);
-          }
-        }
+        if (!fold.snapshot) for (const key of fold.removed) items = withoutKey(items, key);
         for (const [key, { itemId, snapshot }] of fold.spawn) {
           items[key] = spawn('item', { id: `item-${key}-${fold.generation}`, input: { itemId, offset, snapshot } });
         }
         return {
           items,
-          live,
-          finished,
+          phases: fold.phases,
+          live: fold.live,
+          finished: fold.finished,
           generation: fold.generation,
           latestBids: fold.latestBids,
           pending: fold.pending,
@@ -279,6 +300,7 @@ export const boardMachine = setup({
   context: {
     latestBids: [],
     items: {},
+    phases: {},
     live: [],
     finished: [],
     connected: false,
@@ -310,14 +332,6 @@ export const boardMachine = setup({
       }),
     },
     SERVER: { actions: 'fold' },
-    'ITEM.PHASE': {
-      guard: 'currentItem',
-      actions: assign(({ context, event }) =>
-        event.phase === 'live'
-          ? { live: withLive(context.live, event.itemId) }
-          : { live: withoutItem(context.live, event.itemId), finished: withFinished(context.finished, { itemId: event.itemId, endsAt: event.endsAt }) },
-      ),
-    },
   },
 });
 

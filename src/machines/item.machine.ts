@@ -35,9 +35,6 @@ export type ItemEvent =
   | { type: 'FOLD.REOPENED' }
   | { type: 'FOLD.FINISHED' };
 
-/** What an item tells the board: it went live or finished (so the board keeps its lists). */
-export type ItemOutEvent = { type: 'ITEM.PHASE'; id: string; itemId: ItemId; phase: 'live' | 'finished'; endsAt: number };
-
 export const itemMachine = setup({
   types: {
     input: {} as ItemInput,
@@ -64,11 +61,6 @@ export const itemMachine = setup({
       else if (fold.reopened) enqueue.raise({ type: 'FOLD.REOPENED' });
     }),
     setOffset: assign({ offset: ({ context, event }) => (event.type === 'RESYNC' ? event.offset : context.offset) }),
-    tellBoard: enqueueActions(({ context, self, enqueue }, params: { phase: 'live' | 'finished' }) => {
-      // an item on its own (a unit test) has nobody to tell
-      if (!self._parent) return;
-      enqueue.sendParent({ type: 'ITEM.PHASE', id: self.id, itemId: context.itemId, phase: params.phase, endsAt: context.endsAt } satisfies ItemOutEvent);
-    }),
   },
 }).createMachine({
   id: 'item',
@@ -95,7 +87,6 @@ export const itemMachine = setup({
       },
     },
     live: {
-      entry: { type: 'tellBoard', params: { phase: 'live' } },
       initial: 'open',
       on: {
         APPLY: { actions: { type: 'apply', params: { phase: 'live' } } },
@@ -114,8 +105,6 @@ export const itemMachine = setup({
         closing: {},
       },
     },
-    finished: {
-      entry: { type: 'tellBoard', params: { phase: 'finished' } },
-    },
+    finished: {},
   },
 });

@@ -8,11 +8,11 @@ import { useNow } from '../../lib/use-now';
 const sameRefs = (a: ItemRef[], b: ItemRef[]) => a.length === b.length && a.every((ref, i) => ref === b[i]);
 
 const liveRefs = ({ items, live }: BoardContext) => live.flatMap((id) => items[String(id)] ?? []);
-const finishedRefs = ({ items, finished }: BoardContext) => finished.flatMap(({ itemId }) => items[String(itemId)] ?? []);
+const finishedRefs = ({ items, finished }: BoardContext) => finished.flatMap((id) => items[String(id)] ?? []);
 
 /**
- * The board's items split into live (in id order, so cards never jump) and finished (most recent
- * end first), as the board keeps them: cards follow their own item actor.
+ * The board's items split into live (in id order, so cards never jump) and finished (most recently
+ * finished first), as the board keeps them: cards follow their own item actor.
  */
 export function useItemGroups(board: BoardActor): { live: ItemRef[]; finished: ItemRef[] } {
   const live = useSelector(board, (s) => liveRefs(s.context), sameRefs);
