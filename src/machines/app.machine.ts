@@ -49,6 +49,8 @@ export const appMachine = setup({
   actions: {
     /** SPEC 9: a sound at bidding start, at volume 0.5 (the app provides it). */
     playStartSound: () => {},
+    /** Frames that failed the protocol: the app logs them and, with a DSN, reports them (provided by src/ui/boot). */
+    reportProtocolErrors: (_, _params: Extract<ConnectionOutEvent, { type: 'CONNECTION.PROTOCOL_ERRORS' }>) => {},
   },
 }).createMachine({
   id: 'app',
@@ -121,7 +123,7 @@ export const appMachine = setup({
         }
       }),
     },
-    'CONNECTION.PROTOCOL_ERRORS': {},
+    'CONNECTION.PROTOCOL_ERRORS': { actions: { type: 'reportProtocolErrors', params: ({ event }) => event } },
   },
 });
 

@@ -11,6 +11,7 @@ import { settingsFromQuery, settingsMachine } from '../../machines/settings.mach
 import { createRecorder } from '../../streams/recorder';
 import { createSocket, type WebSocketCtor } from '../../streams/socket';
 import { version } from '../../../package.json';
+import { createProtocolErrorReporter } from './report';
 import { playStartSound } from './sound';
 import { TOKEN_KEY, clearToken, readSettings, readToken, storeSettings, storeToken } from './storage';
 
@@ -20,10 +21,12 @@ export function createApp() {
   const api: Api = createApi(ends.api);
 
   // the other tabs of this browser hear of a sign-in or sign-out (a session cookie fires no storage event)
+  const reportProtocolErrors = createProtocolErrorReporter();
+
   const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('kingdom.auth') : null;
 
   const machine = appMachine.provide({
-    actions: { playStartSound: () => void playStartSound() },
+    actions: { playStartSound: () => void playStartSound(), reportProtocolErrors: (_, event) => reportProtocolErrors(event) },
     actors: {
       auth: authMachine.provide({
         actors: {
