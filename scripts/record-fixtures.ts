@@ -29,7 +29,7 @@ import { startServer, type RunningServer } from '../server/app';
 import { ephemeralConfig } from '../server/config';
 import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
 import { createApi } from '../src/api/client';
-import { appMachine } from '../src/machines/app.machine';
+import { appWith } from '../src/machines/app.machine';
 import { authMachine } from '../src/machines/auth.machine';
 import { boardData } from '../src/machines/board.machine';
 import { viewBoard, type BoardView } from '../src/auction/board-view';
@@ -237,7 +237,9 @@ class Session {
     const account = await this.account(name, points);
     const api = createApi(`${this.server.httpUrl}/`);
     const recorder = createRecorder({ app: `kingdom@${version}` });
-    const machine = appMachine.provide({
+    const urls = { auction: this.auctionProxy.url, user: this.userProxy.url };
+    const sockets = (url: string) => createSocket(url, WebSocket as unknown as WebSocketCtor, recorder.tap(url === urls.user ? 'user' : 'auction'));
+    const machine = appWith(sockets).provide({
       actors: {
         auth: authMachine.provide({
           actors: {
@@ -247,13 +249,11 @@ class Session {
         }),
       },
     });
-    const urls = { auction: this.auctionProxy.url, user: this.userProxy.url };
     let requests = 0;
     const actor = createActor(machine, {
       input: {
         token: account.token,
         urls,
-        createSocket: (url) => createSocket(url, WebSocket as unknown as WebSocketCtor, recorder.tap(url === urls.user ? 'user' : 'auction')),
       },
     });
     actor.start();

@@ -1,11 +1,10 @@
 import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Channel } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
-import type { SocketHandle } from '../streams/socket';
 import { notificationFor } from '../auction/notifications';
 import { authMachine, type AuthOutEvent } from './auth.machine';
 import { boardEventFor, boardMachine, type BoardOutEvent } from './board.machine';
-import { connectionMachine, type ConnectionOutEvent } from './connection.machine';
+import { connectionMachine, connectionWith, type ConnectionOutEvent, type CreateSocket } from './connection.machine';
 import { navigationMachine } from './navigation.machine';
 import { notificationsMachine } from './notifications.machine';
 import { settingsMachine, type Settings } from './settings.machine';
@@ -13,13 +12,13 @@ import { settingsMachine, type Settings } from './settings.machine';
 /**
  * The root actor: it spawns auth, settings, navigation, notifications and one connection per
  * socket, hands the token to the connections and routes what the sockets say to the actors
- * that fold it. The UI reads the children through `useSelector`.
+ * that fold it. The UI reads the children through `useSelector`. Sockets come through `.provide()`
+ * (`appWith`), so the context holds no function.
  */
 export interface AppInput {
   token: string | null;
   settings?: Partial<Settings>;
   urls: Record<Channel, string>;
-  createSocket: (url: string) => SocketHandle;
 }
 
 export type AppEvent = AuthOutEvent | ConnectionOutEvent | BoardOutEvent;
@@ -63,12 +62,12 @@ export const appMachine = setup({
       auction: spawn('connection', {
         id: 'connection.auction',
         systemId: 'connection.auction',
-        input: { channel: 'auction', url: input.urls.auction, token: null, createSocket: input.createSocket },
+        input: { channel: 'auction', url: input.urls.auction, token: null },
       }),
       user: spawn('connection', {
         id: 'connection.user',
         systemId: 'connection.user',
-        input: { channel: 'user', url: input.urls.user, token: null, createSocket: input.createSocket },
+        input: { channel: 'user', url: input.urls.user, token: null },
       }),
     },
     board: spawn('board', { id: 'board', systemId: 'board' }),
@@ -128,3 +127,6 @@ export const appMachine = setup({
 });
 
 export type AppActor = ActorRefFrom<typeof appMachine>;
+
+/** The app machine with its sockets made by `createSocket` (other effects are provided on the result as usual). */
+export const appWith = (createSocket: CreateSocket) => appMachine.provide({ actors: { connection: connectionWith(createSocket) } });

@@ -2,7 +2,7 @@ import { Observable, Subject, asyncScheduler, interval, map, takeWhile, type Sch
 import { createActor } from 'xstate';
 import { viewBoard, type BoardView } from '../auction/board-view';
 import { boardData } from '../machines/board.machine';
-import { REPLAY_TOKEN, replayMachine, type ReplayActor } from '../machines/replay.machine';
+import { REPLAY_TOKEN, replayWith, type ReplayActor } from '../machines/replay.machine';
 import { CHANNELS, type Channel, type OutgoingFrame } from '../protocol/socket';
 import { createLogReader, type LogEntry, type ParsedLog } from '../streams/log';
 import type { LogHeader } from '../streams/recorder';
@@ -198,7 +198,7 @@ export function createReplaySession(header: { recordedAt: string }): ReplaySessi
   const start = Date.parse(header.recordedAt);
   const clock = new ReplayClock(start);
   const sockets = createReplaySockets();
-  const actor = createActor(replayMachine, { clock, input: { createSocket: sockets.createSocket } });
+  const actor = createActor(replayWith(sockets.createSocket), { clock });
   actor.start();
   let time = 0;
 

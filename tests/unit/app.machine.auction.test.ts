@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise } from 'xstate';
 import type { User } from '../../src/protocol/auth';
 import type { ServerMsg } from '../../src/protocol/socket';
-import { appMachine } from '../../src/machines/app.machine';
+import { appWith } from '../../src/machines/app.machine';
 import { authMachine } from '../../src/machines/auth.machine';
 import { projectBoard } from './support/board';
 import { fakeSocketFactory } from './support/fakeSocket';
@@ -14,7 +14,7 @@ const URLS = { auction: 'ws://kingdom.test:8081', user: 'ws://kingdom.test:8082'
 function start() {
   const sockets = fakeSocketFactory();
   const playStartSound = vi.fn();
-  const machine = appMachine.provide({
+  const machine = appWith(sockets.createSocket).provide({
     actors: {
       auth: authMachine.provide({
         actors: {
@@ -33,7 +33,6 @@ function start() {
     input: {
       token: 'tok-1',
       urls: URLS,
-      createSocket: sockets.createSocket,
     },
   }).start();
   const ctx = () => app.getSnapshot().context;

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise, waitFor } from 'xstate';
 import type { User } from '../../src/protocol/auth';
-import { appMachine } from '../../src/machines/app.machine';
+import { appWith } from '../../src/machines/app.machine';
 import { UnauthorizedError, authMachine } from '../../src/machines/auth.machine';
 import { DEFAULT_SETTINGS, settingsMachine, type Settings } from '../../src/machines/settings.machine';
 import { fakeSocketFactory } from './support/fakeSocket';
@@ -16,7 +16,7 @@ function start(options: { token?: string | null; settings?: Partial<Settings> } 
   const storeToken = vi.fn();
   const clearStoredToken = vi.fn();
   const persist = vi.fn();
-  const machine = appMachine.provide({
+  const machine = appWith(sockets.createSocket).provide({
     actors: {
       auth: authMachine.provide({
         actors: {
@@ -41,7 +41,6 @@ function start(options: { token?: string | null; settings?: Partial<Settings> } 
       token: options.token === undefined ? 'tok-1' : options.token,
       settings: options.settings,
       urls: URLS,
-      createSocket: sockets.createSocket,
     },
   }).start();
   const ctx = () => app.getSnapshot().context;

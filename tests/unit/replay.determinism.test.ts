@@ -53,8 +53,11 @@ describe('deterministic boards', () => {
     b.replayer.stop();
   });
 
-  it.each(names)("%s: the board's and every item's context is plain JSON data", (name) => {
+  it.each(names)("%s: every machine's context (connections, board, items) is plain JSON data", (name) => {
     const { board, replayer } = replayed(name);
+    const { connections } = replayer.actor.getSnapshot().context;
+    expectPlainData(connections.auction.getSnapshot().context, 'connection.auction');
+    expectPlainData(connections.user.getSnapshot().context, 'connection.user');
     const { items, ...rest } = board.getSnapshot().context;
     expectPlainData(rest, 'board');
     for (const [key, ref] of Object.entries(items)) expectPlainData(ref.getSnapshot().context, `items.${key}`);

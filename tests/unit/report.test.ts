@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise } from 'xstate';
-import { appMachine } from '../../src/machines/app.machine';
+import { appWith } from '../../src/machines/app.machine';
 import { authMachine } from '../../src/machines/auth.machine';
 import type { User } from '../../src/protocol/auth';
 import { createProtocolErrorReporter, reportError, setErrorSink, type ErrorSink, type ProtocolErrors } from '../../src/ui/boot/report';
@@ -24,7 +24,7 @@ describe('protocol errors', () => {
   it('reach the app machine as one event per run of frames, with the type and reason of each', () => {
     const sockets = fakeSocketFactory();
     const reported: ProtocolErrors[] = [];
-    const machine = appMachine.provide({
+    const machine = appWith(sockets.createSocket).provide({
       actors: {
         auth: authMachine.provide({
           actors: {
@@ -36,7 +36,7 @@ describe('protocol errors', () => {
       },
       actions: { reportProtocolErrors: (_, event) => void reported.push(event) },
     });
-    const app = createActor(machine, { clock: new SimulatedClock(), input: { token: 'tok-1', urls: URLS, createSocket: sockets.createSocket } }).start();
+    const app = createActor(machine, { clock: new SimulatedClock(), input: { token: 'tok-1', urls: URLS } }).start();
     const socket = sockets.last(URLS.auction);
     socket.open();
     socket.receive(auction.history([], []));

@@ -3,7 +3,7 @@ import { createApi, type Api } from '../../api/client';
 import { lazyClient } from '../../api/lazy';
 import type { StoreApi } from '../../api/store';
 import { endpoints } from '../../api/config';
-import { appMachine } from '../../machines/app.machine';
+import { appWith } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
 import { createInspection } from '../../auction/inspection';
 import { liveClock } from '../../machines/clock';
@@ -25,7 +25,10 @@ export function createApp() {
 
   const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('kingdom.auth') : null;
 
-  const machine = appMachine.provide({
+  // every frame of both sockets, for "Download session log"
+  const recorder = createRecorder({ app: `kingdom@${version}` });
+  const sockets = (url: string) => createSocket(url, window.WebSocket as unknown as WebSocketCtor, recorder.tap(url === ends.sockets.user ? 'user' : 'auction'));
+  const machine = appWith(sockets).provide({
     actions: { playStartSound: () => void playStartSound(), reportProtocolErrors: (_, event) => reportProtocolErrors(event) },
     actors: {
       auth: authMachine.provide({
@@ -52,8 +55,7 @@ export function createApp() {
 
   const query = new URLSearchParams(window.location.search);
   const settings = { ...readSettings(), ...settingsFromQuery(query) };
-  // every frame of both sockets, for "Download session log"; every actor, for the inspection panel
-  const recorder = createRecorder({ app: `kingdom@${version}` });
+  // every actor, for the inspection panel
   const startInspector = import.meta.env.DEV && query.has('inspect');
   const inspection = createInspection({ buffer: startInspector });
   const actor = createActor(machine, {
@@ -63,8 +65,6 @@ export function createApp() {
       token: readToken(),
       settings,
       urls: ends.sockets,
-      createSocket: (url) =>
-        createSocket(url, window.WebSocket as unknown as WebSocketCtor, recorder.tap(url === ends.sockets.user ? 'user' : 'auction')),
     },
   });
   actor.start();
