@@ -1,4 +1,4 @@
-import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import { enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Channel } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
 import { notificationFor } from '../auction/notifications';
@@ -33,7 +33,6 @@ export const appMachine = setup({
       notifications: ActorRefFrom<typeof notificationsMachine>;
       connections: Record<Channel, ActorRefFrom<typeof connectionMachine>>;
       board: ActorRefFrom<typeof boardMachine>;
-      connected: Record<Channel, boolean>;
     },
     events: {} as AppEvent,
   },
@@ -71,7 +70,6 @@ export const appMachine = setup({
       }),
     },
     board: spawn('board', { id: 'board', systemId: 'board' }),
-    connected: { auction: false, user: false },
   }),
   on: {
     'AUTH.TOKEN': {
@@ -88,13 +86,11 @@ export const appMachine = setup({
       }),
     },
     'CONNECTION.STATUS': {
-      actions: [
-        assign({ connected: ({ context, event }) => ({ ...context.connected, [event.channel]: event.connected }) }),
-        enqueueActions(({ context, event, enqueue }) => {
-          const toBoard = boardEventFor(event);
-          if (toBoard) enqueue.sendTo(context.board, toBoard);
-        }),
-      ],
+      // whether a socket is connected is its connection's own state (isConnected); the board hears of the auction socket's
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const toBoard = boardEventFor(event);
+        if (toBoard) enqueue.sendTo(context.board, toBoard);
+      }),
     },
     'BOARD.SEND': {
       actions: enqueueActions(({ context, event, enqueue }) => enqueue.sendTo(context.connections.auction, { type: 'SEND', frame: event.frame })),

@@ -40,6 +40,7 @@ export interface BoardContext {
   live: ItemId[];
   /** Finished items' ids, most recently finished first. */
   finished: ItemId[];
+  /** What the board heard of the auction socket (its board view, which a replay prints, says it); the UI asks the connection itself (isConnected). */
   connected: boolean;
   /** Bids sent and not yet answered, by requestId. */
   pending: Record<string, { itemId: ItemId; amount: number }>;

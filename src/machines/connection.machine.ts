@@ -212,3 +212,6 @@ export const connectionMachine = setup({
 
 /** The connection machine with its sockets made by `createSocket`. */
 export const connectionWith = (createSocket: CreateSocket) => connectionMachine.provide({ actors: { socket: socketActor(createSocket) } });
+
+/** Whether a connection's socket is open and authenticated: the one source of "connected" (the top bar, the bid box). */
+export const isConnected = (snapshot: { matches: (value: { online: 'connected' }) => boolean }) => snapshot.matches({ online: 'connected' });

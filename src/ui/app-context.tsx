@@ -3,6 +3,8 @@ import { useSelector } from '@xstate/react';
 import type { Api } from '../api/client';
 import type { StoreApi } from '../api/store';
 import type { AppActor } from '../machines/app.machine';
+import { isConnected } from '../machines/connection.machine';
+import type { Channel } from '../protocol/socket';
 import type { Inspection } from '../auction/inspection';
 import type { Recorder } from '../streams/recorder';
 
@@ -23,7 +25,15 @@ export function useChild<K extends 'auth' | 'settings' | 'navigation' | 'notific
   return useSelector(actor, (s) => s.context[key]);
 }
 
-export function useConnected(): boolean {
+/** Whether a socket is connected: its connection's own state, the one source of it. */
+export function useSocketConnected(channel: Channel): boolean {
   const { actor } = useRuntime();
-  return useSelector(actor, (s) => s.context.connected.auction && s.context.connected.user);
+  return useSelector(actor.getSnapshot().context.connections[channel], isConnected);
+}
+
+/** Both sockets connected (the top bar's indicator). */
+export function useConnected(): boolean {
+  const auction = useSocketConnected('auction');
+  const user = useSocketConnected('user');
+  return auction && user;
 }
