@@ -28,7 +28,8 @@ export function useChild<K extends 'auth' | 'settings' | 'navigation' | 'notific
 /** Whether a socket is connected: its connection's own state, the one source of it. */
 export function useSocketConnected(channel: Channel): boolean {
   const { actor } = useRuntime();
-  return useSelector(actor.getSnapshot().context.connections[channel], isConnected);
+  const connection = useSelector(actor, (s) => s.context.connections[channel]);
+  return useSelector(connection, isConnected);
 }
 
 /** Both sockets connected (the top bar's indicator). */
