@@ -24,7 +24,8 @@ export { LATEST_BIDS, insertBid, mergeBids } from '../auction/latest-bids';
  * The context is plain data (a persisted snapshot is JSON and restores to the same board): the
  * server-time offset changes through `assign`, a bid's requestId comes on PLACE_BID (the UI makes
  * it), the local time is the actor system's clock. The board also keeps which items are live and
- * finished (the items tell it), so no view has to watch every item.
+ * finished, in the same fold, by the arrows the items follow (`phaseAfter`), so no view has to
+ * watch every item.
  */
 /** A bid with no answer after this long (on the actor system's clock) stops waiting: the player is told, and may bid again. */
 export const BID_TIMEOUT_MS = 10_000;
