@@ -170,3 +170,43 @@ describe('the bid check', () => {
     });
   });
 });
+
+describe('which items are live and finished (kept by the board, not by the views)', () => {
+  const start = (itemId: number | string) => auction.started({ itemId, itemName: `Item ${itemId}`, start_price: 10, timestamp: T0, endsAt: T0 + 60_000 });
+
+  it('live ones in id order, numbers first then strings, whatever order they started in', () => {
+    const t = startBoard();
+    for (const id of ['b-2', 10, 'a-1', 2]) t.server(start(id));
+    expect(t.ctx().live).toEqual([2, 10, 'a-1', 'b-2']);
+    expect(t.ctx().finished).toEqual([]);
+  });
+
+  it('finished ones most recently finished first; a cancelled item leaves both lists', () => {
+    const t = startBoard();
+    for (const id of [1, 2, 3]) t.server(start(id));
+    t.server(auction.sold({ itemId: 2, itemName: 'Item 2', username: 'alice', amount: 50 }));
+    t.server(auction.noBuyer({ itemId: 1, itemName: 'Item 1' }));
+    expect(t.ctx().live).toEqual([3]);
+    expect(t.ctx().finished).toEqual([1, 2]);
+    t.server({ type: 'ITEM_CANCELLED', data: { itemId: 3, itemName: 'Item 3' } });
+    expect(t.ctx().live).toEqual([]);
+    expect(t.ctx().phases).toEqual({ 1: 'finished', 2: 'finished' });
+  });
+
+  it('a HISTORY gives its own lists: finished by most recent end', () => {
+    const t = startBoard();
+    t.server(start(9));
+    t.server(
+      auction.history(
+        [],
+        [
+          itemOf({ itemId: 4, state: 'finished', endsAt: T0 + 1_000 }),
+          itemOf({ itemId: 5, state: 'live' }),
+          itemOf({ itemId: 6, state: 'finished', endsAt: T0 + 2_000 }),
+        ],
+      ),
+    );
+    expect(t.ctx().live).toEqual([5]);
+    expect(t.ctx().finished).toEqual([6, 4]);
+  });
+});
