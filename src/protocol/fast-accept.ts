@@ -123,6 +123,10 @@ function compile(schema: unknown): Accept {
           if (type !== 'number' && type !== 'string') throw new Error('fast-accept: a union without a discriminator of other than numbers and strings');
           return compile(option);
         });
+        if (options.length === 2) {
+          const [first, second] = options;
+          return (v) => first(v) || second(v);
+        }
         return (v) => {
           for (const option of options) if (option(v)) return true;
           return false;
