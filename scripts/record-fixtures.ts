@@ -29,9 +29,10 @@ import { startServer, type RunningServer } from '../server/app';
 import { ephemeralConfig } from '../server/config';
 import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
 import { createApi } from '../src/api/client';
-import { appMachine } from '../src/machines/app.machine';
+import { appWith } from '../src/machines/app.machine';
 import { authMachine } from '../src/machines/auth.machine';
-import { viewBoard, type BoardView } from '../src/machines/board-view';
+import { boardData } from '../src/machines/board.machine';
+import { viewBoard, type BoardView } from '../src/auction/board-view';
 import { createRecorder } from '../src/streams/recorder';
 import { createSocket, type WebSocketCtor } from '../src/streams/socket';
 import { version } from '../package.json';
@@ -236,7 +237,9 @@ class Session {
     const account = await this.account(name, points);
     const api = createApi(`${this.server.httpUrl}/`);
     const recorder = createRecorder({ app: `kingdom@${version}` });
-    const machine = appMachine.provide({
+    const urls = { auction: this.auctionProxy.url, user: this.userProxy.url };
+    const sockets = (url: string) => createSocket(url, WebSocket as unknown as WebSocketCtor, recorder.tap(url === urls.user ? 'user' : 'auction'));
+    const machine = appWith(sockets).provide({
       actors: {
         auth: authMachine.provide({
           actors: {
@@ -246,15 +249,11 @@ class Session {
         }),
       },
     });
-    const urls = { auction: this.auctionProxy.url, user: this.userProxy.url };
     let requests = 0;
     const actor = createActor(machine, {
       input: {
         token: account.token,
         urls,
-        createSocket: (url) => createSocket(url, WebSocket as unknown as WebSocketCtor, recorder.tap(url === urls.user ? 'user' : 'auction')),
-        now: () => Date.now(),
-        newRequestId: () => `${name}-${++requests}`,
       },
     });
     actor.start();
@@ -292,7 +291,7 @@ class Session {
       /** A bid from the board, as the bid box sends it; waits for its answer. */
       async bid(itemId: number, amount: number) {
         const before = recorder.lines().length;
-        board().send({ type: 'PLACE_BID', itemId, amount });
+        board().send({ type: 'PLACE_BID', itemId, amount, requestId: `${name}-${++requests}` });
         await waitFor(`${name}'s bid answer`, () =>
           recorder
             .lines()
@@ -306,7 +305,7 @@ class Session {
       /** The log so far and the board the live machines hold now: the fixture. */
       finish(): { log: string; board: BoardView } {
         const log = recorder.toJsonl();
-        const view = viewBoard(board());
+        const view = viewBoard(boardData(board()));
         actor.stop();
         return { log, board: view };
       },

@@ -9,7 +9,7 @@
 import { closeSync, openSync, readSync } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { LogError } from '../src/streams/log';
-import { foldLog } from '../src/streams/replay';
+import { foldLog } from '../src/replay/replay';
 
 const PIECE_BYTES = 1 << 20;
 

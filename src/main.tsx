@@ -1,6 +1,7 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApp } from './ui/boot/create-app';
+import { startReporting } from './ui/boot/report';
 import { App } from './ui/app';
 import './ui/styles.css';
 
@@ -13,12 +14,7 @@ navigator.serviceWorker?.getRegistrations?.().then(
 const runtime = createApp();
 
 // error reporting only when a DSN is configured; loaded apart so it costs nothing otherwise
-if (runtime.endpoints.sentryDsn) {
-  const dsn = runtime.endpoints.sentryDsn;
-  import('@sentry/react').then((Sentry) =>
-    Sentry.init({ dsn, tracesSampleRate: 1, integrations: [Sentry.browserTracingIntegration()] }),
-  );
-}
+if (runtime.endpoints.sentryDsn) void startReporting(runtime.endpoints.sentryDsn);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

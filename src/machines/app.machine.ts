@@ -1,11 +1,10 @@
-import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
+import { enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Channel } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
-import type { SocketHandle } from '../streams/socket';
-import { notificationFor } from './auction-notifications';
+import { notificationFor } from '../auction/notifications';
 import { authMachine, type AuthOutEvent } from './auth.machine';
 import { boardEventFor, boardMachine, type BoardOutEvent } from './board.machine';
-import { connectionMachine, type ConnectionOutEvent } from './connection.machine';
+import { connectionMachine, connectionWith, type ConnectionOutEvent, type CreateSocket } from './connection.machine';
 import { navigationMachine } from './navigation.machine';
 import { notificationsMachine } from './notifications.machine';
 import { settingsMachine, type Settings } from './settings.machine';
@@ -13,16 +12,13 @@ import { settingsMachine, type Settings } from './settings.machine';
 /**
  * The root actor: it spawns auth, settings, navigation, notifications and one connection per
  * socket, hands the token to the connections and routes what the sockets say to the actors
- * that fold it. The UI reads the children through `useSelector`.
+ * that fold it. The UI reads the children through `useSelector`. Sockets come through `.provide()`
+ * (`appWith`), so the context holds no function.
  */
 export interface AppInput {
   token: string | null;
   settings?: Partial<Settings>;
   urls: Record<Channel, string>;
-  createSocket: (url: string) => SocketHandle;
-  /** The actor system's clock and a source of unique bid request ids. */
-  now: () => number;
-  newRequestId: () => string;
 }
 
 export type AppEvent = AuthOutEvent | ConnectionOutEvent | BoardOutEvent;
@@ -37,7 +33,6 @@ export const appMachine = setup({
       notifications: ActorRefFrom<typeof notificationsMachine>;
       connections: Record<Channel, ActorRefFrom<typeof connectionMachine>>;
       board: ActorRefFrom<typeof boardMachine>;
-      connected: Record<Channel, boolean>;
     },
     events: {} as AppEvent,
   },
@@ -52,6 +47,8 @@ export const appMachine = setup({
   actions: {
     /** SPEC 9: a sound at bidding start, at volume 0.5 (the app provides it). */
     playStartSound: () => {},
+    /** Frames that failed the protocol: the app logs them and, with a DSN, reports them (provided by src/ui/boot). */
+    reportProtocolErrors: (_, _params: Extract<ConnectionOutEvent, { type: 'CONNECTION.PROTOCOL_ERRORS' }>) => {},
   },
 }).createMachine({
   id: 'app',
@@ -64,16 +61,15 @@ export const appMachine = setup({
       auction: spawn('connection', {
         id: 'connection.auction',
         systemId: 'connection.auction',
-        input: { channel: 'auction', url: input.urls.auction, token: null, createSocket: input.createSocket },
+        input: { channel: 'auction', url: input.urls.auction, token: null },
       }),
       user: spawn('connection', {
         id: 'connection.user',
         systemId: 'connection.user',
-        input: { channel: 'user', url: input.urls.user, token: null, createSocket: input.createSocket },
+        input: { channel: 'user', url: input.urls.user, token: null },
       }),
     },
-    board: spawn('board', { id: 'board', systemId: 'board', input: { now: input.now, newRequestId: input.newRequestId } }),
-    connected: { auction: false, user: false },
+    board: spawn('board', { id: 'board', systemId: 'board' }),
   }),
   on: {
     'AUTH.TOKEN': {
@@ -90,13 +86,11 @@ export const appMachine = setup({
       }),
     },
     'CONNECTION.STATUS': {
-      actions: [
-        assign({ connected: ({ context, event }) => ({ ...context.connected, [event.channel]: event.connected }) }),
-        enqueueActions(({ context, event, enqueue }) => {
-          const toBoard = boardEventFor(event);
-          if (toBoard) enqueue.sendTo(context.board, toBoard);
-        }),
-      ],
+      // whether a socket is connected is its connection's own state (isConnected); the board hears of the auction socket's
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const toBoard = boardEventFor(event);
+        if (toBoard) enqueue.sendTo(context.board, toBoard);
+      }),
     },
     'BOARD.SEND': {
       actions: enqueueActions(({ context, event, enqueue }) => enqueue.sendTo(context.connections.auction, { type: 'SEND', frame: event.frame })),
@@ -124,8 +118,11 @@ export const appMachine = setup({
         }
       }),
     },
-    'CONNECTION.PROTOCOL_ERRORS': {},
+    'CONNECTION.PROTOCOL_ERRORS': { actions: { type: 'reportProtocolErrors', params: ({ event }) => event } },
   },
 });
 
 export type AppActor = ActorRefFrom<typeof appMachine>;
+
+/** The app machine with its sockets made by `createSocket` (other effects are provided on the result as usual). */
+export const appWith = (createSocket: CreateSocket) => appMachine.provide({ actors: { connection: connectionWith(createSocket) } });

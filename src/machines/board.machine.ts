@@ -1,45 +1,51 @@
 import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
-import type { Bid, ClientFrame, Item, ServerMsg, ServerMsgOf, StoreState } from '../protocol/socket';
+import { listsOf, withLive, withoutItem } from '../auction/board-lists';
+import type { BoardData } from '../auction/board-view';
+import { phaseAfter, rulesOf, type ItemData, type ItemPhase, type ItemUpdate } from '../auction/item-fold';
+import { insertBid, mergeBids } from '../auction/latest-bids';
+import type { Bid, Item, ItemId, OutgoingFrame, ServerMsg, ServerMsgOf, StoreState } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
+import { clockNow } from './clock';
 import type { ConnectionOutEvent, MessageFrame } from './connection.machine';
-import { itemMachine, rulesOf, type ItemEvent, type ItemUpdate } from './item.machine';
+import { itemMachine } from './item.machine';
+
+export { LATEST_BIDS, insertBid, mergeBids } from '../auction/latest-bids';
 
 /**
  * The bidding board: a fold of the auction socket's messages. Latest bids (at most 5, newest
  * first), the items map of spawned item actors, and the connected flag. HISTORY is a snapshot
  * that replaces bids and items. Duplicated or stale frames change nothing.
  *
- * One message (live) or a run of them (a replay) is one transition: the run is folded in plain
- * code first, then each item that it touched gets its updates as one event. Each message's own
- * arrival time feeds the server-time estimate, so a run leaves the board exactly where the same
- * messages one by one would.
+ * One message (live) or a run of them (a replay) is one SERVER event and one transition: the run is
+ * folded in plain code first, then each item that it touched gets its updates as one APPLY. Each
+ * message's own arrival time feeds the server-time estimate, so a run leaves the board exactly where
+ * the same messages one by one would.
+ *
+ * The context is plain data (a persisted snapshot is JSON and restores to the same board): the
+ * server-time offset changes through `assign`, a bid's requestId comes on PLACE_BID (the UI makes
+ * it), the local time is the actor system's clock. The board also keeps which items are live and
+ * finished, in the same fold, by the arrows the items follow (`phaseAfter`), so no view has to
+ * watch every item.
  */
-export const LATEST_BIDS = 5;
 /** A bid with no answer after this long (on the actor system's clock) stops waiting: the player is told, and may bid again. */
 export const BID_TIMEOUT_MS = 10_000;
 
 export type ItemRef = ActorRefFrom<typeof itemMachine>;
 
-/** Server time on the actor system's clock: the largest (server timestamp − local time) seen. */
-export interface ServerClock {
-  offset: number | null;
-  local(): number;
-  now(): number;
-}
-
-export interface BoardInput {
-  /** The actor system's clock (Date.now live, a simulated clock in tests and replays). */
-  now: () => number;
-  newRequestId: () => string;
-}
-
 export interface BoardContext {
   latestBids: Bid[];
   items: Record<string, ItemRef>;
+  /** Each item's phase (none is never at rest: any message about an item moves it on), by item key. */
+  phases: Record<string, Exclude<ItemPhase, 'none'>>;
+  /** Live items' ids, in id order (numbers, then strings). */
+  live: ItemId[];
+  /** Finished items' ids, most recently finished first. */
+  finished: ItemId[];
+  /** What the board heard of the auction socket (its board view, which a replay prints, says it); the UI asks the connection itself (isConnected). */
   connected: boolean;
   /** Bids sent and not yet answered, by requestId. */
-  pending: Record<string, { itemId: number; amount: number }>;
-  /** By itemId: the amount of the player's last bid on it that got no answer in BID_TIMEOUT_MS (until they bid again or the answer comes). */
+  pending: Record<string, { itemId: ItemId; amount: number }>;
+  /** By item key: the amount of the player's last bid on it that got no answer in BID_TIMEOUT_MS (until they bid again or the answer comes). */
   unanswered: Record<string, number>;
   /** The council's store: open, or closed (no bids; live items held). HISTORY and STORE_STATE say which. */
   store: StoreState;
@@ -47,20 +53,23 @@ export interface BoardContext {
   cancelled: Record<string, true>;
   /** How many HISTORY snapshots replaced the board (gives spawned items fresh ids). */
   generation: number;
-  clock: ServerClock;
-  newRequestId: () => string;
+  /** Server time − local time: the largest (server timestamp − local arrival time) seen; null before any. */
+  serverOffset: number | null;
 }
 
+/** Server time now, as the board estimates it: the actor system's clock (`localNow`) plus the board's offset. */
+export const serverTime = (context: Pick<BoardContext, 'serverOffset'>, localNow: number): number => localNow + (context.serverOffset ?? 0);
+
 export type BoardEvent =
-  | { type: 'SERVER'; msg: ServerMsg }
-  /** Several messages at once, in order: one fold, one transition (replays, and frames that arrive together). */
-  | { type: 'SERVER_BATCH'; frames: readonly MessageFrame[] }
+  /** Messages in the order they came: one live, a run of them in a replay; one fold, one transition. */
+  | { type: 'SERVER'; frames: readonly MessageFrame[] }
   | { type: 'CONNECTED'; connected: boolean }
-  | { type: 'PLACE_BID'; itemId: number; amount: number }
+  /** `requestId`: the client's unique id for the bid, made by the UI that sends it. */
+  | { type: 'PLACE_BID'; itemId: ItemId; amount: number; requestId: string }
   /** Raised BID_TIMEOUT_MS after a PLACE_BID (delayed on the actor system's clock). */
   | { type: 'BID_TIMEOUT'; requestId: string };
 
-export type BoardOutEvent = { type: 'BOARD.SEND'; frame: ClientFrame };
+export type BoardOutEvent = { type: 'BOARD.SEND'; frame: OutgoingFrame };
 
 /**
  * What the board hears of the connections: the auction socket's status and messages. The live app
@@ -69,33 +78,11 @@ export type BoardOutEvent = { type: 'BOARD.SEND'; frame: ClientFrame };
 export function boardEventFor(event: ConnectionOutEvent): BoardEvent | null {
   if (event.channel !== 'auction') return null;
   if (event.type === 'CONNECTION.STATUS') return { type: 'CONNECTED', connected: event.connected };
-  if (event.type === 'CONNECTION.MESSAGES') return { type: 'SERVER_BATCH', frames: event.frames };
+  if (event.type === 'CONNECTION.MESSAGES') return { type: 'SERVER', frames: event.frames };
   return null;
 }
 
 type ItemMsg = ServerMsgOf<'BIDDING_STARTED' | 'BID_CREATED' | 'SALE_COMPLETED' | 'NO_BUYER'>;
-
-const bidKey = (b: Pick<Bid, 'itemId' | 'amount'>) => `${b.itemId}:${b.amount}`;
-
-/** Newest first by server time (then amount), without duplicates, at most 5. */
-export function mergeBids(current: Bid[], incoming: Bid[]): Bid[] {
-  const seen = new Set<string>();
-  return [...incoming, ...current]
-    .filter((b) => (seen.has(bidKey(b)) ? false : (seen.add(bidKey(b)), true)))
-    .sort((a, b) => b.timestamp - a.timestamp || b.amount - a.amount)
-    .slice(0, LATEST_BIDS);
-}
-
-/** `mergeBids(current, [bid])` without building and sorting a list: the one bid put in its place. */
-export function insertBid(current: Bid[], bid: Bid): Bid[] {
-  const rest = current.filter((b) => b.itemId !== bid.itemId || b.amount !== bid.amount);
-  let at = 0;
-  while (at < rest.length && (rest[at].timestamp > bid.timestamp || (rest[at].timestamp === bid.timestamp && rest[at].amount > bid.amount))) at += 1;
-  if (at >= LATEST_BIDS) return rest.length === current.length ? current : rest;
-  rest.splice(at, 0, bid);
-  if (rest.length > LATEST_BIDS) rest.length = LATEST_BIDS;
-  return rest;
-}
 
 function timestampOf(msg: ServerMsg): number | null {
   if (msg.type === MSG.BID_CREATED || msg.type === MSG.BIDDING_STARTED) return msg.data.timestamp;
@@ -135,15 +122,19 @@ interface BoardFold {
   /** Set when a HISTORY came: the items it keeps (live or finished), replacing all others. */
   snapshot: Item[] | null;
   /** Items to spawn: from the snapshot, and those first heard of in this run. */
-  spawn: Map<string, { itemId: number; snapshot?: Item }>;
+  spawn: Map<string, { itemId: ItemId; snapshot?: Item }>;
   /** Each item's updates after the last snapshot, in order. */
   updates: Map<string, ItemUpdate[]>;
+  serverOffset: number | null;
+  phases: BoardContext['phases'];
+  live: ItemId[];
+  finished: ItemId[];
   /** Server time moved on while items were armed: they recompute their ends. */
   resync: boolean;
 }
 
-function foldBoard(context: BoardContext, frames: readonly MessageFrame[]): BoardFold {
-  const { clock } = context;
+/** A pure fold of a run of messages over the board's context; `localNow` is the actor system's time. */
+function foldBoard(context: BoardContext, frames: readonly MessageFrame[], localNow: number): BoardFold {
   const fold: BoardFold = {
     latestBids: context.latestBids,
     pending: context.pending,
@@ -155,7 +146,26 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[]): Boar
     snapshot: null,
     spawn: new Map(),
     updates: new Map(),
+    serverOffset: context.serverOffset,
+    phases: context.phases,
+    live: context.live,
+    finished: context.finished,
     resync: false,
+  };
+  // the phases record is copied once per fold, on its first change
+  let ownPhases = false;
+  const setPhase = (key: string, itemId: ItemId, phase: Exclude<ItemPhase, 'none'> | null) => {
+    if (!ownPhases) {
+      fold.phases = { ...fold.phases };
+      ownPhases = true;
+    }
+    const was = fold.phases[key];
+    if (phase === null) delete fold.phases[key];
+    else fold.phases[key] = phase;
+    if (was === 'live') fold.live = withoutItem(fold.live, itemId);
+    if (was === 'finished') fold.finished = withoutItem(fold.finished, itemId);
+    if (phase === 'live') fold.live = withLive(fold.live, itemId);
+    if (phase === 'finished') fold.finished = [itemId, ...fold.finished];
   };
   const known = (key: string) => fold.spawn.has(key) || (fold.snapshot === null && key in context.items && !fold.removed.has(key));
   const push = (key: string, update: ItemUpdate) => {
@@ -168,16 +178,19 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[]): Boar
     const ts = timestampOf(msg);
     if (ts !== null) {
       // a frame's own arrival time: a batch folds exactly as its frames one by one
-      const sample = ts - (at ?? clock.local());
-      if (clock.offset === null || sample > clock.offset) {
-        if (clock.offset !== null) fold.resync = true;
-        clock.offset = sample;
+      const sample = ts - (at ?? localNow);
+      if (fold.serverOffset === null || sample > fold.serverOffset) {
+        fold.resync = true;
+        fold.serverOffset = sample;
       }
     }
     if (msg.type === MSG.HISTORY) {
       fold.generation += 1;
       fold.snapshot = msg.data.items.filter((it) => it.state === 'live' || it.state === 'finished');
       fold.spawn = new Map(fold.snapshot.map((it) => [String(it.itemId), { itemId: it.itemId, snapshot: it }]));
+      ({ live: fold.live, finished: fold.finished } = listsOf(fold.snapshot));
+      fold.phases = Object.fromEntries(fold.snapshot.map((it) => [String(it.itemId), it.state as 'live' | 'finished']));
+      ownPhases = true;
       fold.updates = new Map();
       fold.latestBids = mergeBids([], msg.data.bids);
       fold.pending = {};
@@ -189,7 +202,11 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[]): Boar
       const key = String(msg.data.itemId);
       if (key in fold.cancelled) continue;
       if (!known(key)) fold.spawn.set(key, { itemId: msg.data.itemId });
-      push(key, toItemUpdate(msg));
+      const update = toItemUpdate(msg);
+      push(key, update);
+      const phase = fold.phases[key] ?? 'none';
+      const next = phaseAfter(phase, update);
+      if (next !== phase) setPhase(key, msg.data.itemId, next as Exclude<ItemPhase, 'none'>);
       if (msg.type === MSG.BID_CREATED) {
         const bid = msg.data;
         fold.latestBids = insertBid(fold.latestBids, bid);
@@ -204,6 +221,7 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[]): Boar
       if (fold.snapshot === null && key in context.items) fold.removed.add(key);
       fold.spawn.delete(key);
       fold.updates.delete(key);
+      if (key in fold.phases) setPhase(key, msg.data.itemId, null);
       fold.cancelled = { ...fold.cancelled, [key]: true };
       if (fold.latestBids.some((b) => b.itemId === msg.data.itemId)) fold.latestBids = fold.latestBids.filter((b) => b.itemId !== msg.data.itemId);
       for (const [id, p] of Object.entries(fold.pending)) if (p.itemId === msg.data.itemId) fold.pending = withoutKey(fold.pending, id);
@@ -231,96 +249,103 @@ function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T
 
 export const boardMachine = setup({
   types: {
-    input: {} as BoardInput,
     context: {} as BoardContext,
     events: {} as BoardEvent,
   },
   actors: { item: itemMachine },
+  guards: {
+    pending: ({ context, event }) => event.type === 'BID_TIMEOUT' && event.requestId in context.pending,
+  },
   actions: {
     /**
-     * One message or a batch, folded at once: a snapshot stops the old items, new items are
-     * spawned, and each item gets its updates as one event (in order).
+     * A run of messages, folded at once: a snapshot stops the old items, new items are spawned,
+     * and each item gets its updates as one APPLY (in order).
      */
-    fold: enqueueActions(({ context, event, enqueue }) => {
-      const frames: readonly MessageFrame[] =
-        event.type === 'SERVER' ? [{ event: { type: 'message', msg: event.msg } }] : event.type === 'SERVER_BATCH' ? event.frames : [];
-      const fold = foldBoard(context, frames);
+    fold: enqueueActions(({ context, event, system, enqueue }) => {
+      if (event.type !== 'SERVER') return;
+      const fold = foldBoard(context, event.frames, clockNow(system));
       if (fold.snapshot) for (const ref of Object.values(context.items)) enqueue.stopChild(ref);
       else for (const key of fold.removed) enqueue.stopChild(context.items[key]);
+      const offset = fold.serverOffset ?? 0;
       enqueue.assign(({ context, spawn }) => {
         let items: Record<string, ItemRef> = fold.snapshot ? {} : fold.spawn.size > 0 || fold.removed.size > 0 ? { ...context.items } : context.items;
         if (!fold.snapshot) for (const key of fold.removed) items = withoutKey(items, key);
         for (const [key, { itemId, snapshot }] of fold.spawn) {
-          items[key] = spawn('item', { id: `item-${key}-${fold.generation}`, input: { itemId, now: context.clock.now, snapshot } });
+          items[key] = spawn('item', { id: `item-${key}-${fold.generation}`, input: { itemId, offset, snapshot } });
         }
         return {
           items,
+          phases: fold.phases,
+          live: fold.live,
+          finished: fold.finished,
           generation: fold.generation,
           latestBids: fold.latestBids,
           pending: fold.pending,
           unanswered: fold.unanswered,
           store: fold.store,
           cancelled: fold.cancelled,
+          serverOffset: fold.serverOffset,
         };
       });
       // a better estimate of server time re-arms the end of every item armed before it (late
-      // frames start an end short); items built in this fold arm theirs after it
+      // frames start an end short); items built in this fold start with it
       if (fold.resync && !fold.snapshot) {
-        for (const [key, ref] of Object.entries(context.items)) if (!fold.removed.has(key)) enqueue.sendTo(ref, { type: 'RESYNC' });
+        for (const [key, ref] of Object.entries(context.items)) if (!fold.removed.has(key)) enqueue.sendTo(ref, { type: 'RESYNC', offset });
       }
       for (const [key, updates] of fold.updates) {
-        const itemEvent: ItemEvent = updates.length === 1 ? updates[0] : { type: 'APPLY', updates };
-        enqueue.sendTo(({ context }) => context.items[key], itemEvent);
+        enqueue.sendTo(({ context }) => context.items[key], { type: 'APPLY', updates });
       }
     }),
   },
 }).createMachine({
   id: 'board',
-  context: ({ input }) => {
-    const clock: ServerClock = {
-      offset: null,
-      local: input.now,
-      now: () => input.now() + (clock.offset ?? 0),
-    };
-    return {
-      latestBids: [],
-      items: {},
-      connected: false,
-      pending: {},
-      unanswered: {},
-      store: 'open' as StoreState,
-      cancelled: {},
-      generation: 0,
-      clock,
-      newRequestId: input.newRequestId,
-    };
+  context: {
+    latestBids: [],
+    items: {},
+    phases: {},
+    live: [],
+    finished: [],
+    connected: false,
+    pending: {},
+    unanswered: {},
+    store: 'open',
+    cancelled: {},
+    generation: 0,
+    serverOffset: null,
   },
   on: {
     CONNECTED: { actions: assign({ connected: ({ event }) => event.connected }) },
     PLACE_BID: {
       actions: enqueueActions(({ context, event, enqueue }) => {
-        const requestId = context.newRequestId();
+        const { itemId, amount, requestId } = event;
         enqueue.assign({
-          pending: { ...context.pending, [requestId]: { itemId: event.itemId, amount: event.amount } },
-          unanswered: withoutKey(context.unanswered, String(event.itemId)),
+          pending: { ...context.pending, [requestId]: { itemId, amount } },
+          unanswered: withoutKey(context.unanswered, String(itemId)),
         });
-        enqueue.sendParent({
-          type: 'BOARD.SEND',
-          frame: { type: MSG.CREATE_BID, data: { itemId: event.itemId, amount: event.amount, requestId } },
-        } satisfies BoardOutEvent);
+        enqueue.sendParent({ type: 'BOARD.SEND', frame: { type: MSG.CREATE_BID, data: { itemId, amount, requestId } } } satisfies BoardOutEvent);
         enqueue.raise({ type: 'BID_TIMEOUT', requestId }, { delay: BID_TIMEOUT_MS });
       }),
     },
     BID_TIMEOUT: {
-      guard: ({ context, event }) => event.requestId in context.pending,
+      guard: 'pending',
       actions: assign(({ context, event }) => {
         const { itemId, amount } = context.pending[event.requestId];
         return { pending: withoutKey(context.pending, event.requestId), unanswered: { ...context.unanswered, [String(itemId)]: amount } };
       }),
     },
     SERVER: { actions: 'fold' },
-    SERVER_BATCH: { actions: 'fold' },
   },
 });
 
 export type BoardActor = ActorRefFrom<typeof boardMachine>;
+
+/** The board's data as plain data (what viewBoard reads): each item's fields and whether it finished. */
+export function boardData(board: BoardActor): BoardData {
+  const { connected, store, latestBids, items } = board.getSnapshot().context;
+  const data: Record<string, { data: ItemData; finished: boolean }> = {};
+  for (const [key, ref] of Object.entries(items)) {
+    const snapshot = ref.getSnapshot();
+    data[key] = { data: snapshot.context, finished: snapshot.matches('finished') };
+  }
+  return { connected, store, latestBids, items: data };
+}

@@ -1,5 +1,5 @@
 import { assign, enqueueActions, fromCallback, sendParent, sendTo, setup } from 'xstate';
-import type { Channel, ClientFrame, ServerMsg } from '../protocol/socket';
+import type { Channel, OutgoingFrame, ServerMsg } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
 import type { ProtocolEvent } from '../streams/normalise';
 import type { Frame, SocketHandle } from '../streams/socket';
@@ -13,12 +13,14 @@ export interface ConnectionInput {
   channel: Channel;
   url: string;
   token: string | null;
-  createSocket: (url: string) => SocketHandle;
 }
+
+/** Opens a socket for a URL: the live factory (streams/socket.ts), a replay's, or a test's. */
+export type CreateSocket = (url: string) => SocketHandle;
 
 export type ConnectionEvent =
   | { type: 'TOKEN'; token: string | null }
-  | { type: 'SEND'; frame: ClientFrame }
+  | { type: 'SEND'; frame: OutgoingFrame }
   | { type: 'RETRY_NOW' }
   | { type: 'SOCKET_OPEN' }
   | { type: 'SOCKET_CLOSE'; code: number }
@@ -51,11 +53,10 @@ export function backoffDelay(attempt: number): number {
   return Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** Math.max(0, attempt - 1));
 }
 
-const socketActor = fromCallback<
-  { type: 'SEND'; frame: ClientFrame },
-  { url: string; createSocket: (url: string) => SocketHandle }
->(({ input, sendBack, receive }) => {
-  const handle = input.createSocket(input.url);
+/** The socket as an actor, over a socket factory (given through `.provide()`, so no function lives in context). */
+export const socketActor = (createSocket: CreateSocket) =>
+  fromCallback<{ type: 'SEND'; frame: OutgoingFrame }, { url: string }>(({ input, sendBack, receive }) => {
+  const handle = createSocket(input.url);
   const subscription = handle.events$.subscribe((ev) => {
     if (ev.kind === 'open') sendBack({ type: 'SOCKET_OPEN' });
     else if (ev.kind === 'close') sendBack({ type: 'SOCKET_CLOSE', code: ev.code });
@@ -65,7 +66,7 @@ const socketActor = fromCallback<
     handle.send(event.frame);
   });
   return () => subscription.unsubscribe();
-});
+  });
 
 function isAuthenticatedAnswer(channel: Channel, msg: ServerMsg): boolean {
   return channel === 'auction' ? msg.type === MSG.HISTORY : msg.type === MSG.STATUS;
@@ -96,7 +97,11 @@ export const connectionMachine = setup({
     context: {} as ConnectionInput & { attempt: number; lastCloseCode: number | null },
     events: {} as ConnectionEvent,
   },
-  actors: { socket: socketActor },
+  actors: {
+    socket: socketActor(() => {
+      throw new Error('connection: no socket factory (provide one with connectionWith)');
+    }),
+  },
   delays: {
     backoff: ({ context }) => backoffDelay(context.attempt),
   },
@@ -153,7 +158,7 @@ export const connectionMachine = setup({
       invoke: {
         id: 'socket',
         src: 'socket',
-        input: ({ context }) => ({ url: context.url, createSocket: context.createSocket }),
+        input: ({ context }) => ({ url: context.url }),
       },
       on: {
         SOCKET_CLOSE: [
@@ -204,3 +209,9 @@ export const connectionMachine = setup({
     },
   },
 });
+
+/** The connection machine with its sockets made by `createSocket`. */
+export const connectionWith = (createSocket: CreateSocket) => connectionMachine.provide({ actors: { socket: socketActor(createSocket) } });
+
+/** Whether a connection's socket is open and authenticated: the one source of "connected" (the top bar, the bid box). */
+export const isConnected = (snapshot: { matches: (value: { online: 'connected' }) => boolean }) => snapshot.matches({ online: 'connected' });

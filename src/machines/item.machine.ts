@@ -1,212 +1,39 @@
-import { assign, setup } from 'xstate';
-import type { Bid, BiddingStarted, Item } from '../protocol/socket';
+import { assign, enqueueActions, setup } from 'xstate';
+import { fieldsOf, foldItem, type ItemData, type ItemUpdate } from '../auction/item-fold';
+import type { Item, ItemId } from '../protocol/socket';
+import { clockNow } from './clock';
+
+export type { ItemFields, ItemRules, ItemUpdate, ItemPhase } from '../auction/item-fold';
 
 /**
- * One item's lifecycle on the board: none → live → finished. While live it is `open` until its
- * end (server time, `endsAt`) passes on the actor system's clock, then `closing` until the
- * server settles it (SALE_COMPLETED or NO_BUYER). A bid that extends the end reopens it. While
- * the store is closed the item is `held`: its time left (`heldMs`) stands still and it cannot end.
+ * One item's lifecycle on the board, as the specification has it: none → live → finished. Every
+ * server update reaches the item the same way, live or replayed: one APPLY with the updates, folded
+ * once by `foldItem` (src/auction/item-fold.ts), whose outcome moves the item on.
+ *
+ * While live it is `open` until its end (server time, `endsAt`) passes: server time is the actor
+ * system's clock plus the board's offset (`offset`, handed down by the board). Then `closing`
+ * until the server settles it (SALE_COMPLETED or NO_BUYER). A bid that moves the end reopens it.
+ * While the store is closed the item is `held`: its time left (`heldMs`) stands still.
  */
-export interface ItemRules {
-  minIncrement: number | null;
-  imageUrl: string | null;
-  description: string | null;
-  /** Ranks and groups allowed to bid, when the item is limited (both empty: everyone). */
-  ranks: string[];
-  groups: string[];
-  /** Soft close: a bid in the last extendWindow s moves the end, at most maxExtensions times; `extensions` used so far. */
-  extendWindow: number | null;
-  maxExtensions: number | null;
-  extensions: number;
-  /** While the store is closed: the time it had left, held (ms); null while it runs. */
-  heldMs: number | null;
-}
-
-export interface ItemContext extends ItemRules {
-  itemId: number;
-  itemName: string;
-  amount: number;
-  username: string;
-  endsAt: number;
-  start_price: number | null;
-  /** Once finished: sold (to `username` for `amount`) or not. */
-  sold: boolean | null;
-  /** Server time, as the board estimates it on the actor system's clock. */
-  now: () => number;
+export interface ItemContext extends ItemData {
+  /** The board's estimate of server time − local time (ms). */
+  offset: number;
   /** The state HISTORY gave, when the item was built from a snapshot. */
   snapshotState: Item['state'] | null;
 }
 
 /** `snapshot`: the item as HISTORY gave it, when the board is rebuilt from a snapshot. */
-export type ItemInput = { itemId: number; now: () => number; snapshot?: Item };
-
-/** Something the server said about the item. `rules` on a start: everything BIDDING_STARTED carried (absent in old logs). */
-export type ItemUpdate =
-  | { type: 'STARTED'; itemName: string; start_price: number; endsAt: number; rules?: Partial<ItemRules> }
-  | { type: 'BID'; bid: Bid }
-  /** The store closed (heldMs: the time left, held) or opened again (heldMs null, a new end). */
-  | { type: 'TIMING'; endsAt: number; heldMs: number | null }
-  | { type: 'SOLD'; itemName: string; username: string; amount: number }
-  | { type: 'NO_BUYER'; itemName: string };
+export type ItemInput = { itemId: ItemId; offset?: number; snapshot?: Item };
 
 export type ItemEvent =
+  /** What the server said about the item, in order: one frame live, a run of them in a replay. */
+  | { type: 'APPLY'; updates: readonly ItemUpdate[] }
   /** The board's estimate of server time changed: recompute when the end comes. */
-  | { type: 'RESYNC' }
-  | ItemUpdate
-  /** Several updates at once, in order (a batch of frames): one transition for all of them. */
-  | { type: 'APPLY'; updates: readonly ItemUpdate[] };
-
-export type ItemPhase = 'none' | 'live' | 'finished';
-
-/** The fields the server's updates change. */
-export type ItemFields = Pick<ItemContext, 'itemName' | 'amount' | 'username' | 'endsAt' | 'start_price' | 'sold' | keyof ItemRules>;
-
-const RULE_KEYS = ['minIncrement', 'imageUrl', 'description', 'ranks', 'groups', 'extendWindow', 'maxExtensions', 'extensions', 'heldMs'] as const satisfies readonly (keyof ItemRules)[];
-
-function fieldsOf(context: ItemFields): ItemFields {
-  const { itemName, amount, username, endsAt, start_price, sold } = context;
-  const fields: ItemFields = { itemName, amount, username, endsAt, start_price, sold } as ItemFields;
-  for (const key of RULE_KEYS) (fields as unknown as Record<string, unknown>)[key] = context[key];
-  return fields;
-}
-
-export interface ItemFold {
-  phase: ItemPhase;
-  fields: ItemFields;
-  /** The item went live, or its end moved (a bid in the soft-close window): it is open until the new end. */
-  reopened: boolean;
-  /** Some update counted (not only stale or repeated frames). */
-  changed: boolean;
-}
-
-/**
- * The item's rules as one pure fold, so that one update and a batch of a thousand go the same way:
- * from none, a start or any bid makes it live and a sale or no-buyer finishes it; while live, only
- * a bid that raises the amount counts (frames may come twice or out of order) and a settlement
- * finishes it; once finished, nothing changes it.
- */
-export function foldItem(start: ItemFields, phase: ItemPhase, updates: readonly ItemUpdate[]): ItemFold {
-  let { itemName, amount, username, endsAt, start_price, sold } = start;
-  let rules: ItemRules = fieldsOf(start);
-  let reopened = false;
-  let changed = false;
-  for (const update of updates) {
-    if (phase === 'finished') break;
-    switch (update.type) {
-      case 'STARTED':
-        if (phase !== 'none') continue;
-        ({ itemName, start_price, endsAt } = update);
-        if (update.rules) rules = { ...rules, ...update.rules };
-        amount = update.start_price;
-        username = 'server';
-        phase = 'live';
-        reopened = true;
-        break;
-      case 'BID': {
-        if (phase === 'live' && username !== 'server' && update.bid.amount <= amount) continue;
-        if (phase === 'none' || update.bid.endsAt !== endsAt) reopened = true;
-        // the server counts the extensions; a log from before it did: a later end is one more
-        const extensions = update.bid.extensions ?? (phase === 'live' && update.bid.endsAt > endsAt ? rules.extensions + 1 : rules.extensions);
-        if (extensions !== rules.extensions) rules = { ...rules, extensions };
-        ({ itemName, amount, username, endsAt } = update.bid);
-        phase = 'live';
-        break;
-      }
-      case 'TIMING':
-        if (phase !== 'live') continue;
-        if (update.endsAt === endsAt && update.heldMs === rules.heldMs) continue;
-        endsAt = update.endsAt;
-        rules = { ...rules, heldMs: update.heldMs };
-        reopened = true;
-        break;
-      case 'SOLD':
-        if (phase === 'none') itemName = update.itemName;
-        ({ username, amount } = update);
-        sold = true;
-        phase = 'finished';
-        break;
-      case 'NO_BUYER':
-        if (phase === 'none') itemName = update.itemName;
-        sold = false;
-        phase = 'finished';
-        break;
-    }
-    changed = true;
-  }
-  return { phase, fields: { ...rules, itemName, amount, username, endsAt, start_price, sold }, reopened, changed };
-}
-
-const updatesOf = (event: ItemEvent): readonly ItemUpdate[] =>
-  event.type === 'APPLY' ? event.updates : event.type === 'RESYNC' ? [] : [event];
-
-/** A transition's guards and its action read one fold of the event (kept per event, for the context it started from). */
-const folds = new WeakMap<object, { context: ItemContext; phase: ItemPhase; fold: ItemFold }>();
-function folded(context: ItemContext, phase: ItemPhase, event: ItemEvent): ItemFold {
-  const hit = folds.get(event);
-  if (hit && hit.context === context && hit.phase === phase) return hit.fold;
-  const fold = foldItem(context, phase, updatesOf(event));
-  folds.set(event, { context, phase, fold });
-  return fold;
-}
-
-function str(value: unknown): string | null {
-  return typeof value === 'string' ? value : null;
-}
-
-function int(value: unknown): number | null {
-  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
-}
-
-function listOf(eligibility: unknown, key: 'ranks' | 'groups'): string[] {
-  const list = (eligibility as Record<string, unknown> | undefined)?.[key];
-  return Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string') : [];
-}
-
-/**
- * An item's rules as HISTORY or BIDDING_STARTED give them: the same reading for both, so an item
- * that starts while the page is open has the card it would have after a reload. Fields a frame
- * lacks (a log from before they were sent) read as unknown.
- */
-export function rulesOf(it: Item | BiddingStarted): ItemRules {
-  return {
-    minIncrement: int(it.minIncrement),
-    imageUrl: str(it.imageUrl),
-    description: str(it.description),
-    ranks: listOf(it.eligibility, 'ranks'),
-    groups: listOf(it.eligibility, 'groups'),
-    extendWindow: int(it.extendWindow),
-    maxExtensions: int(it.maxExtensions),
-    extensions: int(it.extensions) ?? 0,
-    heldMs: int(it.heldMs),
-  };
-}
-
-const NO_RULES: ItemRules = {
-  minIncrement: null,
-  imageUrl: null,
-  description: null,
-  ranks: [],
-  groups: [],
-  extendWindow: null,
-  maxExtensions: null,
-  extensions: 0,
-  heldMs: null,
-};
-
-/** Every update, alone or in a batch, is one fold: from none to live or finished… */
-const fromNone = [
-  { guard: 'finishesFromNone', target: 'finished', actions: 'applyFromNone' },
-  { guard: 'livesFromNone', target: 'live', actions: 'applyFromNone' },
-] as const;
-/**
- * …and while live, to finished, or open again until a new end; a raise that leaves the end where
- * it was changes the lead and keeps the timer; a stale bid changes nothing.
- */
-const fromLive = [
-  { guard: 'finishesFromLive', target: '#item.finished', actions: 'applyFromLive' },
-  { guard: 'reopensFromLive', target: '.open', reenter: true, actions: 'applyFromLive' },
-  { guard: 'changesFromLive', actions: 'applyFromLive' },
-] as const;
+  | { type: 'RESYNC'; offset: number }
+  /** Raised by the fold of an APPLY: the item went live, its end moved, or it finished. */
+  | { type: 'FOLD.LIVE' }
+  | { type: 'FOLD.REOPENED' }
+  | { type: 'FOLD.FINISHED' };
 
 export const itemMachine = setup({
   types: {
@@ -215,56 +42,62 @@ export const itemMachine = setup({
     events: {} as ItemEvent,
   },
   delays: {
-    untilEnd: ({ context }) => Math.max(0, context.endsAt - context.now()),
+    untilEnd: ({ context, system }) => Math.max(0, context.endsAt - (clockNow(system) + context.offset)),
   },
   guards: {
     held: ({ context }) => context.heldMs !== null,
     snapshotLive: ({ context }) => context.snapshotState === 'live',
     snapshotFinished: ({ context }) => context.snapshotState === 'finished',
-    finishesFromNone: ({ context, event }) => folded(context, 'none', event).phase === 'finished',
-    livesFromNone: ({ context, event }) => folded(context, 'none', event).phase === 'live',
-    finishesFromLive: ({ context, event }) => folded(context, 'live', event).phase === 'finished',
-    reopensFromLive: ({ context, event }) => folded(context, 'live', event).reopened,
-    changesFromLive: ({ context, event }) => folded(context, 'live', event).changed,
   },
   actions: {
-    applyFromNone: assign(({ context, event }) => folded(context, 'none', event).fields),
-    applyFromLive: assign(({ context, event }) => folded(context, 'live', event).fields),
+    /** The one fold of an event: new fields, and what it means for the state (raised, so the chart moves on it). */
+    apply: enqueueActions(({ context, event, enqueue }, params: { phase: 'none' | 'live' }) => {
+      if (event.type !== 'APPLY') return;
+      const fold = foldItem(context, params.phase, event.updates);
+      if (!fold.changed) return;
+      enqueue.assign(fold.fields);
+      if (fold.phase === 'finished') enqueue.raise({ type: 'FOLD.FINISHED' });
+      else if (params.phase === 'none') enqueue.raise({ type: 'FOLD.LIVE' });
+      else if (fold.reopened) enqueue.raise({ type: 'FOLD.REOPENED' });
+    }),
+    setOffset: assign({ offset: ({ context, event }) => (event.type === 'RESYNC' ? event.offset : context.offset) }),
   },
 }).createMachine({
   id: 'item',
-  context: ({ input }) => {
-    const it = input.snapshot;
-    return {
-      itemId: input.itemId,
-      itemName: it?.itemName ?? '',
-      amount: it?.amount ?? 0,
-      username: it?.username ?? 'server',
-      endsAt: it?.endsAt ?? 0,
-      start_price: it?.start_price ?? null,
-      ...(it ? rulesOf(it) : NO_RULES),
-      sold: it?.state === 'finished' ? it.username !== 'server' : null,
-      now: input.now,
-      snapshotState: it?.state ?? null,
-    };
-  },
+  context: ({ input }) => ({
+    itemId: input.itemId,
+    ...fieldsOf(input.snapshot),
+    offset: input.offset ?? 0,
+    snapshotState: input.snapshot?.state ?? null,
+  }),
   initial: 'none',
+  on: {
+    RESYNC: { actions: 'setOffset' },
+  },
   states: {
     none: {
       always: [
         { guard: 'snapshotLive', target: 'live' },
         { guard: 'snapshotFinished', target: 'finished' },
       ],
-      on: { STARTED: fromNone, BID: fromNone, SOLD: fromNone, NO_BUYER: fromNone, APPLY: fromNone },
+      on: {
+        APPLY: { actions: { type: 'apply', params: { phase: 'none' } } },
+        'FOLD.LIVE': 'live',
+        'FOLD.FINISHED': 'finished',
+      },
     },
     live: {
       initial: 'open',
-      on: { BID: fromLive, SOLD: fromLive, NO_BUYER: fromLive, TIMING: fromLive, APPLY: fromLive },
+      on: {
+        APPLY: { actions: { type: 'apply', params: { phase: 'live' } } },
+        'FOLD.REOPENED': { target: '.open', reenter: true },
+        'FOLD.FINISHED': 'finished',
+      },
       states: {
         open: {
           always: { guard: 'held', target: 'held' },
           after: { untilEnd: 'closing' },
-          on: { RESYNC: { target: 'open', reenter: true } },
+          on: { RESYNC: { target: 'open', reenter: true, actions: 'setOffset' } },
         },
         /** The store is closed: the time left stands still until it opens (TIMING with the new end). */
         held: {},

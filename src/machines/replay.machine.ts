@@ -1,8 +1,7 @@
 import { enqueueActions, setup, type ActorRefFrom } from 'xstate';
 import type { Channel } from '../protocol/socket';
-import type { SocketHandle } from '../streams/socket';
 import { boardEventFor, boardMachine, type BoardOutEvent } from './board.machine';
-import { connectionMachine, type ConnectionOutEvent } from './connection.machine';
+import { connectionMachine, connectionWith, type ConnectionOutEvent, type CreateSocket } from './connection.machine';
 
 /**
  * The root of a replay: the live app's connection machines (one per socket) and board machine,
@@ -10,19 +9,12 @@ import { connectionMachine, type ConnectionOutEvent } from './connection.machine
  * log's frames do to the board, its connected flag included, is what they did live. Auth,
  * notifications and sounds are left out: they do not shape the board.
  */
-export interface ReplayInput {
-  /** Gives each connection the socket the log plays into. */
-  createSocket: (url: string) => SocketHandle;
-  /** The replay's simulated clock. */
-  now: () => number;
-}
 
 export const REPLAY_TOKEN = 'replay';
 export const replayUrl = (channel: Channel) => `replay://${channel}`;
 
 export const replayMachine = setup({
   types: {
-    input: {} as ReplayInput,
     context: {} as {
       connections: Record<Channel, ActorRefFrom<typeof connectionMachine>>;
       board: ActorRefFrom<typeof boardMachine>;
@@ -40,25 +32,21 @@ export const replayMachine = setup({
   },
 }).createMachine({
   id: 'replay',
-  context: ({ input, spawn }) => ({
+  context: ({ spawn }) => ({
     connections: {
       auction: spawn('connection', {
         id: 'connection.auction',
         systemId: 'connection.auction',
-        input: { channel: 'auction', url: replayUrl('auction'), token: REPLAY_TOKEN, createSocket: input.createSocket },
+        input: { channel: 'auction', url: replayUrl('auction'), token: REPLAY_TOKEN },
       }),
       user: spawn('connection', {
         id: 'connection.user',
         systemId: 'connection.user',
-        input: { channel: 'user', url: replayUrl('user'), token: REPLAY_TOKEN, createSocket: input.createSocket },
+        input: { channel: 'user', url: replayUrl('user'), token: REPLAY_TOKEN },
       }),
     },
-    board: spawn('board', {
-      id: 'board',
-      systemId: 'board',
-      // a replay never sends a bid: the recorded ones are in the log as they were sent
-      input: { now: input.now, newRequestId: () => 'replay' },
-    }),
+    // a replay never sends a bid: the recorded ones are in the log as they were sent
+    board: spawn('board', { id: 'board', systemId: 'board' }),
   }),
   on: {
     'CONNECTION.STATUS': { actions: 'tellBoard' },
@@ -67,3 +55,6 @@ export const replayMachine = setup({
 });
 
 export type ReplayActor = ActorRefFrom<typeof replayMachine>;
+
+/** A replay's machines with their sockets made by `createSocket` (the log plays into them). */
+export const replayWith = (createSocket: CreateSocket) => replayMachine.provide({ actors: { connection: connectionWith(createSocket) } });

@@ -115,7 +115,23 @@ function compile(schema: unknown): Accept {
       return compileObject(def);
     case 'union': {
       const key = def.discriminator as string | undefined;
-      if (!key) throw new Error('fast-accept: a union without a discriminator');
+      if (!key) {
+        // a union of plain values (an item id: a whole number or a string): each option is a
+        // number or a string schema, tried in order; zod returns such a value as it came
+        const options = (def.options as unknown[]).map((option) => {
+          const type = defOf(option).type;
+          if (type !== 'number' && type !== 'string') throw new Error('fast-accept: a union without a discriminator of other than numbers and strings');
+          return compile(option);
+        });
+        if (options.length === 2) {
+          const [first, second] = options;
+          return (v) => first(v) || second(v);
+        }
+        return (v) => {
+          for (const option of options) if (option(v)) return true;
+          return false;
+        };
+      }
       const byTag = new Map<unknown, Accept>();
       for (const option of def.options as unknown[]) {
         const tag = (defOf(option).shape as Record<string, unknown>)[key];

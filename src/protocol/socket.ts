@@ -43,7 +43,16 @@ export type Channel = (typeof CHANNELS)[number];
 /** Largest frame a server accepts; a larger one gets WS_ERROR. */
 export const MAX_FRAME_BYTES = 4096;
 
-const itemId = z.int().check(z.positive());
+/** The item ids this server gives (and takes in CREATE_BID): whole numbers from 1. */
+const serverItemId = z.int().check(z.positive());
+/**
+ * An item id as the client reads it: opaque. This server sends whole numbers; another server
+ * that speaks the same contract (or a log recorded from one) may send strings. The client keys
+ * items by it and never does arithmetic on it.
+ */
+export const itemIdSchema = z.union([serverItemId, z.string().check(z.minLength(1), z.maxLength(64))]);
+export type ItemId = z.infer<typeof itemIdSchema>;
+const itemId = itemIdSchema;
 const epochMs = z.int().check(z.nonnegative());
 
 // ── client → server ─────────────────────────────────────────────────────────────────────────
@@ -51,10 +60,15 @@ export const authenticationFrame = z.object({ type: z.literal(MSG.AUTHENTICATION
 export const getStatusFrame = z.object({ type: z.literal(MSG.GET_STATUS) });
 export const createBidFrame = z.object({
   type: z.literal(MSG.CREATE_BID),
-  data: z.object({ itemId, amount: z.number(), requestId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+  data: z.object({ itemId: serverItemId, amount: z.number(), requestId: z.string().check(z.minLength(1), z.maxLength(64)) }),
 });
 export const clientFrame = z.discriminatedUnion('type', [authenticationFrame, getStatusFrame, createBidFrame]);
+/** A frame as this server accepts it (item ids are its whole numbers). */
 export type ClientFrame = z.infer<typeof clientFrame>;
+/** A frame as the client sends it: a bid names the item by the id the server gave it, whatever its kind. */
+export type OutgoingFrame =
+  | Exclude<ClientFrame, { type: typeof MSG.CREATE_BID }>
+  | { type: typeof MSG.CREATE_BID; data: { itemId: ItemId; amount: number; requestId: string } };
 
 // ── server → client ─────────────────────────────────────────────────────────────────────────
 

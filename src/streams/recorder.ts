@@ -1,4 +1,4 @@
-import type { Channel, ClientFrame } from '../protocol/socket';
+import type { Channel, OutgoingFrame } from '../protocol/socket';
 import type { SocketTap } from './socket';
 
 /**
@@ -86,7 +86,7 @@ export function createRecorder(options: { app: string; now?: () => number; limit
     return line(ch, 'in', { raw });
   }
 
-  function outgoing(frame: ClientFrame): Record<string, unknown> {
+  function outgoing(frame: OutgoingFrame): Record<string, unknown> {
     return frame.type === 'AUTHENTICATION' ? { ...frame, access_token: REDACTED_TOKEN } : { ...frame };
   }
 

@@ -1,5 +1,5 @@
 import { Observable, Subject, share } from 'rxjs';
-import type { ClientFrame } from '../protocol/socket';
+import type { OutgoingFrame } from '../protocol/socket';
 import { normalise, type ProtocolEvent } from './normalise';
 
 /** The part of the WebSocket constructor we use; tests pass mock-socket's. */
@@ -19,7 +19,7 @@ export interface SocketTap {
   open(): void;
   close(code: number): void;
   received(raw: unknown): void;
-  sent(frame: ClientFrame): void;
+  sent(frame: OutgoingFrame): void;
 }
 
 /** An incoming frame, normalised; `at` is the local time it arrived when that is not now (a replayed frame). */
@@ -38,8 +38,8 @@ export interface SocketHandle {
   /** Open, frames (normalised) and close, in order. Subscribing opens the socket; it completes on close. */
   readonly events$: Observable<SocketEvent>;
   /** Frames the client sends, for recording. */
-  readonly sent$: Observable<ClientFrame>;
-  send(frame: ClientFrame): boolean;
+  readonly sent$: Observable<OutgoingFrame>;
+  send(frame: OutgoingFrame): boolean;
   close(): void;
 }
 
@@ -51,7 +51,7 @@ const OPEN = 1;
  */
 export function createSocket(url: string, WebSocketImpl: WebSocketCtor, tap?: SocketTap): SocketHandle {
   let ws: WebSocketLike | null = null;
-  const sent = new Subject<ClientFrame>();
+  const sent = new Subject<OutgoingFrame>();
 
   const events$ = new Observable<SocketEvent>((subscriber) => {
     let socket: WebSocketLike;

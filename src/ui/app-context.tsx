@@ -4,7 +4,9 @@ import type { KyInstance } from 'ky';
 import type { Api } from '../api/client';
 import type { StoreApi } from '../api/store';
 import type { AppActor } from '../machines/app.machine';
-import type { Inspection } from '../machines/inspection';
+import { isConnected } from '../machines/connection.machine';
+import type { Channel } from '../protocol/socket';
+import type { Inspection } from '../auction/inspection';
 import type { Recorder } from '../streams/recorder';
 
 /**
@@ -24,7 +26,16 @@ export function useChild<K extends 'auth' | 'settings' | 'navigation' | 'notific
   return useSelector(actor, (s) => s.context[key]);
 }
 
-export function useConnected(): boolean {
+/** Whether a socket is connected: its connection's own state, the one source of it. */
+export function useSocketConnected(channel: Channel): boolean {
   const { actor } = useRuntime();
-  return useSelector(actor, (s) => s.context.connected.auction && s.context.connected.user);
+  const connection = useSelector(actor, (s) => s.context.connections[channel]);
+  return useSelector(connection, isConnected);
+}
+
+/** Both sockets connected (the top bar's indicator). */
+export function useConnected(): boolean {
+  const auction = useSocketConnected('auction');
+  const user = useSocketConnected('user');
+  return auction && user;
 }

@@ -1,4 +1,5 @@
-import { Component, type ReactNode } from 'react';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { reportError } from './boot/report';
 import { retryFailedPages } from './lib/lazy-page';
 import { isUnreachable } from './lib/unreachable';
 import { ContentError, ServerErrorPage } from './pages/errors/error-page';
@@ -15,8 +16,10 @@ export class ErrorBoundary extends Component<{ children: ReactNode }, { error: u
     return { error, failed: true };
   }
 
-  componentDidCatch(error: unknown) {
+  componentDidCatch(error: unknown, info: ErrorInfo) {
     console.error(error);
+    // code that could not be fetched is the network's, not a bug: only real crashes are reported
+    if (!isUnreachable(error)) reportError(error, { componentStack: info.componentStack });
   }
 
   retry = () => {

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise } from 'xstate';
 import type { User } from '../../src/protocol/auth';
 import type { ServerMsg } from '../../src/protocol/socket';
-import { appMachine } from '../../src/machines/app.machine';
+import { appWith } from '../../src/machines/app.machine';
 import { authMachine } from '../../src/machines/auth.machine';
 import { projectBoard } from './support/board';
 import { fakeSocketFactory } from './support/fakeSocket';
@@ -14,7 +14,7 @@ const URLS = { auction: 'ws://kingdom.test:8081', user: 'ws://kingdom.test:8082'
 function start() {
   const sockets = fakeSocketFactory();
   const playStartSound = vi.fn();
-  const machine = appMachine.provide({
+  const machine = appWith(sockets.createSocket).provide({
     actors: {
       auth: authMachine.provide({
         actors: {
@@ -33,9 +33,6 @@ function start() {
     input: {
       token: 'tok-1',
       urls: URLS,
-      createSocket: sockets.createSocket,
-      now: () => clock.now(),
-      newRequestId: () => `req-${++requests}`,
     },
   }).start();
   const ctx = () => app.getSnapshot().context;
@@ -45,6 +42,8 @@ function start() {
     sockets,
     playStartSound,
     ctx,
+    /** A bid as the bid box places it, with a fresh request id (req-1, req-2, …). */
+    bid: (itemId: number, amount: number) => ctx().board.send({ type: 'PLACE_BID', itemId, amount, requestId: `req-${++requests}` }),
     board: () => ctx().board.getSnapshot().context,
     project: () => projectBoard(ctx().board),
     notifications: () => ctx().notifications.getSnapshot().context.items.map(({ kind, titleId, textId, values }) => ({ kind, titleId, textId, values })),
@@ -194,7 +193,7 @@ describe('app machine: the live auction', () => {
       const t = connected();
       const auctionSentBefore = t.auction().sent.length;
       const userSentBefore = t.user().sent.length;
-      t.ctx().board.send({ type: 'PLACE_BID', itemId: 3, amount: 200 });
+      t.bid(3, 200);
       expect(t.auction().sent.slice(auctionSentBefore)).toEqual([{ type: 'CREATE_BID', data: { itemId: 3, amount: 200, requestId: 'req-1' } }]);
       expect(t.user().sent.length).toBe(userSentBefore);
       expect(t.board().pending).toEqual({ 'req-1': { itemId: 3, amount: 200 } });
@@ -202,8 +201,8 @@ describe('app machine: the live auction', () => {
 
     it("the server's answer settles it: BID_CREATED for it, or an ERROR with its requestId (which is also told to the player)", () => {
       const t = connected(auction.history([], [itemOf()]));
-      t.ctx().board.send({ type: 'PLACE_BID', itemId: 3, amount: 200 });
-      t.ctx().board.send({ type: 'PLACE_BID', itemId: 3, amount: 5000 });
+      t.bid(3, 200);
+      t.bid(3, 5000);
       t.auction().receive(auction.bid(bidOf({ amount: 200, username: 'Aethelred' })));
       expect(Object.keys(t.board().pending)).toEqual(['req-2']);
       t.auction().receive(auction.error('OUT_OF_BALANCE', { itemId: 3, requestId: 'req-2' }));

@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise, waitFor } from 'xstate';
 import type { User } from '../../src/protocol/auth';
-import { appMachine } from '../../src/machines/app.machine';
+import { appWith } from '../../src/machines/app.machine';
+import { isConnected } from '../../src/machines/connection.machine';
 import { UnauthorizedError, authMachine } from '../../src/machines/auth.machine';
 import { DEFAULT_SETTINGS, settingsMachine, type Settings } from '../../src/machines/settings.machine';
 import { fakeSocketFactory } from './support/fakeSocket';
@@ -16,7 +17,7 @@ function start(options: { token?: string | null; settings?: Partial<Settings> } 
   const storeToken = vi.fn();
   const clearStoredToken = vi.fn();
   const persist = vi.fn();
-  const machine = appMachine.provide({
+  const machine = appWith(sockets.createSocket).provide({
     actors: {
       auth: authMachine.provide({
         actors: {
@@ -35,16 +36,12 @@ function start(options: { token?: string | null; settings?: Partial<Settings> } 
     },
   });
   const clock = new SimulatedClock();
-  let requests = 0;
   const app = createActor(machine, {
     clock,
     input: {
       token: options.token === undefined ? 'tok-1' : options.token,
       settings: options.settings,
       urls: URLS,
-      createSocket: sockets.createSocket,
-      now: () => clock.now(),
-      newRequestId: () => `req-${++requests}`,
     },
   }).start();
   const ctx = () => app.getSnapshot().context;
@@ -61,6 +58,8 @@ function start(options: { token?: string | null; settings?: Partial<Settings> } 
     auth: () => ctx().auth.getSnapshot(),
     settings: () => ctx().settings.getSnapshot().context,
     connection: (channel: 'auction' | 'user') => ctx().connections[channel].getSnapshot(),
+    /** Whether each socket is connected: the connections' own states, the one source of it. */
+    connected: () => ({ auction: isConnected(ctx().connections.auction.getSnapshot()), user: isConnected(ctx().connections.user.getSnapshot()) }),
     authUntil: (state: 'signedIn' | 'anonymous' | 'loading') => waitFor(ctx().auth, (s) => s.matches(state), { timeout: 1000 }),
   };
 }
@@ -77,7 +76,7 @@ describe('app machine', () => {
     const t = start({ token: null });
     const children = Object.keys(t.app.getSnapshot().children).sort();
     expect(children).toEqual(['auth', 'board', 'connection.auction', 'connection.user', 'navigation', 'notifications', 'settings']);
-    expect(t.ctx().connected).toEqual({ auction: false, user: false });
+    expect(t.connected()).toEqual({ auction: false, user: false });
     expect(t.settings()).toEqual(DEFAULT_SETTINGS);
   });
 
@@ -109,24 +108,24 @@ describe('app machine', () => {
     expect(t.sockets.last(URLS.user).sent[0]).toEqual({ type: 'AUTHENTICATION', access_token: 'Bearer tok-new' });
   });
 
-  it('CONNECTION.STATUS keeps `connected` per channel', async () => {
+  it('each connection says whether its socket is connected (the one source of it)', async () => {
     const t = await signedIn();
     const auction = t.sockets.last(URLS.auction);
     auction.open();
     auction.receive(HISTORY);
-    expect(t.ctx().connected).toEqual({ auction: true, user: false });
+    expect(t.connected()).toEqual({ auction: true, user: false });
 
     const user = t.sockets.last(URLS.user);
     user.open();
     user.receive(STATUS);
-    expect(t.ctx().connected).toEqual({ auction: true, user: true });
+    expect(t.connected()).toEqual({ auction: true, user: true });
 
     auction.close(1006);
-    expect(t.ctx().connected).toEqual({ auction: false, user: true });
+    expect(t.connected()).toEqual({ auction: false, user: true });
     t.clock.increment(1000);
     t.sockets.last(URLS.auction).open();
     t.sockets.last(URLS.auction).receive(HISTORY);
-    expect(t.ctx().connected).toEqual({ auction: true, user: true });
+    expect(t.connected()).toEqual({ auction: true, user: true });
   });
 
   it("STATUS on the user socket updates the signed-in user's balance", async () => {
@@ -172,7 +171,7 @@ describe('app machine', () => {
     expect(t.connection('auction').value).toBe('idle');
     expect(t.connection('user').value).toBe('idle');
     expect(t.sockets.sockets.every((s) => s.tornDown)).toBe(true);
-    expect(t.ctx().connected).toEqual({ auction: false, user: false });
+    expect(t.connected()).toEqual({ auction: false, user: false });
     t.clock.increment(60_000);
     expect(t.sockets.sockets).toHaveLength(2);
   });

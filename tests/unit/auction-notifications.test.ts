@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { createIntl } from '@formatjs/intl';
 import { describe, expect, it } from 'vitest';
-import { errorCatalogue, notificationFor } from '../../src/machines/auction-notifications';
+import { errorCatalogue, notificationFor } from '../../src/auction/notifications';
 import { ERROR_TYPES, type ServerMsg } from '../../src/protocol/socket';
 import { T0, auction, bidOf, itemOf } from './support/fixtures';
 

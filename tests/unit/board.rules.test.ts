@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BID_TIMEOUT_MS } from '../../src/machines/board.machine';
-import { viewCard } from '../../src/machines/board-view';
+import { viewCard } from '../../src/auction/board-view';
 import type { ServerMsg } from '../../src/protocol/socket';
 import { checkBid } from '../../src/ui/pages/store/bid-check';
 import { startBoard } from './support/board';
@@ -32,7 +32,7 @@ describe('an item that starts while the page is open', () => {
     const t = startBoard();
     t.server(startedFull(3));
     t.server(auction.bid({ itemId: 3, itemName: 'Crown', amount: 300, username: 'alice', endsAt: T0 + 60_000, extensions: 0 }));
-    const card = viewCard(t.item(3));
+    const card = viewCard(t.item(3).getSnapshot().context);
     expect(card).toMatchObject({ minimum: 400, minIncrement: 100, ranks: ['council'], groups: [], extendWindow: 30, maxExtensions: 2, imageUrl: '/uploads/crown.png' });
     const user = { username: 'bob', rank: 'user', available: 10_000 };
     expect(checkBid(400, t.item(3).getSnapshot().context, user)).toEqual({ ok: false, messageId: 'store.check.rank' });
@@ -44,7 +44,7 @@ describe('an item that starts while the page is open', () => {
     live.server(startedFull(3));
     const snapshot = startBoard();
     snapshot.server(auction.history([], [itemOf({ itemId: 3, itemName: 'Crown', amount: 300, start_price: 300, endsAt: T0 + 60_000, ...RULES })]));
-    expect(viewCard(live.item(3))).toEqual(viewCard(snapshot.item(3)));
+    expect(viewCard(live.item(3).getSnapshot().context)).toEqual(viewCard(snapshot.item(3).getSnapshot().context));
   });
 });
 
@@ -54,15 +54,15 @@ describe('soft close', () => {
     t.server(startedFull(3));
     t.server(auction.bid({ itemId: 3, amount: 300, username: 'a', endsAt: T0 + 60_000, extensions: 0 }));
     t.server(auction.bid({ itemId: 3, amount: 400, username: 'b', timestamp: T0 + 40_000, endsAt: T0 + 70_000, extensions: 1 }));
-    expect(viewCard(t.item(3)).extensions).toBe(1);
+    expect(viewCard(t.item(3).getSnapshot().context).extensions).toBe(1);
     // a reordered, older frame changes nothing
     t.server(auction.bid({ itemId: 3, amount: 350, username: 'c', endsAt: T0 + 60_000, extensions: 0 }));
-    expect(viewCard(t.item(3)).extensions).toBe(1);
+    expect(viewCard(t.item(3).getSnapshot().context).extensions).toBe(1);
     // an old log: no count on the bid, the end moved
     const old = bidOf({ itemId: 3, amount: 500, username: 'd', timestamp: T0 + 50_000, endsAt: T0 + 80_000 });
     delete (old as { extensions?: number }).extensions;
     t.server({ type: 'BID_CREATED', data: old });
-    expect(viewCard(t.item(3)).extensions).toBe(2);
+    expect(viewCard(t.item(3).getSnapshot().context).extensions).toBe(2);
   });
 });
 
@@ -88,7 +88,7 @@ describe('ITEM_CANCELLED', () => {
   it('in one batch with the item’s start: the item is never on the board', () => {
     const t = startBoard();
     const frames = [startedFull(5), { type: 'ITEM_CANCELLED', data: { itemId: 5, itemName: 'Crown' } } as ServerMsg].map((msg) => ({ event: { type: 'message' as const, msg } }));
-    t.board.send({ type: 'SERVER_BATCH', frames });
+    t.board.send({ type: 'SERVER', frames });
     expect(t.ctx().items).toEqual({});
   });
 });
@@ -104,7 +104,7 @@ describe('the store open or closed', () => {
     t.server({ type: 'STORE_STATE', data: { state: 'closed', timestamp: T0 + 20_000, items: [{ itemId: 3, endsAt: T0 + 60_000, heldMs: 40_000 }] } });
     expect(t.ctx().store).toBe('closed');
     expect(t.item(3).getSnapshot().value).toEqual({ live: 'held' });
-    expect(viewCard(t.item(3)).heldMs).toBe(40_000);
+    expect(viewCard(t.item(3).getSnapshot().context).heldMs).toBe(40_000);
     // far past the old end: still held, never closing
     t.clock.set(600_000);
     expect(t.item(3).getSnapshot().value).toEqual({ live: 'held' });
@@ -132,27 +132,27 @@ describe('a bid whose answer never comes', () => {
   it(`stops waiting after ${BID_TIMEOUT_MS / 1000} s on the actor system's clock and says so; the next bid clears it`, () => {
     const t = startBoard();
     t.server(startedFull(3));
-    t.board.send({ type: 'PLACE_BID', itemId: 3, amount: 300 });
+    t.bid(3, 300);
     expect(Object.values(t.ctx().pending)).toEqual([{ itemId: 3, amount: 300 }]);
     t.clock.increment(BID_TIMEOUT_MS - 1);
     expect(Object.keys(t.ctx().pending)).toHaveLength(1);
     t.clock.increment(1);
     expect(t.ctx().pending).toEqual({});
     expect(t.ctx().unanswered).toEqual({ '3': 300 });
-    t.board.send({ type: 'PLACE_BID', itemId: 3, amount: 300 });
+    t.bid(3, 300);
     expect(t.ctx().unanswered).toEqual({});
   });
 
   it('an answer in time cancels nothing else: the timeout of an answered bid changes nothing; a late answer clears the message', () => {
     const t = startBoard();
     t.server(startedFull(3));
-    t.board.send({ type: 'PLACE_BID', itemId: 3, amount: 300 });
+    t.bid(3, 300);
     t.server(auction.bid({ itemId: 3, amount: 300, username: 'me', endsAt: T0 + 60_000 }));
     expect(t.ctx().pending).toEqual({});
     t.clock.increment(BID_TIMEOUT_MS);
     expect(t.ctx().unanswered).toEqual({});
 
-    t.board.send({ type: 'PLACE_BID', itemId: 3, amount: 400 });
+    t.bid(3, 400);
     t.clock.increment(BID_TIMEOUT_MS);
     expect(t.ctx().unanswered).toEqual({ '3': 400 });
     t.server(auction.bid({ itemId: 3, amount: 400, username: 'me', endsAt: T0 + 60_000 }));
@@ -168,5 +168,45 @@ describe('the bid check', () => {
       messageId: 'store.check.overBalance',
       values: { available: 1_234 },
     });
+  });
+});
+
+describe('which items are live and finished (kept by the board, not by the views)', () => {
+  const start = (itemId: number | string) => auction.started({ itemId, itemName: `Item ${itemId}`, start_price: 10, timestamp: T0, endsAt: T0 + 60_000 });
+
+  it('live ones in id order, numbers first then strings, whatever order they started in', () => {
+    const t = startBoard();
+    for (const id of ['b-2', 10, 'a-1', 2]) t.server(start(id));
+    expect(t.ctx().live).toEqual([2, 10, 'a-1', 'b-2']);
+    expect(t.ctx().finished).toEqual([]);
+  });
+
+  it('finished ones most recently finished first; a cancelled item leaves both lists', () => {
+    const t = startBoard();
+    for (const id of [1, 2, 3]) t.server(start(id));
+    t.server(auction.sold({ itemId: 2, itemName: 'Item 2', username: 'alice', amount: 50 }));
+    t.server(auction.noBuyer({ itemId: 1, itemName: 'Item 1' }));
+    expect(t.ctx().live).toEqual([3]);
+    expect(t.ctx().finished).toEqual([1, 2]);
+    t.server({ type: 'ITEM_CANCELLED', data: { itemId: 3, itemName: 'Item 3' } });
+    expect(t.ctx().live).toEqual([]);
+    expect(t.ctx().phases).toEqual({ 1: 'finished', 2: 'finished' });
+  });
+
+  it('a HISTORY gives its own lists: finished by most recent end', () => {
+    const t = startBoard();
+    t.server(start(9));
+    t.server(
+      auction.history(
+        [],
+        [
+          itemOf({ itemId: 4, state: 'finished', endsAt: T0 + 1_000 }),
+          itemOf({ itemId: 5, state: 'live' }),
+          itemOf({ itemId: 6, state: 'finished', endsAt: T0 + 2_000 }),
+        ],
+      ),
+    );
+    expect(t.ctx().live).toEqual([5]);
+    expect(t.ctx().finished).toEqual([6, 4]);
   });
 });

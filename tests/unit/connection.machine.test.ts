@@ -9,6 +9,8 @@ import {
   CLOSE_UNAUTHORIZED,
   backoffDelay,
   connectionMachine,
+  connectionWith,
+  type CreateSocket,
   type ConnectionEvent,
   type ConnectionInput,
   type ConnectionOutEvent,
@@ -24,19 +26,18 @@ const USER_URL = 'ws://kingdom.test:8082';
  * The connection talks to its parent with sendParent, so it runs as the child of a tiny parent
  * that records everything it is told.
  */
-function start(options: { channel?: Channel; token?: string | null; createSocket?: ConnectionInput['createSocket'] } = {}) {
+function start(options: { channel?: Channel; token?: string | null; createSocket?: CreateSocket } = {}) {
   const sockets: FakeSocketFactory = fakeSocketFactory();
   const channel = options.channel ?? 'auction';
   const input: ConnectionInput = {
     channel,
     url: channel === 'auction' ? AUCTION_URL : USER_URL,
     token: options.token === undefined ? 'tok-1' : options.token,
-    createSocket: options.createSocket ?? sockets.createSocket,
   };
   const told: ConnectionOutEvent[] = [];
   const parentMachine = setup({
     types: { events: {} as ConnectionOutEvent },
-    actors: { connection: connectionMachine },
+    actors: { connection: connectionWith(options.createSocket ?? sockets.createSocket) },
   }).createMachine({
     invoke: { id: 'connection', src: 'connection', input },
     on: { '*': { actions: ({ event }) => told.push(event) } },
@@ -461,7 +462,7 @@ describe('connection machine over mock-socket (end to end)', () => {
 
     const t = start({
       token: 'tok-e2e',
-      createSocket: (url) => createSocket(url.replace(AUCTION_URL, URL), MockWebSocket as unknown as WebSocketCtor),
+      createSocket: (url: string) => createSocket(url.replace(AUCTION_URL, URL), MockWebSocket as unknown as WebSocketCtor),
     });
     expect(t.state()).toEqual({ online: 'connecting' });
 

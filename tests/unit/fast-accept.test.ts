@@ -134,7 +134,15 @@ describe('compileAccept', () => {
 
   it('refuses to compile a kind of schema it does not know', () => {
     expect(() => compileAccept(z.boolean())).toThrow(/unknown schema type/);
-    expect(() => compileAccept(z.union([z.string(), z.int()]))).toThrow(/discriminator/);
+    expect(() => compileAccept(z.union([z.string(), z.array(z.int())]))).toThrow(/discriminator/);
+  });
+
+  it('takes a union of plain values (an item id: a whole number or a string) as zod does', () => {
+    const id = z.union([z.int().check(z.positive()), z.string().check(z.minLength(1))]);
+    const accept = compileAccept(id);
+    for (const value of [1, 42, 'abc', 'item-7', 0, -1, 1.5, '', null, true, {}]) {
+      expect(accept(value)).toBe(id.safeParse(value).success);
+    }
     expect(() => compileAccept(z.string().check(z.regex(/a/)))).toThrow(/unknown string check/);
   });
 });

@@ -1,8 +1,8 @@
 import { SimulatedClock, createActor, setup } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { boardMachine, type BoardActor } from '../../src/machines/board.machine';
-import { createInspection } from '../../src/machines/inspection';
-import { describeActor, summarise, summariseEvent } from '../../src/machines/inspection-view';
+import { createInspection } from '../../src/auction/inspection';
+import { describeActor, summarise, summariseEvent } from '../../src/auction/inspection-view';
 import type { ServerMsg } from '../../src/protocol/socket';
 
 const T0 = 1_700_000_000_000;
@@ -13,11 +13,11 @@ function inspectedBoard() {
   const inspection = createInspection({ now: () => clock.now() });
   const root = setup({ actors: { board: boardMachine } }).createMachine({
     id: 'root',
-    invoke: { id: 'board', src: 'board', input: { now: () => clock.now(), newRequestId: () => 'r' } },
+    invoke: { id: 'board', src: 'board' },
   });
   const actor = createActor(root, { clock, inspect: inspection.inspect }).start();
   const board = actor.getSnapshot().children.board as BoardActor;
-  const send = (msg: ServerMsg) => board.send({ type: 'SERVER', msg });
+  const send = (msg: ServerMsg) => board.send({ type: 'SERVER', frames: [{ event: { type: 'message', msg } }] });
   const shown = () => inspection.actors().map(describeActor);
   return { inspection, board, send, shown };
 }
@@ -38,8 +38,8 @@ describe('inspection (the offline panel)', () => {
     expect(item.context).toContain('amount: 350');
     expect(item.context).toContain('username: "alice"');
     expect(item.events).toHaveLength(20);
-    expect(item.events[0]).toMatchObject({ type: 'BID', from: 'board' });
-    expect((item.events[0].event as { bid: { amount: number } }).bid.amount).toBe(350); // newest first
+    expect(item.events[0]).toMatchObject({ type: 'APPLY', from: 'board' });
+    expect((item.events[0].event as { updates: { bid: { amount: number } }[] }).updates[0].bid.amount).toBe(350); // newest first
     const board = actors[1];
     expect(board.context).toContain('latestBids: [5]');
     expect(board.context).toContain('items: {1}');
@@ -89,7 +89,7 @@ describe('the inspection panel never shows secrets', () => {
 
   it('writes out only the first frames of a run, and says how many more there were', () => {
     const frames = Array.from({ length: 50_000 }, (_, i) => ({ event: { type: 'message', msg: { type: 'NO_BUYER', data: { itemId: i + 1, itemName: 'x' } } } }));
-    const text = summariseEvent({ type: 'SERVER_BATCH', frames });
+    const text = summariseEvent({ type: 'SERVER', frames });
     expect(text.length).toBeLessThanOrEqual(160);
     expect(summariseEvent({ type: 'APPLY', updates: [1, 2, 3, 4, 5] })).toBe('{"type":"APPLY","updates":[1,2,3,"…2 more"]}');
   });

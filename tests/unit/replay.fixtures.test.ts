@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { viewCard, type BoardView } from '../../src/machines/board-view';
+import { viewCard, type BoardView } from '../../src/auction/board-view';
 import { parseLog } from '../../src/streams/log';
-import { createReplayer, replayLog } from '../../src/streams/replay';
+import { createReplayer, replayLog } from '../../src/replay/replay';
 
 /**
  * QA's fixtures: logs recorded from real sessions against the real server (npm run
@@ -100,7 +100,7 @@ describe('recorded fixtures', () => {
     expect(histories).toHaveLength(2);
     const cards = () => {
       const { items } = replayer.actor.getSnapshot().context.board.getSnapshot().context;
-      return Object.fromEntries(Object.entries(items).map(([key, ref]) => [key, viewCard(ref)]));
+      return Object.fromEntries(Object.entries(items).map(([key, ref]) => [key, viewCard(ref.getSnapshot().context)]));
     };
     replayer.advanceTo(histories[1].t - 1);
     const live = cards();

@@ -3,10 +3,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { VirtualTimeScheduler, from, lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { BoardView } from '../../src/machines/board-view';
+import type { BoardView } from '../../src/auction/board-view';
 import { logEntries, parseLog, type LogEntry, type ParsedLog } from '../../src/streams/log';
 import { serverMsg } from '../../src/protocol/socket';
-import { createReplayer, foldLog, play, replayLog, type Replayer } from '../../src/streams/replay';
+import { createReplayer, foldLog, play, replayLog, type Replayer } from '../../src/replay/replay';
 
 /**
  * Properties of the fold (fast-check): a board is a pure function of the log. Runs on the recorded
@@ -90,8 +90,7 @@ function machinesOf(replayer: Replayer) {
   const ctx = board.getSnapshot().context;
   const items = Object.fromEntries(
     Object.entries(ctx.items).map(([key, ref]) => {
-      const { now: _now, ...context } = ref.getSnapshot().context;
-      return [key, { value: ref.getSnapshot().value, context }];
+      return [key, { value: ref.getSnapshot().value, context: ref.getSnapshot().context }];
     }),
   );
   return {
@@ -99,7 +98,9 @@ function machinesOf(replayer: Replayer) {
     connected: ctx.connected,
     latestBids: ctx.latestBids,
     pending: ctx.pending,
-    offset: ctx.clock.offset,
+    offset: ctx.serverOffset,
+    live: ctx.live,
+    finished: ctx.finished,
     now: replayer.clock.now(),
     items,
   };

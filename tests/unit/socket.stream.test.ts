@@ -1,7 +1,7 @@
 import { Server, WebSocket as MockWebSocket, type Client } from 'mock-socket';
 import type { Subscription } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ClientFrame } from '../../src/protocol/socket';
+import type { OutgoingFrame } from '../../src/protocol/socket';
 import { createSocket, type SocketEvent, type WebSocketCtor } from '../../src/streams/socket';
 import { STATUS } from './support/fixtures';
 
@@ -75,13 +75,13 @@ describe('createSocket (mock-socket)', () => {
 
   it('sends frames as JSON once open, records them on sent$ and returns true', async () => {
     const handle = createSocket(URL, MockCtor);
-    const recorded: ClientFrame[] = [];
+    const recorded: OutgoingFrame[] = [];
     handle.sent$.subscribe((f) => recorded.push(f));
     const { events } = listen(handle);
     await eventually(() => expect(events).toEqual([{ kind: 'open' }]));
 
-    const auth: ClientFrame = { type: 'AUTHENTICATION', access_token: 'Bearer tok-1' };
-    const status: ClientFrame = { type: 'GET_STATUS' };
+    const auth: OutgoingFrame = { type: 'AUTHENTICATION', access_token: 'Bearer tok-1' };
+    const status: OutgoingFrame = { type: 'GET_STATUS' };
     expect(handle.send(auth)).toBe(true);
     expect(handle.send(status)).toBe(true);
 
@@ -92,9 +92,9 @@ describe('createSocket (mock-socket)', () => {
 
   it('returns false and records nothing before anyone subscribed, while connecting and after close', async () => {
     const handle = createSocket(URL, MockCtor);
-    const recorded: ClientFrame[] = [];
+    const recorded: OutgoingFrame[] = [];
     handle.sent$.subscribe((f) => recorded.push(f));
-    const frame: ClientFrame = { type: 'GET_STATUS' };
+    const frame: OutgoingFrame = { type: 'GET_STATUS' };
 
     expect(handle.send(frame)).toBe(false); // no socket yet
 

@@ -4,21 +4,17 @@ import { createHttp } from '../../api/http';
 import { lazyClient } from '../../api/lazy';
 import type { StoreApi } from '../../api/store';
 import { endpoints } from '../../api/config';
-import { appMachine } from '../../machines/app.machine';
+import { appWith } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
-import { createInspection } from '../../machines/inspection';
+import { createInspection } from '../../auction/inspection';
+import { liveClock } from '../../machines/clock';
 import { settingsFromQuery, settingsMachine } from '../../machines/settings.machine';
 import { createRecorder } from '../../streams/recorder';
 import { createSocket, type WebSocketCtor } from '../../streams/socket';
 import { version } from '../../../package.json';
+import { createProtocolErrorReporter } from './report';
 import { playStartSound } from './sound';
 import { TOKEN_KEY, clearToken, readSettings, readToken, storeSettings, storeToken } from './storage';
-
-/** A unique bid request id; crypto.randomUUID needs a secure context, so not only that. */
-function newRequestId(): string {
-  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
-  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-}
 
 /** Wires the root machine to the real API, sockets and storage, and starts it. */
 export function createApp() {
@@ -26,10 +22,15 @@ export function createApp() {
   const api: Api = createApi(ends.api);
 
   // the other tabs of this browser hear of a sign-in or sign-out (a session cookie fires no storage event)
+  const reportProtocolErrors = createProtocolErrorReporter();
+
   const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('kingdom.auth') : null;
 
-  const machine = appMachine.provide({
-    actions: { playStartSound: () => void playStartSound() },
+  // every frame of both sockets, for "Download session log"
+  const recorder = createRecorder({ app: `kingdom@${version}` });
+  const sockets = (url: string) => createSocket(url, window.WebSocket as unknown as WebSocketCtor, recorder.tap(url === ends.sockets.user ? 'user' : 'auction'));
+  const machine = appWith(sockets).provide({
+    actions: { playStartSound: () => void playStartSound(), reportProtocolErrors: (_, event) => reportProtocolErrors(event) },
     actors: {
       auth: authMachine.provide({
         actors: {
@@ -55,20 +56,16 @@ export function createApp() {
 
   const query = new URLSearchParams(window.location.search);
   const settings = { ...readSettings(), ...settingsFromQuery(query) };
-  // every frame of both sockets, for "Download session log"; every actor, for the inspection panel
-  const recorder = createRecorder({ app: `kingdom@${version}` });
+  // every actor, for the inspection panel
   const startInspector = import.meta.env.DEV && query.has('inspect');
   const inspection = createInspection({ buffer: startInspector });
   const actor = createActor(machine, {
+    clock: liveClock,
     inspect: inspection.inspect,
     input: {
       token: readToken(),
       settings,
       urls: ends.sockets,
-      createSocket: (url) =>
-        createSocket(url, window.WebSocket as unknown as WebSocketCtor, recorder.tap(url === ends.sockets.user ? 'user' : 'auction')),
-      now: () => Date.now(),
-      newRequestId,
     },
   });
   actor.start();

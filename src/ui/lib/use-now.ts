@@ -1,16 +1,17 @@
 import { useSyncExternalStore } from 'react';
+import { liveClock } from '../../machines/clock';
 
-/** One shared ticker for every countdown on the page: a single interval, whatever the item count. */
+/** One shared ticker for every countdown on the page: a single interval, whatever the item count. Time is the app's actor system's clock. */
 const listeners = new Set<() => void>();
-let now = Date.now();
+let now = liveClock.now();
 let timer: ReturnType<typeof setInterval> | null = null;
 
 function subscribe(listener: () => void) {
   listeners.add(listener);
   if (!timer) {
-    now = Date.now();
+    now = liveClock.now();
     timer = setInterval(() => {
-      now = Date.now();
+      now = liveClock.now();
       for (const l of listeners) l();
     }, 1000);
   }

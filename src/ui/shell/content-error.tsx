@@ -1,5 +1,6 @@
 import { QueryErrorResetBoundary } from '@tanstack/react-query';
-import { Component, type ReactNode } from 'react';
+import { Component, type ErrorInfo, type ReactNode } from 'react';
+import { reportError } from '../boot/report';
 import { retryFailedPages } from '../lib/lazy-page';
 import { isUnreachable } from '../lib/unreachable';
 import { ContentError } from '../pages/errors/error-page';
@@ -16,8 +17,10 @@ class Boundary extends Component<{ children: ReactNode; resetKey: string; onRese
     return props.resetKey === state.key ? null : { error: null, failed: false, key: props.resetKey };
   }
 
-  componentDidCatch(error: unknown) {
-    if (!isUnreachable(error)) console.error(error);
+  componentDidCatch(error: unknown, info: ErrorInfo) {
+    if (isUnreachable(error)) return;
+    console.error(error);
+    reportError(error, { componentStack: info.componentStack });
   }
 
   retry = () => {

@@ -1,31 +1,27 @@
 import { SimulatedClock, createActor, setup } from 'xstate';
-import type { ClientFrame, ServerMsg } from '../../../src/protocol/socket';
-import { boardMachine, type BoardActor, type BoardInput, type BoardOutEvent } from '../../../src/machines/board.machine';
+import type { OutgoingFrame, ServerMsg } from '../../../src/protocol/socket';
+import { boardMachine, type BoardActor, type BoardOutEvent } from '../../../src/machines/board.machine';
 
 /**
  * A board under test: spawned by a stand-in parent (the board talks to its parent with
- * BOARD.SEND), on a simulated clock that the board reads through `now`.
+ * BOARD.SEND), on a simulated clock: the actor system's clock, which the board reads.
  */
 const harness = setup({
-  types: { input: {} as BoardInput, context: {} as { input: BoardInput }, events: {} as BoardOutEvent },
+  types: { events: {} as BoardOutEvent },
   actors: { board: boardMachine },
-  actions: { record: (_, _frame: ClientFrame) => {} },
+  actions: { record: (_, _frame: OutgoingFrame) => {} },
 }).createMachine({
   id: 'harness',
-  context: ({ input }) => ({ input }),
-  invoke: { id: 'board', src: 'board', input: ({ context }) => context.input },
+  invoke: { id: 'board', src: 'board' },
   on: { 'BOARD.SEND': { actions: { type: 'record', params: ({ event }) => event.frame } } },
 });
 
 export function startBoard(options: { localStart?: number } = {}) {
   const clock = new SimulatedClock();
   if (options.localStart) clock.set(options.localStart);
-  const sent: ClientFrame[] = [];
+  const sent: OutgoingFrame[] = [];
   let requests = 0;
-  const parent = createActor(
-    harness.provide({ actions: { record: (_, frame) => void sent.push(frame) } }),
-    { clock, input: { now: () => clock.now(), newRequestId: () => `req-${++requests}` } },
-  ).start();
+  const parent = createActor(harness.provide({ actions: { record: (_, frame) => void sent.push(frame) } }), { clock }).start();
   const board = parent.getSnapshot().children.board as BoardActor;
   return {
     clock,
@@ -33,7 +29,9 @@ export function startBoard(options: { localStart?: number } = {}) {
     board,
     sent,
     ctx: () => board.getSnapshot().context,
-    server: (msg: ServerMsg) => board.send({ type: 'SERVER', msg }),
+    server: (msg: ServerMsg) => board.send({ type: 'SERVER', frames: [{ event: { type: 'message', msg } }] }),
+    /** A bid as the bid box places it: with a fresh request id (req-1, req-2, …). */
+    bid: (itemId: number | string, amount: number) => board.send({ type: 'PLACE_BID', itemId, amount, requestId: `req-${++requests}` }),
     item: (itemId: number) => board.getSnapshot().context.items[String(itemId)],
     project: () => projectBoard(board),
   };

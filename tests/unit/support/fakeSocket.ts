@@ -1,5 +1,5 @@
 import { Observable, Subject } from 'rxjs';
-import type { ClientFrame } from '../../../src/protocol/socket';
+import type { OutgoingFrame } from '../../../src/protocol/socket';
 import { normalise } from '../../../src/streams/normalise';
 import type { SocketEvent, SocketHandle } from '../../../src/streams/socket';
 
@@ -10,7 +10,7 @@ import type { SocketEvent, SocketHandle } from '../../../src/streams/socket';
 export interface FakeSocket {
   readonly url: string;
   /** Frames the client sent while the socket was open. */
-  readonly sent: ClientFrame[];
+  readonly sent: OutgoingFrame[];
   /** True once the client subscribed to `events$`, false again when it unsubscribed. */
   subscribed: boolean;
   /** True once the client's subscription was torn down. */
@@ -75,7 +75,7 @@ export function fakeSocketFactory(): FakeSocketFactory {
     });
     return {
       events$,
-      sent$: new Subject<ClientFrame>().asObservable(),
+      sent$: new Subject<OutgoingFrame>().asObservable(),
       send(frame) {
         if (!isOpen) return false;
         fake.sent.push(frame);

@@ -80,13 +80,13 @@ export function itemOf(overrides: Partial<Item> = {}): Item {
 /** Builders of the auction socket's server frames. */
 export const auction = {
   history: (bids: Bid[], items: Item[]): ServerMsg => ({ type: 'HISTORY', data: { bids, items } }),
-  started: (d: { itemId: number; itemName: string; start_price: number; timestamp: number; endsAt: number }): ServerMsg => ({
+  started: (d: { itemId: number | string; itemName: string; start_price: number; timestamp: number; endsAt: number }): ServerMsg => ({
     type: 'BIDDING_STARTED',
     data: { ...d, timer: Math.round((d.endsAt - d.timestamp) / 1000) },
   }),
   bid: (overrides: Partial<Bid> = {}): ServerMsg => ({ type: 'BID_CREATED', data: bidOf(overrides) }),
-  sold: (d: { itemId: number; itemName: string; username: string; amount: number }): ServerMsg => ({ type: 'SALE_COMPLETED', data: d }),
-  noBuyer: (d: { itemId: number; itemName: string }): ServerMsg => ({ type: 'NO_BUYER', data: d }),
+  sold: (d: { itemId: number | string; itemName: string; username: string; amount: number }): ServerMsg => ({ type: 'SALE_COMPLETED', data: d }),
+  noBuyer: (d: { itemId: number | string; itemName: string }): ServerMsg => ({ type: 'NO_BUYER', data: d }),
   winner: (d: { itemId: number; itemName: string; username: string; amount: number }): ServerMsg => ({ type: 'WINNER', data: d }),
   outbid: (overrides: Partial<Bid> = {}): ServerMsg => ({ type: 'OUTBID', data: bidOf(overrides) }),
   error: (error_type: string, data?: { itemId?: number; requestId?: string }): ServerMsg =>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { describeActor, summariseEvent, type InspectedActor } from '../../../machines/inspection-view';
+import { describeActor, summariseEvent, type InspectedActor } from '../../../auction/inspection-view';
 import { useRuntime } from '../../app-context';
 import { Card } from '../../components/card';
 import { Input } from '../../components/input';

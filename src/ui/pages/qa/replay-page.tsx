@@ -1,9 +1,10 @@
-import { useCallback, useEffect, useRef, useState, type ChangeEvent } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { ChangeEvent } from 'react';
 import { FormattedMessage, FormattedNumber, FormattedTime, useIntl } from 'react-intl';
-import type { Subscription } from 'rxjs';
-import type { BoardView } from '../../../machines/board-view';
-import { LogError, parseLog, type LogEntry, type ParsedLog } from '../../../streams/log';
-import { createReplayer, play, type Replayer } from '../../../streams/replay';
+import type { BoardView } from '../../../auction/board-view';
+import { liveClock } from '../../../machines/clock';
+import { SPEEDS, isEnded, isPlaying, playerMachine } from '../../../replay/player.machine';
+import { LogError, parseLog, type LogEntry } from '../../../streams/log';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { cn } from '../../lib/cn';
@@ -11,10 +12,8 @@ import { cn } from '../../lib/cn';
 /**
  * The QA player (/qa/replay): loads a recorded session log and plays it into a real board actor of
  * its own (not the live one), with play, pause, step, seek and speed, so a bug a player saw can be
- * watched again exactly. Seeking back starts a fresh replay and runs it to the moment: the fold is
- * deterministic, so that is the same board.
+ * watched again exactly. The player is a machine (src/replay/player.machine.ts); the page shows it.
  */
-const SPEEDS = [0.25, 0.5, 1, 2, 4, 10, 50];
 const RECENT = 12;
 
 function describe(entry: LogEntry): string {
@@ -87,101 +86,31 @@ function BoardPanel({ view }: { view: BoardView }) {
 
 export default function ReplayPage() {
   const intl = useIntl();
-  const [log, setLog] = useState<ParsedLog | null>(null);
-  const [fileName, setFileName] = useState('');
-  const [error, setError] = useState<string | null>(null);
-  const [speed, setSpeed] = useState(1);
-  const [playing, setPlaying] = useState(false);
-  const [view, setView] = useState<BoardView | null>(null);
-  const [status, setStatus] = useState({ time: 0, position: 0 });
-  const replayer = useRef<Replayer | null>(null);
-  const playback = useRef<Subscription | null>(null);
-
-  /** After any move of the replay: what the board and the position are now. */
-  const refresh = useCallback(() => {
-    const r = replayer.current;
-    if (!r) return;
-    setView(r.board());
-    setStatus({ time: r.time, position: r.position });
-  }, []);
-
-  const pause = useCallback(() => {
-    playback.current?.unsubscribe();
-    playback.current = null;
-    setPlaying(false);
-  }, []);
-
-  const restart = useCallback(
-    (parsed: ParsedLog) => {
-      pause();
-      replayer.current?.stop();
-      replayer.current = createReplayer(parsed);
-      refresh();
-    },
-    [pause, refresh],
-  );
-
-  useEffect(() => () => {
-    playback.current?.unsubscribe();
-    replayer.current?.stop();
-  }, []);
+  const player = useActorRef(playerMachine, { clock: liveClock });
+  const log = useSelector(player, (s) => s.context.log);
+  const fileName = useSelector(player, (s) => s.context.fileName);
+  const error = useSelector(player, (s) => s.context.error);
+  const speed = useSelector(player, (s) => s.context.speed);
+  const view = useSelector(player, (s) => s.context.board);
+  const time = useSelector(player, (s) => s.context.time);
+  const position = useSelector(player, (s) => s.context.position);
+  const duration = useSelector(player, (s) => s.context.duration);
+  const playing = useSelector(player, isPlaying);
+  const ended = useSelector(player, isEnded);
 
   async function load(event: ChangeEvent<HTMLInputElement>) {
     const file = event.target.files?.[0];
     if (!file) return;
-    setFileName(file.name);
+    const text = await file.text();
     try {
-      const parsed = parseLog(await file.text());
-      setError(null);
-      setLog(parsed);
-      restart(parsed);
+      player.send({ type: 'LOAD', fileName: file.name, log: parseLog(text) });
     } catch (e) {
-      pause();
-      setLog(null);
-      setView(null);
-      setError(e instanceof LogError ? e.message : String(e));
+      player.send({ type: 'LOAD_FAILED', fileName: file.name, error: e instanceof LogError ? e.message : String(e) });
     }
   }
 
-  function start(rate = speed) {
-    const r = replayer.current;
-    if (!r) return;
-    pause();
-    if (r.position >= r.entries.length) return;
-    setPlaying(true);
-    playback.current = play(r, { speed: rate }).subscribe({
-      next: refresh,
-      complete: () => {
-        refresh();
-        setPlaying(false);
-      },
-    });
-  }
-
-  function step() {
-    pause();
-    replayer.current?.step();
-    refresh();
-  }
-
-  function seek(t: number) {
-    if (!log || !replayer.current) return;
-    pause();
-    // the clock never runs back: going back is a fresh replay up to the moment
-    if (t < replayer.current.time) restart(log);
-    replayer.current?.advanceTo(t);
-    refresh();
-  }
-
-  function changeSpeed(value: number) {
-    setSpeed(value);
-    if (playing) start(value);
-  }
-
-  const r = replayer.current;
   const total = log?.entries.length ?? 0;
-  const ended = !!log && status.position >= total;
-  const recent = log ? log.entries.slice(Math.max(0, status.position - RECENT), status.position).reverse() : [];
+  const recent = log ? log.entries.slice(Math.max(0, position - RECENT), position).reverse() : [];
 
   return (
     <div className="grid gap-4">
@@ -208,23 +137,23 @@ export default function ReplayPage() {
         )}
       </Card>
 
-      {log && r && view && (
+      {log && view && (
         <>
           <Card className="grid gap-3">
             <div className="flex flex-wrap items-center gap-2">
               {playing ? (
-                <Button variant="outline" size="sm" onClick={pause} data-testid="qa-pause">
+                <Button variant="outline" size="sm" onClick={() => player.send({ type: 'PAUSE' })} data-testid="qa-pause">
                   <FormattedMessage id="qa.replay.pause" />
                 </Button>
               ) : (
-                <Button size="sm" onClick={() => start()} disabled={ended} data-testid="qa-play">
+                <Button size="sm" onClick={() => player.send({ type: 'PLAY' })} disabled={ended} data-testid="qa-play">
                   <FormattedMessage id="qa.replay.play" />
                 </Button>
               )}
-              <Button variant="outline" size="sm" onClick={step} disabled={ended} data-testid="qa-step">
+              <Button variant="outline" size="sm" onClick={() => player.send({ type: 'STEP' })} disabled={ended} data-testid="qa-step">
                 <FormattedMessage id="qa.replay.step" />
               </Button>
-              <Button variant="outline" size="sm" onClick={() => seek(0)} data-testid="qa-restart">
+              <Button variant="outline" size="sm" onClick={() => player.send({ type: 'SEEK', time: 0 })} data-testid="qa-restart">
                 <FormattedMessage id="qa.replay.restart" />
               </Button>
               <label className="ms-2 flex items-center gap-2 text-sm">
@@ -233,7 +162,7 @@ export default function ReplayPage() {
                   className="rounded-md border border-border bg-transparent px-2 py-1"
                   value={speed}
                   data-testid="qa-speed"
-                  onChange={(e) => changeSpeed(Number(e.target.value))}
+                  onChange={(e) => player.send({ type: 'SPEED', speed: Number(e.target.value) })}
                 >
                   {SPEEDS.map((s) => (
                     <option key={s} value={s}>
@@ -252,17 +181,17 @@ export default function ReplayPage() {
             <input
               type="range"
               min={0}
-              max={r.duration}
-              value={Math.min(status.time, r.duration)}
+              max={duration}
+              value={Math.min(time, duration)}
               aria-label={intl.formatMessage({ id: 'qa.replay.seek' })}
               data-testid="qa-seek"
-              onChange={(e) => seek(Number(e.target.value))}
+              onChange={(e) => player.send({ type: 'SEEK', time: Number(e.target.value) })}
               className="w-full"
             />
             <p className="text-sm tabular-nums text-muted-foreground" data-testid="qa-position" data-ended={ended}>
               <FormattedMessage
                 id="qa.replay.position"
-                values={{ time: Math.round(status.time), duration: r.duration, entry: status.position, entries: total }}
+                values={{ time: Math.round(time), duration, entry: position, entries: total }}
               />
               {ended && (
                 <>

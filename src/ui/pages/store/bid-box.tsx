@@ -2,9 +2,10 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { ItemRef } from '../../../machines/board.machine';
-import { useChild } from '../../app-context';
+import { useChild, useSocketConnected } from '../../app-context';
 import { Button } from '../../components/button';
 import { Input } from '../../components/input';
+import { newRequestId } from '../../lib/request-id';
 import { availableFor, checkBid, nextMinimum, type BidTarget } from './bid-check';
 
 const sameTarget = (a: BidTarget, b: BidTarget) =>
@@ -24,7 +25,7 @@ export function BidBox({ item }: { item: ItemRef }) {
   const intl = useIntl();
   const board = useChild('board');
   const user = useSelector(useChild('auth'), (s) => s.context.user);
-  const connected = useSelector(board, (s) => s.context.connected);
+  const connected = useSocketConnected('auction');
   const itemId = useSelector(item, (s) => s.context.itemId);
   const target: BidTarget = useSelector(
     item,
@@ -48,7 +49,7 @@ export function BidBox({ item }: { item: ItemRef }) {
 
   function send(value: number) {
     if (!checkBid(value, target, me).ok || !canSend) return;
-    board.send({ type: 'PLACE_BID', itemId, amount: value });
+    board.send({ type: 'PLACE_BID', itemId, amount: value, requestId: newRequestId() });
     setTyped('');
   }
 

@@ -1,4 +1,4 @@
-import { minimumOf } from '../../../machines/board-view';
+import { minimumOf } from '../../../auction/board-view';
 import { isEligible } from '../../../protocol/store';
 
 /**

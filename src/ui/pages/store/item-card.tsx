@@ -6,10 +6,11 @@ import type { ItemContext } from '../../../machines/item.machine';
 import { useChild } from '../../app-context';
 import { assetUrl } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
-import { formatCountdown, useNow } from '../../lib/use-now';
+import { formatCountdown } from '../../lib/use-now';
 import { BidBox } from './bid-box';
 import { nextMinimum } from './bid-check';
 import { ItemDetailsDialog, ItemNameButton, type ItemFacts } from './item-details';
+import { useServerNow } from './use-item-groups';
 
 const factsOf = (c: ItemContext): ItemFacts => ({
   itemId: c.itemId,
@@ -25,11 +26,10 @@ const factsOf = (c: ItemContext): ItemFacts => ({
 });
 
 function Countdown({ item }: { item: ItemRef }) {
-  const board = useChild('board');
   const endsAt = useSelector(item, (s) => s.context.endsAt);
   const heldMs = useSelector(item, (s) => s.context.heldMs);
   const closing = useSelector(item, (s) => s.matches({ live: 'closing' }));
-  const now = useNow();
+  const now = useServerNow();
   // the store is closed: the time left stands still until it opens again
   if (heldMs !== null) {
     return (
@@ -38,8 +38,7 @@ function Countdown({ item }: { item: ItemRef }) {
       </span>
     );
   }
-  const offset = board.getSnapshot().context.clock.offset ?? 0;
-  const left = endsAt - (now + offset);
+  const left = endsAt - now;
   if (closing || left <= 0) return <FormattedMessage id="store.closing" />;
   return (
     <>

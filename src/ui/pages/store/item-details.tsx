@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import type { ComponentProps, ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import type { ItemId } from '../../../protocol/socket';
 import type { StoreItem } from '../../../protocol/store';
 import { useChild, useRuntime } from '../../app-context';
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from '../../components/dialog';
@@ -10,7 +11,7 @@ import { cn } from '../../lib/cn';
 
 /** What a card knows of its item; the dialog fills the rest (start time, description…) from the store. */
 export interface ItemFacts {
-  itemId: number;
+  itemId: ItemId;
   itemName: string;
   description: string | null;
   imageUrl: string | null;
@@ -26,7 +27,7 @@ export interface ItemFacts {
 export type ItemPhase = 'scheduled' | 'live' | 'finished';
 
 /** The store's own record of a board item (the board only has what the socket said). */
-function useStoreRecord(itemId: number, phase: ItemPhase, wanted: boolean) {
+function useStoreRecord(itemId: ItemId, phase: ItemPhase, wanted: boolean) {
   const { storeApi } = useRuntime();
   const token = useSelector(useChild('auth'), (s) => s.context.token);
   return useQuery({

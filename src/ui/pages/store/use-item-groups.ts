@@ -1,40 +1,27 @@
 import { useSelector } from '@xstate/react';
-import { useEffect, useMemo, useReducer } from 'react';
-import type { BoardActor, ItemRef } from '../../../machines/board.machine';
+import type { BoardActor, BoardContext, ItemRef } from '../../../machines/board.machine';
+import { serverTime } from '../../../machines/board.machine';
+import { useChild } from '../../app-context';
+import { useNow } from '../../lib/use-now';
+
+/** Both lists change only when an item starts, finishes or leaves the board: not on every bid. */
+const sameRefs = (a: ItemRef[], b: ItemRef[]) => a.length === b.length && a.every((ref, i) => ref === b[i]);
+
+const liveRefs = ({ items, live }: BoardContext) => live.flatMap((id) => items[String(id)] ?? []);
+const finishedRefs = ({ items, finished }: BoardContext) => finished.flatMap((id) => items[String(id)] ?? []);
 
 /**
- * The board's items split into live (creation order, so cards never jump) and finished (most
- * recent first). It re-renders when an item starts or finishes, not on every bid: cards follow
- * their own item actor.
+ * The board's items split into live (in id order, so cards never jump) and finished (most recently
+ * finished first), as the board keeps them: cards follow their own item actor.
  */
 export function useItemGroups(board: BoardActor): { live: ItemRef[]; finished: ItemRef[] } {
-  const items = useSelector(board, (s) => s.context.items);
-  const [version, bump] = useReducer((n: number) => n + 1, 0);
+  const live = useSelector(board, (s) => liveRefs(s.context), sameRefs);
+  const finished = useSelector(board, (s) => finishedRefs(s.context), sameRefs);
+  return { live, finished };
+}
 
-  useEffect(() => {
-    const refs = Object.values(items);
-    const phaseKey = () => refs.map((r) => (r.getSnapshot().matches('finished') ? 'f' : r.getSnapshot().matches('live') ? 'l' : 'n')).join('');
-    let key = phaseKey();
-    const subscriptions = refs.map((ref) =>
-      ref.subscribe(() => {
-        const next = phaseKey();
-        if (next !== key) {
-          key = next;
-          bump();
-        }
-      }),
-    );
-    bump();
-    return () => subscriptions.forEach((s) => s.unsubscribe());
-  }, [items]);
-
-  return useMemo(() => {
-    void version;
-    const refs = Object.values(items);
-    const live = refs.filter((r) => r.getSnapshot().matches('live')).sort((a, b) => a.getSnapshot().context.itemId - b.getSnapshot().context.itemId);
-    const finished = refs
-      .filter((r) => r.getSnapshot().matches('finished'))
-      .sort((a, b) => b.getSnapshot().context.endsAt - a.getSnapshot().context.endsAt);
-    return { live, finished };
-  }, [items, version]);
+/** Server time as the board estimates it (the actor system's clock plus the board's offset), refreshed every second. */
+export function useServerNow(): number {
+  const offset = useSelector(useChild('board'), (s) => s.context.serverOffset);
+  return serverTime({ serverOffset: offset }, useNow());
 }

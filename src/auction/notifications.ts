@@ -1,6 +1,15 @@
 import type { ServerMsg } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
-import type { NotificationInput } from './notifications.machine';
+
+/** A notice for the notification queue (the notifications machine's NotificationInput): locale ids and values. */
+export interface NotificationInput {
+  kind: 'error' | 'success' | 'info' | 'warning';
+  titleId: string;
+  textId?: string;
+  values?: Record<string, string | number>;
+  /** Notices with the same key replace each other in place. */
+  key?: string;
+}
 
 /**
  * What the player is told about each auction message (SPEC 8): titles and texts are locale ids.

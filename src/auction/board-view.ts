@@ -1,14 +1,15 @@
-import type { Bid, StoreState } from '../protocol/socket';
+import type { Bid, ItemId, StoreState } from '../protocol/socket';
 import { nextMinimum } from '../protocol/store';
-import type { BoardActor, ItemRef } from './board.machine';
-import type { ItemContext } from './item.machine';
+import type { ItemData, ItemFields } from './item-fold';
+import { compareItemIds } from './item-id';
 
 /**
  * The board a player sees, as plain data: what a replay prints and what two folds of one log must
- * agree on. Items are keyed by id in numeric order, so the JSON of equal boards is equal text.
+ * agree on. Items are keyed by id in id order (numbers numerically, then strings; item-id.ts), so
+ * the JSON of equal boards is equal text.
  */
 export interface BoardItemView {
-  itemId: number;
+  itemId: ItemId;
   itemName: string;
   amount: number;
   username: string;
@@ -30,7 +31,7 @@ export interface BoardView {
  * bid, then the amount plus the increment. An increment or start price the board does not know
  * (a log from before BIDDING_STARTED carried them) counts as 1 and the current amount.
  */
-export function minimumOf(item: Pick<ItemContext, 'amount' | 'username' | 'start_price' | 'minIncrement'>): number {
+export function minimumOf(item: Pick<ItemFields, 'amount' | 'username' | 'start_price' | 'minIncrement'>): number {
   return nextMinimum({ username: item.username, amount: item.amount, start_price: item.start_price ?? item.amount, minIncrement: item.minIncrement ?? 1 });
 }
 
@@ -48,8 +49,7 @@ export interface CardView {
   heldMs: number | null;
 }
 
-export function viewCard(item: ItemRef): CardView {
-  const c = item.getSnapshot().context;
+export function viewCard(c: ItemFields): CardView {
   return {
     minimum: minimumOf(c),
     minIncrement: c.minIncrement,
@@ -64,14 +64,20 @@ export function viewCard(item: ItemRef): CardView {
   };
 }
 
-export function viewBoard(board: BoardActor): BoardView {
-  const { connected, latestBids, items, store } = board.getSnapshot().context;
-  const keys = Object.keys(items).sort((a, b) => Number(a) - Number(b));
+/** What viewBoard reads: the board's own data and each item's data and whether it finished. */
+export interface BoardData {
+  connected: boolean;
+  store: StoreState;
+  latestBids: readonly Bid[];
+  items: Readonly<Record<string, { data: ItemData; finished: boolean }>>;
+}
+
+export function viewBoard({ connected, latestBids, items, store }: BoardData): BoardView {
+  const entries = Object.entries(items).sort(([, a], [, b]) => compareItemIds(a.data.itemId, b.data.itemId));
   const view: Record<string, BoardItemView> = {};
-  for (const key of keys) {
-    const snapshot = items[key].getSnapshot();
-    const { itemId, itemName, amount, username, endsAt } = snapshot.context;
-    view[key] = { itemId, itemName, amount, username, state: snapshot.matches('finished') ? 'finished' : 'live', endsAt, minimum: minimumOf(snapshot.context) };
+  for (const [key, { data, finished }] of entries) {
+    const { itemId, itemName, amount, username, endsAt } = data;
+    view[key] = { itemId, itemName, amount, username, state: finished ? 'finished' : 'live', endsAt, minimum: minimumOf(data) };
   }
   return {
     connected,

@@ -1,12 +1,13 @@
 import { Observable, Subject, asyncScheduler, interval, map, takeWhile, type SchedulerLike } from 'rxjs';
 import { createActor } from 'xstate';
-import { viewBoard, type BoardView } from '../machines/board-view';
-import { REPLAY_TOKEN, replayMachine, type ReplayActor } from '../machines/replay.machine';
-import { CHANNELS, type Channel, type ClientFrame } from '../protocol/socket';
-import { createLogReader, type LogEntry, type ParsedLog } from './log';
-import type { LogHeader } from './recorder';
-import { normalise, normaliseParsed, type ProtocolEvent } from './normalise';
-import type { Frame, SocketEvent, SocketHandle } from './socket';
+import { viewBoard, type BoardView } from '../auction/board-view';
+import { boardData } from '../machines/board.machine';
+import { REPLAY_TOKEN, replayWith, type ReplayActor } from '../machines/replay.machine';
+import { CHANNELS, type Channel, type OutgoingFrame } from '../protocol/socket';
+import { createLogReader, type LogEntry, type ParsedLog } from '../streams/log';
+import type { LogHeader } from '../streams/recorder';
+import { normalise, normaliseParsed, type ProtocolEvent } from '../streams/normalise';
+import type { Frame, SocketEvent, SocketHandle } from '../streams/socket';
 
 /**
  * The replayer: a recorded log played back through the live app's streams and machines. Each
@@ -134,7 +135,7 @@ export function createReplaySockets() {
   return {
     createSocket(url: string): SocketHandle {
       const channel = channelOf(url);
-      const sent = new Subject<ClientFrame>();
+      const sent = new Subject<OutgoingFrame>();
       const events$ = new Observable<SocketEvent>((subscriber) => {
         const subject = new Subject<SocketEvent>();
         const subscription = subject.subscribe(subscriber);
@@ -197,7 +198,7 @@ export function createReplaySession(header: { recordedAt: string }): ReplaySessi
   const start = Date.parse(header.recordedAt);
   const clock = new ReplayClock(start);
   const sockets = createReplaySockets();
-  const actor = createActor(replayMachine, { clock, input: { createSocket: sockets.createSocket, now: () => clock.now() } });
+  const actor = createActor(replayWith(sockets.createSocket), { clock });
   actor.start();
   let time = 0;
 
@@ -273,7 +274,7 @@ export function createReplaySession(header: { recordedAt: string }): ReplaySessi
       time = t;
       clock.set(start + t);
     },
-    board: () => viewBoard(actor.getSnapshot().context.board),
+    board: () => viewBoard(boardData(actor.getSnapshot().context.board)),
     stop: () => actor.stop(),
   };
 }

@@ -1,0 +1,188 @@
+import type { Bid, BiddingStarted, Item, ItemId } from '../protocol/socket';
+
+/**
+ * One item's rules as a pure fold (SPEC: none → live → finished). The item machine calls
+ * `foldItem` once per event, whatever the number of updates it carries (one frame live, a run of
+ * them in a replay), and moves to the phase the fold gives.
+ */
+export interface ItemRules {
+  minIncrement: number | null;
+  imageUrl: string | null;
+  description: string | null;
+  /** Ranks and groups allowed to bid, when the item is limited (both empty: everyone). */
+  ranks: string[];
+  groups: string[];
+  /** Soft close: a bid in the last extendWindow s moves the end, at most maxExtensions times; `extensions` used so far. */
+  extendWindow: number | null;
+  maxExtensions: number | null;
+  extensions: number;
+  /** While the store is closed: the time it had left, held (ms); null while it runs. */
+  heldMs: number | null;
+}
+
+/** What the server's updates say about an item: plain data. */
+export interface ItemFields extends ItemRules {
+  itemName: string;
+  amount: number;
+  username: string;
+  endsAt: number;
+  start_price: number | null;
+  /** Once finished: sold (to `username` for `amount`) or not. */
+  sold: boolean | null;
+}
+
+/** An item as the board holds it: its id and fields. */
+export interface ItemData extends ItemFields {
+  itemId: ItemId;
+}
+
+/** Something the server said about the item. `rules` on a start: everything BIDDING_STARTED carried (absent in old logs). */
+export type ItemUpdate =
+  | { type: 'STARTED'; itemName: string; start_price: number; endsAt: number; rules?: Partial<ItemRules> }
+  | { type: 'BID'; bid: Bid }
+  /** The store closed (heldMs: the time left, held) or opened again (heldMs null, a new end). */
+  | { type: 'TIMING'; endsAt: number; heldMs: number | null }
+  | { type: 'SOLD'; itemName: string; username: string; amount: number }
+  | { type: 'NO_BUYER'; itemName: string };
+
+export type ItemPhase = 'none' | 'live' | 'finished';
+
+export interface ItemFold {
+  phase: ItemPhase;
+  fields: ItemFields;
+  /** The item went live, or its end moved (a bid in the soft-close window, the store opened again): open until the new end. */
+  reopened: boolean;
+  /** Some update counted (not only stale or repeated frames). */
+  changed: boolean;
+}
+
+/**
+ * The phase an update leads to (the statechart's arrows): from none, a start or a bid makes the
+ * item live; a sale or no-buyer finishes it from none or live; once finished, nothing moves it.
+ * The item's fold and the board's lists of live and finished items both follow it.
+ */
+export function phaseAfter(phase: ItemPhase, update: ItemUpdate): ItemPhase {
+  if (phase === 'finished') return phase;
+  if (update.type === 'SOLD' || update.type === 'NO_BUYER') return 'finished';
+  if (phase === 'none' && (update.type === 'STARTED' || update.type === 'BID')) return 'live';
+  return phase;
+}
+
+const RULE_KEYS = ['minIncrement', 'imageUrl', 'description', 'ranks', 'groups', 'extendWindow', 'maxExtensions', 'extensions', 'heldMs'] as const satisfies readonly (keyof ItemRules)[];
+
+function rulesFrom(fields: ItemRules): ItemRules {
+  const rules = {} as Record<string, unknown>;
+  for (const key of RULE_KEYS) rules[key] = fields[key];
+  return rules as unknown as ItemRules;
+}
+
+/**
+ * From none, a start or any bid makes the item live and a sale or no-buyer finishes it; while
+ * live, only a bid that raises the amount counts (frames may come twice or out of order) and a
+ * settlement finishes it; once finished, nothing changes it. Returns new data; `start` is not
+ * touched.
+ */
+export function foldItem(start: ItemFields, phase: ItemPhase, updates: readonly ItemUpdate[]): ItemFold {
+  let { itemName, amount, username, endsAt, start_price, sold } = start;
+  let rules: ItemRules = rulesFrom(start);
+  let reopened = false;
+  let changed = false;
+  for (const update of updates) {
+    if (phase === 'finished') break;
+    switch (update.type) {
+      case 'STARTED':
+        if (phase !== 'none') continue;
+        ({ itemName, start_price, endsAt } = update);
+        if (update.rules) rules = { ...rules, ...update.rules };
+        amount = update.start_price;
+        username = 'server';
+        reopened = true;
+        break;
+      case 'BID': {
+        if (phase === 'live' && username !== 'server' && update.bid.amount <= amount) continue;
+        if (phase === 'none' || update.bid.endsAt !== endsAt) reopened = true;
+        // the server counts the extensions; a log from before it did: a later end is one more
+        const extensions = update.bid.extensions ?? (phase === 'live' && update.bid.endsAt > endsAt ? rules.extensions + 1 : rules.extensions);
+        if (extensions !== rules.extensions) rules = { ...rules, extensions };
+        ({ itemName, amount, username, endsAt } = update.bid);
+        break;
+      }
+      case 'TIMING':
+        if (phase !== 'live') continue;
+        if (update.endsAt === endsAt && update.heldMs === rules.heldMs) continue;
+        endsAt = update.endsAt;
+        rules = { ...rules, heldMs: update.heldMs };
+        reopened = true;
+        break;
+      case 'SOLD':
+        if (phase === 'none') itemName = update.itemName;
+        ({ username, amount } = update);
+        sold = true;
+        break;
+      case 'NO_BUYER':
+        if (phase === 'none') itemName = update.itemName;
+        sold = false;
+        break;
+    }
+    phase = phaseAfter(phase, update);
+    changed = true;
+  }
+  return { phase, fields: { ...rules, itemName, amount, username, endsAt, start_price, sold }, reopened, changed };
+}
+
+function str(value: unknown): string | null {
+  return typeof value === 'string' ? value : null;
+}
+
+function int(value: unknown): number | null {
+  return typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
+}
+
+function listOf(eligibility: unknown, key: 'ranks' | 'groups'): string[] {
+  const list = (eligibility as Record<string, unknown> | undefined)?.[key];
+  return Array.isArray(list) ? list.filter((r): r is string => typeof r === 'string') : [];
+}
+
+/**
+ * An item's rules as HISTORY or BIDDING_STARTED give them: the same reading for both, so an item
+ * that starts while the page is open has the card it would have after a reload. Fields a frame
+ * lacks (a log from before they were sent) read as unknown.
+ */
+export function rulesOf(it: Item | BiddingStarted): ItemRules {
+  return {
+    minIncrement: int(it.minIncrement),
+    imageUrl: str(it.imageUrl),
+    description: str(it.description),
+    ranks: listOf(it.eligibility, 'ranks'),
+    groups: listOf(it.eligibility, 'groups'),
+    extendWindow: int(it.extendWindow),
+    maxExtensions: int(it.maxExtensions),
+    extensions: int(it.extensions) ?? 0,
+    heldMs: int(it.heldMs),
+  };
+}
+
+export const NO_RULES: ItemRules = {
+  minIncrement: null,
+  imageUrl: null,
+  description: null,
+  ranks: [],
+  groups: [],
+  extendWindow: null,
+  maxExtensions: null,
+  extensions: 0,
+  heldMs: null,
+};
+
+/** An item's fields before anything was heard of it, or as a HISTORY snapshot gives them. */
+export function fieldsOf(snapshot?: Item): ItemFields {
+  return {
+    itemName: snapshot?.itemName ?? '',
+    amount: snapshot?.amount ?? 0,
+    username: snapshot?.username ?? 'server',
+    endsAt: snapshot?.endsAt ?? 0,
+    start_price: snapshot?.start_price ?? null,
+    ...(snapshot ? rulesOf(snapshot) : NO_RULES),
+    sold: snapshot?.state === 'finished' ? snapshot.username !== 'server' : null,
+  };
+}
