@@ -29,6 +29,7 @@ import { startServer, type RunningServer } from '../server/app';
 import { ephemeralConfig } from '../server/config';
 import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
 import { createApi } from '../src/api/client';
+import { createHttp } from '../src/api/http';
 import { appMachine } from '../src/machines/app.machine';
 import { authMachine } from '../src/machines/auth.machine';
 import { viewBoard, type BoardView } from '../src/machines/board-view';
@@ -234,7 +235,7 @@ class Session {
    */
   async player(name: string, points: number) {
     const account = await this.account(name, points);
-    const api = createApi(`${this.server.httpUrl}/`);
+    const api = createApi(createHttp(`${this.server.httpUrl}/`, { token: () => null, unauthorized: () => {} }));
     const recorder = createRecorder({ app: `kingdom@${version}` });
     const machine = appMachine.provide({
       actors: {

@@ -8,7 +8,6 @@ import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Input } from '../../components/input';
-import { useToken } from '../../lib/back-office';
 import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
@@ -231,12 +230,11 @@ function GroupCard({ group }: { group: Group }) {
 }
 
 function GroupsCard() {
-  const token = useToken();
   const kingdom = useApi(createKingdomApi);
   const intl = useIntl();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
-  const groups = useQuery({ queryKey: ['kingdom', 'groups'], queryFn: () => kingdom.groups(), enabled: !!token });
+  const groups = useQuery({ queryKey: ['kingdom', 'groups'], queryFn: () => kingdom.groups() });
   const create = useMutation({
     mutationFn: (n: string) => kingdom.createGroup(n),
     onSuccess: () => {
@@ -289,9 +287,8 @@ function GroupsCard() {
 
 /** /my-kingdom/settings (council, admin): the kingdom, auction defaults, the store's switch and the groups. */
 export default function KingdomSettingsPage({ titleId }: { titleId: string }) {
-  const token = useToken();
   const kingdom = useApi(createKingdomApi);
-  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), enabled: !!token, staleTime: 0 });
+  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), staleTime: 0 });
   return (
     <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">

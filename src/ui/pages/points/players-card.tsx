@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import type { PointsPlayer } from '../../../api/points';
+import { createPointsApi, type PointsPlayer } from '../../../api/points';
 import { transactionBody } from '../../../protocol/points';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -10,7 +10,7 @@ import { Input } from '../../components/input';
 import { Pagination } from '../../components/pagination';
 import { RankTag } from '../../components/rank-tag';
 import { Table, Td, Th } from '../../components/table';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
 import { LabelledField, useDebounced } from './shared';
 
@@ -18,13 +18,13 @@ type Errors = Partial<Record<'username' | 'delta' | 'reason', string>>;
 
 /** Grant or deduct points for one player, with a required reason; the player's sidebar follows live. */
 function ChangeForm({ username, onUsername }: { username: string; onUsername: (u: string) => void }) {
-  const token = useToken();
+  const points = useApi(createPointsApi);
   const queryClient = useQueryClient();
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const change = useMutation({
-    mutationFn: (body: { username: string; delta: number; reason: string }) => backOffice().points.change(token!, body),
+    mutationFn: (body: { username: string; delta: number; reason: string }) => points.change(body),
     onSuccess: () => {
       setAmount('');
       setReason('');
@@ -135,7 +135,7 @@ function PlayersTable({ players, selected, onSelect, loading }: { players: Point
 
 /** Find players by name or governor id, then grant or deduct. */
 export function PlayersCard() {
-  const token = useToken();
+  const points = useApi(createPointsApi);
   const intl = useIntl();
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
@@ -143,8 +143,7 @@ export function PlayersCard() {
   const query = useDebounced(q);
   const players = useQuery({
     queryKey: ['points', 'players', query, page],
-    queryFn: () => backOffice().points.players(token!, query, page),
-    enabled: !!token,
+    queryFn: () => points.players(query, page),
     placeholderData: keepPreviousData,
   });
   const list = players.data?.players ?? [];

@@ -2,14 +2,14 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { dayEnd, dayStart } from '../../../api/rest';
-import { HISTORY_OUTCOMES, type HistoryFilters, type HistoryOutcome } from '../../../api/store-office';
+import { HISTORY_OUTCOMES, createStoreOfficeApi, type HistoryFilters, type HistoryOutcome } from '../../../api/store-office';
 import { Alert } from '../../components/alert';
 import { Card } from '../../components/card';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
 import { ExportCsvButton, LabelledField, periodBackwards, today, useDebounced } from './shared';
 
@@ -25,7 +25,7 @@ const toFilters = (d: Draft): HistoryFilters => ({ user: d.user.trim() || undefi
 
 /** /my-kingdom/kingdom-points/store-history: every sale and every unsold item, filtered, paginated, CSV. */
 export default function StoreHistoryPage({ titleId }: { titleId: string }) {
-  const token = useToken();
+  const storeOffice = useApi(createStoreOfficeApi);
   const intl = useIntl();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [page, setPage] = useState(1);
@@ -35,8 +35,8 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
   const filtered = Object.values(filters).some((v) => v !== undefined);
   const history = useQuery({
     queryKey: ['store', 'history', filters, page],
-    queryFn: () => backOffice().store.history(token!, filters, page),
-    enabled: !!token && !backwards,
+    queryFn: () => storeOffice.history(filters, page),
+    enabled: !backwards,
     placeholderData: keepPreviousData,
   });
   const set = (patch: Partial<Draft>) => {
@@ -51,7 +51,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
         <h1 className="text-2xl font-semibold">
           <FormattedMessage id={titleId} />
         </h1>
-        <ExportCsvButton fetchCsv={() => backOffice().store.historyCsv(token!, filters)} filename={`store-history-${today()}.csv`} disabled={backwards} />
+        <ExportCsvButton fetchCsv={() => storeOffice.historyCsv(filters)} filename={`store-history-${today()}.csv`} disabled={backwards} />
       </div>
       <Card>
         <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { TRANSACTION_KINDS, type TransactionFilters, type TransactionKind } from '../../../api/points';
+import { TRANSACTION_KINDS, createPointsApi, type TransactionFilters, type TransactionKind } from '../../../api/points';
 import { dayEnd, dayStart } from '../../../api/rest';
 import { Alert } from '../../components/alert';
 import { Card, CardTitle } from '../../components/card';
@@ -9,7 +9,7 @@ import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
 import { ExportCsvButton, LabelledField, periodBackwards, today, useDebounced } from './shared';
 
@@ -34,7 +34,7 @@ export function toTransactionFilters(d: Draft): TransactionFilters {
 
 /** Every ledger transaction, newest first, filtered by player, kind, who and dates; paginated; CSV. */
 export function TransactionsCard() {
-  const token = useToken();
+  const points = useApi(createPointsApi);
   const intl = useIntl();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [page, setPage] = useState(1);
@@ -44,8 +44,8 @@ export function TransactionsCard() {
   const filtered = Object.values(filters).some((v) => v !== undefined);
   const list = useQuery({
     queryKey: ['points', 'transactions', filters, page],
-    queryFn: () => backOffice().points.transactions(token!, filters, page),
-    enabled: !!token && !backwards,
+    queryFn: () => points.transactions(filters, page),
+    enabled: !backwards,
     placeholderData: keepPreviousData,
   });
   const set = (patch: Partial<Draft>) => {
@@ -60,7 +60,7 @@ export function TransactionsCard() {
         <CardTitle className="mb-0">
           <FormattedMessage id="points.transactions" />
         </CardTitle>
-        <ExportCsvButton fetchCsv={() => backOffice().points.transactionsCsv(token!, filters)} filename={`transactions-${today()}.csv`} disabled={backwards} />
+        <ExportCsvButton fetchCsv={() => points.transactionsCsv(filters)} filename={`transactions-${today()}.csv`} disabled={backwards} />
       </div>
       <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <LabelledField id="tx-player" labelId="points.filter.player">

@@ -2,15 +2,15 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
-import { endpoints } from '../../../api/config';
-import { scansApi, type Scan } from '../../../api/scans';
+import { createScansApi, type Scan } from '../../../api/scans';
 import { Alert } from '../../components/alert';
 import { NativeSelect } from '../../components/native-select';
-import { useToken } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
+import { useApi } from '../../lib/use-api';
 import { compactNumber, exactNumber } from './format';
 
-export const api = () => scansApi(() => endpoints().api);
+/** The scans API on the app's one REST core. */
+export const useScansApi = () => useApi(createScansApi);
 
 /** A number readable at a glance (1.2B) with the exact value on hover; "—" when not scanned. */
 export function Num({ value, signed = false, className, testId }: { value: number | null | undefined; signed?: boolean; className?: string; testId?: string }) {
@@ -48,8 +48,8 @@ export function ScanLabel({ scan }: { scan: Scan }) {
 
 /** Every scan (newest first), for the pickers: up to 50, which covers a year of weekly scans. */
 export function useScans() {
-  const token = useToken();
-  return useQuery({ queryKey: ['scans', 'list', 1], queryFn: () => api().list(token!, 1), enabled: !!token });
+  const scansApi = useScansApi();
+  return useQuery({ queryKey: ['scans', 'list', 1], queryFn: () => scansApi.list(1) });
 }
 
 /** A scan picker: "" means the default (the latest, or the one before it for a comparison). */

@@ -5,7 +5,7 @@ import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react
 import type { ItemRef } from '../../../machines/board.machine';
 import { RANKS } from '../../../protocol/ranks';
 import { ITEM_STATES, createItemBody, type CreateItemBody, type EditItemBody, type ItemState, type StoreItem } from '../../../protocol/store';
-import { useChild, useRuntime } from '../../app-context';
+import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
@@ -15,8 +15,9 @@ import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Spinner } from '../../components/loader';
 import type { KingdomSettings } from '../../../api/kingdom';
-import { UPLOAD_MAX_BYTES, UPLOAD_TYPES } from '../../../api/store-office';
-import { assetUrl, backOffice } from '../../lib/back-office';
+import { createStoreApi } from '../../../api/store';
+import { UPLOAD_MAX_BYTES, UPLOAD_TYPES, createStoreOfficeApi } from '../../../api/store-office';
+import { assetUrl } from '../../lib/back-office';
 import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
@@ -142,11 +143,11 @@ function EligibilityHint({ ranks, groups }: { ranks: string[]; groups: string })
 /** Upload an image (POST store/uploads): type and size checked here first, then by the server. */
 function ImageField({ value, error, onChange }: { value: string; error?: string; onChange: (url: string) => void }) {
   const intl = useIntl();
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
+  const storeOffice = useApi(createStoreOfficeApi);
   const input = useRef<HTMLInputElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const upload = useMutation({
-    mutationFn: (file: File) => backOffice().store.upload(token!, file),
+    mutationFn: (file: File) => storeOffice.upload(file),
     onSuccess: (url) => onChange(url),
     onError: (e) => setProblem((e as Error).message),
   });
@@ -228,14 +229,14 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
 /** Create an item, or edit a scheduled one (the server refuses once it started). */
 function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreItem | null; onDone: () => void }) {
   const intl = useIntl();
-  const { storeApi } = useRuntime();
+  const storeApi = useApi(createStoreApi);
+  const storeOffice = useApi(createStoreOfficeApi);
   const queryClient = useQueryClient();
   const notifications = useChild('notifications');
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
   const [form, setForm] = useState<Form>(initial);
   const [errors, setErrors] = useState<Errors>({});
   const save = useMutation({
-    mutationFn: (body: CreateItemBody | EditItemBody) => (editing ? backOffice().store.editItem(token!, editing.itemId, body) : storeApi.createItem(token!, body as CreateItemBody)),
+    mutationFn: (body: CreateItemBody | EditItemBody) => (editing ? storeOffice.editItem(editing.itemId, body) : storeApi.createItem(body as CreateItemBody)),
     onSuccess: (item) => {
       setForm(initial);
       notifications.send({
@@ -391,15 +392,15 @@ function LiveCellsView({ amount, username }: { amount: number; username: string 
 }
 
 function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
-  const { storeApi } = useRuntime();
+  const storeApi = useApi(createStoreApi);
+  const storeOffice = useApi(createStoreOfficeApi);
   const queryClient = useQueryClient();
   const notifications = useChild('notifications');
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
   const [filter, setFilter] = useState<ItemState | 'all'>('all');
   const [confirming, setConfirming] = useState<number | null>(null);
-  const items = useQuery({ queryKey: ['store', 'items', 'all'], queryFn: () => storeApi.listItems(token!), enabled: !!token, refetchInterval: 15_000 });
+  const items = useQuery({ queryKey: ['store', 'items', 'all'], queryFn: () => storeApi.listItems(), refetchInterval: 15_000 });
   const cancel = useMutation({
-    mutationFn: (itemId: number) => storeApi.cancelItem(token!, itemId),
+    mutationFn: (itemId: number) => storeApi.cancelItem(itemId),
     onSuccess: (item) => {
       setConfirming(null);
       notifications.send({ type: 'NOTIFY', notification: { kind: 'info', titleId: 'manage.cancelledTitle', textId: 'manage.cancelled', values: { itemName: item.itemName } } });
@@ -408,7 +409,7 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
     onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
   });
   const duplicate = useMutation({
-    mutationFn: (original: StoreItem) => backOffice().store.duplicateItem(token!, original.itemId, Date.now() + DUPLICATE_LEAD_MS),
+    mutationFn: (original: StoreItem) => storeOffice.duplicateItem(original.itemId, Date.now() + DUPLICATE_LEAD_MS),
     onSuccess: (item, original) => {
       // the copy has its own name ('… (copy)'); the notice names the item it was made from
       notifications.send({ type: 'NOTIFY', notification: { kind: 'success', titleId: 'manage.duplicate', textId: 'manage.duplicated', values: { itemName: original.itemName } } });
@@ -518,10 +519,9 @@ type Editor = { mode: 'new' } | { mode: 'edit'; item: StoreItem };
 
 /** /my-kingdom/kingdom-points/store-management: the items, live; create, edit (while scheduled) and duplicate in a dialog; cancel. */
 export default function StoreManagementPage({ titleId }: { titleId: string }) {
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
   const kingdom = useApi(createKingdomApi);
   const [editor, setEditor] = useState<Editor | null>(null);
-  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), enabled: !!token, retry: 0 });
+  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), retry: 0 });
   const editing = editor?.mode === 'edit' ? editor.item : null;
   return (
     <div className="grid grid-cols-1 gap-4">
@@ -539,7 +539,7 @@ export default function StoreManagementPage({ titleId }: { titleId: string }) {
       <ItemsTable onEdit={(item) => setEditor({ mode: 'edit', item })} />
       <Dialog open={editor !== null} onOpenChange={(open) => !open && setEditor(null)}>
         <DialogContent aria-describedby={undefined} data-testid="item-dialog">
-          {editor && settings.isPending && token && !editing ? (
+          {editor && settings.isPending && !editing ? (
             <>
               <DialogHeader>
                 <FormattedMessage id="manage.create" />
