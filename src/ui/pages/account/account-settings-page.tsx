@@ -92,13 +92,11 @@ function PasswordCard() {
         )}
         {outcome && !outcome.ok && <Alert variant="error">{outcome.error}</Alert>}
         {fields.map(([key, labelId, strength]) => (
-          <Field key={key} id={key} label={<FormattedMessage id={labelId} />} error={errors[key]}>
+          <Field key={key} id={key} labelId={labelId} errorId={errors[key]}>
             <PasswordInput
-              id={key}
               strength={strength}
               autoComplete={key === 'oldPassword' ? 'current-password' : 'new-password'}
               value={form[key]}
-              aria-invalid={!!errors[key]}
               onChange={(e) => setForm({ ...form, [key]: e.target.value })}
             />
           </Field>

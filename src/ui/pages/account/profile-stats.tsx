@@ -7,8 +7,8 @@ import { useChild } from '../../app-context';
 import { Card, CardTitle } from '../../components/card';
 import { Spinner } from '../../components/loader';
 import { useApi } from '../../lib/use-api';
-import { KillsBars, ScannedOn, StatsGrid, Trend } from '../stats/governor-view';
-import { QueryError } from '../stats/shared';
+import { KillsBars, ScannedOn, StatsGrid, Trend } from '../../components/stats/governor-view';
+import { QueryError } from '../../components/query-error';
 
 /** The signed-in player's governor (the account's player id) and its history; 404 means never scanned. */
 function useOwnGovernor() {

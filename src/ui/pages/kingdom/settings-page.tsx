@@ -11,8 +11,8 @@ import { Input } from '../../components/input';
 import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
-import { LabelledField } from '../points/shared';
-import { localizedError } from '../store/field-errors';
+import { Field } from '../../components/field';
+import { formErrors } from '../../lib/form-errors';
 
 interface Draft {
   kingdomName: string;
@@ -72,23 +72,22 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
     const body = toBody(draft);
     const parsed = settingsBody.safeParse(body);
     if (!parsed.success) {
-      const next: Partial<Record<keyof Draft, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const [top, sub] = issue.path.map(String);
-        const key = (top === 'defaults' ? (sub === 'duration' ? 'durationMinutes' : sub) : top) as keyof Draft;
-        // in the reader's language, the field's own unit (minutes for the duration) and number format
-        next[key] ??= localizedError(intl, issue);
-      }
-      setErrors(next);
+      // in the reader's language, the field's own unit (minutes for the duration) and number format
+      setErrors(
+        formErrors<keyof Draft>(intl, parsed.error.issues, (path) => {
+          const [top, sub] = path.map(String);
+          return (top === 'defaults' ? (sub === 'duration' ? 'durationMinutes' : sub) : top) as keyof Draft;
+        }),
+      );
       return;
     }
     setErrors({});
     save.mutate(body);
   }
   const field = (key: Exclude<keyof Draft, 'storeOpen'>, labelId: string, props: Record<string, unknown> = {}) => (
-    <LabelledField id={`settings-${key}`} labelId={labelId} error={errors[key]}>
-      <Input id={`settings-${key}`} value={draft[key]} aria-invalid={!!errors[key]} onChange={(e) => set({ [key]: e.target.value })} {...props} />
-    </LabelledField>
+    <Field id={`settings-${key}`} labelId={labelId} error={errors[key]}>
+      <Input value={draft[key]} onChange={(e) => set({ [key]: e.target.value })} {...props} />
+    </Field>
   );
 
   return (

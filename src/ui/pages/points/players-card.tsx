@@ -12,12 +12,15 @@ import { RankTag } from '../../components/rank-tag';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
-import { LabelledField, useDebounced } from './shared';
+import { Field } from '../../components/field';
+import { formErrors } from '../../lib/form-errors';
+import { useDebounced } from '../../lib/use-debounced';
 
 type Errors = Partial<Record<'username' | 'delta' | 'reason', string>>;
 
 /** Grant or deduct points for one player, with a required reason; the player's sidebar follows live. */
 function ChangeForm({ username, onUsername }: { username: string; onUsername: (u: string) => void }) {
+  const intl = useIntl();
   const points = useApi(createPointsApi);
   const queryClient = useQueryClient();
   const [amount, setAmount] = useState('');
@@ -40,9 +43,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
       const body = { username, delta: sign * n, reason };
       const parsed = transactionBody.safeParse(body);
       if (!parsed.success) {
-        const next: Errors = {};
-        for (const issue of parsed.error.issues) next[String(issue.path[0]) as keyof Errors] ??= issue.message;
-        setErrors(next);
+        setErrors(formErrors<keyof Errors>(intl, parsed.error.issues));
         return;
       }
       setErrors({});
@@ -63,16 +64,16 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
       )}
       {change.isError && <Alert variant="error"><bdi>{(change.error as Error).message}</bdi></Alert>}
       <div className="grid gap-4 sm:grid-cols-2">
-        <LabelledField id="change-username" labelId="points.player" error={errors.username}>
-          <Input id="change-username" value={username} aria-invalid={!!errors.username} onChange={(e) => onUsername(e.target.value)} autoComplete="off" dir="auto" />
-        </LabelledField>
-        <LabelledField id="change-amount" labelId="points.amount" error={errors.delta}>
-          <Input id="change-amount" type="number" min={1} step={1} inputMode="numeric" value={amount} aria-invalid={!!errors.delta} onChange={(e) => setAmount(e.target.value)} />
-        </LabelledField>
+        <Field id="change-username" labelId="points.player" error={errors.username}>
+          <Input value={username} onChange={(e) => onUsername(e.target.value)} autoComplete="off" dir="auto" />
+        </Field>
+        <Field id="change-amount" labelId="points.amount" error={errors.delta}>
+          <Input type="number" min={1} step={1} inputMode="numeric" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </Field>
         <div className="sm:col-span-2">
-          <LabelledField id="change-reason" labelId="points.reason" error={errors.reason}>
-            <Input id="change-reason" value={reason} maxLength={200} aria-invalid={!!errors.reason} onChange={(e) => setReason(e.target.value)} dir="auto" />
-          </LabelledField>
+          <Field id="change-reason" labelId="points.reason" error={errors.reason}>
+            <Input value={reason} maxLength={200} onChange={(e) => setReason(e.target.value)} dir="auto" />
+          </Field>
         </div>
       </div>
       <div className="flex flex-wrap gap-2">

@@ -11,7 +11,10 @@ import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
-import { ExportCsvButton, LabelledField, periodBackwards, today, useDebounced } from './shared';
+import { Field } from '../../components/field';
+import { ExportCsvButton } from '../../components/export-csv-button';
+import { useDebounced } from '../../lib/use-debounced';
+import { periodBackwards, today } from './shared';
 
 interface Draft {
   user: string;
@@ -55,11 +58,11 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
       </div>
       <Card>
         <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-          <LabelledField id="history-player" labelId="history.filter.player">
-            <Input id="history-player" value={draft.user} onChange={(e) => set({ user: e.target.value })} dir="auto" />
-          </LabelledField>
-          <LabelledField id="history-outcome" labelId="history.filter.outcome">
-            <NativeSelect id="history-outcome" className="h-10 w-full" value={draft.outcome} onChange={(e) => set({ outcome: e.target.value as Draft['outcome'] })}>
+          <Field id="history-player" labelId="history.filter.player">
+            <Input value={draft.user} onChange={(e) => set({ user: e.target.value })} dir="auto" />
+          </Field>
+          <Field id="history-outcome" labelId="history.filter.outcome">
+            <NativeSelect className="h-10 w-full" value={draft.outcome} onChange={(e) => set({ outcome: e.target.value as Draft['outcome'] })}>
               <option value="">{intl.formatMessage({ id: 'history.outcome.any' })}</option>
               {HISTORY_OUTCOMES.map((o) => (
                 <option key={o} value={o}>
@@ -67,13 +70,13 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
                 </option>
               ))}
             </NativeSelect>
-          </LabelledField>
-          <LabelledField id="history-from" labelId="list.from" error={backwards ? intl.formatMessage({ id: 'list.fromAfterTo' }) : undefined}>
-            <Input id="history-from" type="date" value={draft.from} max={draft.to || undefined} aria-invalid={backwards} onChange={(e) => set({ from: e.target.value })} />
-          </LabelledField>
-          <LabelledField id="history-to" labelId="list.to">
-            <Input id="history-to" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
-          </LabelledField>
+          </Field>
+          <Field id="history-from" labelId="list.from" error={backwards ? intl.formatMessage({ id: 'list.fromAfterTo' }) : undefined}>
+            <Input type="date" value={draft.from} max={draft.to || undefined} onChange={(e) => set({ from: e.target.value })} />
+          </Field>
+          <Field id="history-to" labelId="list.to">
+            <Input type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
+          </Field>
         </div>
         {!backwards && history.isError && <Alert variant="error"><bdi>{(history.error as Error).message}</bdi></Alert>}
         {backwards || history.isError ? null : history.isSuccess && rows.length === 0 ? (

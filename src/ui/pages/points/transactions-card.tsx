@@ -11,7 +11,10 @@ import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
-import { ExportCsvButton, LabelledField, periodBackwards, today, useDebounced } from './shared';
+import { Field } from '../../components/field';
+import { ExportCsvButton } from '../../components/export-csv-button';
+import { useDebounced } from '../../lib/use-debounced';
+import { periodBackwards, today } from './shared';
 
 interface Draft {
   username: string;
@@ -63,11 +66,11 @@ export function TransactionsCard() {
         <ExportCsvButton fetchCsv={() => points.transactionsCsv(filters)} filename={`transactions-${today()}.csv`} disabled={backwards} />
       </div>
       <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
-        <LabelledField id="tx-player" labelId="points.filter.player">
-          <Input id="tx-player" value={draft.username} onChange={(e) => set({ username: e.target.value })} dir="auto" />
-        </LabelledField>
-        <LabelledField id="tx-kind" labelId="points.filter.kind">
-          <NativeSelect id="tx-kind" className="h-10 w-full" value={draft.kind} onChange={(e) => set({ kind: e.target.value as Draft['kind'] })}>
+        <Field id="tx-player" labelId="points.filter.player">
+          <Input value={draft.username} onChange={(e) => set({ username: e.target.value })} dir="auto" />
+        </Field>
+        <Field id="tx-kind" labelId="points.filter.kind">
+          <NativeSelect className="h-10 w-full" value={draft.kind} onChange={(e) => set({ kind: e.target.value as Draft['kind'] })}>
             <option value="">{intl.formatMessage({ id: 'points.kind.any' })}</option>
             {TRANSACTION_KINDS.map((k) => (
               <option key={k} value={k}>
@@ -75,16 +78,16 @@ export function TransactionsCard() {
               </option>
             ))}
           </NativeSelect>
-        </LabelledField>
-        <LabelledField id="tx-actor" labelId="points.filter.actor">
-          <Input id="tx-actor" value={draft.actor} onChange={(e) => set({ actor: e.target.value })} dir="auto" />
-        </LabelledField>
-        <LabelledField id="tx-from" labelId="list.from" error={backwards ? intl.formatMessage({ id: 'list.fromAfterTo' }) : undefined}>
-          <Input id="tx-from" type="date" value={draft.from} max={draft.to || undefined} aria-invalid={backwards} onChange={(e) => set({ from: e.target.value })} />
-        </LabelledField>
-        <LabelledField id="tx-to" labelId="list.to">
-          <Input id="tx-to" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
-        </LabelledField>
+        </Field>
+        <Field id="tx-actor" labelId="points.filter.actor">
+          <Input value={draft.actor} onChange={(e) => set({ actor: e.target.value })} dir="auto" />
+        </Field>
+        <Field id="tx-from" labelId="list.from" error={backwards ? intl.formatMessage({ id: 'list.fromAfterTo' }) : undefined}>
+          <Input type="date" value={draft.from} max={draft.to || undefined} onChange={(e) => set({ from: e.target.value })} />
+        </Field>
+        <Field id="tx-to" labelId="list.to">
+          <Input type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
+        </Field>
       </div>
       {!backwards && list.isError && <Alert variant="error"><bdi>{(list.error as Error).message}</bdi></Alert>}
       {backwards || list.isError ? null : list.isSuccess && rows.length === 0 ? (

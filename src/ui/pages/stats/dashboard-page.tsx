@@ -7,7 +7,8 @@ import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Table, Td, Th } from '../../components/table';
-import { ExportCsvButton, useDebounced } from '../points/shared';
+import { ExportCsvButton } from '../../components/export-csv-button';
+import { useDebounced } from '../../lib/use-debounced';
 import { GovernorsTable } from './governors-table';
 import { useScansApi, Change, Empty, GovernorLink, Num, QueryError, ScanSelect, useScans } from './shared';
 

@@ -4,7 +4,7 @@ import { Link, useParams } from 'wouter';
 import { Card, CardTitle } from '../../components/card';
 import { Spinner } from '../../components/loader';
 import { Table, Td, Th } from '../../components/table';
-import { KillsBars, ScannedOn, StatsGrid, Trend } from './governor-view';
+import { KillsBars, ScannedOn, StatsGrid, Trend } from '../../components/stats/governor-view';
 import { useScansApi, Empty, Num, QueryError } from './shared';
 
 const HISTORY_STATS = ['power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'helps', 'rssAssistance'] as const;

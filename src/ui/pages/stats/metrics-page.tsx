@@ -11,11 +11,11 @@ import { NativeSelect } from '../../components/native-select';
 import { Table, Td, Th } from '../../components/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/tabs';
 import { cn } from '../../lib/cn';
-import { useDebounced } from '../points/shared';
-import { seriesData } from './format';
+import { useDebounced } from '../../lib/use-debounced';
+import { seriesData } from '../../lib/stats-format';
 import { useScansApi, Empty, Num, QueryError } from './shared';
 
-const Chart = lazy(() => import('./chart'));
+const Chart = lazy(() => import('../../components/stats/chart'));
 
 export const METRIC_STATS = ['power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'helps', 'rssAssistance', 'rssGathered'] as const;
 

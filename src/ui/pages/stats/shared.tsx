@@ -3,39 +3,16 @@ import type { ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
 import { createScansApi, type Scan } from '../../../api/scans';
-import { Alert } from '../../components/alert';
 import { NativeSelect } from '../../components/native-select';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
-import { compactNumber, exactNumber } from './format';
+
+// shared with other page groups, so they live in src/ui/components; the statistics pages import them from here too
+export { Change, Num } from '../../components/stats/num';
+export { QueryError } from '../../components/query-error';
 
 /** The scans API on the app's one REST core. */
 export const useScansApi = () => useApi(createScansApi);
-
-/** A number readable at a glance (1.2B) with the exact value on hover; "—" when not scanned. */
-export function Num({ value, signed = false, className, testId }: { value: number | null | undefined; signed?: boolean; className?: string; testId?: string }) {
-  const { locale } = useIntl();
-  if (value === null || value === undefined) {
-    return (
-      <span className={cn('text-muted-foreground', className)} data-testid={testId}>
-        —
-      </span>
-    );
-  }
-  const exact = exactNumber(value, locale, signed);
-  const short = compactNumber(value, locale, signed);
-  return (
-    <bdi className={cn('tabular-nums', className)} title={short === exact ? undefined : exact} data-testid={testId} data-value={value}>
-      {short}
-    </bdi>
-  );
-}
-
-/** A change since the compared scan, green up and red down. */
-export function Change({ value, className }: { value: number | null | undefined; className?: string }) {
-  if (value === null || value === undefined) return null;
-  return <Num value={value} signed className={cn('text-xs', value > 0 ? 'text-success' : value < 0 ? 'text-danger' : 'text-muted-foreground', className)} />;
-}
 
 /** A scan's label in lists: its date, time and kind. */
 export function ScanLabel({ scan }: { scan: Scan }) {
@@ -64,16 +41,6 @@ export function ScanSelect({ id, value, onChange, scans, defaultLabelId }: { id:
         </option>
       ))}
     </NativeSelect>
-  );
-}
-
-/** An error from a query, with the server's text. */
-export function QueryError({ error }: { error: unknown }) {
-  if (!error) return null;
-  return (
-    <Alert variant="error">
-      <bdi>{(error as Error).message}</bdi>
-    </Alert>
   );
 }
 

@@ -11,6 +11,7 @@ import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Dialog, DialogBody, DialogContent, DialogHeader } from '../../components/dialog';
+import { Field } from '../../components/field';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Spinner } from '../../components/loader';
@@ -21,7 +22,7 @@ import { assetUrl } from '../../lib/back-office';
 import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
-import { localizedError } from './field-errors';
+import { formErrors } from '../../lib/form-errors';
 
 interface Form {
   itemName: string;
@@ -191,7 +192,13 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
         ) : (
           <span aria-hidden="true" className="h-10 w-10 shrink-0 rounded-md border border-dashed border-border" />
         )}
-        <Input id="item-imageUrl" value={value} dir="ltr" aria-invalid={!!shown} onChange={(e) => onChange(e.target.value)} className="min-w-0" />
+        <Input
+          id="item-imageUrl"
+          value={value}
+          dir="ltr"
+          aria-invalid={!!shown}
+          aria-describedby={['item-imageUrl-hint', shown ? 'item-imageUrl-error' : broken ? 'item-imageUrl-broken' : null].filter(Boolean).join(' ')}
+          onChange={(e) => onChange(e.target.value)} className="min-w-0" />
         <Button type="button" variant="outline" className="shrink-0" disabled={upload.isPending} onClick={() => input.current?.click()} data-testid="image-upload">
           <FormattedMessage id={upload.isPending ? 'manage.upload.busy' : 'manage.upload'} />
         </Button>
@@ -209,16 +216,16 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
           }}
         />
       </div>
-      <p className="text-xs text-muted-foreground">
+      <p id="item-imageUrl-hint" className="text-xs text-muted-foreground">
         <FormattedMessage id="manage.upload.hint" />
       </p>
       {broken && !shown && (
-        <p role="alert" className="text-xs text-danger" data-testid="image-broken-text">
+        <p id="item-imageUrl-broken" role="alert" className="text-xs text-danger" data-testid="image-broken-text">
           <FormattedMessage id="manage.upload.broken" />
         </p>
       )}
       {shown && (
-        <p role="alert" className="text-xs text-danger" data-testid="image-error">
+        <p id="item-imageUrl-error" role="alert" className="text-xs text-danger" data-testid="image-error">
           {shown}
         </p>
       )}
@@ -255,9 +262,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
     const body = toBody(form);
     const parsed = createItemBody.safeParse(body);
     if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) next[fieldOf(issue.path)] ??= localizedError(intl, issue);
-      setErrors(next);
+      setErrors(formErrors(intl, parsed.error.issues, fieldOf));
       return;
     }
     setErrors({});
@@ -268,24 +273,10 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
     );
   }
 
-  const text = (key: keyof Form, labelId: string, props: Record<string, unknown> = {}) => (
-    <div className="grid content-start gap-1.5">
-      <Label htmlFor={`item-${key}`}>
-        <FormattedMessage id={labelId} />
-      </Label>
-      <Input
-        id={`item-${key}`}
-        value={form[key] as string}
-        aria-invalid={!!errors[key]}
-        onChange={(e) => setForm({ ...form, [key]: e.target.value })}
-        {...props}
-      />
-      {errors[key] && (
-        <p role="alert" className="text-xs text-danger">
-          {errors[key]}
-        </p>
-      )}
-    </div>
+  const text = (key: keyof Form, labelId: string, props: Record<string, unknown> = {}, hintId?: string) => (
+    <Field id={`item-${key}`} labelId={labelId} hintId={hintId} error={errors[key]}>
+      <Input value={form[key] as string} onChange={(e) => setForm({ ...form, [key]: e.target.value })} {...props} />
+    </Field>
   );
 
   return (
@@ -310,12 +301,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
             <div className="md:col-span-2">{text('description', 'manage.description', { dir: 'auto' })}</div>
             {text('start_price', 'manage.startPrice', { type: 'number', min: 0, inputMode: 'numeric' })}
             {text('minIncrement', 'manage.minIncrement', { type: 'number', min: 1, inputMode: 'numeric' })}
-            <div className="grid content-start gap-1.5">
-              {text('startsAt', 'manage.startsAt', { type: 'datetime-local' })}
-              <p className="text-xs text-muted-foreground">
-                <FormattedMessage id={editing ? 'manage.startsAtEditHint' : 'manage.startsAtHint'} />
-              </p>
-            </div>
+            {text('startsAt', 'manage.startsAt', { type: 'datetime-local' }, editing ? 'manage.startsAtEditHint' : 'manage.startsAtHint')}
             {text('durationMinutes', 'manage.duration', { type: 'number', min: 1, step: 'any' })}
             {text('extendWindow', 'manage.extendWindow', { type: 'number', min: 0 })}
             {text('maxExtensions', 'manage.maxExtensions', { type: 'number', min: 0 })}
