@@ -15,6 +15,8 @@ import { Field } from '../../components/field';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Spinner } from '../../components/loader';
+import { Table, Th } from '../../components/table';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/tabs';
 import type { KingdomSettings } from '../../../api/kingdom';
 import { createStoreApi } from '../../../api/store';
 import { UPLOAD_MAX_BYTES, UPLOAD_TYPES, createStoreOfficeApi } from '../../../api/store-office';
@@ -378,6 +380,7 @@ function LiveCellsView({ amount, username }: { amount: number; username: string 
 }
 
 function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
+  const intl = useIntl();
   const storeApi = useApi(createStoreApi);
   const storeOffice = useApi(createStoreOfficeApi);
   const queryClient = useQueryClient();
@@ -405,19 +408,53 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
     onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
   });
   const shown = (items.data ?? []).filter((it) => filter === 'all' || it.state === filter).sort((a, b) => b.itemId - a.itemId);
+  const list = <ItemsList items={items} shown={shown} cancel={cancel} duplicate={duplicate} confirming={confirming} setConfirming={setConfirming} onEdit={onEdit} />;
 
   return (
     <Card>
       <CardTitle>
         <FormattedMessage id="manage.items" />
       </CardTitle>
-      <div role="tablist" className="mb-3 flex flex-wrap gap-1.5">
-        {(['all', ...ITEM_STATES] as const).map((state) => (
-          <Button key={state} role="tab" aria-selected={filter === state} size="sm" variant={filter === state ? 'primary' : 'outline'} onClick={() => setFilter(state)}>
-            <FormattedMessage id={`state.${state}`} />
-          </Button>
+      <Tabs value={filter} onValueChange={(value) => setFilter(value as ItemState | 'all')}>
+        <TabsList aria-label={intl.formatMessage({ id: 'manage.items' })} className="mb-3">
+          {FILTERS.map((state) => (
+            <TabsTrigger key={state} value={state}>
+              <FormattedMessage id={`state.${state}`} />
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {/* one panel per filter; only the chosen one renders the list */}
+        {FILTERS.map((state) => (
+          <TabsContent key={state} value={state} className="pt-0">
+            {list}
+          </TabsContent>
         ))}
-      </div>
+      </Tabs>
+    </Card>
+  );
+}
+
+const FILTERS = ['all', ...ITEM_STATES] as const;
+
+function ItemsList({
+  items,
+  shown,
+  cancel,
+  duplicate,
+  confirming,
+  setConfirming,
+  onEdit,
+}: {
+  items: { isError: boolean; error: unknown };
+  shown: StoreItem[];
+  cancel: { isPending: boolean; mutate: (itemId: number) => void };
+  duplicate: { isPending: boolean; mutate: (item: StoreItem) => void };
+  confirming: number | null;
+  setConfirming: (update: number | null | ((c: number | null) => number | null)) => void;
+  onEdit: (item: StoreItem) => void;
+}) {
+  return (
+    <>
       {items.isError && (
         <Alert variant="error">
           <FormattedMessage id="store.loadFailed" values={{ error: (items.error as Error).message }} />
@@ -429,75 +466,71 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
         </p>
       ) : (
         // a table where there is room; below the lg breakpoint each row stacks into a card, so its actions stay on screen
-        <div className="min-w-0 lg:overflow-x-auto">
-          <table className="w-full text-sm max-lg:block" data-testid="items-table">
-            <thead className="text-start text-xs text-muted-foreground max-lg:hidden">
-              <tr>
-                {['item', 'state', 'amount', 'leader', 'start', 'end'].map((c) => (
-                  <th key={c} className="px-3 py-2 text-start font-medium">
-                    <FormattedMessage id={`manage.col.${c}`} />
-                  </th>
-                ))}
-                <th>
-                  <span className="sr-only">
-                    <FormattedMessage id="manage.col.actions" />
-                  </span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border max-lg:block">
-              {shown.map((it) => (
-                <tr key={it.itemId} data-testid="item-row" data-state={it.state} className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:py-3">
-                  <td dir="auto" className={cn(CELL, 'min-w-0 text-start font-medium wrap-anywhere max-lg:col-span-2')}>
-                    {it.itemName}
-                  </td>
-                  <td className={CELL}>
-                    <span className={cn('whitespace-nowrap rounded px-1.5 py-0.5 text-xs', it.state === 'live' ? 'bg-success/15 text-success' : 'bg-muted')}>
-                      <FormattedMessage id={`state.${it.state}`} />
-                    </span>
-                  </td>
-                  <td className="hidden max-lg:block" aria-hidden="true" />
-                  {it.state === 'live' ? <LiveCells item={it} /> : <LiveCellsView amount={it.amount} username={it.username} />}
-                  <td className={cn(CELL, 'whitespace-nowrap text-xs')}>
-                    <StackLabel id="manage.col.start" />
-                    <FormattedDate value={it.startsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
-                  </td>
-                  <td className={cn(CELL, 'whitespace-nowrap text-xs')}>
-                    <StackLabel id="manage.col.end" />
-                    <FormattedDate value={it.endsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
-                  </td>
-                  <td className={cn(CELL, 'max-lg:col-span-2')}>
-                    <div className="flex flex-wrap gap-1.5 lg:flex-nowrap lg:justify-end">
-                      {it.state === 'scheduled' && (
-                        <Button size="sm" variant="outline" className="whitespace-nowrap" onClick={() => onEdit(it)} data-testid="edit-item">
-                          <FormattedMessage id="manage.edit" />
-                        </Button>
-                      )}
-                      <Button size="sm" variant="outline" className="whitespace-nowrap" disabled={duplicate.isPending} onClick={() => duplicate.mutate(it)} data-testid="duplicate-item">
-                        <FormattedMessage id="manage.duplicate" />
-                      </Button>
-                      {(it.state === 'scheduled' || it.state === 'live') && (
-                        <Button
-                          size="sm"
-                          variant={confirming === it.itemId ? 'danger' : 'outline'}
-                          className="whitespace-nowrap"
-                          disabled={cancel.isPending}
-                          onClick={() => (confirming === it.itemId ? cancel.mutate(it.itemId) : setConfirming(it.itemId))}
-                          onBlur={() => setConfirming((c) => (c === it.itemId ? null : c))}
-                          data-testid="cancel-item"
-                        >
-                          <FormattedMessage id={confirming === it.itemId ? 'manage.confirmCancel' : 'manage.cancel'} />
-                        </Button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
+        <Table minWidth="0" className="max-lg:block" wrapperClassName="min-w-0 max-lg:overflow-visible" data-testid="items-table">
+          <thead className="max-lg:hidden">
+            <tr>
+              {['item', 'state', 'amount', 'leader', 'start', 'end'].map((c) => (
+                <Th key={c}>
+                  <FormattedMessage id={`manage.col.${c}`} />
+                </Th>
               ))}
-            </tbody>
-          </table>
-        </div>
+              <Th srOnly>
+                <FormattedMessage id="manage.col.actions" />
+              </Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border max-lg:block">
+            {shown.map((it) => (
+              <tr key={it.itemId} data-testid="item-row" data-state={it.state} className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:py-3">
+                <td dir="auto" className={cn(CELL, 'min-w-0 text-start font-medium wrap-anywhere max-lg:col-span-2')}>
+                  {it.itemName}
+                </td>
+                <td className={CELL}>
+                  <span className={cn('whitespace-nowrap rounded px-1.5 py-0.5 text-xs', it.state === 'live' ? 'bg-success/15 text-success' : 'bg-muted')}>
+                    <FormattedMessage id={`state.${it.state}`} />
+                  </span>
+                </td>
+                <td className="hidden max-lg:block" aria-hidden="true" />
+                {it.state === 'live' ? <LiveCells item={it} /> : <LiveCellsView amount={it.amount} username={it.username} />}
+                <td className={cn(CELL, 'whitespace-nowrap text-xs')}>
+                  <StackLabel id="manage.col.start" />
+                  <FormattedDate value={it.startsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
+                </td>
+                <td className={cn(CELL, 'whitespace-nowrap text-xs')}>
+                  <StackLabel id="manage.col.end" />
+                  <FormattedDate value={it.endsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
+                </td>
+                <td className={cn(CELL, 'max-lg:col-span-2')}>
+                  <div className="flex flex-wrap gap-1.5 lg:flex-nowrap lg:justify-end">
+                    {it.state === 'scheduled' && (
+                      <Button size="sm" variant="outline" className="whitespace-nowrap" onClick={() => onEdit(it)} data-testid="edit-item">
+                        <FormattedMessage id="manage.edit" />
+                      </Button>
+                    )}
+                    <Button size="sm" variant="outline" className="whitespace-nowrap" disabled={duplicate.isPending} onClick={() => duplicate.mutate(it)} data-testid="duplicate-item">
+                      <FormattedMessage id="manage.duplicate" />
+                    </Button>
+                    {(it.state === 'scheduled' || it.state === 'live') && (
+                      <Button
+                        size="sm"
+                        variant={confirming === it.itemId ? 'danger' : 'outline'}
+                        className="whitespace-nowrap"
+                        disabled={cancel.isPending}
+                        onClick={() => (confirming === it.itemId ? cancel.mutate(it.itemId) : setConfirming(it.itemId))}
+                        onBlur={() => setConfirming((c) => (c === it.itemId ? null : c))}
+                        data-testid="cancel-item"
+                      >
+                        <FormattedMessage id={confirming === it.itemId ? 'manage.confirmCancel' : 'manage.cancel'} />
+                      </Button>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          </Table>
       )}
-    </Card>
+    </>
   );
 }
 
