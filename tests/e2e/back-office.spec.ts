@@ -23,34 +23,34 @@ test('a council member grants points on Point Management and the player’s open
   const row = c.getByTestId('player-row').filter({ hasText: player.username });
   await expect(row).toHaveCount(1);
   await row.getByTestId('select-player').click();
-  await expect(c.locator('#change-username')).toHaveValue(player.username);
+  await expect(c.getByLabel('Player (username)', { exact: true })).toHaveValue(player.username);
 
   // the reason is required: nothing is sent without it
-  await c.locator('#change-amount').fill('1250');
+  await c.getByLabel('Points', { exact: true }).fill('1250');
   await c.getByTestId('grant').click();
   await expect(c.getByTestId('points-change').getByRole('alert')).toHaveText('Please give a reason: every change of points is kept with its reason.');
   await expect(balance).toHaveText('0 kingdom points');
 
-  await c.locator('#change-reason').fill('Fort defence');
+  await c.getByLabel('Reason (kept in the ledger)', { exact: true }).fill('Fort defence');
   await c.getByTestId('grant').click();
   await expect(c.getByTestId('change-done')).toHaveText(`Granted 1,250 kingdom points to ${player.username}. Balance now: 1,250.`);
   await expect(balance).toHaveText('1,250 kingdom points'); // live, no reload
 
-  await c.locator('#change-amount').fill('250');
-  await c.locator('#change-reason').fill('Missed rally');
+  await c.getByLabel('Points', { exact: true }).fill('250');
+  await c.getByLabel('Reason (kept in the ledger)', { exact: true }).fill('Missed rally');
   await c.getByTestId('deduct').click();
   await expect(c.getByTestId('change-done')).toHaveText(`Deducted 250 kingdom points from ${player.username}. Balance now: 1,000.`);
   await expect(balance).toHaveText('1,000 kingdom points');
   await expect(row.getByTestId('player-balance')).toHaveText('1,000');
 
   // both are in the transaction list, newest first, with who did them
-  await c.locator('#tx-player').fill(player.username);
+  await c.getByLabel('Player', { exact: true }).fill(player.username);
   const tx = c.getByTestId('transaction-row');
   await expect(tx).toHaveCount(2);
   await expect(tx.first()).toContainText('Missed rally');
   await expect(tx.first().getByTestId('transaction-delta')).toHaveText('-250');
   await expect(tx.first()).toContainText(council.username);
-  await c.locator('#tx-kind').selectOption('grant');
+  await c.getByLabel('Kind', { exact: true }).selectOption('grant');
   await expect(tx).toHaveCount(1);
   await expect(tx.first()).toContainText('Fort defence');
 
@@ -179,7 +179,7 @@ test('store management: create in a dialog, upload an image, edit a scheduled it
   await page.getByTestId('image-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
   await expect(page.getByTestId('image-error')).toHaveText('Choose a PNG, JPEG, WebP or GIF image.');
   await page.getByTestId('image-file').setInputFiles({ name: 'relic.png', mimeType: 'image/png', buffer: PNG });
-  await expect(form.locator('#item-imageUrl')).toHaveValue(/^\/uploads\/.+\.png$/);
+  await expect(form.getByLabel('Image address (https://…)', { exact: true })).toHaveValue(/^\/uploads\/.+\.png$/);
   await expect(page.getByTestId('image-preview')).toBeVisible();
   expect(await page.getByTestId('image-preview').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
 
@@ -187,7 +187,7 @@ test('store management: create in a dialog, upload an image, edit a scheduled it
   await form.getByLabel('Item name').fill(itemName);
   const later = new Date(Date.now() + 3 * 3600_000);
   const p2 = (n: number) => String(n).padStart(2, '0');
-  await form.locator('#item-startsAt').fill(`${later.getFullYear()}-${p2(later.getMonth() + 1)}-${p2(later.getDate())}T${p2(later.getHours())}:${p2(later.getMinutes())}`);
+  await form.getByLabel('Start', { exact: true }).fill(`${later.getFullYear()}-${p2(later.getMonth() + 1)}-${p2(later.getDate())}T${p2(later.getHours())}:${p2(later.getMinutes())}`);
   await dialog.getByRole('button', { name: 'Create item' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   const row = page.getByTestId('item-row').filter({ hasText: itemName });
