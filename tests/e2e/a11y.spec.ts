@@ -54,7 +54,7 @@ for (const theme of ['light', 'dark'] as const) {
   for (const locale of ['en', 'ar'] as const) {
     test(`no serious or critical accessibility violation: ${theme}, ${locale}`, async ({ browser }) => {
       test.setTimeout(90_000);
-      const admin = await accountWithRank('admin', `a11y${theme}${locale}`);
+      const admin = await accountWithRank('admin');
       const token = await tokenOf(admin);
       // the signed-in account's language wins over the browser's remembered one
       expect((await api<{ result: boolean }>('account/locale', { locale }, token)).result).toBe(true);
