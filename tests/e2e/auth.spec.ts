@@ -85,7 +85,7 @@ test('sign-up with a governor id another account has says so plainly, in the cho
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expect(page.getByTestId('signup-error')).toContainText('Another account has already claimed this governor id. If it is yours, please ask an admin.');
 
-  await page.getByTestId('language-picker').selectOption('fr');
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
   await page.getByLabel('Username', { exact: true }).fill('ѕerver'); // a Cyrillic dze: reads as the reserved name
   await page.getByLabel('Governor ID', { exact: true }).fill(account.playerid);
   await page.getByRole('button', { name: 'S’inscrire' }).click();
