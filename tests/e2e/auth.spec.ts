@@ -86,8 +86,8 @@ test('sign-up with a governor id another account has says so plainly, in the cho
   await expect(page.getByTestId('signup-error')).toContainText('Another account has already claimed this governor id. If it is yours, please ask an admin.');
 
   await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
-  await page.getByLabel('Username', { exact: true }).fill('ѕerver'); // a Cyrillic dze: reads as the reserved name
-  await page.getByLabel('Governor ID', { exact: true }).fill(account.playerid);
+  await page.getByLabel('Nom d’utilisateur', { exact: true }).fill('ѕerver'); // a Cyrillic dze: reads as the reserved name
+  await page.getByLabel('ID de gouverneur', { exact: true }).fill(account.playerid);
   await page.getByRole('button', { name: 'S’inscrire' }).click();
   await expect(page.getByTestId('signup-error')).toContainText('Ce nom d’utilisateur est réservé.');
 });

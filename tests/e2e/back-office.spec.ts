@@ -19,7 +19,7 @@ test('a council member grants points on Point Management and the player’s open
 
   await open(c, council, '/my-kingdom/kingdom-points/point-management');
   await expect(c.getByRole('heading', { name: 'Point Management' })).toBeVisible();
-  await c.getByRole('textbox', { name: 'Find a player' }).fill(player.playerid);
+  await c.getByRole('searchbox', { name: 'Find a player' }).fill(player.playerid);
   const row = c.getByTestId('player-row').filter({ hasText: player.username });
   await expect(row).toHaveCount(1);
   await row.getByTestId('select-player').click();
