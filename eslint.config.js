@@ -2,6 +2,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
+import { layerBoundaries } from './eslint.boundaries.js';
 
 export default tseslint.config(
   { ignores: ['dist', 'node_modules', 'data', 'test-results', 'playwright-report', '.tmp'] },
@@ -36,4 +37,6 @@ export default tseslint.config(
       ] }],
     },
   },
+  // the layers of docs/architecture.md, enforced (eslint.boundaries.js)
+  ...layerBoundaries,
 );

@@ -14,6 +14,9 @@ export default defineConfig(({ mode }) => ({
     // serve them, unless asked for: SOURCE_MAPS=serve at build time links them, at run time serves them
     sourcemap: process.env.SOURCE_MAPS === 'serve' ? true : 'hidden',
     chunkSizeWarningLimit: 600,
+    // XState is one library every page loads with the app: one chunk, not a chunk per module group
+    // the pages happen to share (each chunk costs the first page a request and its own overhead)
+    rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'xstate', test: /node_modules[\\/]xstate[\\/]/ }] } } },
   },
   server: { port: 5173 },
   test: {

@@ -29,6 +29,7 @@ import { startServer, type RunningServer } from '../server/app';
 import { ephemeralConfig } from '../server/config';
 import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
 import { createApi } from '../src/api/client';
+import { createHttp } from '../src/api/http';
 import { appWith } from '../src/machines/app.machine';
 import { authMachine } from '../src/machines/auth.machine';
 import { boardData } from '../src/machines/board.machine';
@@ -235,7 +236,7 @@ class Session {
    */
   async player(name: string, points: number) {
     const account = await this.account(name, points);
-    const api = createApi(`${this.server.httpUrl}/`);
+    const api = createApi(createHttp(`${this.server.httpUrl}/`, { token: () => null, unauthorized: () => {} }));
     const recorder = createRecorder({ app: `kingdom@${version}` });
     const urls = { auction: this.auctionProxy.url, user: this.userProxy.url };
     const sockets = (url: string) => createSocket(url, WebSocket as unknown as WebSocketCtor, recorder.tap(url === urls.user ? 'user' : 'auction'));

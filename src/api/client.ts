@@ -1,4 +1,4 @@
-import ky, { type KyInstance } from 'ky';
+import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import {
   loginAnswer,
@@ -10,9 +10,8 @@ import {
   type RegisterBody,
   type User,
 } from '../protocol/auth';
-import { UnauthorizedError } from '../machines/auth.machine';
 
-/** The REST client: JSON, bearer token, answers checked against the shared schemas. */
+/** An API call that failed: the server's text (or what went wrong) and the HTTP status when there was one. */
 export class ApiError extends Error {
   /** The HTTP status of the answer, when there was one (a 404 "never scanned" reads differently from a failure). */
   constructor(
@@ -23,13 +22,28 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The server refused the token (401): the session is over. The auth machine tells it by its
+ * plain `status` (machines import nothing from the API layer).
+ */
+export class UnauthorizedError extends ApiError {
+  constructor(message: string) {
+    super(message, 401);
+  }
+}
+
+/**
+ * The account's REST calls. Signing in and registering carry no token; `me` and `logout` carry
+ * the token the auth machine names (a new one is checked before it is kept); the others get the
+ * signed-in user's token from the REST core's hook (src/api/http.ts).
+ */
 export interface Api {
   login(body: { email: string; password: string }): Promise<string>;
   me(token: string): Promise<User>;
   logout(token: string): Promise<void>;
   register(body: RegisterBody): Promise<void>;
-  changePassword(token: string, body: ChangePasswordBody): Promise<void>;
-  setLocale(token: string, locale: string): Promise<User>;
+  changePassword(body: ChangePasswordBody): Promise<void>;
+  setLocale(locale: string): Promise<User>;
 }
 
 const SERVER_UNREADABLE = 'The server sent an answer this app cannot read.';
@@ -39,21 +53,21 @@ async function read<S extends z.ZodMiniType>(response: Response, schema: S): Pro
   try {
     body = await response.json();
   } catch {
-    throw new ApiError(response.ok ? SERVER_UNREADABLE : `${response.status} ${response.statusText}`);
+    throw new ApiError(response.ok ? SERVER_UNREADABLE : `${response.status} ${response.statusText}`, response.status);
   }
   const parsed = schema.safeParse(body);
-  if (!parsed.success) throw new ApiError(SERVER_UNREADABLE);
+  if (!parsed.success) throw new ApiError(SERVER_UNREADABLE, response.status);
   return parsed.data;
 }
 
-export function createApi(baseUrl: string, http: KyInstance = ky): Api {
-  const client = http.create({ prefixUrl: baseUrl, throwHttpErrors: false, timeout: 15_000, retry: 0 });
+export function createApi(client: KyInstance): Api {
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
   return {
     async login(body) {
-      const answer = await read(await client.post('auth/login', { json: body }), loginAnswer);
-      if (!answer.result) throw new ApiError(answer.error);
+      const response = await client.post('auth/login', { json: body });
+      const answer = await read(response, loginAnswer);
+      if (!answer.result) throw new ApiError(answer.error, response.status);
       return answer.token.access_token;
     },
     async me(token) {
@@ -61,27 +75,31 @@ export function createApi(baseUrl: string, http: KyInstance = ky): Api {
       const answer = await read(response, meAnswer);
       if (!answer.result) {
         if (response.status === 401) throw new UnauthorizedError(answer.error);
-        throw new ApiError(answer.error);
+        throw new ApiError(answer.error, response.status);
       }
       return answer.user;
     },
     async logout(token) {
-      const answer = await read(await client.get('auth/logout', { headers: bearer(token) }), statusAnswer);
-      if (answer.status !== 'success') throw new ApiError(answer.error ?? answer.status);
+      const response = await client.get('auth/logout', { headers: bearer(token) });
+      const answer = await read(response, statusAnswer);
+      if (answer.status !== 'success') throw new ApiError(answer.error ?? answer.status, response.status);
     },
     async register(body) {
-      const answer = await read(await client.post('auth/register', { json: body }), statusAnswer);
-      if (answer.status !== 'success') throw new ApiError(answer.error ?? answer.status);
+      const response = await client.post('auth/register', { json: body });
+      const answer = await read(response, statusAnswer);
+      if (answer.status !== 'success') throw new ApiError(answer.error ?? answer.status, response.status);
     },
-    async changePassword(token, body) {
-      const answer = await read(await client.post('account/password', { json: body, headers: bearer(token) }), resultAnswer);
-      if (!answer.result) throw new ApiError(answer.error ?? SERVER_UNREADABLE);
+    async changePassword(body) {
+      const response = await client.post('account/password', { json: body });
+      const answer = await read(response, resultAnswer);
+      if (!answer.result) throw new ApiError(answer.error ?? SERVER_UNREADABLE, response.status);
     },
-    async setLocale(token, locale) {
-      const answer = await read(await client.post('account/locale', { json: { locale }, headers: bearer(token) }), resultAnswer);
-      if (!answer.result) throw new ApiError(answer.error ?? SERVER_UNREADABLE);
+    async setLocale(locale) {
+      const response = await client.post('account/locale', { json: { locale } });
+      const answer = await read(response, resultAnswer);
+      if (!answer.result) throw new ApiError(answer.error ?? SERVER_UNREADABLE, response.status);
       const parsed = userSchema.safeParse(answer.user);
-      if (!parsed.success) throw new ApiError(SERVER_UNREADABLE);
+      if (!parsed.success) throw new ApiError(SERVER_UNREADABLE, response.status);
       return parsed.data;
     },
   };

@@ -11,7 +11,8 @@ import {
   type TransactionBody,
   type TransactionKind,
 } from '../protocol/points';
-import { answer, bearer, csvBlob, params, restClient } from './rest';
+import type { KyInstance } from 'ky';
+import { answer, csvBlob, params } from './rest';
 
 /** The points ledger's back office (council and admin; the ledger check is admin only). */
 const paged = { page: z.int(), pageSize: z.int(), total: z.int() };
@@ -41,43 +42,42 @@ export interface TransactionFilters {
 }
 
 export interface PointsApi {
-  players(token: string, q: string, page?: number): Promise<z.infer<typeof playersAnswer>>;
-  change(token: string, body: TransactionBody): Promise<z.infer<typeof grantAnswer>>;
-  transactions(token: string, filters: TransactionFilters, page?: number): Promise<z.infer<typeof transactionsAnswer>>;
-  transactionsCsv(token: string, filters: TransactionFilters): Promise<{ blob: Blob; filename: string | null }>;
-  bulkPreview(token: string, file: File): Promise<BulkPreview>;
-  bulkApply(token: string, previewToken: string): Promise<number>;
-  ledgerCheck(token: string): Promise<LedgerCheck>;
+  players(q: string, page?: number): Promise<z.infer<typeof playersAnswer>>;
+  change(body: TransactionBody): Promise<z.infer<typeof grantAnswer>>;
+  transactions(filters: TransactionFilters, page?: number): Promise<z.infer<typeof transactionsAnswer>>;
+  transactionsCsv(filters: TransactionFilters): Promise<{ blob: Blob; filename: string | null }>;
+  bulkPreview(file: File): Promise<BulkPreview>;
+  bulkApply(previewToken: string): Promise<number>;
+  ledgerCheck(): Promise<LedgerCheck>;
 }
 
 const filterParams = (f: TransactionFilters) => params({ username: f.username?.trim(), kind: f.kind, actor: f.actor?.trim(), from: f.from, to: f.to });
 
-export function createPointsApi(baseUrl: string): PointsApi {
-  const client = restClient(baseUrl);
+export function createPointsApi(client: KyInstance): PointsApi {
   return {
-    async players(token, q, page = 1) {
-      return answer(await client.get('points/players', { headers: bearer(token), searchParams: params({ q: q.trim(), page }) }), playersAnswer);
+    async players(q, page = 1) {
+      return answer(await client.get('points/players', { searchParams: params({ q: q.trim(), page }) }), playersAnswer);
     },
-    async change(token, body) {
-      return answer(await client.post('points/transactions', { headers: bearer(token), json: body }), grantAnswer);
+    async change(body) {
+      return answer(await client.post('points/transactions', { json: body }), grantAnswer);
     },
-    async transactions(token, filters, page = 1) {
-      return answer(await client.get('points/transactions', { headers: bearer(token), searchParams: { ...filterParams(filters), page: String(page) } }), transactionsAnswer);
+    async transactions(filters, page = 1) {
+      return answer(await client.get('points/transactions', { searchParams: { ...filterParams(filters), page: String(page) } }), transactionsAnswer);
     },
-    async transactionsCsv(token, filters) {
-      return csvBlob(await client.get('points/transactions.csv', { headers: bearer(token), searchParams: filterParams(filters), timeout: 120_000 }));
+    async transactionsCsv(filters) {
+      return csvBlob(await client.get('points/transactions.csv', { searchParams: filterParams(filters), timeout: 120_000 }));
     },
-    async bulkPreview(token, file) {
+    async bulkPreview(file) {
       const body = new FormData();
       body.append('file', file, file.name);
-      const { result: _, ...preview } = await answer(await client.post('points/bulk/preview', { headers: bearer(token), body, timeout: 60_000 }), bulkPreviewAnswer);
+      const { result: _, ...preview } = await answer(await client.post('points/bulk/preview', { body, timeout: 60_000 }), bulkPreviewAnswer);
       return preview;
     },
-    async bulkApply(token, previewToken) {
-      return (await answer(await client.post('points/bulk/apply', { headers: bearer(token), json: { token: previewToken }, timeout: 60_000 }), bulkApplyAnswer)).applied;
+    async bulkApply(previewToken) {
+      return (await answer(await client.post('points/bulk/apply', { json: { token: previewToken }, timeout: 60_000 }), bulkApplyAnswer)).applied;
     },
-    async ledgerCheck(token) {
-      const { result: _, ...check } = await answer(await client.get('points/ledger-check', { headers: bearer(token), timeout: 60_000 }), ledgerCheckAnswer);
+    async ledgerCheck() {
+      const { result: _, ...check } = await answer(await client.get('points/ledger-check', { timeout: 60_000 }), ledgerCheckAnswer);
       return check;
     },
   };

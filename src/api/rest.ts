@@ -1,19 +1,12 @@
-import ky, { type KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import { ApiError } from './client';
 
 /**
- * What the back-office REST clients share: a ky instance on the API's base URL, the bearer header,
+ * What the REST modules share (each is a function of the one ky instance, src/api/http.ts):
  * answers checked against a schema ({result: false, error} becomes an ApiError with the server's
- * text) and CSV downloads fetched with the token (a plain link could not send it).
+ * text and the status) and CSV downloads fetched with the token (a plain link could not send it).
  */
 const failure = z.object({ result: z.literal(false), error: z.string() });
-
-export function restClient(baseUrl: string): KyInstance {
-  return ky.create({ prefixUrl: baseUrl, throwHttpErrors: false, timeout: 15_000, retry: 0 });
-}
-
-export const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 
 export async function answer<S extends z.ZodMiniType>(response: Response, schema: S): Promise<z.infer<S>> {
   const body: unknown = await response.json().catch(() => null);

@@ -12,7 +12,8 @@ import {
   type HistoryOutcome,
   type StoreItem,
 } from '../protocol/store';
-import { answer, bearer, csvBlob, params, restClient } from './rest';
+import type { KyInstance } from 'ky';
+import { answer, csvBlob, params } from './rest';
 import { tolerantList } from './store';
 
 /**
@@ -38,38 +39,37 @@ export interface HistoryFilters {
 }
 
 export interface StoreOfficeApi {
-  history(token: string, filters: HistoryFilters, page?: number): Promise<z.infer<typeof historyAnswer>>;
-  historyCsv(token: string, filters: HistoryFilters): Promise<{ blob: Blob; filename: string | null }>;
-  myHistory(token: string, page?: number): Promise<z.infer<typeof salesAnswer>>;
-  editItem(token: string, itemId: number, body: EditItemBody): Promise<StoreItem>;
-  duplicateItem(token: string, itemId: number, startsAt?: number): Promise<StoreItem>;
-  upload(token: string, file: File): Promise<string>;
+  history(filters: HistoryFilters, page?: number): Promise<z.infer<typeof historyAnswer>>;
+  historyCsv(filters: HistoryFilters): Promise<{ blob: Blob; filename: string | null }>;
+  myHistory(page?: number): Promise<z.infer<typeof salesAnswer>>;
+  editItem(itemId: number, body: EditItemBody): Promise<StoreItem>;
+  duplicateItem(itemId: number, startsAt?: number): Promise<StoreItem>;
+  upload(file: File): Promise<string>;
 }
 
 const filterParams = (f: HistoryFilters) => params({ user: f.user?.trim(), outcome: f.outcome, from: f.from, to: f.to });
 
-export function createStoreOfficeApi(baseUrl: string): StoreOfficeApi {
-  const client = restClient(baseUrl);
+export function createStoreOfficeApi(client: KyInstance): StoreOfficeApi {
   return {
-    async history(token, filters, page = 1) {
-      return answer(await client.get('store/history', { headers: bearer(token), searchParams: { ...filterParams(filters), page: String(page) } }), historyAnswer);
+    async history(filters, page = 1) {
+      return answer(await client.get('store/history', { searchParams: { ...filterParams(filters), page: String(page) } }), historyAnswer);
     },
-    async historyCsv(token, filters) {
-      return csvBlob(await client.get('store/history.csv', { headers: bearer(token), searchParams: filterParams(filters), timeout: 120_000 }));
+    async historyCsv(filters) {
+      return csvBlob(await client.get('store/history.csv', { searchParams: filterParams(filters), timeout: 120_000 }));
     },
-    async myHistory(token, page = 1) {
-      return answer(await client.get('store/my-history', { headers: bearer(token), searchParams: { page: String(page) } }), salesAnswer);
+    async myHistory(page = 1) {
+      return answer(await client.get('store/my-history', { searchParams: { page: String(page) } }), salesAnswer);
     },
-    async editItem(token, itemId, body) {
-      return (await answer(await client.post(`store/items/${itemId}`, { headers: bearer(token), json: body }), itemAnswer)).item;
+    async editItem(itemId, body) {
+      return (await answer(await client.post(`store/items/${itemId}`, { json: body }), itemAnswer)).item;
     },
-    async duplicateItem(token, itemId, startsAt) {
-      return (await answer(await client.post(`store/items/${itemId}/duplicate`, { headers: bearer(token), json: startsAt === undefined ? {} : { startsAt } }), itemAnswer)).item;
+    async duplicateItem(itemId, startsAt) {
+      return (await answer(await client.post(`store/items/${itemId}/duplicate`, { json: startsAt === undefined ? {} : { startsAt } }), itemAnswer)).item;
     },
-    async upload(token, file) {
+    async upload(file) {
       const body = new FormData();
       body.append('file', file, file.name);
-      return (await answer(await client.post('store/uploads', { headers: bearer(token), body, timeout: 60_000 }), uploadAnswerOk)).url;
+      return (await answer(await client.post('store/uploads', { body, timeout: 60_000 }), uploadAnswerOk)).url;
     },
   };
 }

@@ -1,7 +1,7 @@
-import ky from 'ky';
+import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import { storeItem, type CreateItemBody, type ItemState, type StoreItem } from '../protocol/store';
-import { ApiError } from './client';
+import { answer } from './rest';
 
 /**
  * The items of a list answer one by one: an item the contract does not match is left out and
@@ -42,35 +42,23 @@ export const tolerantList = <S extends z.ZodMiniType>(schema: S, what: string) =
 /** The store's REST calls (items: list, create, cancel), answers checked against the contract. */
 const itemsAnswer = z.object({ result: z.literal(true), items: tolerantList(storeItem, 'store item(s)') });
 const itemAnswer = z.object({ result: z.literal(true), item: storeItem });
-const failure = z.object({ result: z.literal(false), error: z.string() });
-
 export interface StoreApi {
-  listItems(token: string, state?: ItemState): Promise<StoreItem[]>;
-  createItem(token: string, body: CreateItemBody): Promise<StoreItem>;
-  cancelItem(token: string, itemId: number): Promise<StoreItem>;
+  listItems(state?: ItemState): Promise<StoreItem[]>;
+  createItem(body: CreateItemBody): Promise<StoreItem>;
+  cancelItem(itemId: number): Promise<StoreItem>;
 }
 
-async function answer<S extends z.ZodMiniType>(response: Response, schema: S): Promise<z.infer<S>> {
-  const body: unknown = await response.json().catch(() => null);
-  const ok = schema.safeParse(body);
-  if (ok.success) return ok.data;
-  const bad = failure.safeParse(body);
-  throw new ApiError(bad.success ? bad.data.error : `${response.status} ${response.statusText}`);
-}
-
-export function createStoreApi(baseUrl: string): StoreApi {
-  const client = ky.create({ prefixUrl: baseUrl, throwHttpErrors: false, timeout: 15_000, retry: 0 });
-  const auth = (token: string) => ({ Authorization: `Bearer ${token}` });
+export function createStoreApi(client: KyInstance): StoreApi {
   return {
-    async listItems(token, state) {
-      const response = await client.get('store/items', { headers: auth(token), searchParams: state ? { state } : undefined });
+    async listItems(state) {
+      const response = await client.get('store/items', { searchParams: state ? { state } : undefined });
       return (await answer(response, itemsAnswer)).items;
     },
-    async createItem(token, body) {
-      return (await answer(await client.post('store/items', { headers: auth(token), json: body }), itemAnswer)).item;
+    async createItem(body) {
+      return (await answer(await client.post('store/items', { json: body }), itemAnswer)).item;
     },
-    async cancelItem(token, itemId) {
-      return (await answer(await client.post(`store/items/${itemId}/cancel`, { headers: auth(token) }), itemAnswer)).item;
+    async cancelItem(itemId) {
+      return (await answer(await client.post(`store/items/${itemId}/cancel`), itemAnswer)).item;
     },
   };
 }

@@ -7,10 +7,6 @@ import type { Balance } from '../protocol/socket';
  * whenever the token changes. A failed load clears loading. Logout calls the API, then clears
  * token and user whatever the API answered.
  */
-export class UnauthorizedError extends Error {
-  readonly unauthorized = true;
-}
-
 export interface AuthInput {
   token: string | null;
 }
@@ -58,7 +54,8 @@ export const authMachine = setup({
   },
   guards: {
     hasToken: ({ context }) => context.token !== null,
-    unauthorized: ({ event }) => (event as { error?: unknown }).error instanceof UnauthorizedError,
+    /** The server refused the token (an API error with status 401, src/api's UnauthorizedError): the session is over. */
+    unauthorized: ({ event }) => ((event as { error?: { status?: unknown } | null }).error ?? null)?.status === 401,
   },
 }).createMachine({
   id: 'auth',

@@ -2,7 +2,6 @@ import { createContext, useContext } from 'react';
 import { useSelector } from '@xstate/react';
 import type { KyInstance } from 'ky';
 import type { Api } from '../api/client';
-import type { StoreApi } from '../api/store';
 import type { AppActor } from '../machines/app.machine';
 import { isConnected } from '../machines/connection.machine';
 import type { Channel } from '../protocol/socket';
@@ -13,7 +12,7 @@ import type { Recorder } from '../streams/recorder';
  * The root actor and the API, given to every component; state is read from the actors. The
  * session recorder and the actors' inspection are there for QA and developers.
  */
-export const AppContext = createContext<{ actor: AppActor; api: Api; http: KyInstance; storeApi: StoreApi; recorder?: Recorder; inspection?: Inspection } | null>(null);
+export const AppContext = createContext<{ actor: AppActor; api: Api; http: KyInstance; recorder?: Recorder; inspection?: Inspection } | null>(null);
 
 export function useRuntime() {
   const runtime = useContext(AppContext);

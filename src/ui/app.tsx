@@ -9,7 +9,7 @@ import { NotificationsHost } from './shell/notifications-host';
 export function App({ runtime }: { runtime: AppRuntime }) {
   return (
     <AppContext.Provider
-      value={{ actor: runtime.actor, api: runtime.api, http: runtime.http, storeApi: runtime.storeApi, recorder: runtime.recorder, inspection: runtime.inspection }}
+      value={{ actor: runtime.actor, api: runtime.api, http: runtime.http, recorder: runtime.recorder, inspection: runtime.inspection }}
     >
       <AppIntlProvider>
         <ErrorBoundary>

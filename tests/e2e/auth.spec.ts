@@ -14,10 +14,10 @@ test('sign-up shows every validation message of SPEC 5 and sends nothing while i
   await expect(page.getByText('Password must contain minimum eight characters, at least one uppercase letter, one number and one special character!')).toBeVisible();
   await expect(page.getByText('Please confirm your password!')).toBeVisible();
 
-  await page.locator('#playerid').fill('12ab');
-  await page.locator('#email').fill('not-an-email');
-  await page.locator('#password').fill('Abcdefg1'); // no special character
-  await page.locator('#confirm').fill('Abcdefg1!');
+  await page.getByLabel('Governor ID', { exact: true }).fill('12ab');
+  await page.getByLabel('Email', { exact: true }).fill('not-an-email');
+  await page.getByLabel('Password', { exact: true }).fill('Abcdefg1'); // no special character
+  await page.getByLabel('Confirm Password', { exact: true }).fill('Abcdefg1!');
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expect(page.getByText('Please fill in a valid governer id')).toBeVisible();
   await expect(page.getByText('Please fill in a valid email')).toBeVisible();
@@ -30,11 +30,11 @@ test('password strength indicator follows the password', async ({ page }) => {
   await page.goto('/signup');
   const meter = page.getByTestId('password-strength');
   await expect(meter).toHaveAttribute('data-score', '0');
-  await page.locator('#password').fill('abc');
+  await page.getByLabel('Password', { exact: true }).fill('abc');
   await expect(meter).toHaveAttribute('data-score', '0');
-  await page.locator('#password').fill('Abcdefg1');
+  await page.getByLabel('Password', { exact: true }).fill('Abcdefg1');
   await expect(meter).toHaveAttribute('data-score', '2');
-  await page.locator('#password').fill('Abcdefgh1!xyz');
+  await page.getByLabel('Password', { exact: true }).fill('Abcdefgh1!xyz');
   await expect(meter).toHaveAttribute('data-score', '4');
   await expect(meter).toContainText('Strong');
 });
@@ -42,15 +42,15 @@ test('password strength indicator follows the password', async ({ page }) => {
 test('sign-up succeeds, clears the form, and the new account can sign in', async ({ page }) => {
   const account = newAccount('new');
   await page.goto('/signup');
-  await page.locator('#username').fill(account.username);
-  await page.locator('#playerid').fill(account.playerid);
-  await page.locator('#email').fill(account.email.toUpperCase());
-  await page.locator('#password').fill(account.password);
-  await page.locator('#confirm').fill(account.password);
+  await page.getByLabel('Username', { exact: true }).fill(account.username);
+  await page.getByLabel('Governor ID', { exact: true }).fill(account.playerid);
+  await page.getByLabel('Email', { exact: true }).fill(account.email.toUpperCase());
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expect(page.getByText('Your account has been created')).toBeVisible();
-  await expect(page.locator('#username')).toHaveValue('');
-  await expect(page.locator('#email')).toHaveValue('');
+  await expect(page.getByLabel('Username', { exact: true })).toHaveValue('');
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue('');
 
   // the email was stored lowercased: signing in with it works
   await signIn(page, account);
@@ -61,33 +61,33 @@ test('sign-up succeeds, clears the form, and the new account can sign in', async
 test('sign-up with a taken email shows the error alert and the reason', async ({ page }) => {
   const existing = await register();
   await page.goto('/signup');
-  await page.locator('#username').fill(`${existing.username}x`.slice(0, 32));
-  await page.locator('#playerid').fill('123');
-  await page.locator('#email').fill(existing.email);
-  await page.locator('#password').fill(existing.password);
-  await page.locator('#confirm').fill(existing.password);
+  await page.getByLabel('Username', { exact: true }).fill(`${existing.username}x`.slice(0, 32));
+  await page.getByLabel('Governor ID', { exact: true }).fill('123');
+  await page.getByLabel('Email', { exact: true }).fill(existing.email);
+  await page.getByLabel('Password', { exact: true }).fill(existing.password);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(existing.password);
   await page.getByRole('button', { name: 'Sign Up' }).click();
   const alert = page.getByTestId('signup-error');
   await expect(alert).toContainText('There was an error creating your account');
   await expect(alert).toContainText('already exists');
-  await expect(page.locator('#email')).toHaveValue(existing.email);
+  await expect(page.getByLabel('Email', { exact: true })).toHaveValue(existing.email);
 });
 
 test('sign-up with a governor id another account has says so plainly, in the chosen language', async ({ page }) => {
   const existing = await register();
   const account = newAccount('gov');
   await page.goto('/signup');
-  await page.locator('#username').fill(account.username);
-  await page.locator('#playerid').fill(existing.playerid);
-  await page.locator('#email').fill(account.email);
-  await page.locator('#password').fill(account.password);
-  await page.locator('#confirm').fill(account.password);
+  await page.getByLabel('Username', { exact: true }).fill(account.username);
+  await page.getByLabel('Governor ID', { exact: true }).fill(existing.playerid);
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Sign Up' }).click();
   await expect(page.getByTestId('signup-error')).toContainText('Another account has already claimed this governor id. If it is yours, please ask an admin.');
 
-  await page.getByTestId('language-picker').selectOption('fr');
-  await page.locator('#username').fill('ѕerver'); // a Cyrillic dze: reads as the reserved name
-  await page.locator('#playerid').fill(account.playerid);
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
+  await page.getByLabel('Nom d’utilisateur', { exact: true }).fill('ѕerver'); // a Cyrillic dze: reads as the reserved name
+  await page.getByLabel('ID de gouverneur', { exact: true }).fill(account.playerid);
   await page.getByRole('button', { name: 'S’inscrire' }).click();
   await expect(page.getByTestId('signup-error')).toContainText('Ce nom d’utilisateur est réservé.');
 });
@@ -99,8 +99,8 @@ test('sign-in: required fields, then a failure notification titled Error with th
   await expect(page.getByText('Please fill in a password')).toBeVisible();
 
   const account = await register();
-  await page.locator('#email').fill(account.email);
-  await page.locator('#password').fill('Wrong!pass1');
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill('Wrong!pass1');
   await page.getByRole('button', { name: 'Login' }).click();
   const toast = page.getByTestId('notification');
   await expect(toast).toContainText('Error');
@@ -111,9 +111,9 @@ test('sign-in: required fields, then a failure notification titled Error with th
 test('an email typed in capitals with spaces signs in, and "remember me" off keeps the token for this session only', async ({ page }) => {
   const account = await register();
   await page.goto('/signin');
-  await page.locator('#email').fill(`  ${account.email.toUpperCase()} `);
-  await page.locator('#password').fill(account.password);
-  await page.locator('#remember').click();
+  await page.getByLabel('Email', { exact: true }).fill(`  ${account.email.toUpperCase()} `);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Remember me', { exact: true }).click();
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page).toHaveURL(/\/my-account\/profile$/);
   expect(await page.evaluate(() => localStorage.getItem('kingdom.token'))).toBeNull();

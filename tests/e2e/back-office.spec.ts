@@ -19,38 +19,38 @@ test('a council member grants points on Point Management and the player’s open
 
   await open(c, council, '/my-kingdom/kingdom-points/point-management');
   await expect(c.getByRole('heading', { name: 'Point Management' })).toBeVisible();
-  await c.getByTestId('player-search').fill(player.playerid);
+  await c.getByRole('searchbox', { name: 'Find a player' }).fill(player.playerid);
   const row = c.getByTestId('player-row').filter({ hasText: player.username });
   await expect(row).toHaveCount(1);
   await row.getByTestId('select-player').click();
-  await expect(c.locator('#change-username')).toHaveValue(player.username);
+  await expect(c.getByLabel('Player (username)', { exact: true })).toHaveValue(player.username);
 
   // the reason is required: nothing is sent without it
-  await c.locator('#change-amount').fill('1250');
-  await c.getByTestId('grant').click();
+  await c.getByLabel('Points', { exact: true }).fill('1250');
+  await c.getByRole('button', { name: 'Grant', exact: true }).click();
   await expect(c.getByTestId('points-change').getByRole('alert')).toHaveText('Please give a reason: every change of points is kept with its reason.');
   await expect(balance).toHaveText('0 kingdom points');
 
-  await c.locator('#change-reason').fill('Fort defence');
-  await c.getByTestId('grant').click();
+  await c.getByLabel('Reason (kept in the ledger)', { exact: true }).fill('Fort defence');
+  await c.getByRole('button', { name: 'Grant', exact: true }).click();
   await expect(c.getByTestId('change-done')).toHaveText(`Granted 1,250 kingdom points to ${player.username}. Balance now: 1,250.`);
   await expect(balance).toHaveText('1,250 kingdom points'); // live, no reload
 
-  await c.locator('#change-amount').fill('250');
-  await c.locator('#change-reason').fill('Missed rally');
+  await c.getByLabel('Points', { exact: true }).fill('250');
+  await c.getByLabel('Reason (kept in the ledger)', { exact: true }).fill('Missed rally');
   await c.getByTestId('deduct').click();
   await expect(c.getByTestId('change-done')).toHaveText(`Deducted 250 kingdom points from ${player.username}. Balance now: 1,000.`);
   await expect(balance).toHaveText('1,000 kingdom points');
   await expect(row.getByTestId('player-balance')).toHaveText('1,000');
 
   // both are in the transaction list, newest first, with who did them
-  await c.locator('#tx-player').fill(player.username);
+  await c.getByLabel('Player', { exact: true }).fill(player.username);
   const tx = c.getByTestId('transaction-row');
   await expect(tx).toHaveCount(2);
   await expect(tx.first()).toContainText('Missed rally');
   await expect(tx.first().getByTestId('transaction-delta')).toHaveText('-250');
   await expect(tx.first()).toContainText(council.username);
-  await c.locator('#tx-kind').selectOption('grant');
+  await c.getByLabel('Kind', { exact: true }).selectOption('grant');
   await expect(tx).toHaveCount(1);
   await expect(tx.first()).toContainText('Fort defence');
 
@@ -81,14 +81,14 @@ test('bulk award: a file with bad rows shows an error on each and cannot be appl
     await expect(rows.nth(i)).toHaveAttribute('data-valid', 'false');
     await expect(rows.nth(i).getByTestId('bulk-row-error')).not.toBeEmpty();
   }
-  await expect(bulk.getByTestId('bulk-apply')).toBeDisabled();
+  await expect(bulk.getByRole('button', { name: /^Apply \d+ changes?$/ })).toBeDisabled();
 
   const ok = ['username,amount,reason', `${a.username},100,Rally leader`, `${b.username},250,"Scout, top of the week"`].join('\n');
   await bulk.getByTestId('bulk-file').setInputFiles({ name: 'awards-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(ok) });
   await expect(bulk.getByTestId('bulk-summary')).toHaveText('2 rows are valid, 0 rows have errors.');
   await expect(rows.nth(1)).toContainText('Scout, top of the week');
-  await expect(bulk.getByTestId('bulk-apply')).toBeEnabled();
-  await bulk.getByTestId('bulk-apply').click();
+  await expect(bulk.getByRole('button', { name: /^Apply \d+ changes?$/ })).toBeEnabled();
+  await bulk.getByRole('button', { name: /^Apply \d+ changes?$/ }).click();
   await expect(bulk.getByTestId('bulk-applied')).toHaveText('Applied 2 changes.');
   await expect(rows).toHaveCount(0);
 
@@ -103,10 +103,10 @@ test('My Bidding History: empty at first, then the item the player won with its 
   const admin = await tokenOf(ADMIN);
   const player = await register();
   await open(page, player, '/my-account/profile');
-  await page.getByTestId('tab-history').click();
+  await page.getByRole('tab', { name: 'My Bidding History' }).click();
   await expect(page.getByTestId('no-winning-bids')).toHaveText('You do not have any winning bids!');
   // the kills tab says plainly that no scan has seen this player's governor yet
-  await page.getByTestId('tab-kills').click();
+  await page.getByRole('tab', { name: 'Kills distribution' }).click();
   await expect(page.getByTestId('profile-kills').getByTestId('profile-no-governor')).toBeVisible();
 
   await api('points/transactions', { username: player.username, delta: 5_000, reason: 'History test' }, admin);
@@ -121,7 +121,7 @@ test('My Bidding History: empty at first, then the item the player won with its 
   await expect(page.getByTestId('notification').filter({ hasText: 'You won the bid!' })).toBeVisible({ timeout: 20_000 });
 
   await page.goto('/my-account/profile');
-  await page.getByTestId('tab-history').click();
+  await page.getByRole('tab', { name: 'My Bidding History' }).click();
   const won = page.getByTestId('won-item');
   await expect(won).toHaveCount(1);
   await expect(won.first()).toContainText(itemName);
@@ -150,7 +150,7 @@ test('kingdom settings: closing the store shows players a notice; groups the cou
 
   try {
     await c.getByTestId('store-open').click();
-    await c.getByTestId('settings-save').click();
+    await c.getByRole('button', { name: 'Save settings' }).click();
     await expect(c.getByTestId('settings-saved')).toHaveText('The settings were saved.');
     await p.goto('/my-account/kingdom-store');
     await expect(p.getByTestId('store-closed')).toContainText('The store is closed');
@@ -179,7 +179,7 @@ test('store management: create in a dialog, upload an image, edit a scheduled it
   await page.getByTestId('image-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
   await expect(page.getByTestId('image-error')).toHaveText('Choose a PNG, JPEG, WebP or GIF image.');
   await page.getByTestId('image-file').setInputFiles({ name: 'relic.png', mimeType: 'image/png', buffer: PNG });
-  await expect(form.locator('#item-imageUrl')).toHaveValue(/^\/uploads\/.+\.png$/);
+  await expect(form.getByLabel('Image address (https://…)', { exact: true })).toHaveValue(/^\/uploads\/.+\.png$/);
   await expect(page.getByTestId('image-preview')).toBeVisible();
   expect(await page.getByTestId('image-preview').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
 
@@ -187,7 +187,7 @@ test('store management: create in a dialog, upload an image, edit a scheduled it
   await form.getByLabel('Item name').fill(itemName);
   const later = new Date(Date.now() + 3 * 3600_000);
   const p2 = (n: number) => String(n).padStart(2, '0');
-  await form.locator('#item-startsAt').fill(`${later.getFullYear()}-${p2(later.getMonth() + 1)}-${p2(later.getDate())}T${p2(later.getHours())}:${p2(later.getMinutes())}`);
+  await form.getByLabel('Start', { exact: true }).fill(`${later.getFullYear()}-${p2(later.getMonth() + 1)}-${p2(later.getDate())}T${p2(later.getHours())}:${p2(later.getMinutes())}`);
   await dialog.getByRole('button', { name: 'Create item' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   const row = page.getByTestId('item-row').filter({ hasText: itemName });
@@ -241,7 +241,7 @@ test('store management: the who-may-bid hint follows the ticks; errors use the f
 
   // in French: French words and French digit groups
   await page.keyboard.press('Escape');
-  await page.getByTestId('language-picker').selectOption('fr');
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
   await page.getByRole('button', { name: 'Nouvel objet' }).click();
   const fr = page.getByRole('dialog', { name: 'Nouvel objet' });
   await fr.getByLabel('Durée (minutes)').fill('44640');

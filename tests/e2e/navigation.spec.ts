@@ -12,8 +12,8 @@ test('a protected path sends an anonymous visitor to /signin, and sign-in return
   const account = await register();
   await page.goto('/my-kingdom/metrics?range=30');
   await expect(page).toHaveURL(/\/signin$/);
-  await page.locator('#email').fill(account.email);
-  await page.locator('#password').fill(account.password);
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Login' }).click();
   await expect(page).toHaveURL(/\/my-kingdom\/metrics\?range=30$/);
 });

@@ -15,7 +15,7 @@ test('a grant reaches the player’s open page at once, with the locale’s thou
   await expect(balance).toHaveText('1,234,567 kingdom points'); // no reload
 
   // French groups digits with a narrow no-break space
-  await page.getByTestId('language-picker').selectOption('fr');
+  await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
   await expect(balance).toContainText('1\u202f234\u202f567');
 });
 

@@ -66,18 +66,18 @@ test('account settings: see the account, change the password with the old one', 
   await expect(page.getByTestId('account-details')).toContainText(account.playerid);
 
   const form = page.getByTestId('password-form');
-  await form.locator('#oldPassword').fill('Wrong!pass9');
-  await form.locator('#newPassword').fill('weak');
-  await form.locator('#confirm').fill('weak');
+  await form.getByLabel('Current password', { exact: true }).fill('Wrong!pass9');
+  await form.getByLabel('New password', { exact: true }).fill('weak');
+  await form.getByLabel('Confirm new password', { exact: true }).fill('weak');
   await form.getByRole('button', { name: 'Change password' }).click();
   await expect(form.getByText('Password must contain minimum eight characters', { exact: false })).toBeVisible();
 
-  await form.locator('#newPassword').fill('N3w!password');
-  await form.locator('#confirm').fill('N3w!password');
+  await form.getByLabel('New password', { exact: true }).fill('N3w!password');
+  await form.getByLabel('Confirm new password', { exact: true }).fill('N3w!password');
   await form.getByRole('button', { name: 'Change password' }).click();
   await expect(form.getByRole('alert')).toContainText('The current password is incorrect.');
 
-  await form.locator('#oldPassword').fill(account.password);
+  await form.getByLabel('Current password', { exact: true }).fill(account.password);
   await form.getByRole('button', { name: 'Change password' }).click();
   await expect(form.getByText('Your password has been changed.', { exact: false })).toBeVisible();
   const login = await page.request.post('/auth/login', { data: { email: account.email, password: 'N3w!password' } });

@@ -149,8 +149,8 @@ test.describe('#18 loading', () => {
     });
     const account = await accountWithRank('user');
     await page.goto('/signin');
-    await page.locator('#email').fill(account.email);
-    await page.locator('#password').fill(account.password);
+    await page.getByLabel('Email', { exact: true }).fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
     const me = await hold(page, `${BASE_URL}/auth/me`);
     await page.getByRole('button', { name: 'Login' }).click();
     await me.arrived;

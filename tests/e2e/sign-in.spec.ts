@@ -35,8 +35,8 @@ test.describe('with the cookie banner accepted', () => {
       arrived();
     });
     await page.goto('/signin');
-    await page.locator('#email').fill(account.email);
-    await page.locator('#password').fill(account.password);
+    await page.getByLabel('Email', { exact: true }).fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Login' }).click();
     await loginSent;
     const busy = page.getByRole('button', { name: 'Signing in…' });
@@ -50,11 +50,11 @@ test.describe('with the cookie banner accepted', () => {
   test('#23 a successful sign-up offers Sign In as the next step', async ({ page }) => {
     const account = newAccount('next');
     await page.goto('/signup');
-    await page.locator('#username').fill(account.username);
-    await page.locator('#playerid').fill(account.playerid);
-    await page.locator('#email').fill(account.email);
-    await page.locator('#password').fill(account.password);
-    await page.locator('#confirm').fill(account.password);
+    await page.getByLabel('Username', { exact: true }).fill(account.username);
+    await page.getByLabel('Governor ID', { exact: true }).fill(account.playerid);
+    await page.getByLabel('Email', { exact: true }).fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Sign Up' }).click();
     const success = page.getByTestId('signup-success');
     await expect(success).toContainText('Your account has been created');
@@ -69,9 +69,9 @@ test.describe('with the cookie banner accepted', () => {
     const meter = page.getByTestId('password-strength');
     await expect(meter).toBeVisible();
     await expect(meter).not.toContainText('Too weak');
-    await page.locator('#password').fill('a');
+    await page.getByLabel('Password', { exact: true }).fill('a');
     await expect(meter).toContainText('Too weak');
-    await page.locator('#password').fill('');
+    await page.getByLabel('Password', { exact: true }).fill('');
     await expect(meter).not.toContainText('Too weak');
   });
 });

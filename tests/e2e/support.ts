@@ -57,9 +57,9 @@ export async function acceptCookies(page: Page) {
 
 export async function signIn(page: Page, account: { email: string; password: string }, { remember = true } = {}) {
   await page.goto('/signin');
-  await page.locator('#email').fill(account.email);
-  await page.locator('#password').fill(account.password);
-  if (!remember) await page.locator('#remember').click();
+  await page.getByLabel('Email', { exact: true }).fill(account.email);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  if (!remember) await page.getByLabel('Remember me', { exact: true }).click();
   await page.getByRole('button', { name: 'Login' }).click();
   await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
 }

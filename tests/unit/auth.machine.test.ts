@@ -1,7 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise, setup, waitFor, type ActorRefFrom } from 'xstate';
 import type { User } from '../../src/protocol/auth';
-import { UnauthorizedError, authMachine, type AuthEvent, type AuthOutEvent } from '../../src/machines/auth.machine';
+import { UnauthorizedError } from '../../src/api/client';
+import { authMachine, type AuthEvent, type AuthOutEvent } from '../../src/machines/auth.machine';
 import { USER, deferred, type Deferred } from './support/fixtures';
 
 /**

@@ -1,8 +1,12 @@
 import ky from 'ky';
 import { describe, expect, it } from 'vitest';
-import { ApiError } from '../../src/api/client';
+import { ApiError, UnauthorizedError, createApi } from '../../src/api/client';
 import { createHttp } from '../../src/api/http';
 import { createKingdomApi } from '../../src/api/kingdom';
+import { createPointsApi } from '../../src/api/points';
+import { createScansApi } from '../../src/api/scans';
+import { createStoreApi } from '../../src/api/store';
+import { createStoreOfficeApi } from '../../src/api/store-office';
 import { DEFAULT_SETTINGS as settings } from '../../src/protocol/settings';
 
 /** A fetch that records each request's Authorization header and answers from a table. */
@@ -57,5 +61,39 @@ describe('the one REST core', () => {
     const http = createHttp('http://kingdom.test/', { token: () => 'stored', unauthorized: () => {} }, server.base);
     await http.post('auth/me', { headers: { Authorization: 'Bearer fresh' } });
     expect(server.seen[0].authorization).toBe('Bearer fresh');
+  });
+
+  it('every API module is a function of the core: its calls carry the signed-in token and take none', async () => {
+    const server = fakeServer({});
+    const http = createHttp('http://kingdom.test/', { token: () => 'signed-in', unauthorized: () => {} }, server.base);
+    const calls: (() => Promise<unknown>)[] = [
+      () => createPointsApi(http).players('a'),
+      () => createPointsApi(http).ledgerCheck(),
+      () => createStoreApi(http).listItems(),
+      () => createStoreOfficeApi(http).myHistory(),
+      () => createScansApi(http).governor(7),
+      () => createApi(http).setLocale('fr'),
+      () => createApi(http).changePassword({ oldPassword: 'a', newPassword: 'b' }),
+    ];
+    for (const call of calls) await call().catch(() => undefined);
+    expect(server.seen.map((s) => s.path)).toEqual([
+      '/points/players',
+      '/points/ledger-check',
+      '/store/items',
+      '/store/my-history',
+      '/governors/7',
+      '/account/locale',
+      '/account/password',
+    ]);
+    expect(new Set(server.seen.map((s) => s.authorization))).toEqual(new Set(['Bearer signed-in']));
+  });
+
+  it("a refused token on auth/me is an UnauthorizedError with status 401 (the auth machine's guard reads the status)", async () => {
+    const server = fakeServer({ '/auth/me': { status: 401, body: { result: false, user: null, error: 'Your session has ended.' } } });
+    const http = createHttp('http://kingdom.test/', { token: () => null, unauthorized: () => {} }, server.base);
+    const error = await createApi(http).me('old').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect((error as ApiError).status).toBe(401);
+    expect(server.seen[0].authorization).toBe('Bearer old');
   });
 });

@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createScansApi, StatusError, type UploadProgress } from '../../src/api/scans';
+import { ApiError } from '../../src/api/client';
+import { createHttp } from '../../src/api/http';
+import { createScansApi, type UploadProgress } from '../../src/api/scans';
 
 /** A scripted XMLHttpRequest: records what is sent, then plays upload progress and an answer. */
 class FakeXhr {
-  static last: FakeXhr;
+  static last: FakeXhr | undefined;
   method = '';
   url = '';
   headers: Record<string, string> = {};
@@ -38,7 +40,23 @@ class FakeXhr {
   }
 }
 
-afterEach(() => vi.unstubAllGlobals());
+afterEach(() => {
+  vi.unstubAllGlobals();
+  FakeXhr.last = undefined;
+});
+
+/** The scans API on the one REST core, signed in as "tok"; counts the 401s it reports. */
+function scansApi() {
+  const session = { signedOut: 0 };
+  const http = createHttp('http://api.test/', { token: () => 'tok', unauthorized: () => session.signedOut++ });
+  return { api: createScansApi(http), session };
+}
+
+/** ky runs its hooks before the request leaves: the XHR opens a moment after the call. */
+async function sent(): Promise<FakeXhr> {
+  await vi.waitFor(() => expect(FakeXhr.last).toBeDefined());
+  return FakeXhr.last!;
+}
 
 const preview = {
   token: 't1',
@@ -61,8 +79,8 @@ describe('scan preview upload', () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
     const seen: UploadProgress[] = [];
     const file = new File(['ID\n1\n'], 'scan.csv', { type: 'text/csv' });
-    const answer = createScansApi('http://api.test/').preview('tok', file, Date.UTC(2025, 0, 2), (p) => seen.push(p));
-    const xhr = FakeXhr.last;
+    const answer = scansApi().api.preview(file, Date.UTC(2025, 0, 2), (p) => seen.push(p));
+    const xhr = await sent();
     expect(xhr.method).toBe('POST');
     expect(xhr.url).toBe('http://api.test/scans/preview');
     expect(xhr.headers.Authorization).toBe('Bearer tok');
@@ -79,27 +97,36 @@ describe('scan preview upload', () => {
     ]);
   });
 
-  it('no takenAt: only the file is sent', () => {
+  it('no takenAt: only the file is sent', async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
-    void createScansApi('http://api.test/').preview('tok', new File(['x'], 'a.csv'), null);
-    expect([...FakeXhr.last.body!.keys()]).toEqual(['file']);
+    void scansApi().api.preview(new File(['x'], 'a.csv'), null).catch(() => undefined);
+    expect([...(await sent()).body!.keys()]).toEqual(['file']);
   });
 
   it("a refusal carries the server's text and status (the same file twice names its scan)", async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
-    const answer = createScansApi('http://api.test/').preview('tok', new File(['x'], 'a.csv'), null);
+    const answer = scansApi().api.preview(new File(['x'], 'a.csv'), null);
     const text = 'This file was already imported: it is scan #3 of 2025-12-29T00:00:00.000Z. Nothing was imported.';
-    FakeXhr.last.play(409, { result: false, error: text });
+    (await sent()).play(409, { result: false, error: text });
     const error = await answer.catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(StatusError);
-    expect((error as StatusError).message).toBe(text);
-    expect((error as StatusError).status).toBe(409);
+    expect(error).toBeInstanceOf(ApiError);
+    expect((error as ApiError).message).toBe(text);
+    expect((error as ApiError).status).toBe(409);
+  });
+
+  it('a 401 on the upload signs out the same way as any other call (the REST core sees it)', async () => {
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    const { api, session } = scansApi();
+    const answer = api.preview(new File(['x'], 'a.csv'), null);
+    (await sent()).play(401, { result: false, error: 'Your session has ended.' });
+    await expect(answer).rejects.toThrow('Your session has ended.');
+    expect(session.signedOut).toBe(1);
   });
 
   it('an answer that is not a preview is an error, not a preview', async () => {
     vi.stubGlobal('XMLHttpRequest', FakeXhr);
-    const answer = createScansApi('http://api.test/').preview('tok', new File(['x'], 'a.csv'), null);
-    FakeXhr.last.play(200, { result: true, preview: { token: 1 } });
+    const answer = scansApi().api.preview(new File(['x'], 'a.csv'), null);
+    (await sent()).play(200, { result: true, preview: { token: 1 } });
     await expect(answer).rejects.toThrow('The server sent an answer this app cannot read.');
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactNumber, exactNumber, killsByTier, lastChange, seriesData } from '../../src/ui/pages/stats/format';
+import { compactNumber, exactNumber, killsByTier, lastChange, seriesData } from '../../src/ui/lib/stats-format';
 
 describe('readable numbers', () => {
   it('large numbers are compact (1.2B), small ones whole with the locale separators', () => {

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createHttp } from '../../src/api/http';
 import { createStoreApi, setReportDropped } from '../../src/api/store';
 import { createStoreOfficeApi } from '../../src/api/store-office';
 
@@ -28,6 +29,9 @@ function item(itemId: number, overrides: Record<string, unknown> = {}) {
   };
 }
 
+/** The one REST core as the app makes it (its fetch is the stubbed global). */
+const http = () => createHttp('http://kingdom.test/', { token: () => 'token', unauthorized: () => {} });
+
 afterEach(() => {
   vi.unstubAllGlobals();
   setReportDropped(() => {});
@@ -38,7 +42,7 @@ describe('store lists are read item by item', () => {
     const reports: [string, string[]][] = [];
     setReportDropped((what, dropped) => reports.push([what, dropped]));
     vi.stubGlobal('fetch', async () => json({ result: true, items: [item(1), item(2, { startsAt: 9007199254740991, endsAt: 9007199254740991 + 60_000 }), item(3)] }));
-    const items = await createStoreApi('http://kingdom.test/').listItems('token');
+    const items = await createStoreApi(http()).listItems();
     expect(items.map((i) => i.itemId)).toEqual([1, 3]);
     expect(reports).toHaveLength(1);
     expect(reports[0][0]).toBe('store item(s)');
@@ -49,7 +53,7 @@ describe('store lists are read item by item', () => {
     const reports: unknown[] = [];
     setReportDropped((...args) => reports.push(args));
     vi.stubGlobal('fetch', async () => json({ result: true, items: [item(1), item(2)] }));
-    expect(await createStoreApi('http://kingdom.test/').listItems('token')).toHaveLength(2);
+    expect(await createStoreApi(http()).listItems()).toHaveLength(2);
     expect(reports).toEqual([]);
   });
 
@@ -58,13 +62,13 @@ describe('store lists are read item by item', () => {
     setReportDropped((what, dropped) => reports.push([what, dropped]));
     const sale = (itemId: number, at: unknown) => ({ itemId, itemName: 'x', username: 'alice', amount: 5, at });
     vi.stubGlobal('fetch', async () => json({ result: true, sales: [sale(1, 1), sale(2, 'soon'), sale(3, 3)], page: 1, pageSize: 50, total: 3 }));
-    const answer = await createStoreOfficeApi('http://kingdom.test/').myHistory('token');
+    const answer = await createStoreOfficeApi(http()).myHistory();
     expect(answer.sales.map((s) => s.itemId)).toEqual([1, 3]);
     expect(reports.map(([what]) => what)).toEqual(['sale(s)']);
   });
 
   it('still refuses an answer whose list is not a list at all', async () => {
     vi.stubGlobal('fetch', async () => json({ result: true, items: 'nope' }));
-    await expect(createStoreApi('http://kingdom.test/').listItems('token')).rejects.toThrow();
+    await expect(createStoreApi(http()).listItems()).rejects.toThrow();
   });
 });

@@ -1,8 +1,6 @@
-import { createActor, fromPromise } from 'xstate';
+import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
 import { createApi, type Api } from '../../api/client';
 import { createHttp } from '../../api/http';
-import { lazyClient } from '../../api/lazy';
-import type { StoreApi } from '../../api/store';
 import { endpoints } from '../../api/config';
 import { appWith } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
@@ -19,7 +17,14 @@ import { TOKEN_KEY, clearToken, readSettings, readToken, storeSettings, storeTok
 /** Wires the root machine to the real API, sockets and storage, and starts it. */
 export function createApp() {
   const ends = endpoints();
-  const api: Api = createApi(ends.api);
+  // the one REST core: the signed-in user's token on every call; a 401 makes the auth actor ask
+  // the server again, which signs the user out if the session is over (the same as a refused socket)
+  let auth: ActorRefFrom<typeof authMachine> | null = null;
+  const http = createHttp(ends.api, {
+    token: () => auth?.getSnapshot().context.token ?? null,
+    unauthorized: () => auth?.send({ type: 'REVALIDATE' }),
+  });
+  const api: Api = createApi(http);
 
   // the other tabs of this browser hear of a sign-in or sign-out (a session cookie fires no storage event)
   const reportProtocolErrors = createProtocolErrorReporter();
@@ -69,13 +74,7 @@ export function createApp() {
     },
   });
   actor.start();
-  // the one REST core: the signed-in user's token on every call; a 401 makes the auth actor ask
-  // the server again, which signs the user out if the session is over (the same as a refused socket)
-  const auth = actor.getSnapshot().context.auth;
-  const http = createHttp(ends.api, {
-    token: () => auth.getSnapshot().context.token,
-    unauthorized: () => auth.send({ type: 'REVALIDATE' }),
-  });
+  auth = actor.getSnapshot().context.auth;
   actor.getSnapshot().context.auth.subscribe((s) => {
     if (s.context.user) recorder.setUser(s.context.user.username);
   });
@@ -101,9 +100,7 @@ export function createApp() {
   });
   tabs?.addEventListener('message', followOtherTab);
 
-  // the store's client and schemas load with the first store page, not with /signin
-  const storeApi = lazyClient<StoreApi>(() => import('../../api/store').then((m) => m.createStoreApi(ends.api)));
-  return { actor, api, http, storeApi, endpoints: ends, recorder, inspection };
+  return { actor, api, http, endpoints: ends, recorder, inspection };
 }
 
 export type AppRuntime = ReturnType<typeof createApp>;

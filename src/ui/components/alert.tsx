@@ -5,8 +5,8 @@ import { cn } from '../lib/cn';
 const alertVariants = cva('rounded-md border px-4 py-3 text-sm', {
   variants: {
     variant: {
-      success: 'border-success/40 bg-success/10 text-success',
-      error: 'border-danger/40 bg-danger/10 text-danger',
+      success: 'border-success/40 bg-success/10 text-foreground',
+      error: 'border-danger/40 bg-danger/10 text-foreground',
       info: 'border-border bg-muted text-foreground',
     },
   },

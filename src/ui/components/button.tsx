@@ -11,7 +11,7 @@ export const buttonVariants = cva(
         primary: 'bg-primary text-primary-foreground hover:opacity-90',
         outline: 'border border-border bg-transparent hover:bg-muted',
         ghost: 'hover:bg-muted',
-        danger: 'bg-danger text-white hover:opacity-90',
+        danger: 'bg-danger text-danger-foreground hover:opacity-90',
         link: 'text-primary underline-offset-4 hover:underline px-0',
       },
       size: { sm: 'h-8 px-3', md: 'h-10 px-4', lg: 'h-11 px-6 text-base', icon: 'h-10 w-10' },

@@ -6,7 +6,8 @@ import { SkeletonRows } from './skeleton';
 /**
  * A plain data table that scrolls sideways on narrow screens; cells align to the inline start.
  * While `loading` (give `columns`), skeleton rows fill the body under the headers, so a table that
- * is loading never looks like an empty one.
+ * is loading never looks like an empty one. Every header cell names its column (`Th`, scope="col";
+ * a column of icons or buttons gets an sr-only name through `srOnly`).
  */
 export function Table({
   className,
@@ -14,12 +15,13 @@ export function Table({
   loading = false,
   columns = 1,
   skeletonRows = 5,
+  wrapperClassName,
   children,
   ...props
-}: ComponentProps<'table'> & { minWidth?: string; loading?: boolean; columns?: number; skeletonRows?: number }) {
+}: ComponentProps<'table'> & { minWidth?: string; loading?: boolean; columns?: number; skeletonRows?: number; wrapperClassName?: string }) {
   const intl = useIntl();
   return (
-    <div className="max-w-full overflow-x-auto">
+    <div className={cn('max-w-full overflow-x-auto', wrapperClassName)}>
       <table className={cn('w-full text-sm', className)} style={{ minWidth }} aria-busy={loading || undefined} {...props}>
         {children}
         {loading && (
@@ -32,8 +34,13 @@ export function Table({
   );
 }
 
-export function Th({ className, ...props }: ComponentProps<'th'>) {
-  return <th className={cn('px-3 py-2 text-start text-xs font-medium text-muted-foreground', className)} {...props} />;
+/** A column's header cell; `srOnly` names a column whose cells are icons or buttons without showing the name. */
+export function Th({ className, srOnly = false, children, ...props }: ComponentProps<'th'> & { srOnly?: boolean }) {
+  return (
+    <th scope="col" className={cn('px-3 py-2 text-start text-xs font-medium text-muted-foreground', className)} {...props}>
+      {srOnly ? <span className="sr-only">{children}</span> : children}
+    </th>
+  );
 }
 
 export function Td({ className, ...props }: ComponentProps<'td'>) {

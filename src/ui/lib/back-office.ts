@@ -1,26 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { endpoints } from '../../api/config';
-import { createPointsApi, type PointsApi } from '../../api/points';
-import { createStoreOfficeApi, type StoreOfficeApi } from '../../api/store-office';
 import { useChild } from '../app-context';
 
-/**
- * The back-office REST clients, made on first use by the (lazy) pages that need them, so the
- * sign-in bundle does not carry them. The server checks every call's rank; menus are not security.
- */
-let apis: { points: PointsApi; store: StoreOfficeApi } | undefined;
-export function backOffice() {
-  if (!apis) {
-    const base = endpoints().api;
-    apis = { points: createPointsApi(base), store: createStoreOfficeApi(base) };
-  }
-  return apis;
-}
-
-export function useToken(): string | null {
-  return useSelector(useChild('auth'), (s) => s.context.token);
-}
-
+/** The signed-in user's rank, for what a page shows. The server checks every call's rank; menus are not security. */
 export function useRank(): string | undefined {
   return useSelector(useChild('auth'), (s) => s.context.user?.rank);
 }

@@ -12,13 +12,13 @@ export function LanguagePicker({ className }: { className?: string }) {
   const settings = useChild('settings');
   const auth = useChild('auth');
   const locale = useSelector(settings, (s) => s.context.locale);
-  const token = useSelector(auth, (s) => (s.matches('signedIn') ? s.context.token : null));
+  const signedIn = useSelector(auth, (s) => s.matches('signedIn'));
 
   function change(value: string) {
     const next = value as Locale;
     settings.send({ type: 'SET', settings: { locale: next } });
-    if (token) {
-      api.setLocale(token, next).then(
+    if (signedIn) {
+      api.setLocale(next).then(
         (user) => auth.send({ type: 'USER_UPDATED', user }),
         () => {
           /* the choice still holds on this device */

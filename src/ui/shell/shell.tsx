@@ -5,7 +5,6 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation } from 'wouter';
 import { useChild } from '../app-context';
 import { Sheet, SheetContent, SheetTitle } from '../components/sheet';
-import { useToken } from '../lib/back-office';
 import { useApi } from '../lib/use-api';
 import { createKingdomApi } from '../../api/kingdom';
 import { cn } from '../lib/cn';
@@ -25,12 +24,10 @@ import { UserSummary } from './user-summary';
  * page's query, so a save shows at once.
  */
 function useKingdomName(): string {
-  const token = useToken();
   const kingdom = useApi(createKingdomApi);
   const settings = useQuery({
     queryKey: ['kingdom', 'settings'],
     queryFn: () => kingdom.settings(),
-    enabled: !!token,
     throwOnError: false, // the brand falls back to the app's name; pages show their own errors
   });
   return settings.data?.kingdomName.trim() ?? '';

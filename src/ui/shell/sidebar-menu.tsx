@@ -15,7 +15,7 @@ function ItemLink({ link, nested = false }: { link: MenuLink; nested?: boolean }
       className={cn(
         'block rounded-md py-2 pe-3 text-sm transition-colors hover:bg-muted',
         nested ? 'ps-9' : 'ps-4',
-        active ? 'bg-primary/10 font-medium text-primary' : 'text-foreground/85',
+        active ? 'bg-primary/10 font-medium text-foreground' : 'text-foreground/85',
       )}
     >
       <FormattedMessage id={link.labelId} />

@@ -47,7 +47,6 @@ type PasswordErrors = Partial<Record<'oldPassword' | 'newPassword' | 'confirm', 
 
 function PasswordCard() {
   const { api } = useRuntime();
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
   const [form, setForm] = useState({ oldPassword: '', newPassword: '', confirm: '' });
   const [errors, setErrors] = useState<PasswordErrors>({});
   const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; error: string } | null>(null);
@@ -62,10 +61,10 @@ function PasswordCard() {
     if (!form.confirm) next.confirm = 'signup.confirmRequired';
     else if (form.confirm !== form.newPassword) next.confirm = 'signup.confirmMismatch';
     setErrors(next);
-    if (Object.keys(next).length || !token) return;
+    if (Object.keys(next).length) return;
     setBusy(true);
     try {
-      await api.changePassword(token, { oldPassword: form.oldPassword, newPassword: form.newPassword });
+      await api.changePassword({ oldPassword: form.oldPassword, newPassword: form.newPassword });
       setForm({ oldPassword: '', newPassword: '', confirm: '' });
       setOutcome({ ok: true });
     } catch (error) {
@@ -93,13 +92,11 @@ function PasswordCard() {
         )}
         {outcome && !outcome.ok && <Alert variant="error">{outcome.error}</Alert>}
         {fields.map(([key, labelId, strength]) => (
-          <Field key={key} id={key} label={<FormattedMessage id={labelId} />} error={errors[key]}>
+          <Field key={key} id={key} labelId={labelId} errorId={errors[key]}>
             <PasswordInput
-              id={key}
               strength={strength}
               autoComplete={key === 'oldPassword' ? 'current-password' : 'new-password'}
               value={form[key]}
-              aria-invalid={!!errors[key]}
               onChange={(e) => setForm({ ...form, [key]: e.target.value })}
             />
           </Field>

@@ -1,19 +1,19 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
+import { createStoreOfficeApi } from '../../../api/store-office';
 import { Alert } from '../../components/alert';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
 
 /** The profile's "My Bidding History": the player's won items, newest first, paginated. */
 export function BiddingHistory() {
-  const token = useToken();
+  const storeOffice = useApi(createStoreOfficeApi);
   const [page, setPage] = useState(1);
   const history = useQuery({
     queryKey: ['store', 'my-history', page],
-    queryFn: () => backOffice().store.myHistory(token!, page),
-    enabled: !!token,
+    queryFn: () => storeOffice.myHistory(page),
     placeholderData: keepPreviousData,
     staleTime: 0,
   });

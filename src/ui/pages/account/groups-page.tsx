@@ -2,15 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
 import { Alert } from '../../components/alert';
 import { Card } from '../../components/card';
-import { useToken } from '../../lib/back-office';
 import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
 
 /** /my-account/groups: the groups the player belongs to (they decide who may bid on some items). */
 export default function GroupsPage({ titleId }: { titleId: string }) {
-  const token = useToken();
   const kingdom = useApi(createKingdomApi);
-  const groups = useQuery({ queryKey: ['account', 'groups'], queryFn: () => kingdom.myGroups(), enabled: !!token });
+  const groups = useQuery({ queryKey: ['account', 'groups'], queryFn: () => kingdom.myGroups() });
   return (
     <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">

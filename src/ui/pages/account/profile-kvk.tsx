@@ -3,8 +3,8 @@ import { FormattedDate, FormattedMessage } from 'react-intl';
 import { createKvkApi } from '../../../api/kvk';
 import { Card, CardTitle } from '../../components/card';
 import { useApi } from '../../lib/use-api';
-import { KvkAlert, ProgressBar, StatusTag } from '../kvk/shared';
-import { Num } from '../stats/shared';
+import { KvkAlert, ProgressBar, StatusTag } from '../../components/stats/kvk-parts';
+import { Num } from '../../components/stats/num';
 
 /**
  * The player's own KvK progress while a season runs (issue 13 #3): for each of their governors in

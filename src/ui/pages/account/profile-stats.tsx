@@ -1,21 +1,22 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { FormattedMessage } from 'react-intl';
-import { StatusError } from '../../../api/scans';
+import { ApiError } from '../../../api/client';
+import { createScansApi } from '../../../api/scans';
 import { useChild } from '../../app-context';
 import { Card, CardTitle } from '../../components/card';
 import { Spinner } from '../../components/loader';
-import { useToken } from '../../lib/back-office';
-import { KillsBars, ScannedOn, StatsGrid, Trend } from '../stats/governor-view';
-import { api, QueryError } from '../stats/shared';
+import { useApi } from '../../lib/use-api';
+import { KillsBars, ScannedOn, StatsGrid, Trend } from '../../components/stats/governor-view';
+import { QueryError } from '../../components/query-error';
 
 /** The signed-in player's governor (the account's player id) and its history; 404 means never scanned. */
 function useOwnGovernor() {
-  const token = useToken();
+  const scans = useApi(createScansApi);
   const playerid = useSelector(useChild('auth'), (s) => s.context.user?.playerid ?? '');
   const id = /^\d{1,15}$/.test(playerid) && Number(playerid) > 0 ? Number(playerid) : null;
-  const query = useQuery({ queryKey: ['stats', 'governor', id], queryFn: () => api().governor(token!, id!), enabled: !!token && id !== null, retry: false });
-  const neverScanned = query.error instanceof StatusError && query.error.status === 404;
+  const query = useQuery({ queryKey: ['stats', 'governor', id], queryFn: () => scans.governor(id!), enabled: id !== null, retry: false });
+  const neverScanned = query.error instanceof ApiError && query.error.status === 404;
   return { id, query, neverScanned };
 }
 

@@ -10,8 +10,11 @@ import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
-import { ExportCsvButton, LabelledField, today, useDebounced } from '../points/shared';
-import { QueryError } from '../stats/shared';
+import { today } from '../../lib/period';
+import { ExportCsvButton } from '../../components/export-csv-button';
+import { Field } from '../../components/field';
+import { useDebounced } from '../../lib/use-debounced';
+import { QueryError } from '../../components/query-error';
 import { When } from './shared';
 
 /** Areas of the audit log's actions (`points` matches points.grant, points.deduct…), for the filter. */
@@ -148,7 +151,7 @@ function AuditLog() {
         <ExportCsvButton fetchCsv={() => admin.auditCsv(filter)} filename={`audit-${today()}.csv`} />
       </div>
       <div className="grid gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,16rem)]">
-        <LabelledField id="audit-actor" labelId="admin.audit.actor">
+        <Field id="audit-actor" labelId="admin.audit.actor">
           <Input
             id="audit-actor"
             value={actor}
@@ -158,8 +161,8 @@ function AuditLog() {
               setPage(1);
             }}
           />
-        </LabelledField>
-        <LabelledField id="audit-action" labelId="admin.audit.action">
+        </Field>
+        <Field id="audit-action" labelId="admin.audit.action">
           <NativeSelect
             id="audit-action"
             className="w-full"
@@ -185,7 +188,7 @@ function AuditLog() {
               ))}
             </optgroup>
           </NativeSelect>
-        </LabelledField>
+        </Field>
       </div>
       <QueryError error={log.error} />
       {log.data && log.data.entries.length === 0 ? (

@@ -9,9 +9,9 @@ import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
-import { LabelledField } from '../points/shared';
-import { ConfirmDialog } from '../stats/confirm-dialog';
-import { QueryError } from '../stats/shared';
+import { Field } from '../../components/field';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { QueryError } from '../../components/query-error';
 
 const validNumber = (v: string) => /^\d{1,5}$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= KINGDOM_NUMBER_MAX;
 
@@ -162,15 +162,15 @@ function AddKingdom({ onAdded }: { onAdded: () => void }) {
         <FormattedMessage id="admin.kingdoms.addTitle" />
       </CardTitle>
       <form className="flex flex-wrap items-end gap-3" onSubmit={submit} noValidate>
-        <LabelledField id="kingdom-number" labelId="admin.kingdoms.number">
+        <Field id="kingdom-number" labelId="admin.kingdoms.number">
           <Input id="kingdom-number" inputMode="numeric" dir="ltr" className="w-28" value={number} onChange={(e) => setNumber(e.target.value)} aria-invalid={invalid && !validNumber(number)} />
-        </LabelledField>
-        <LabelledField id="kingdom-name" labelId="admin.kingdoms.name">
+        </Field>
+        <Field id="kingdom-name" labelId="admin.kingdoms.name">
           <Input id="kingdom-name" className="w-56 max-w-full" value={name} maxLength={KINGDOM_NAME_MAX} onChange={(e) => setName(e.target.value)} aria-invalid={invalid && name.trim() === ''} />
-        </LabelledField>
-        <LabelledField id="kingdom-camp" labelId="admin.kingdoms.camp">
+        </Field>
+        <Field id="kingdom-camp" labelId="admin.kingdoms.camp">
           <Input id="kingdom-camp" className="w-40" value={camp} maxLength={KINGDOM_CAMP_MAX} onChange={(e) => setCamp(e.target.value)} />
-        </LabelledField>
+        </Field>
         <Button type="submit" disabled={add.isPending}>
           <FormattedMessage id="admin.kingdoms.add" />
         </Button>

@@ -14,9 +14,10 @@ import { RankTag } from '../../components/rank-tag';
 import { Table, Td, Th } from '../../components/table';
 import { useChild } from '../../app-context';
 import { useApi } from '../../lib/use-api';
-import { LabelledField, useDebounced } from '../points/shared';
-import { ConfirmDialog } from '../stats/confirm-dialog';
-import { QueryError } from '../stats/shared';
+import { Field } from '../../components/field';
+import { useDebounced } from '../../lib/use-debounced';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { QueryError } from '../../components/query-error';
 import { When } from './shared';
 
 type Pending = { kind: 'disable' | 'revoke'; user: AdminUser } | null;
@@ -84,7 +85,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
           <FormattedMessage id="admin.users.listTitle" />
         </CardTitle>
         <div className="grid gap-3 sm:grid-cols-[minmax(0,24rem)_12rem]">
-          <LabelledField id="users-q" labelId="admin.users.search">
+          <Field id="users-q" labelId="admin.users.search">
             <Input
               id="users-q"
               type="search"
@@ -95,8 +96,8 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                 setPage(1);
               }}
             />
-          </LabelledField>
-          <LabelledField id="users-rank" labelId="admin.users.rankFilter">
+          </Field>
+          <Field id="users-rank" labelId="admin.users.rankFilter">
             <NativeSelect
               id="users-rank"
               className="w-full"
@@ -113,7 +114,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                 </option>
               ))}
             </NativeSelect>
-          </LabelledField>
+          </Field>
         </div>
         <QueryError error={list.error ?? changeRank.error ?? enable.error} />
         {done && (

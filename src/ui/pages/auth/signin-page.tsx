@@ -38,22 +38,18 @@ export default function SignInPage() {
           signIn.send({ type: 'SUBMIT' });
         }}
       >
-        <Field id="email" label={<FormattedMessage id="signin.email" />} error={errors.email}>
+        <Field id="email" labelId="signin.email" errorId={errors.email}>
           <Input
-            id="email"
             type="email"
             autoComplete="email"
             value={values.email}
-            aria-invalid={!!errors.email}
             onChange={(e) => signIn.send({ type: 'CHANGE', field: 'email', value: e.target.value })}
           />
         </Field>
-        <Field id="password" label={<FormattedMessage id="signin.password" />} error={errors.password}>
+        <Field id="password" labelId="signin.password" errorId={errors.password}>
           <PasswordInput
-            id="password"
             autoComplete="current-password"
             value={values.password}
-            aria-invalid={!!errors.password}
             onChange={(e) => signIn.send({ type: 'CHANGE', field: 'password', value: e.target.value })}
           />
         </Field>

@@ -69,34 +69,28 @@ export default function SignUpPage() {
           </Alert>
         )}
         {TEXT_FIELDS.map(({ field, type, autoComplete, inputMode }) => (
-          <Field key={field} id={field} label={<FormattedMessage id={`signup.${field}`} />} error={errors[field]}>
+          <Field key={field} id={field} labelId={`signup.${field}`} errorId={errors[field]}>
             <Input
-              id={field}
               type={type}
               autoComplete={autoComplete}
               inputMode={inputMode}
               value={values[field]}
-              aria-invalid={!!errors[field]}
               onChange={(e) => change(field, e.target.value)}
             />
           </Field>
         ))}
-        <Field id="password" label={<FormattedMessage id="signup.password" />} error={errors.password}>
+        <Field id="password" labelId="signup.password" errorId={errors.password}>
           <PasswordInput
-            id="password"
             strength
             autoComplete="new-password"
             value={values.password}
-            aria-invalid={!!errors.password}
             onChange={(e) => change('password', e.target.value)}
           />
         </Field>
-        <Field id="confirm" label={<FormattedMessage id="signup.confirm" />} error={errors.confirm}>
+        <Field id="confirm" labelId="signup.confirm" errorId={errors.confirm}>
           <PasswordInput
-            id="confirm"
             autoComplete="new-password"
             value={values.confirm}
-            aria-invalid={!!errors.confirm}
             onChange={(e) => change('confirm', e.target.value)}
           />
         </Field>

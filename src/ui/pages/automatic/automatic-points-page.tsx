@@ -13,9 +13,11 @@ import { Spinner } from '../../components/loader';
 import { NativeSelect } from '../../components/native-select';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
-import { LabelledField } from '../points/shared';
-import { ConfirmDialog } from '../stats/confirm-dialog';
-import { Empty, GovernorLink, Num, QueryError, ScanSelect, useScans } from '../stats/shared';
+import { Field } from '../../components/field';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { Num } from '../../components/stats/num';
+import { QueryError } from '../../components/query-error';
+import { Empty, GovernorLink, ScanSelect, useScans } from '../../components/stats/scan-parts';
 
 const statLabel = (stat: RuleStat) => `auto.stat.${stat}`;
 
@@ -58,7 +60,7 @@ function SeasonField({ value, onChange, error }: { value: string; onChange: (v: 
   const api = useApi(createAutomaticPointsApi);
   const seasons = useQuery({ queryKey: ['kvk', 'seasons', 'choices'], queryFn: () => api.seasons(), retry: false });
   return (
-    <LabelledField id="rule-season" labelId="auto.season" error={error}>
+    <Field id="rule-season" labelId="auto.season" error={error}>
       {seasons.isSuccess ? (
         <NativeSelect id="rule-season" className="w-full" value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={!!error}>
           <option value="">{intl.formatMessage({ id: seasons.data.length ? 'auto.chooseSeason' : 'auto.noSeasons' })}</option>
@@ -71,7 +73,7 @@ function SeasonField({ value, onChange, error }: { value: string; onChange: (v: 
       ) : (
         <Input id="rule-season" inputMode="numeric" dir="ltr" value={value} onChange={(e) => onChange(e.target.value)} aria-invalid={!!error} placeholder={intl.formatMessage({ id: 'auto.seasonId' })} />
       )}
-    </LabelledField>
+    </Field>
   );
 }
 
@@ -101,9 +103,9 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
   const cap = draft.cap.trim() === '' ? null : whole(draft.cap);
   const example = per >= 1 && points >= 1 && (cap === null || cap >= 1) ? { gain: Math.floor(per * 3.5), points: rulePoints({ per, points, cap }, Math.floor(per * 3.5)) } : null;
   const field = (key: 'name' | 'per' | 'points' | 'cap', labelId: string, props: Record<string, unknown> = {}) => (
-    <LabelledField id={`rule-${key}`} labelId={labelId} error={errors[key]}>
+    <Field id={`rule-${key}`} labelId={labelId} error={errors[key]}>
       <Input id={`rule-${key}`} value={draft[key]} aria-invalid={!!errors[key]} onChange={(e) => set({ [key]: e.target.value })} {...props} />
-    </LabelledField>
+    </Field>
   );
   return (
     <form noValidate onSubmit={submit} className="grid min-w-0 grid-cols-1 gap-4 rounded-md border border-border p-4" data-testid="rule-form">
@@ -112,7 +114,7 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
       </h3>
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-3">
         {field('name', 'auto.name', { maxLength: RULE_NAME_MAX, dir: 'auto' })}
-        <LabelledField id="rule-stat" labelId="auto.stat">
+        <Field id="rule-stat" labelId="auto.stat">
           <NativeSelect id="rule-stat" className="w-full" value={draft.stat} onChange={(e) => set({ stat: e.target.value as RuleStat })}>
             {RULE_STATS.map((s) => (
               <option key={s} value={s}>
@@ -120,7 +122,7 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
               </option>
             ))}
           </NativeSelect>
-        </LabelledField>
+        </Field>
         {draft.stat === 'dkp' && <SeasonField value={draft.seasonId} onChange={(seasonId) => set({ seasonId })} error={errors.seasonId} />}
         {field('per', 'auto.per', { inputMode: 'numeric', dir: 'ltr' })}
         {field('points', 'auto.points', { inputMode: 'numeric', dir: 'ltr' })}
@@ -416,7 +418,7 @@ function RunCard({ rules }: { rules: Rule[] }) {
         <FormattedMessage id="auto.runHint" />
       </p>
       <div className="mb-4 flex flex-wrap items-end gap-3">
-        <LabelledField id="run-rule" labelId="auto.rule">
+        <Field id="run-rule" labelId="auto.rule">
           <NativeSelect
             id="run-rule"
             className="w-full sm:w-64"
@@ -433,8 +435,8 @@ function RunCard({ rules }: { rules: Rule[] }) {
               </option>
             ))}
           </NativeSelect>
-        </LabelledField>
-        <LabelledField id="run-from" labelId="migrants.from">
+        </Field>
+        <Field id="run-from" labelId="migrants.from">
           <ScanSelect
             id="run-from"
             value={from}
@@ -445,8 +447,8 @@ function RunCard({ rules }: { rules: Rule[] }) {
             scans={list}
             defaultLabelId="migrants.fromDefault"
           />
-        </LabelledField>
-        <LabelledField id="run-to" labelId="migrants.to">
+        </Field>
+        <Field id="run-to" labelId="migrants.to">
           <ScanSelect
             id="run-to"
             value={to}
@@ -457,7 +459,7 @@ function RunCard({ rules }: { rules: Rule[] }) {
             scans={list}
             defaultLabelId="migrants.toDefault"
           />
-        </LabelledField>
+        </Field>
         <Button onClick={() => preview.mutate()} disabled={!ready || preview.isPending}>
           <FormattedMessage id="auto.preview" />
         </Button>

@@ -11,7 +11,6 @@ import { createRecorder, type Recorder } from '../../../streams/recorder';
 import { version } from '../../../../package.json';
 import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
-import { useToken } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
 
 /**
@@ -44,7 +43,7 @@ export function downloadBotLog() {
 }
 
 export function useBotWatch() {
-  const token = useToken();
+  const token = useSelector(useChild('auth'), (state) => state.context.token);
   const username = useSelector(useChild('auth'), (s) => s.context.user?.username ?? null);
   useEffect(() => botSessionRecorder().setUser(username), [username]);
   const machine = useMemo(() => botWatchMachineFor((url) => createWatchSocket(url, window.WebSocket as unknown as WebSocketCtor, botSessionRecorder().tap('bots'))), []);

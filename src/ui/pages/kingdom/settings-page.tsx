@@ -8,12 +8,11 @@ import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Input } from '../../components/input';
-import { useToken } from '../../lib/back-office';
 import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
-import { LabelledField } from '../points/shared';
-import { localizedError } from '../store/field-errors';
+import { Field } from '../../components/field';
+import { formErrors } from '../../lib/form-errors';
 
 interface Draft {
   kingdomName: string;
@@ -73,23 +72,22 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
     const body = toBody(draft);
     const parsed = settingsBody.safeParse(body);
     if (!parsed.success) {
-      const next: Partial<Record<keyof Draft, string>> = {};
-      for (const issue of parsed.error.issues) {
-        const [top, sub] = issue.path.map(String);
-        const key = (top === 'defaults' ? (sub === 'duration' ? 'durationMinutes' : sub) : top) as keyof Draft;
-        // in the reader's language, the field's own unit (minutes for the duration) and number format
-        next[key] ??= localizedError(intl, issue);
-      }
-      setErrors(next);
+      // in the reader's language, the field's own unit (minutes for the duration) and number format
+      setErrors(
+        formErrors<keyof Draft>(intl, parsed.error.issues, (path) => {
+          const [top, sub] = path.map(String);
+          return (top === 'defaults' ? (sub === 'duration' ? 'durationMinutes' : sub) : top) as keyof Draft;
+        }),
+      );
       return;
     }
     setErrors({});
     save.mutate(body);
   }
   const field = (key: Exclude<keyof Draft, 'storeOpen'>, labelId: string, props: Record<string, unknown> = {}) => (
-    <LabelledField id={`settings-${key}`} labelId={labelId} error={errors[key]}>
-      <Input id={`settings-${key}`} value={draft[key]} aria-invalid={!!errors[key]} onChange={(e) => set({ [key]: e.target.value })} {...props} />
-    </LabelledField>
+    <Field id={`settings-${key}`} labelId={labelId} error={errors[key]}>
+      <Input value={draft[key]} onChange={(e) => set({ [key]: e.target.value })} {...props} />
+    </Field>
   );
 
   return (
@@ -231,12 +229,11 @@ function GroupCard({ group }: { group: Group }) {
 }
 
 function GroupsCard() {
-  const token = useToken();
   const kingdom = useApi(createKingdomApi);
   const intl = useIntl();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
-  const groups = useQuery({ queryKey: ['kingdom', 'groups'], queryFn: () => kingdom.groups(), enabled: !!token });
+  const groups = useQuery({ queryKey: ['kingdom', 'groups'], queryFn: () => kingdom.groups() });
   const create = useMutation({
     mutationFn: (n: string) => kingdom.createGroup(n),
     onSuccess: () => {
@@ -289,9 +286,8 @@ function GroupsCard() {
 
 /** /my-kingdom/settings (council, admin): the kingdom, auction defaults, the store's switch and the groups. */
 export default function KingdomSettingsPage({ titleId }: { titleId: string }) {
-  const token = useToken();
   const kingdom = useApi(createKingdomApi);
-  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), enabled: !!token, staleTime: 0 });
+  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), staleTime: 0 });
   return (
     <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">

@@ -12,8 +12,10 @@ import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
-import { ExportCsvButton, useDebounced } from '../points/shared';
-import { Empty, GovernorLink, Num } from '../stats/shared';
+import { ExportCsvButton } from '../../components/export-csv-button';
+import { useDebounced } from '../../lib/use-debounced';
+import { Num } from '../../components/stats/num';
+import { Empty, GovernorLink } from '../../components/stats/scan-parts';
 import { KvkAlert, MarkDialog, ProgressBar, StatusTag, useUnmark } from './shared';
 
 /** The season shown by default: the running one that started last (the server lists running seasons first), else the newest. */

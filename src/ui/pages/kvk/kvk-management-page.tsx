@@ -11,8 +11,8 @@ import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
-import { LabelledField } from '../points/shared';
-import { Empty, GovernorLink, useScans } from '../stats/shared';
+import { Field } from '../../components/field';
+import { Empty, GovernorLink, useScans } from '../../components/stats/scan-parts';
 import { kvkError, KvkAlert, MarkDialog, StatusTag, useUnmark } from './shared';
 
 interface Draft {
@@ -109,9 +109,9 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
     save.mutate(body);
   }
   const weight = (key: keyof Draft['weights'], labelId: string) => (
-    <LabelledField id={`kvk-weight-${key}`} labelId={labelId}>
+    <Field id={`kvk-weight-${key}`} labelId={labelId}>
       <Input id={`kvk-weight-${key}`} type="number" min={0} step="any" inputMode="decimal" value={draft.weights[key]} onChange={(e) => set({ weights: { ...draft.weights, [key]: e.target.value } })} />
-    </LabelledField>
+    </Field>
   );
   return (
     <Card className="min-w-0" data-testid="kvk-editor">
@@ -120,15 +120,15 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
       </CardTitle>
       <form noValidate onSubmit={submit} className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-3">
-          <LabelledField id="kvk-name" labelId="kvk.name">
+          <Field id="kvk-name" labelId="kvk.name">
             <Input id="kvk-name" value={draft.name} maxLength={KVK_NAME_MAX} dir="auto" onChange={(e) => set({ name: e.target.value })} />
-          </LabelledField>
-          <LabelledField id="kvk-start" labelId="kvk.startScan">
+          </Field>
+          <Field id="kvk-start" labelId="kvk.startScan">
             <ScanPicker id="kvk-start" value={draft.startScanId} onChange={(v) => set({ startScanId: v })} scans={scans} emptyId="kvk.chooseScan" />
-          </LabelledField>
-          <LabelledField id="kvk-end" labelId="kvk.endScan">
+          </Field>
+          <Field id="kvk-end" labelId="kvk.endScan">
             <ScanPicker id="kvk-end" value={draft.endScanId} onChange={(v) => set({ endScanId: v })} scans={scans} emptyId="kvk.latestRunning" />
-          </LabelledField>
+          </Field>
         </div>
         <p className="-mt-2 text-xs text-muted-foreground">
           <FormattedMessage id="kvk.closeHint" />
@@ -294,9 +294,9 @@ function Marks({ season }: { season: Season }) {
           if (/^\d{1,15}$/.test(governorId.trim())) setMarking({ governorId: Number(governorId.trim()), name: '' });
         }}
       >
-        <LabelledField id="kvk-mark-governor" labelId="kvk.marks.governorId">
+        <Field id="kvk-mark-governor" labelId="kvk.marks.governorId">
           <Input id="kvk-mark-governor" inputMode="numeric" dir="ltr" className="w-48" value={governorId} onChange={(e) => setGovernorId(e.target.value)} />
-        </LabelledField>
+        </Field>
         <Button type="submit" variant="outline">
           <FormattedMessage id="kvk.mark" />
         </Button>

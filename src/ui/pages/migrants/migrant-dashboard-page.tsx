@@ -10,11 +10,13 @@ import { Spinner } from '../../components/loader';
 import { Table, Td, Th } from '../../components/table';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
-import { ExportCsvButton } from '../points/shared';
-import { Empty, GovernorLink, Num, QueryError, ScanSelect, useScans } from '../stats/shared';
+import { ExportCsvButton } from '../../components/export-csv-button';
+import { Num } from '../../components/stats/num';
+import { QueryError } from '../../components/query-error';
+import { Empty, GovernorLink, ScanSelect, useScans } from '../../components/stats/scan-parts';
 import { csvBlob } from './csv';
 
-const Chart = lazy(() => import('../stats/chart'));
+const Chart = lazy(() => import('../../components/stats/chart'));
 
 /** Rows shown at first in each list; "Show more" adds as many again. */
 const PAGE = 100;

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
 import { FormattedMessage, FormattedNumber } from 'react-intl';
-import type { BulkPreview } from '../../../api/points';
+import { createPointsApi, type BulkPreview } from '../../../api/points';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Table, Td, Th } from '../../components/table';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
 
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
@@ -69,13 +69,13 @@ function PreviewTable({ preview }: { preview: BulkPreview }) {
 
 /** Bulk award from a CSV or XLSX file: upload, preview with an error on each bad row, apply all or nothing. */
 export function BulkImportCard() {
-  const token = useToken();
+  const points = useApi(createPointsApi);
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [fileName, setFileName] = useState<string | null>(null);
-  const preview = useMutation({ mutationFn: (file: File) => backOffice().points.bulkPreview(token!, file) });
+  const preview = useMutation({ mutationFn: (file: File) => points.bulkPreview(file) });
   const apply = useMutation({
-    mutationFn: (previewToken: string) => backOffice().points.bulkApply(token!, previewToken),
+    mutationFn: (previewToken: string) => points.bulkApply(previewToken),
     onSuccess: () => {
       preview.reset();
       setFileName(null);

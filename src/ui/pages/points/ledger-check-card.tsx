@@ -1,15 +1,16 @@
 import { useMutation } from '@tanstack/react-query';
 import { FormattedMessage, FormattedNumber } from 'react-intl';
+import { createPointsApi } from '../../../api/points';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Table, Td, Th } from '../../components/table';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
 
 /** Admin: proves every balance equals its ledger and every reservation the leading bids, or names who does not. */
 export function LedgerCheckCard() {
-  const token = useToken();
-  const check = useMutation({ mutationFn: () => backOffice().points.ledgerCheck(token!) });
+  const points = useApi(createPointsApi);
+  const check = useMutation({ mutationFn: () => points.ledgerCheck() });
   const result = check.data;
   return (
     <Card data-testid="ledger-check">

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import type { PointsPlayer } from '../../../api/points';
+import { createPointsApi, type PointsPlayer } from '../../../api/points';
 import { transactionBody } from '../../../protocol/points';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -10,21 +10,24 @@ import { Input } from '../../components/input';
 import { Pagination } from '../../components/pagination';
 import { RankTag } from '../../components/rank-tag';
 import { Table, Td, Th } from '../../components/table';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
-import { LabelledField, useDebounced } from './shared';
+import { Field } from '../../components/field';
+import { formErrors } from '../../lib/form-errors';
+import { useDebounced } from '../../lib/use-debounced';
 
 type Errors = Partial<Record<'username' | 'delta' | 'reason', string>>;
 
 /** Grant or deduct points for one player, with a required reason; the player's sidebar follows live. */
 function ChangeForm({ username, onUsername }: { username: string; onUsername: (u: string) => void }) {
-  const token = useToken();
+  const intl = useIntl();
+  const points = useApi(createPointsApi);
   const queryClient = useQueryClient();
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
   const [errors, setErrors] = useState<Errors>({});
   const change = useMutation({
-    mutationFn: (body: { username: string; delta: number; reason: string }) => backOffice().points.change(token!, body),
+    mutationFn: (body: { username: string; delta: number; reason: string }) => points.change(body),
     onSuccess: () => {
       setAmount('');
       setReason('');
@@ -40,9 +43,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
       const body = { username, delta: sign * n, reason };
       const parsed = transactionBody.safeParse(body);
       if (!parsed.success) {
-        const next: Errors = {};
-        for (const issue of parsed.error.issues) next[String(issue.path[0]) as keyof Errors] ??= issue.message;
-        setErrors(next);
+        setErrors(formErrors<keyof Errors>(intl, parsed.error.issues));
         return;
       }
       setErrors({});
@@ -63,16 +64,16 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
       )}
       {change.isError && <Alert variant="error"><bdi>{(change.error as Error).message}</bdi></Alert>}
       <div className="grid gap-4 sm:grid-cols-2">
-        <LabelledField id="change-username" labelId="points.player" error={errors.username}>
-          <Input id="change-username" value={username} aria-invalid={!!errors.username} onChange={(e) => onUsername(e.target.value)} autoComplete="off" dir="auto" />
-        </LabelledField>
-        <LabelledField id="change-amount" labelId="points.amount" error={errors.delta}>
-          <Input id="change-amount" type="number" min={1} step={1} inputMode="numeric" value={amount} aria-invalid={!!errors.delta} onChange={(e) => setAmount(e.target.value)} />
-        </LabelledField>
+        <Field id="change-username" labelId="points.player" error={errors.username}>
+          <Input value={username} onChange={(e) => onUsername(e.target.value)} autoComplete="off" dir="auto" />
+        </Field>
+        <Field id="change-amount" labelId="points.amount" error={errors.delta}>
+          <Input type="number" min={1} step={1} inputMode="numeric" value={amount} onChange={(e) => setAmount(e.target.value)} />
+        </Field>
         <div className="sm:col-span-2">
-          <LabelledField id="change-reason" labelId="points.reason" error={errors.reason}>
-            <Input id="change-reason" value={reason} maxLength={200} aria-invalid={!!errors.reason} onChange={(e) => setReason(e.target.value)} dir="auto" />
-          </LabelledField>
+          <Field id="change-reason" labelId="points.reason" error={errors.reason}>
+            <Input value={reason} maxLength={200} onChange={(e) => setReason(e.target.value)} dir="auto" />
+          </Field>
         </div>
       </div>
       <div className="flex flex-wrap gap-2">
@@ -135,7 +136,7 @@ function PlayersTable({ players, selected, onSelect, loading }: { players: Point
 
 /** Find players by name or governor id, then grant or deduct. */
 export function PlayersCard() {
-  const token = useToken();
+  const points = useApi(createPointsApi);
   const intl = useIntl();
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
@@ -143,8 +144,7 @@ export function PlayersCard() {
   const query = useDebounced(q);
   const players = useQuery({
     queryKey: ['points', 'players', query, page],
-    queryFn: () => backOffice().points.players(token!, query, page),
-    enabled: !!token,
+    queryFn: () => points.players(query, page),
     placeholderData: keepPreviousData,
   });
   const list = players.data?.players ?? [];

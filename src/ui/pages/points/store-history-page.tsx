@@ -2,16 +2,19 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { dayEnd, dayStart } from '../../../api/rest';
-import { HISTORY_OUTCOMES, type HistoryFilters, type HistoryOutcome } from '../../../api/store-office';
+import { HISTORY_OUTCOMES, createStoreOfficeApi, type HistoryFilters, type HistoryOutcome } from '../../../api/store-office';
 import { Alert } from '../../components/alert';
 import { Card } from '../../components/card';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
-import { ExportCsvButton, LabelledField, periodBackwards, today, useDebounced } from './shared';
+import { Field } from '../../components/field';
+import { ExportCsvButton } from '../../components/export-csv-button';
+import { useDebounced } from '../../lib/use-debounced';
+import { periodBackwards, today } from '../../lib/period';
 
 interface Draft {
   user: string;
@@ -25,7 +28,7 @@ const toFilters = (d: Draft): HistoryFilters => ({ user: d.user.trim() || undefi
 
 /** /my-kingdom/kingdom-points/store-history: every sale and every unsold item, filtered, paginated, CSV. */
 export default function StoreHistoryPage({ titleId }: { titleId: string }) {
-  const token = useToken();
+  const storeOffice = useApi(createStoreOfficeApi);
   const intl = useIntl();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [page, setPage] = useState(1);
@@ -35,8 +38,8 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
   const filtered = Object.values(filters).some((v) => v !== undefined);
   const history = useQuery({
     queryKey: ['store', 'history', filters, page],
-    queryFn: () => backOffice().store.history(token!, filters, page),
-    enabled: !!token && !backwards,
+    queryFn: () => storeOffice.history(filters, page),
+    enabled: !backwards,
     placeholderData: keepPreviousData,
   });
   const set = (patch: Partial<Draft>) => {
@@ -51,15 +54,15 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
         <h1 className="text-2xl font-semibold">
           <FormattedMessage id={titleId} />
         </h1>
-        <ExportCsvButton fetchCsv={() => backOffice().store.historyCsv(token!, filters)} filename={`store-history-${today()}.csv`} disabled={backwards} />
+        <ExportCsvButton fetchCsv={() => storeOffice.historyCsv(filters)} filename={`store-history-${today()}.csv`} disabled={backwards} />
       </div>
       <Card>
         <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">
-          <LabelledField id="history-player" labelId="history.filter.player">
-            <Input id="history-player" value={draft.user} onChange={(e) => set({ user: e.target.value })} dir="auto" />
-          </LabelledField>
-          <LabelledField id="history-outcome" labelId="history.filter.outcome">
-            <NativeSelect id="history-outcome" className="h-10 w-full" value={draft.outcome} onChange={(e) => set({ outcome: e.target.value as Draft['outcome'] })}>
+          <Field id="history-player" labelId="history.filter.player">
+            <Input value={draft.user} onChange={(e) => set({ user: e.target.value })} dir="auto" />
+          </Field>
+          <Field id="history-outcome" labelId="history.filter.outcome">
+            <NativeSelect className="h-10 w-full" value={draft.outcome} onChange={(e) => set({ outcome: e.target.value as Draft['outcome'] })}>
               <option value="">{intl.formatMessage({ id: 'history.outcome.any' })}</option>
               {HISTORY_OUTCOMES.map((o) => (
                 <option key={o} value={o}>
@@ -67,13 +70,13 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
                 </option>
               ))}
             </NativeSelect>
-          </LabelledField>
-          <LabelledField id="history-from" labelId="list.from" error={backwards ? intl.formatMessage({ id: 'list.fromAfterTo' }) : undefined}>
-            <Input id="history-from" type="date" value={draft.from} max={draft.to || undefined} aria-invalid={backwards} onChange={(e) => set({ from: e.target.value })} />
-          </LabelledField>
-          <LabelledField id="history-to" labelId="list.to">
-            <Input id="history-to" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
-          </LabelledField>
+          </Field>
+          <Field id="history-from" labelId="list.from" error={backwards ? intl.formatMessage({ id: 'list.fromAfterTo' }) : undefined}>
+            <Input type="date" value={draft.from} max={draft.to || undefined} onChange={(e) => set({ from: e.target.value })} />
+          </Field>
+          <Field id="history-to" labelId="list.to">
+            <Input type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
+          </Field>
         </div>
         {!backwards && history.isError && <Alert variant="error"><bdi>{(history.error as Error).message}</bdi></Alert>}
         {backwards || history.isError ? null : history.isSuccess && rows.length === 0 ? (

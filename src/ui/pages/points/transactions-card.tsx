@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { TRANSACTION_KINDS, type TransactionFilters, type TransactionKind } from '../../../api/points';
+import { TRANSACTION_KINDS, createPointsApi, type TransactionFilters, type TransactionKind } from '../../../api/points';
 import { dayEnd, dayStart } from '../../../api/rest';
 import { Alert } from '../../components/alert';
 import { Card, CardTitle } from '../../components/card';
@@ -9,9 +9,12 @@ import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
-import { backOffice, useToken } from '../../lib/back-office';
+import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
-import { ExportCsvButton, LabelledField, periodBackwards, today, useDebounced } from './shared';
+import { Field } from '../../components/field';
+import { ExportCsvButton } from '../../components/export-csv-button';
+import { useDebounced } from '../../lib/use-debounced';
+import { periodBackwards, today } from '../../lib/period';
 
 interface Draft {
   username: string;
@@ -34,7 +37,7 @@ export function toTransactionFilters(d: Draft): TransactionFilters {
 
 /** Every ledger transaction, newest first, filtered by player, kind, who and dates; paginated; CSV. */
 export function TransactionsCard() {
-  const token = useToken();
+  const points = useApi(createPointsApi);
   const intl = useIntl();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [page, setPage] = useState(1);
@@ -44,8 +47,8 @@ export function TransactionsCard() {
   const filtered = Object.values(filters).some((v) => v !== undefined);
   const list = useQuery({
     queryKey: ['points', 'transactions', filters, page],
-    queryFn: () => backOffice().points.transactions(token!, filters, page),
-    enabled: !!token && !backwards,
+    queryFn: () => points.transactions(filters, page),
+    enabled: !backwards,
     placeholderData: keepPreviousData,
   });
   const set = (patch: Partial<Draft>) => {
@@ -60,14 +63,14 @@ export function TransactionsCard() {
         <CardTitle className="mb-0">
           <FormattedMessage id="points.transactions" />
         </CardTitle>
-        <ExportCsvButton fetchCsv={() => backOffice().points.transactionsCsv(token!, filters)} filename={`transactions-${today()}.csv`} disabled={backwards} />
+        <ExportCsvButton fetchCsv={() => points.transactionsCsv(filters)} filename={`transactions-${today()}.csv`} disabled={backwards} />
       </div>
       <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
-        <LabelledField id="tx-player" labelId="points.filter.player">
-          <Input id="tx-player" value={draft.username} onChange={(e) => set({ username: e.target.value })} dir="auto" />
-        </LabelledField>
-        <LabelledField id="tx-kind" labelId="points.filter.kind">
-          <NativeSelect id="tx-kind" className="h-10 w-full" value={draft.kind} onChange={(e) => set({ kind: e.target.value as Draft['kind'] })}>
+        <Field id="tx-player" labelId="points.filter.player">
+          <Input value={draft.username} onChange={(e) => set({ username: e.target.value })} dir="auto" />
+        </Field>
+        <Field id="tx-kind" labelId="points.filter.kind">
+          <NativeSelect className="h-10 w-full" value={draft.kind} onChange={(e) => set({ kind: e.target.value as Draft['kind'] })}>
             <option value="">{intl.formatMessage({ id: 'points.kind.any' })}</option>
             {TRANSACTION_KINDS.map((k) => (
               <option key={k} value={k}>
@@ -75,16 +78,16 @@ export function TransactionsCard() {
               </option>
             ))}
           </NativeSelect>
-        </LabelledField>
-        <LabelledField id="tx-actor" labelId="points.filter.actor">
-          <Input id="tx-actor" value={draft.actor} onChange={(e) => set({ actor: e.target.value })} dir="auto" />
-        </LabelledField>
-        <LabelledField id="tx-from" labelId="list.from" error={backwards ? intl.formatMessage({ id: 'list.fromAfterTo' }) : undefined}>
-          <Input id="tx-from" type="date" value={draft.from} max={draft.to || undefined} aria-invalid={backwards} onChange={(e) => set({ from: e.target.value })} />
-        </LabelledField>
-        <LabelledField id="tx-to" labelId="list.to">
-          <Input id="tx-to" type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
-        </LabelledField>
+        </Field>
+        <Field id="tx-actor" labelId="points.filter.actor">
+          <Input value={draft.actor} onChange={(e) => set({ actor: e.target.value })} dir="auto" />
+        </Field>
+        <Field id="tx-from" labelId="list.from" error={backwards ? intl.formatMessage({ id: 'list.fromAfterTo' }) : undefined}>
+          <Input type="date" value={draft.from} max={draft.to || undefined} onChange={(e) => set({ from: e.target.value })} />
+        </Field>
+        <Field id="tx-to" labelId="list.to">
+          <Input type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
+        </Field>
       </div>
       {!backwards && list.isError && <Alert variant="error"><bdi>{(list.error as Error).message}</bdi></Alert>}
       {backwards || list.isError ? null : list.isSuccess && rows.length === 0 ? (

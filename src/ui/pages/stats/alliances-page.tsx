@@ -8,18 +8,16 @@ import { Checkbox } from '../../components/checkbox';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Table, Td, Th } from '../../components/table';
-import { useToken } from '../../lib/back-office';
-import { api, Empty, Num, QueryError, ScanLabel, ScanSelect, useScans } from './shared';
+import { useScansApi, Empty, Num, QueryError, ScanLabel, ScanSelect, useScans } from './shared';
 
 /** Admin → Alliances: the alliances seen in a scan (the latest by default), their name, whether they are the kingdom's, members and power. */
 export default function AlliancesPage({ titleId }: { titleId: string }) {
-  const token = useToken();
+  const scansApi = useScansApi();
   const scans = useScans();
   const [scanId, setScanId] = useState('');
   const alliances = useQuery({
     queryKey: ['alliances', scanId],
-    queryFn: () => api().alliances(token!, scanId ? Number(scanId) : undefined),
-    enabled: !!token,
+    queryFn: () => scansApi.alliances(scanId ? Number(scanId) : undefined),
   });
   const shown = scanId ? scans.data?.scans.find((s) => String(s.id) === scanId) : scans.data?.scans[0];
 
@@ -85,12 +83,12 @@ export default function AlliancesPage({ titleId }: { titleId: string }) {
 }
 
 function AllianceLine({ row }: { row: AllianceRow }) {
-  const token = useToken();
+  const scansApi = useScansApi();
   const intl = useIntl();
   const client = useQueryClient();
   const [name, setName] = useState(row.name);
   const save = useMutation({
-    mutationFn: (body: { name?: string; ours?: boolean }) => api().saveAlliance(token!, row.tag, body),
+    mutationFn: (body: { name?: string; ours?: boolean }) => scansApi.saveAlliance(row.tag, body),
     onSuccess: () => client.invalidateQueries({ queryKey: ['alliances'] }),
   });
   const nameId = `alliance-name-${row.tag}`;

@@ -7,10 +7,10 @@ import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Table, Td, Th } from '../../components/table';
-import { useToken } from '../../lib/back-office';
-import { ExportCsvButton, useDebounced } from '../points/shared';
+import { ExportCsvButton } from '../../components/export-csv-button';
+import { useDebounced } from '../../lib/use-debounced';
 import { GovernorsTable } from './governors-table';
-import { api, Change, Empty, GovernorLink, Num, QueryError, ScanSelect, useScans } from './shared';
+import { useScansApi, Change, Empty, GovernorLink, Num, QueryError, ScanSelect, useScans } from './shared';
 
 const TOTALS = ['governors', 'power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'helps', 'rssAssistance'] as const;
 
@@ -36,12 +36,12 @@ function Totals({ summary }: { summary: KingdomSummary }) {
 
 /** A top-10 list: by a stat, or by its gain since the compared scan. */
 function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort: GovernorSort; gain?: boolean; scan?: number; compare?: number }) {
-  const token = useToken();
+  const scansApi = useScansApi();
   const filters: GovernorFilters = { scan, compare, sort, order: 'desc', gain };
   const top = useQuery({
     queryKey: ['stats', 'top', filters],
-    queryFn: () => api().governors(token!, filters, 1, 10),
-    enabled: !!token && (!gain || compare !== undefined),
+    queryFn: () => scansApi.governors(filters, 1, 10),
+    enabled: (!gain || compare !== undefined),
   });
   return (
     <Card className="min-w-0" data-testid={`top-${gain ? 'gain' : sort}`}>
@@ -67,8 +67,8 @@ function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort
 }
 
 function Alliances({ scan }: { scan?: number }) {
-  const token = useToken();
-  const alliances = useQuery({ queryKey: ['stats', 'alliances', scan], queryFn: () => api().alliances(token!, scan), enabled: !!token });
+  const scansApi = useScansApi();
+  const alliances = useQuery({ queryKey: ['stats', 'alliances', scan], queryFn: () => scansApi.alliances(scan) });
   return (
     <Card className="min-w-0" data-testid="alliances">
       <CardTitle>
@@ -117,7 +117,7 @@ function Alliances({ scan }: { scan?: number }) {
 }
 
 function GovernorsCard({ scan, compare }: { scan?: number; compare?: number }) {
-  const token = useToken();
+  const scansApi = useScansApi();
   const intl = useIntl();
   const [q, setQ] = useState('');
   const [alliance, setAlliance] = useState('');
@@ -134,7 +134,7 @@ function GovernorsCard({ scan, compare }: { scan?: number; compare?: number }) {
         </CardTitle>
         <ExportCsvButton
           filename={`governors${scan ? `-${scan}` : ''}.csv`}
-          fetchCsv={() => api().governorsCsv(token!, { ...filters, sort: sort?.id as GovernorSort, order: sort?.desc ? 'desc' : 'asc' })}
+          fetchCsv={() => scansApi.governorsCsv({ ...filters, sort: sort?.id as GovernorSort, order: sort?.desc ? 'desc' : 'asc' })}
         />
       </div>
       <div className="mb-3 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
@@ -165,14 +165,13 @@ function GovernorsCard({ scan, compare }: { scan?: number; compare?: number }) {
 
 /** My Kingdom → Dashboard (issue 12): the latest scan's totals with their change, tops, alliances and every governor. */
 export default function DashboardPage({ titleId }: { titleId: string }) {
-  const token = useToken();
+  const scansApi = useScansApi();
   const scans = useScans();
   const [scan, setScan] = useState('');
   const [compare, setCompare] = useState('');
   const summary = useQuery({
     queryKey: ['stats', 'summary', scan, compare],
-    queryFn: () => api().summary(token!, scan ? Number(scan) : undefined, compare ? Number(compare) : undefined),
-    enabled: !!token,
+    queryFn: () => scansApi.summary(scan ? Number(scan) : undefined, compare ? Number(compare) : undefined),
   });
   const list = scans.data?.scans ?? [];
   const shown = summary.data?.scan ?? undefined;

@@ -4,18 +4,17 @@ import { Link, useParams } from 'wouter';
 import { Card, CardTitle } from '../../components/card';
 import { Spinner } from '../../components/loader';
 import { Table, Td, Th } from '../../components/table';
-import { useToken } from '../../lib/back-office';
-import { KillsBars, ScannedOn, StatsGrid, Trend } from './governor-view';
-import { api, Empty, Num, QueryError } from './shared';
+import { KillsBars, ScannedOn, StatsGrid, Trend } from '../../components/stats/governor-view';
+import { useScansApi, Empty, Num, QueryError } from './shared';
 
 const HISTORY_STATS = ['power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'helps', 'rssAssistance'] as const;
 
 /** A governor's page (issue 12): the latest numbers, history over scans, names and alliances seen. */
 export default function GovernorPage() {
-  const token = useToken();
+  const scansApi = useScansApi();
   const { governorId = '' } = useParams<{ governorId: string }>();
   const id = /^\d{1,15}$/.test(governorId) ? Number(governorId) : null;
-  const governor = useQuery({ queryKey: ['stats', 'governor', id], queryFn: () => api().governor(token!, id!), enabled: !!token && id !== null, retry: false });
+  const governor = useQuery({ queryKey: ['stats', 'governor', id], queryFn: () => scansApi.governor(id!), enabled: id !== null, retry: false });
   const g = governor.data;
   const latest = g?.history[g.history.length - 1];
   return (

@@ -4,9 +4,8 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage } from 'react-intl';
 import type { GovernorFilters, GovernorRow, GovernorSort } from '../../../api/scans';
-import { useToken } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
-import { api, Change, GovernorLink, Num, QueryError } from './shared';
+import { useScansApi, Change, GovernorLink, Num, QueryError } from './shared';
 
 export const GOVERNORS_PAGE = 200;
 const ROW_HEIGHT = 44;
@@ -95,15 +94,14 @@ const RowView = memo(function RowView({ row, table }: { row: TableRow; table: Go
  * virtualised and pages load as the reader scrolls, so 5,000 governors stay smooth.
  */
 export function GovernorsTable({ filters, sorting, onSorting }: { filters: Omit<GovernorFilters, 'sort' | 'order'>; sorting: SortingState; onSorting: (s: SortingState) => void }) {
-  const token = useToken();
+  const scansApi = useScansApi();
   const sort = sorting[0];
   const query = useMemo<GovernorFilters>(() => ({ ...filters, sort: sort?.id as GovernorSort | undefined, order: sort ? (sort.desc ? 'desc' : 'asc') : undefined }), [filters, sort]);
   const pages = useInfiniteQuery({
     queryKey: ['stats', 'governors', query],
-    queryFn: ({ pageParam }) => api().governors(token!, query, pageParam, GOVERNORS_PAGE),
+    queryFn: ({ pageParam }) => scansApi.governors(query, pageParam, GOVERNORS_PAGE),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.page * last.pageSize < last.total ? last.page + 1 : undefined),
-    enabled: !!token,
     placeholderData: keepPreviousData,
   });
   const data = useMemo(() => pages.data?.pages.flatMap((p) => p.governors) ?? noRows, [pages.data]);

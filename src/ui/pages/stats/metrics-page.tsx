@@ -10,13 +10,12 @@ import { Spinner } from '../../components/loader';
 import { NativeSelect } from '../../components/native-select';
 import { Table, Td, Th } from '../../components/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/tabs';
-import { useToken } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
-import { useDebounced } from '../points/shared';
-import { seriesData } from './format';
-import { api, Empty, Num, QueryError } from './shared';
+import { useDebounced } from '../../lib/use-debounced';
+import { seriesData } from '../../lib/stats-format';
+import { useScansApi, Empty, Num, QueryError } from './shared';
 
-const Chart = lazy(() => import('./chart'));
+const Chart = lazy(() => import('../../components/stats/chart'));
 
 export const METRIC_STATS = ['power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'helps', 'rssAssistance', 'rssGathered'] as const;
 
@@ -96,20 +95,20 @@ function initial(): { scope: MetricScope; key: string } {
 
 /** My Kingdom → Metrics (issue 12): series over every scan for the kingdom, an alliance or a governor; charts or numbers. */
 export default function MetricsPage({ titleId }: { titleId: string }) {
-  const token = useToken();
+  const scansApi = useScansApi();
   const intl = useIntl();
   const [scope, setScope] = useState<MetricScope>(() => initial().scope);
   const [key, setKey] = useState(() => initial().key);
   const [stats, setStats] = useState<string[]>(['power', 'killpoints', 'deads']);
   const debouncedKey = useDebounced(key.trim());
-  const alliances = useQuery({ queryKey: ['stats', 'alliances', undefined], queryFn: () => api().alliances(token!), enabled: !!token && scope === 'alliance' });
+  const alliances = useQuery({ queryKey: ['stats', 'alliances', undefined], queryFn: () => scansApi.alliances(), enabled: scope === 'alliance' });
   const needsKey = scope !== 'kingdom';
   const keyOk = !needsKey || (scope === 'governor' ? /^\d{1,15}$/.test(debouncedKey) : debouncedKey !== '');
   const ordered = useMemo(() => METRIC_STATS.filter((s) => stats.includes(s)), [stats]);
   const series = useQuery({
     queryKey: ['stats', 'series', scope, needsKey ? debouncedKey : '', ordered],
-    queryFn: () => api().series(token!, scope, needsKey ? debouncedKey : undefined, ordered),
-    enabled: !!token && keyOk && ordered.length > 0,
+    queryFn: () => scansApi.series(scope, needsKey ? debouncedKey : undefined, ordered),
+    enabled: keyOk && ordered.length > 0,
   });
   const toggle = (s: string) => setStats((list) => (list.includes(s) ? list.filter((x) => x !== s) : [...list, s]));
 

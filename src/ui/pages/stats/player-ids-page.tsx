@@ -10,31 +10,29 @@ import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
-import { useToken } from '../../lib/back-office';
-import { ConfirmDialog } from './confirm-dialog';
-import { api, Empty, GovernorLink, QueryError } from './shared';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useScansApi, Empty, GovernorLink, QueryError } from './shared';
 
 /** Admin → Player IDs: accounts and the governors linked to them (the sign-up's claim, farms), verified or not. */
 export default function PlayerIdsPage({ titleId }: { titleId: string }) {
   const intl = useIntl();
-  const token = useToken();
+  const scansApi = useScansApi();
   const client = useQueryClient();
   const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
   const [unlinking, setUnlinking] = useState<PlayerLink | null>(null);
   const links = useQuery({
     queryKey: ['player-ids', q.trim(), page],
-    queryFn: () => api().playerIds(token!, q, page),
-    enabled: !!token,
+    queryFn: () => scansApi.playerIds(q, page),
     placeholderData: keepPreviousData,
   });
   const refresh = () => client.invalidateQueries({ queryKey: ['player-ids'] });
   const verify = useMutation({
-    mutationFn: (link: PlayerLink) => api().link(token!, link.governorId, { username: link.username, verified: !link.verified }),
+    mutationFn: (link: PlayerLink) => scansApi.link(link.governorId, { username: link.username, verified: !link.verified }),
     onSuccess: refresh,
   });
   const unlink = useMutation({
-    mutationFn: (link: PlayerLink) => api().unlink(token!, link.governorId),
+    mutationFn: (link: PlayerLink) => scansApi.unlink(link.governorId),
     onSuccess: () => {
       setUnlinking(null);
       void refresh();
@@ -147,14 +145,14 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
 
 /** Link a governor (a farm, or a corrected main) to an account, verified or not. */
 function LinkForm({ onLinked }: { onLinked: () => void }) {
-  const token = useToken();
+  const scansApi = useScansApi();
   const intl = useIntl();
   const [governorId, setGovernorId] = useState('');
   const [username, setUsername] = useState('');
   const [verified, setVerified] = useState(true);
   const [invalid, setInvalid] = useState(false);
   const link = useMutation({
-    mutationFn: () => api().link(token!, Number(governorId), { username: username.trim(), verified }),
+    mutationFn: () => scansApi.link(Number(governorId), { username: username.trim(), verified }),
     onSuccess: () => {
       setGovernorId('');
       setUsername('');

@@ -12,10 +12,9 @@ import { Spinner } from '../../components/loader';
 import { Pagination } from '../../components/pagination';
 import { Progress } from '../../components/progress';
 import { Table, Td, Th } from '../../components/table';
-import { useToken } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
-import { ConfirmDialog } from './confirm-dialog';
-import { api, QueryError } from './shared';
+import { ConfirmDialog } from '../../components/confirm-dialog';
+import { useScansApi, QueryError } from './shared';
 
 const ACCEPT = '.csv,.xlsx,.jsonl,.ndjson,.json,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Lists longer than this are cut, with "and N more" (a 5,000-row file may warn on every row). */
@@ -115,13 +114,13 @@ const FROM_IDS: Record<ScanPreview['takenAtFrom'], string> = {
 };
 
 function PreviewView({ preview, onApplied, onDiscard }: { preview: ScanPreview; onApplied: (scan: Scan) => void; onDiscard: () => void }) {
-  const token = useToken();
+  const scansApi = useScansApi();
   const [when, setWhen] = useState(() => toLocalInput(preview.takenAt));
   const apply = useMutation({
     mutationFn: (skipInvalid: boolean) => {
       const edited = fromLocalInput(when);
       const takenAt = edited !== null && toLocalInput(preview.takenAt) !== when ? edited : undefined;
-      return api().apply(token!, { token: preview.token, takenAt, skipInvalid });
+      return scansApi.apply({ token: preview.token, takenAt, skipInvalid });
     },
     onSuccess: onApplied,
   });
@@ -224,7 +223,7 @@ function PreviewView({ preview, onApplied, onDiscard }: { preview: ScanPreview; 
 
 /** Drop a scanner file (or choose it), watch it upload and be read, then the preview. */
 function ImportCard() {
-  const token = useToken();
+  const scansApi = useScansApi();
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
   const [fileName, setFileName] = useState<string | null>(null);
@@ -232,7 +231,7 @@ function ImportCard() {
   const [applied, setApplied] = useState<Scan | null>(null);
   const [dragging, setDragging] = useState(false);
   const preview = useMutation({
-    mutationFn: (file: File) => api().preview(token!, file, null, setProgress),
+    mutationFn: (file: File) => scansApi.preview(file, null, setProgress),
     onSettled: () => setProgress(null),
   });
 
@@ -325,14 +324,14 @@ function ImportCard() {
 }
 
 function ScansList() {
-  const token = useToken();
+  const scansApi = useScansApi();
   const intl = useIntl();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [doomed, setDoomed] = useState<Scan | null>(null);
-  const scans = useQuery({ queryKey: ['scans', 'list', page], queryFn: () => api().list(token!, page), enabled: !!token, placeholderData: keepPreviousData });
+  const scans = useQuery({ queryKey: ['scans', 'list', page], queryFn: () => scansApi.list(page), placeholderData: keepPreviousData });
   const remove = useMutation({
-    mutationFn: (id: number) => api().remove(token!, id),
+    mutationFn: (id: number) => scansApi.remove(id),
     onSuccess: () => {
       setDoomed(null);
       void queryClient.invalidateQueries({ queryKey: ['scans'] });

@@ -1,13 +1,13 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSelector } from '@xstate/react';
 import type { ComponentProps, ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { ItemId } from '../../../protocol/socket';
+import { createStoreApi } from '../../../api/store';
 import type { StoreItem } from '../../../protocol/store';
-import { useChild, useRuntime } from '../../app-context';
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from '../../components/dialog';
 import { assetUrl } from '../../lib/back-office';
 import { cn } from '../../lib/cn';
+import { useApi } from '../../lib/use-api';
 
 /** What a card knows of its item; the dialog fills the rest (start time, description…) from the store. */
 export interface ItemFacts {
@@ -28,16 +28,15 @@ export type ItemPhase = 'scheduled' | 'live' | 'finished';
 
 /** The store's own record of a board item (the board only has what the socket said). */
 function useStoreRecord(itemId: ItemId, phase: ItemPhase, wanted: boolean) {
-  const { storeApi } = useRuntime();
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
+  const storeApi = useApi(createStoreApi);
   return useQuery({
     queryKey: ['store', 'item-details', phase, itemId],
-    enabled: wanted && !!token,
+    enabled: wanted,
     staleTime: 30_000,
     queryFn: async (): Promise<StoreItem | null> => {
       // a live item cancelled by the council finishes on the board and is "cancelled" in the store
       for (const state of phase === 'finished' ? (['finished', 'cancelled'] as const) : ([phase] as const)) {
-        const found = (await storeApi.listItems(token!, state)).find((it) => it.itemId === itemId);
+        const found = (await storeApi.listItems(state)).find((it) => it.itemId === itemId);
         if (found) return found;
       }
       return null;

@@ -1,9 +1,11 @@
 import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
-import { useChild, useRuntime } from '../../app-context';
+import { createStoreApi } from '../../../api/store';
+import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { Card, CardTitle } from '../../components/card';
+import { useApi } from '../../lib/use-api';
 import { FinishedItemRow } from './item-card';
 import { ItemDetailsDialog, ItemNameButton } from './item-details';
 import { LatestBids } from './latest-bids';
@@ -13,13 +15,11 @@ import { useItemGroups } from './use-item-groups';
 const FINISHED_SHOWN = 20;
 
 function Upcoming() {
-  const { storeApi } = useRuntime();
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
+  const storeApi = useApi(createStoreApi);
   const liveIds = useSelector(useChild('board'), (s) => s.context.items);
   const query = useQuery({
     queryKey: ['store', 'items', 'scheduled'],
-    queryFn: () => storeApi.listItems(token!, 'scheduled'),
-    enabled: !!token,
+    queryFn: () => storeApi.listItems('scheduled'),
     refetchInterval: 30_000,
   });
   if (query.isError) {

@@ -5,22 +5,26 @@ import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react
 import type { ItemRef } from '../../../machines/board.machine';
 import { RANKS } from '../../../protocol/ranks';
 import { ITEM_STATES, createItemBody, type CreateItemBody, type EditItemBody, type ItemState, type StoreItem } from '../../../protocol/store';
-import { useChild, useRuntime } from '../../app-context';
+import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Dialog, DialogBody, DialogContent, DialogHeader } from '../../components/dialog';
+import { Field } from '../../components/field';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Spinner } from '../../components/loader';
+import { Table, Th } from '../../components/table';
+import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../components/tabs';
 import type { KingdomSettings } from '../../../api/kingdom';
-import { UPLOAD_MAX_BYTES, UPLOAD_TYPES } from '../../../api/store-office';
-import { assetUrl, backOffice } from '../../lib/back-office';
+import { createStoreApi } from '../../../api/store';
+import { UPLOAD_MAX_BYTES, UPLOAD_TYPES, createStoreOfficeApi } from '../../../api/store-office';
+import { assetUrl } from '../../lib/back-office';
 import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
-import { localizedError } from './field-errors';
+import { formErrors } from '../../lib/form-errors';
 
 interface Form {
   itemName: string;
@@ -142,11 +146,11 @@ function EligibilityHint({ ranks, groups }: { ranks: string[]; groups: string })
 /** Upload an image (POST store/uploads): type and size checked here first, then by the server. */
 function ImageField({ value, error, onChange }: { value: string; error?: string; onChange: (url: string) => void }) {
   const intl = useIntl();
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
+  const storeOffice = useApi(createStoreOfficeApi);
   const input = useRef<HTMLInputElement>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const upload = useMutation({
-    mutationFn: (file: File) => backOffice().store.upload(token!, file),
+    mutationFn: (file: File) => storeOffice.upload(file),
     onSuccess: (url) => onChange(url),
     onError: (e) => setProblem((e as Error).message),
   });
@@ -190,7 +194,13 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
         ) : (
           <span aria-hidden="true" className="h-10 w-10 shrink-0 rounded-md border border-dashed border-border" />
         )}
-        <Input id="item-imageUrl" value={value} dir="ltr" aria-invalid={!!shown} onChange={(e) => onChange(e.target.value)} className="min-w-0" />
+        <Input
+          id="item-imageUrl"
+          value={value}
+          dir="ltr"
+          aria-invalid={!!shown}
+          aria-describedby={['item-imageUrl-hint', shown ? 'item-imageUrl-error' : broken ? 'item-imageUrl-broken' : null].filter(Boolean).join(' ')}
+          onChange={(e) => onChange(e.target.value)} className="min-w-0" />
         <Button type="button" variant="outline" className="shrink-0" disabled={upload.isPending} onClick={() => input.current?.click()} data-testid="image-upload">
           <FormattedMessage id={upload.isPending ? 'manage.upload.busy' : 'manage.upload'} />
         </Button>
@@ -208,16 +218,16 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
           }}
         />
       </div>
-      <p className="text-xs text-muted-foreground">
+      <p id="item-imageUrl-hint" className="text-xs text-muted-foreground">
         <FormattedMessage id="manage.upload.hint" />
       </p>
       {broken && !shown && (
-        <p role="alert" className="text-xs text-danger" data-testid="image-broken-text">
+        <p id="item-imageUrl-broken" role="alert" className="text-xs text-danger" data-testid="image-broken-text">
           <FormattedMessage id="manage.upload.broken" />
         </p>
       )}
       {shown && (
-        <p role="alert" className="text-xs text-danger" data-testid="image-error">
+        <p id="item-imageUrl-error" role="alert" className="text-xs text-danger" data-testid="image-error">
           {shown}
         </p>
       )}
@@ -228,14 +238,14 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
 /** Create an item, or edit a scheduled one (the server refuses once it started). */
 function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreItem | null; onDone: () => void }) {
   const intl = useIntl();
-  const { storeApi } = useRuntime();
+  const storeApi = useApi(createStoreApi);
+  const storeOffice = useApi(createStoreOfficeApi);
   const queryClient = useQueryClient();
   const notifications = useChild('notifications');
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
   const [form, setForm] = useState<Form>(initial);
   const [errors, setErrors] = useState<Errors>({});
   const save = useMutation({
-    mutationFn: (body: CreateItemBody | EditItemBody) => (editing ? backOffice().store.editItem(token!, editing.itemId, body) : storeApi.createItem(token!, body as CreateItemBody)),
+    mutationFn: (body: CreateItemBody | EditItemBody) => (editing ? storeOffice.editItem(editing.itemId, body) : storeApi.createItem(body as CreateItemBody)),
     onSuccess: (item) => {
       setForm(initial);
       notifications.send({
@@ -254,9 +264,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
     const body = toBody(form);
     const parsed = createItemBody.safeParse(body);
     if (!parsed.success) {
-      const next: Errors = {};
-      for (const issue of parsed.error.issues) next[fieldOf(issue.path)] ??= localizedError(intl, issue);
-      setErrors(next);
+      setErrors(formErrors(intl, parsed.error.issues, fieldOf));
       return;
     }
     setErrors({});
@@ -267,24 +275,10 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
     );
   }
 
-  const text = (key: keyof Form, labelId: string, props: Record<string, unknown> = {}) => (
-    <div className="grid content-start gap-1.5">
-      <Label htmlFor={`item-${key}`}>
-        <FormattedMessage id={labelId} />
-      </Label>
-      <Input
-        id={`item-${key}`}
-        value={form[key] as string}
-        aria-invalid={!!errors[key]}
-        onChange={(e) => setForm({ ...form, [key]: e.target.value })}
-        {...props}
-      />
-      {errors[key] && (
-        <p role="alert" className="text-xs text-danger">
-          {errors[key]}
-        </p>
-      )}
-    </div>
+  const text = (key: keyof Form, labelId: string, props: Record<string, unknown> = {}, hintId?: string) => (
+    <Field id={`item-${key}`} labelId={labelId} hintId={hintId} error={errors[key]}>
+      <Input value={form[key] as string} onChange={(e) => setForm({ ...form, [key]: e.target.value })} {...props} />
+    </Field>
   );
 
   return (
@@ -309,12 +303,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
             <div className="md:col-span-2">{text('description', 'manage.description', { dir: 'auto' })}</div>
             {text('start_price', 'manage.startPrice', { type: 'number', min: 0, inputMode: 'numeric' })}
             {text('minIncrement', 'manage.minIncrement', { type: 'number', min: 1, inputMode: 'numeric' })}
-            <div className="grid content-start gap-1.5">
-              {text('startsAt', 'manage.startsAt', { type: 'datetime-local' })}
-              <p className="text-xs text-muted-foreground">
-                <FormattedMessage id={editing ? 'manage.startsAtEditHint' : 'manage.startsAtHint'} />
-              </p>
-            </div>
+            {text('startsAt', 'manage.startsAt', { type: 'datetime-local' }, editing ? 'manage.startsAtEditHint' : 'manage.startsAtHint')}
             {text('durationMinutes', 'manage.duration', { type: 'number', min: 1, step: 'any' })}
             {text('extendWindow', 'manage.extendWindow', { type: 'number', min: 0 })}
             {text('maxExtensions', 'manage.maxExtensions', { type: 'number', min: 0 })}
@@ -391,15 +380,16 @@ function LiveCellsView({ amount, username }: { amount: number; username: string 
 }
 
 function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
-  const { storeApi } = useRuntime();
+  const intl = useIntl();
+  const storeApi = useApi(createStoreApi);
+  const storeOffice = useApi(createStoreOfficeApi);
   const queryClient = useQueryClient();
   const notifications = useChild('notifications');
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
   const [filter, setFilter] = useState<ItemState | 'all'>('all');
   const [confirming, setConfirming] = useState<number | null>(null);
-  const items = useQuery({ queryKey: ['store', 'items', 'all'], queryFn: () => storeApi.listItems(token!), enabled: !!token, refetchInterval: 15_000 });
+  const items = useQuery({ queryKey: ['store', 'items', 'all'], queryFn: () => storeApi.listItems(), refetchInterval: 15_000 });
   const cancel = useMutation({
-    mutationFn: (itemId: number) => storeApi.cancelItem(token!, itemId),
+    mutationFn: (itemId: number) => storeApi.cancelItem(itemId),
     onSuccess: (item) => {
       setConfirming(null);
       notifications.send({ type: 'NOTIFY', notification: { kind: 'info', titleId: 'manage.cancelledTitle', textId: 'manage.cancelled', values: { itemName: item.itemName } } });
@@ -408,7 +398,7 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
     onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
   });
   const duplicate = useMutation({
-    mutationFn: (original: StoreItem) => backOffice().store.duplicateItem(token!, original.itemId, Date.now() + DUPLICATE_LEAD_MS),
+    mutationFn: (original: StoreItem) => storeOffice.duplicateItem(original.itemId, Date.now() + DUPLICATE_LEAD_MS),
     onSuccess: (item, original) => {
       // the copy has its own name ('… (copy)'); the notice names the item it was made from
       notifications.send({ type: 'NOTIFY', notification: { kind: 'success', titleId: 'manage.duplicate', textId: 'manage.duplicated', values: { itemName: original.itemName } } });
@@ -418,19 +408,53 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
     onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
   });
   const shown = (items.data ?? []).filter((it) => filter === 'all' || it.state === filter).sort((a, b) => b.itemId - a.itemId);
+  const list = <ItemsList items={items} shown={shown} cancel={cancel} duplicate={duplicate} confirming={confirming} setConfirming={setConfirming} onEdit={onEdit} />;
 
   return (
     <Card>
       <CardTitle>
         <FormattedMessage id="manage.items" />
       </CardTitle>
-      <div role="tablist" className="mb-3 flex flex-wrap gap-1.5">
-        {(['all', ...ITEM_STATES] as const).map((state) => (
-          <Button key={state} role="tab" aria-selected={filter === state} size="sm" variant={filter === state ? 'primary' : 'outline'} onClick={() => setFilter(state)}>
-            <FormattedMessage id={`state.${state}`} />
-          </Button>
+      <Tabs value={filter} onValueChange={(value) => setFilter(value as ItemState | 'all')}>
+        <TabsList aria-label={intl.formatMessage({ id: 'manage.items' })} className="mb-3">
+          {FILTERS.map((state) => (
+            <TabsTrigger key={state} value={state}>
+              <FormattedMessage id={`state.${state}`} />
+            </TabsTrigger>
+          ))}
+        </TabsList>
+        {/* one panel per filter; only the chosen one renders the list */}
+        {FILTERS.map((state) => (
+          <TabsContent key={state} value={state} className="pt-0">
+            {list}
+          </TabsContent>
         ))}
-      </div>
+      </Tabs>
+    </Card>
+  );
+}
+
+const FILTERS = ['all', ...ITEM_STATES] as const;
+
+function ItemsList({
+  items,
+  shown,
+  cancel,
+  duplicate,
+  confirming,
+  setConfirming,
+  onEdit,
+}: {
+  items: { isError: boolean; error: unknown };
+  shown: StoreItem[];
+  cancel: { isPending: boolean; mutate: (itemId: number) => void };
+  duplicate: { isPending: boolean; mutate: (item: StoreItem) => void };
+  confirming: number | null;
+  setConfirming: (update: number | null | ((c: number | null) => number | null)) => void;
+  onEdit: (item: StoreItem) => void;
+}) {
+  return (
+    <>
       {items.isError && (
         <Alert variant="error">
           <FormattedMessage id="store.loadFailed" values={{ error: (items.error as Error).message }} />
@@ -442,75 +466,71 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
         </p>
       ) : (
         // a table where there is room; below the lg breakpoint each row stacks into a card, so its actions stay on screen
-        <div className="min-w-0 lg:overflow-x-auto">
-          <table className="w-full text-sm max-lg:block" data-testid="items-table">
-            <thead className="text-start text-xs text-muted-foreground max-lg:hidden">
-              <tr>
-                {['item', 'state', 'amount', 'leader', 'start', 'end'].map((c) => (
-                  <th key={c} className="px-3 py-2 text-start font-medium">
-                    <FormattedMessage id={`manage.col.${c}`} />
-                  </th>
-                ))}
-                <th>
-                  <span className="sr-only">
-                    <FormattedMessage id="manage.col.actions" />
-                  </span>
-                </th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border max-lg:block">
-              {shown.map((it) => (
-                <tr key={it.itemId} data-testid="item-row" data-state={it.state} className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:py-3">
-                  <td dir="auto" className={cn(CELL, 'min-w-0 text-start font-medium wrap-anywhere max-lg:col-span-2')}>
-                    {it.itemName}
-                  </td>
-                  <td className={CELL}>
-                    <span className={cn('whitespace-nowrap rounded px-1.5 py-0.5 text-xs', it.state === 'live' ? 'bg-success/15 text-success' : 'bg-muted')}>
-                      <FormattedMessage id={`state.${it.state}`} />
-                    </span>
-                  </td>
-                  <td className="hidden max-lg:block" aria-hidden="true" />
-                  {it.state === 'live' ? <LiveCells item={it} /> : <LiveCellsView amount={it.amount} username={it.username} />}
-                  <td className={cn(CELL, 'whitespace-nowrap text-xs')}>
-                    <StackLabel id="manage.col.start" />
-                    <FormattedDate value={it.startsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
-                  </td>
-                  <td className={cn(CELL, 'whitespace-nowrap text-xs')}>
-                    <StackLabel id="manage.col.end" />
-                    <FormattedDate value={it.endsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
-                  </td>
-                  <td className={cn(CELL, 'max-lg:col-span-2')}>
-                    <div className="flex flex-wrap gap-1.5 lg:flex-nowrap lg:justify-end">
-                      {it.state === 'scheduled' && (
-                        <Button size="sm" variant="outline" className="whitespace-nowrap" onClick={() => onEdit(it)} data-testid="edit-item">
-                          <FormattedMessage id="manage.edit" />
-                        </Button>
-                      )}
-                      <Button size="sm" variant="outline" className="whitespace-nowrap" disabled={duplicate.isPending} onClick={() => duplicate.mutate(it)} data-testid="duplicate-item">
-                        <FormattedMessage id="manage.duplicate" />
-                      </Button>
-                      {(it.state === 'scheduled' || it.state === 'live') && (
-                        <Button
-                          size="sm"
-                          variant={confirming === it.itemId ? 'danger' : 'outline'}
-                          className="whitespace-nowrap"
-                          disabled={cancel.isPending}
-                          onClick={() => (confirming === it.itemId ? cancel.mutate(it.itemId) : setConfirming(it.itemId))}
-                          onBlur={() => setConfirming((c) => (c === it.itemId ? null : c))}
-                          data-testid="cancel-item"
-                        >
-                          <FormattedMessage id={confirming === it.itemId ? 'manage.confirmCancel' : 'manage.cancel'} />
-                        </Button>
-                      )}
-                    </div>
-                  </td>
-                </tr>
+        <Table minWidth="0" className="max-lg:block" wrapperClassName="min-w-0 max-lg:overflow-visible" data-testid="items-table">
+          <thead className="max-lg:hidden">
+            <tr>
+              {['item', 'state', 'amount', 'leader', 'start', 'end'].map((c) => (
+                <Th key={c}>
+                  <FormattedMessage id={`manage.col.${c}`} />
+                </Th>
               ))}
-            </tbody>
-          </table>
-        </div>
+              <Th srOnly>
+                <FormattedMessage id="manage.col.actions" />
+              </Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border max-lg:block">
+            {shown.map((it) => (
+              <tr key={it.itemId} data-testid="item-row" data-state={it.state} className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:py-3">
+                <td dir="auto" className={cn(CELL, 'min-w-0 text-start font-medium wrap-anywhere max-lg:col-span-2')}>
+                  {it.itemName}
+                </td>
+                <td className={CELL}>
+                  <span className={cn('whitespace-nowrap rounded px-1.5 py-0.5 text-xs', it.state === 'live' ? 'bg-success/15 text-success' : 'bg-muted')}>
+                    <FormattedMessage id={`state.${it.state}`} />
+                  </span>
+                </td>
+                <td className="hidden max-lg:block" aria-hidden="true" />
+                {it.state === 'live' ? <LiveCells item={it} /> : <LiveCellsView amount={it.amount} username={it.username} />}
+                <td className={cn(CELL, 'whitespace-nowrap text-xs')}>
+                  <StackLabel id="manage.col.start" />
+                  <FormattedDate value={it.startsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
+                </td>
+                <td className={cn(CELL, 'whitespace-nowrap text-xs')}>
+                  <StackLabel id="manage.col.end" />
+                  <FormattedDate value={it.endsAt} month="short" day="numeric" hour="2-digit" minute="2-digit" />
+                </td>
+                <td className={cn(CELL, 'max-lg:col-span-2')}>
+                  <div className="flex flex-wrap gap-1.5 lg:flex-nowrap lg:justify-end">
+                    {it.state === 'scheduled' && (
+                      <Button size="sm" variant="outline" className="whitespace-nowrap" onClick={() => onEdit(it)} data-testid="edit-item">
+                        <FormattedMessage id="manage.edit" />
+                      </Button>
+                    )}
+                    <Button size="sm" variant="outline" className="whitespace-nowrap" disabled={duplicate.isPending} onClick={() => duplicate.mutate(it)} data-testid="duplicate-item">
+                      <FormattedMessage id="manage.duplicate" />
+                    </Button>
+                    {(it.state === 'scheduled' || it.state === 'live') && (
+                      <Button
+                        size="sm"
+                        variant={confirming === it.itemId ? 'danger' : 'outline'}
+                        className="whitespace-nowrap"
+                        disabled={cancel.isPending}
+                        onClick={() => (confirming === it.itemId ? cancel.mutate(it.itemId) : setConfirming(it.itemId))}
+                        onBlur={() => setConfirming((c) => (c === it.itemId ? null : c))}
+                        data-testid="cancel-item"
+                      >
+                        <FormattedMessage id={confirming === it.itemId ? 'manage.confirmCancel' : 'manage.cancel'} />
+                      </Button>
+                    )}
+                  </div>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+          </Table>
       )}
-    </Card>
+    </>
   );
 }
 
@@ -518,10 +538,9 @@ type Editor = { mode: 'new' } | { mode: 'edit'; item: StoreItem };
 
 /** /my-kingdom/kingdom-points/store-management: the items, live; create, edit (while scheduled) and duplicate in a dialog; cancel. */
 export default function StoreManagementPage({ titleId }: { titleId: string }) {
-  const token = useSelector(useChild('auth'), (s) => s.context.token);
   const kingdom = useApi(createKingdomApi);
   const [editor, setEditor] = useState<Editor | null>(null);
-  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), enabled: !!token, retry: 0 });
+  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), retry: 0 });
   const editing = editor?.mode === 'edit' ? editor.item : null;
   return (
     <div className="grid grid-cols-1 gap-4">
@@ -539,7 +558,7 @@ export default function StoreManagementPage({ titleId }: { titleId: string }) {
       <ItemsTable onEdit={(item) => setEditor({ mode: 'edit', item })} />
       <Dialog open={editor !== null} onOpenChange={(open) => !open && setEditor(null)}>
         <DialogContent aria-describedby={undefined} data-testid="item-dialog">
-          {editor && settings.isPending && token && !editing ? (
+          {editor && settings.isPending && !editing ? (
             <>
               <DialogHeader>
                 <FormattedMessage id="manage.create" />

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { compactNumber, exactNumber } from './format';
+import { compactNumber, exactNumber } from '../../lib/stats-format';
 
 export interface ChartSeries {
   label: string;

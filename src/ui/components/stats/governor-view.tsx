@@ -1,9 +1,9 @@
 import { lazy, Suspense, useMemo } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { HistoryEntry } from '../../../protocol/scans';
-import { Spinner } from '../../components/loader';
-import { Change, Num } from './shared';
-import { killsByTier, lastChange } from './format';
+import { Spinner } from '../loader';
+import { Change, Num } from './num';
+import { killsByTier, lastChange } from '../../lib/stats-format';
 
 const Chart = lazy(() => import('./chart'));
 

@@ -1,5 +1,5 @@
 import type { IntlShape } from 'react-intl';
-import { KINGDOM_NAME_MAX, KINGDOM_NUMBER_MAX, SETTINGS_ERRORS } from '../../../protocol/settings';
+import { KINGDOM_NAME_MAX, KINGDOM_NUMBER_MAX, SETTINGS_ERRORS } from '../../protocol/settings';
 import {
   DESCRIPTION_MAX,
   ITEM_NAME_MAX,
@@ -9,7 +9,7 @@ import {
   MAX_PRICE,
   MIN_DURATION_S,
   STORE_ERRORS,
-} from '../../../protocol/store';
+} from '../../protocol/store';
 
 /** The longest group name an item's eligibility may list (the schema's limit). */
 const GROUP_NAME_MAX = 50;
@@ -41,4 +41,28 @@ export function localizedError(intl: IntlShape, issue: { message: string; path: 
   if (issue.path[0] === 'eligibility' && issue.path[1] === 'groups') return intl.formatMessage({ id: 'manage.error.groups' }, { max: GROUP_NAME_MAX });
   const found = LOCALIZED[issue.message];
   return found ? intl.formatMessage({ id: found[0] }, found[1]) : issue.message;
+}
+
+/** A schema issue as it comes from zod (`safeParse(...).error.issues`). */
+export interface SchemaIssue {
+  message: string;
+  path: readonly PropertyKey[];
+}
+
+/**
+ * The one way from a schema's issues to a form's errors: the first issue of each field (the first
+ * segment of its path), in the reader's language; `fieldOf` maps a path to the form's own field
+ * name when they differ (the API's `delta` is the form's `amount`, say).
+ */
+export function formErrors<F extends string>(
+  intl: IntlShape,
+  issues: readonly SchemaIssue[],
+  fieldOf: (path: readonly PropertyKey[]) => F | undefined = (path) => (path.length > 0 ? (String(path[0]) as F) : undefined),
+): Partial<Record<F, string>> {
+  const errors: Partial<Record<F, string>> = {};
+  for (const issue of issues) {
+    const field = fieldOf(issue.path);
+    if (field !== undefined && errors[field] === undefined) errors[field] = localizedError(intl, issue);
+  }
+  return errors;
 }
