@@ -10,7 +10,7 @@ import { Input } from '../../components/input';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog } from '../../components/stats/confirm-dialog';
 import { QueryError } from '../../components/query-error';
 
 const validNumber = (v: string) => /^\d{1,5}$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= KINGDOM_NUMBER_MAX;

@@ -16,7 +16,7 @@ import { useChild } from '../../app-context';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { useDebounced } from '../../lib/use-debounced';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog } from '../../components/stats/confirm-dialog';
 import { QueryError } from '../../components/query-error';
 import { When } from './shared';
 

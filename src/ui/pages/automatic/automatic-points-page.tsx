@@ -14,7 +14,7 @@ import { NativeSelect } from '../../components/native-select';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog } from '../../components/stats/confirm-dialog';
 import { Num } from '../../components/stats/num';
 import { QueryError } from '../../components/query-error';
 import { Empty, GovernorLink, ScanSelect, useScans } from '../../components/stats/scan-parts';

@@ -13,7 +13,7 @@ import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { useApi } from '../../lib/use-api';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog } from '../../components/stats/confirm-dialog';
 import { BotProgress, NeedsHuman, StateBadge, useBotWatch, WatchStatus } from './shared';
 
 /** Admin → Servers → Status: every bot, online or not, its state and progress; register, rotate, revoke. */

@@ -10,7 +10,7 @@ import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog } from '../../components/stats/confirm-dialog';
 import { useScansApi, Empty, GovernorLink, QueryError } from './shared';
 
 /** Admin → Player IDs: accounts and the governors linked to them (the sign-up's claim, farms), verified or not. */

@@ -13,7 +13,7 @@ import { Pagination } from '../../components/pagination';
 import { Progress } from '../../components/progress';
 import { Table, Td, Th } from '../../components/table';
 import { cn } from '../../lib/cn';
-import { ConfirmDialog } from '../../components/confirm-dialog';
+import { ConfirmDialog } from '../../components/stats/confirm-dialog';
 import { useScansApi, QueryError } from './shared';
 
 const ACCEPT = '.csv,.xlsx,.jsonl,.ndjson,.json,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';

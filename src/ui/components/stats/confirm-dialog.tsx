@@ -1,7 +1,7 @@
 import * as DialogPrimitive from '@radix-ui/react-dialog';
 import type { ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
-import { Button } from './button';
+import { Button } from '../button';
 
 /** "Are you sure?" before something that cannot be undone: a title, a sentence, Cancel and the danger action. */
 export function ConfirmDialog({
