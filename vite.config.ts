@@ -14,6 +14,10 @@ export default defineConfig(({ mode }) => ({
     // serve them, unless asked for: SOURCE_MAPS=serve at build time links them, at run time serves them
     sourcemap: process.env.SOURCE_MAPS === 'serve' ? true : 'hidden',
     chunkSizeWarningLimit: 600,
+    // a lazy page names only its style sheets to preload, not every JS chunk it shares: with 30 pages
+    // the full lists cost the first page (/signin) more than a kilobyte, and a page's shared chunks
+    // are one small request away when it opens (most are cached by then)
+    modulePreload: { resolveDependencies: (_file, deps) => deps.filter((dep) => dep.endsWith('.css')) },
     // XState is one library every page loads with the app: one chunk, not a chunk per module group
     // the pages happen to share (each chunk costs the first page a request and its own overhead)
     rolldownOptions: { output: { codeSplitting: { groups: [{ name: 'xstate', test: /node_modules[\\/]xstate[\\/]/ }] } } },
