@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { Invalid, NotFound, TooMany } from '../../errors';
 import * as z from 'zod/mini';
-import { BOT_ERRORS, bot, botBody, commandBody } from '../../../src/protocol/bots';
+import { BOT_ERRORS, botBody, botsAnswer, commandAnswer, commandBody, registeredAnswer } from '../../../src/protocol/bots';
 import { recordAudit } from '../../audit/audit';
 import { registerBot, revokeBot, rotateBotToken } from '../../bots/registry';
 import type { AppContext } from '../../context';
@@ -18,7 +18,6 @@ function botIdOf(value: string): number {
   return Number(value);
 }
 
-const registered = resultTrue({ bot: z.object({ id: z.int(), name: z.string() }), token: z.string() });
 
 /** Scan bots (DESIGN.md, "Bots"), admins only: register, rotate, revoke, list, command. */
 export function botRoutes(ctx: AppContext) {
@@ -44,7 +43,7 @@ export function botRoutes(ctx: AppContext) {
           summary: 'Every bot: online or not (a status within 45 s), its state, progress, last scan and version',
           tags: ['bots'],
           security: BEARER,
-          response: { 200: resultTrue({ bots: z.array(bot) }), ...resultErrors(401, 403) },
+          response: { 200: botsAnswer, ...resultErrors(401, 403) },
         },
       },
       async () => ({ result: true as const, bots: ctx.bots.list() }),
@@ -59,7 +58,7 @@ export function botRoutes(ctx: AppContext) {
           tags: ['bots'],
           security: BEARER,
           body: botBody,
-          response: { 200: registered, ...resultErrors(400, 401, 403, 409) },
+          response: { 200: registeredAnswer, ...resultErrors(400, 401, 403, 409) },
         },
       },
       async (request) => {
@@ -79,7 +78,7 @@ export function botRoutes(ctx: AppContext) {
           tags: ['bots'],
           security: BEARER,
           params: idParams,
-          response: { 200: registered, ...resultErrors(400, 401, 403, 404) },
+          response: { 200: registeredAnswer, ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
@@ -120,7 +119,7 @@ export function botRoutes(ctx: AppContext) {
           security: BEARER,
           params: idParams,
           body: commandBody,
-          response: { 200: resultTrue({ command: z.object({ id: z.string() }) }), ...resultErrors(400, 401, 403, 404, 409, 429) },
+          response: { 200: commandAnswer, ...resultErrors(400, 401, 403, 404, 409, 429) },
         },
       },
       async (request) => {
