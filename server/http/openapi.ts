@@ -3,7 +3,6 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { openApiTransform, serializerCompiler, validatorCompiler } from './schemas';
 
-export { jsonSchema, resultError, statusError } from './schemas';
 export const BEARER = [{ bearer: [] }];
 
 /**
