@@ -1,7 +1,6 @@
-import * as z from 'zod/mini';
-import { AUTH_ERRORS, firstIssue } from '../../src/protocol/auth';
+import { AUTH_ERRORS } from '../../src/protocol/auth';
 import { PasswordsBusyError } from '../auth/passwords';
-import { DomainError, Invalid, type DomainErrorKind } from '../errors';
+import { DomainError, type DomainErrorKind } from '../errors';
 
 /** Texts of the server's own HTTP errors (the account and sign-in texts are AUTH_ERRORS). */
 export const HTTP_ERRORS = {
@@ -53,14 +52,6 @@ export class HttpError extends Error {
     super(message);
     this.name = 'HttpError';
   }
-}
-
-/** The body, validated by a protocol schema; a 400 with the schema's own text otherwise. */
-export function parseBody<T extends z.core.$ZodType>(schema: T, body: unknown): z.output<T> {
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new Invalid(AUTH_ERRORS.invalidBody);
-  const result = z.safeParse(schema, body);
-  if (!result.success) throw new Invalid(firstIssue(result.error));
-  return result.data;
 }
 
 /** Status and text for any error a route or Fastify raised; never a stack. */

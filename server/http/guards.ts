@@ -23,9 +23,9 @@ export function rankAllows(rank: string, access: Access): boolean {
 }
 
 /**
- * A hook: 401 without a live session, 403 without the rank; sets request.auth. Routes with zod
- * schemas run it as `preValidation` (before Fastify validates: a caller without the rank learns
- * nothing from the validation), older routes as `preHandler`.
+ * A hook: 401 without a live session, 403 without the rank; sets request.auth. Routes run it as
+ * `preValidation` (before Fastify validates: a caller without the rank learns nothing from the
+ * validation), with their rate limits after it.
  */
 export function requireRank(ctx: AppContext, access: Access): (request: FastifyRequest) => Promise<void> {
   return async (request) => {
@@ -43,7 +43,7 @@ export function authOf(request: FastifyRequest): AuthContext {
 }
 
 /**
- * preHandler of the two routes a bot may call (scan upload): an admin's token as requireRank, or a
+ * preValidation of the two routes a bot may call (scan upload): an admin's token as requireRank, or a
  * bot's token (sets request.bot). Every other route uses requireRank, which knows no bot token.
  */
 export function requireAdminOrBot(ctx: AppContext): (request: FastifyRequest) => Promise<void> {

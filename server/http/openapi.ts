@@ -3,13 +3,12 @@ import swaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import { openApiTransform, serializerCompiler, validatorCompiler } from './schemas';
 
-export { jsonSchema, resultError, statusError } from './schemas';
 export const BEARER = [{ bearer: [] }];
 
 /**
  * OpenAPI of every route at GET /openapi.json, swagger-ui at /docs. A route's zod schemas
  * (server/http/schemas.ts) validate its body, query and path, check its success answer, and are
- * documented here; plain JSON schemas (routes not converted yet) only document.
+ * documented here; a plain JSON schema is left only for answers that are not JSON (CSV).
  */
 export async function registerOpenApi(app: FastifyInstance): Promise<void> {
   app.setValidatorCompiler(validatorCompiler);

@@ -9,8 +9,9 @@ import { Invalid, NotFound } from '../errors';
  * (OpenAPI at /openapi.json and /docs). The protocol's schemas (`zod/mini`, shared with the client)
  * are used as they are; a refusal reads the schema's own text, as the specification fixes it.
  *
- * Routes that still pass plain JSON schemas keep working: those document only (no validation, and
- * answers go out as they are), and the handler validates with `parseBody`.
+ * Every route's body, query, path and headers are zod schemas: a plain JSON schema there is refused
+ * when the route is registered (it would validate nothing). Answers that are not JSON (CSV) keep a
+ * plain response schema, which documents only.
  */
 
 type AnySchema = z.core.$ZodType;
@@ -30,8 +31,9 @@ function refusal(httpPart: string | undefined, text: string): Error {
  * Query strings and bodies that fail answer 400 with the first issue's text; a path parameter that
  * fails (`:itemId` that is not an id) names nothing: 404 with its text.
  */
-export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  if (!isZod(schema)) return () => true;
+export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, method, url }) => {
+  // every route validates from the protocol's zod schemas: a plain JSON schema here would validate nothing
+  if (!isZod(schema)) throw new PlainSchema(`${method} ${url}`, httpPart ?? 'unknown part');
   const mayBeEmpty = httpPart === 'body' && schema._zod.def.type === 'default';
   return (data: unknown) => {
     // Fastify hands an absent body over as null
@@ -43,6 +45,14 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     return result.success ? { value: result.data } : { error: refusal(httpPart, firstIssue(result.error)) };
   };
 };
+
+/** A route that passes a plain JSON schema for its body, query, path or headers: refused when it is registered. */
+export class PlainSchema extends Error {
+  constructor(route: string, part: string) {
+    super(`${route}: the ${part} schema must be a protocol zod schema (a plain JSON schema validates nothing)`);
+    this.name = 'PlainSchema';
+  }
+}
 
 /** A body that may be left out: it counts as `{}` (an edit that changes nothing, a copy that starts now). */
 export function optionalBody<T extends z.core.$ZodType<object>>(schema: T) {

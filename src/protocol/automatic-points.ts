@@ -46,6 +46,7 @@ export const RULE_ERRORS = {
   ruleChanged: 'The rule was changed or deleted since this preview: preview the run again. Nothing was applied.',
   nothingToApply: 'This run pays no points to any account: there is nothing to apply.',
   tooManyPreviews: 'Too many previews in a minute: wait a moment and try again.',
+  badPage: 'The page must be a whole number from 1.',
 } as const;
 
 /** The refusal of a second run of one rule over one pair of scans. */
@@ -160,6 +161,19 @@ export type RulePreview = z.infer<typeof rulePreview>;
 
 export const applyBody = z.object({
   token: z.string({ error: RULE_ERRORS.tokenRequired }).check(z.minLength(1, RULE_ERRORS.tokenRequired), z.maxLength(100, RULE_ERRORS.tokenUnknown)),
+});
+
+/** GET /points/runs: `page` a whole number from 1 to 1,000,000 (absent or empty: the first). */
+export const runsQuery = z.object({
+  page: z.optional(
+    z.pipe(
+      z.string({ error: RULE_ERRORS.badPage }),
+      z.pipe(
+        z.transform((v: string) => (v === '' ? undefined : Number(v))),
+        z.optional(z.int({ error: RULE_ERRORS.badPage }).check(z.gte(1, RULE_ERRORS.badPage), z.lte(1_000_000, RULE_ERRORS.badPage))),
+      ),
+    ),
+  ),
 });
 
 export const appliedRun = z.object({ id: z.int(), entries: z.int(), total: z.int() });

@@ -60,6 +60,14 @@ describe('rules: bad input gets a clear error and changes nothing', () => {
     expect(after.body.rules).toEqual(before.body.rules);
   });
 
+  it('the runs page and a rule id in the path are checked, with their texts', async () => {
+    for (const page of ['0', '-1', '1.5', 'x', '1000001']) {
+      expect(await call(server, 'GET', `/points/runs?page=${page}`, { token: council.token }), page).toMatchObject({ status: 400, body: { result: false, error: RULE_ERRORS.badPage } });
+    }
+    expect(await call(server, 'GET', '/points/runs?page=', { token: council.token })).toMatchObject({ status: 200, body: { result: true, page: 1 } });
+    expect(await call(server, 'DELETE', '/points/rules/abc', { token: council.token })).toMatchObject({ status: 400, body: { result: false, error: RULE_ERRORS.badRuleId } });
+  });
+
   it('an edit with bad input changes nothing either; the stat may be named as the database does (t4_kills)', async () => {
     const created = await rule({ name: 'T4', stat: 't4_kills', per: 100, points: 1 });
     expect(created.status, created.text).toBe(200);

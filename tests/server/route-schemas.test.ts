@@ -3,7 +3,9 @@ import * as z from 'zod/mini';
 import { AUTH_ERRORS } from '../../src/protocol/auth';
 import { POINTS_ERRORS } from '../../src/protocol/points';
 import { STORE_ERRORS } from '../../src/protocol/store';
-import { AnswerMismatch, serializerCompiler, validatorCompiler } from '../../server/http/schemas';
+import Fastify from 'fastify';
+import { registerOpenApi } from '../../server/http/openapi';
+import { AnswerMismatch, PlainSchema, serializerCompiler, validatorCompiler } from '../../server/http/schemas';
 import { createItem, itemBody } from './auction-helpers';
 import { call, leadershipServer } from './helpers';
 
@@ -56,7 +58,7 @@ describe('routes validated by Fastify from zod schemas keep the texts and status
     expect(answer.body).toEqual({ result: false, error: AUTH_ERRORS.unauthenticated });
   });
 
-  it('OpenAPI documents the zod schemas of converted routes: bodies, queries and answers', async () => {
+  it('OpenAPI documents the zod schemas of every route: bodies, queries and answers', async () => {
     const doc = (await call(server, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, Record<string, unknown>>> };
     const create = doc.paths['/store/items'].post as { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
     expect(create.requestBody.content['application/json'].schema.required).toEqual(expect.arrayContaining(['itemName', 'start_price', 'duration']));
@@ -65,6 +67,16 @@ describe('routes validated by Fastify from zod schemas keep the texts and status
     expect(Object.keys(list.responses)).toEqual(expect.arrayContaining(['200', '400', '401', '403', '404']));
     const cancel = doc.paths['/store/items/{itemId}/cancel'].post as { parameters: { name: string; in: string }[] };
     expect(cancel.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'itemId', in: 'path' })]));
+    // the scans, admin, KvK, bots, automatic points and migrants routes too
+    const apply = doc.paths['/scans/apply'].post as { requestBody: { content: Record<string, { schema: { required: string[] } }> } };
+    expect(apply.requestBody.content['application/json'].schema.required).toContain('token');
+    const standings = doc.paths['/kvk/seasons/{id}/standings'].get as { parameters: { name: string; in: string }[] };
+    expect(standings.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'id', in: 'path' }), expect.objectContaining({ name: 'window', in: 'query' })]));
+    const runs = doc.paths['/points/runs'].get as { parameters: { name: string; in: string }[]; responses: Record<string, { content?: Record<string, { schema: { required?: string[] } }> }> };
+    expect(runs.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'page', in: 'query' })]));
+    expect(runs.responses['200'].content?.['application/json'].schema.required).toEqual(expect.arrayContaining(['result', 'runs', 'total']));
+    const audit = doc.paths['/audit'].get as { parameters: { name: string; in: string }[] };
+    expect(audit.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['actor', 'action', 'page']));
   });
 });
 
@@ -87,8 +99,12 @@ describe('the compilers', () => {
     expect(JSON.parse(plain({ any: 1 }))).toEqual({ any: 1 });
   });
 
-  it('a plain JSON schema does not validate (older routes validate in the handler)', () => {
-    const validate = validatorCompiler({ schema: { type: 'object' }, method: 'POST', url: '/x', httpPart: 'body' });
-    expect(validate('anything')).toBe(true);
+  it('a plain JSON schema for a body, query or path is refused when the route is registered (it would validate nothing)', async () => {
+    expect(() => validatorCompiler({ schema: { type: 'object' }, method: 'POST', url: '/x', httpPart: 'body' })).toThrow(PlainSchema);
+    const app = Fastify();
+    await registerOpenApi(app);
+    app.get('/plain', { schema: { querystring: { type: 'object', properties: { page: { type: 'string' } } } } }, async () => ({}));
+    await expect(app.ready()).rejects.toThrow(/GET \/plain: the querystring schema must be a protocol zod schema/);
+    await app.close();
   });
 });

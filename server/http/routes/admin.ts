@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import {
   accountAnswer,
@@ -26,14 +27,14 @@ import type { AppContext } from '../../context';
 import { statusMsg } from '../../sockets/user';
 import { findUserByUsername, setUserRank, toWireUser } from '../../users/users';
 import { csvTime, sendCsv } from '../csv';
-import { parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
-import { BEARER, jsonSchema, resultError } from '../openapi';
+import { BEARER } from '../openapi';
+import { resultErrors, resultTrue } from '../schemas';
 import { Invalid, NotFound, TooMany } from '../../errors';
 
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
-const usernameParams = { type: 'object', properties: { username: { type: 'string' } }, required: ['username'] };
-const numberParams = { type: 'object', properties: { number: { type: 'string' } }, required: ['number'] };
+const usernameParams = z.object({ username: z.string() });
+/** The kingdom's number is read by the handler: a malformed one is a 400 with its text (a failing path schema would answer 404). */
+const numberParams = z.object({ number: z.string() });
 
 /** Admin calls an account may make in a minute (a person clicking never comes near; a runaway script does). */
 const ADMIN_CALLS_PER_MINUTE = 240;
@@ -55,7 +56,8 @@ function numberOf(text: string): number {
  * reading the kingdoms, which leadership's pages (seasons, the scans' kingdom column) need too.
  */
 export function adminRoutes(ctx: AppContext) {
-  return async (app: FastifyInstance) => {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
     const perAccount = app.createRateLimit({ max: ADMIN_CALLS_PER_MINUTE, timeWindow: 60_000, keyGenerator: (request) => `admin:${request.auth?.user.id ?? request.ip}` });
     const guard = (access: 'admin' | 'council+admin') => {
       const rank = requireRank(ctx, access);
@@ -67,28 +69,28 @@ export function adminRoutes(ctx: AppContext) {
     };
     const admin = guard('admin');
 
-    app.post<{ Params: { username: string } }>(
+    app.post(
       '/admin/users/:username/rank',
       {
-        preHandler: admin,
+        preValidation: admin,
         schema: {
           summary: "Set a user's rank (audited); the last admin cannot be demoted (409)",
           tags: ['admin'],
           security: BEARER,
           params: usernameParams,
-          body: jsonSchema(rankBody, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), user })), ...errors(400, 401, 403, 404, 409, 429) },
+          body: rankBody,
+          response: { 200: resultTrue({ user }), ...resultErrors(400, 401, 403, 404, 409, 429) },
         },
       },
       async (request) => {
-        const { rank } = parseBody(rankBody, request.body);
+        const { rank } = request.body;
         const target = await findUserByUsername(ctx.db, request.params.username);
         if (!target) throw new NotFound(AUTH_ERRORS.unknownUser);
         const updated = await setUserRank(ctx.db, target.id, rank, actorOf(request), ctx.now());
         request.log.info({ userId: updated.id, rank, by: request.auth?.user.id }, 'rank changed');
         ctx.hub.refreshUser(updated);
         ctx.hub.sendToUser(updated.id, 'user', statusMsg(updated));
-        return { result: true, user: toWireUser(updated) };
+        return { result: true as const, user: toWireUser(updated) };
       },
     );
 
@@ -97,27 +99,27 @@ export function adminRoutes(ctx: AppContext) {
     app.get(
       '/accounts',
       {
-        preHandler: admin,
+        preValidation: admin,
         schema: {
           summary: 'Every account, by username, 50 a page; q matches a username or email (contains) or a governor id (prefix, linked governors too); rank filters',
           tags: ['admin'],
           security: BEARER,
-          querystring: jsonSchema(accountsQuery, 'input'),
-          response: { 200: jsonSchema(accountsAnswer), ...errors(400, 401, 403, 429) },
+          querystring: accountsQuery,
+          response: { 200: accountsAnswer, ...resultErrors(400, 401, 403, 429) },
         },
       },
       async (request) => {
-        const query = parseBody(accountsQuery, request.query ?? {});
-        return { result: true, ...(await listAccounts(ctx.db, query)) };
+        const query = request.query;
+        return { result: true as const, ...(await listAccounts(ctx.db, query)) };
       },
     );
 
     const accountChange = (path: string, summary: string, run: (username: string, request: FastifyRequest) => Promise<object>, answer: z.core.$ZodType) =>
-      app.post<{ Params: { username: string } }>(
+      app.post(
         path,
         {
-          preHandler: admin,
-          schema: { summary, tags: ['admin'], security: BEARER, params: usernameParams, response: { 200: jsonSchema(answer), ...errors(401, 403, 404, 409, 429) } },
+          preValidation: admin,
+          schema: { summary, tags: ['admin'], security: BEARER, params: usernameParams, response: { 200: answer, ...resultErrors(401, 403, 404, 409, 429) } },
         },
         async (request) => run(request.params.username, request),
       );
@@ -130,7 +132,7 @@ export function adminRoutes(ctx: AppContext) {
         // the sockets of the revoked sessions closed with the revocation; anything still open of the account closes too
         for (const conn of ctx.hub.connectionsOf(disabled.id)) ctx.hub.close(conn, WS_CLOSE_UNAUTHENTICATED, 'Account disabled');
         request.log.info({ userId: disabled.id, sessions: revoked.length, by: request.auth?.user.id }, 'account disabled');
-        return { result: true, user: toAdminUser(disabled) };
+        return { result: true as const, user: toAdminUser(disabled) };
       },
       accountAnswer,
     );
@@ -140,7 +142,7 @@ export function adminRoutes(ctx: AppContext) {
       'Enable a disabled account: it may sign in again. Audited.',
       async (username, request) => {
         const enabled = await enableAccount(ctx.db, username, actorOf(request), ctx.now());
-        return { result: true, user: toAdminUser(enabled) };
+        return { result: true as const, user: toAdminUser(enabled) };
       },
       accountAnswer,
     );
@@ -151,7 +153,7 @@ export function adminRoutes(ctx: AppContext) {
       async (username, request) => {
         const { user: target, revoked } = await revokeAccountSessions(ctx.db, username, actorOf(request), ctx.now());
         for (const conn of ctx.hub.connectionsOf(target.id)) ctx.hub.close(conn, WS_CLOSE_UNAUTHENTICATED, 'Session revoked');
-        return { result: true, user: toAdminUser(target), revoked: revoked.length };
+        return { result: true as const, user: toAdminUser(target), revoked: revoked.length };
       },
       revokeAnswer,
     );
@@ -161,67 +163,67 @@ export function adminRoutes(ctx: AppContext) {
     app.get(
       '/kingdoms',
       {
-        preHandler: guard('council+admin'),
+        preValidation: guard('council+admin'),
         schema: {
           summary: 'The kingdoms the site knows (ours and others met in KvK), by number: name, camp, and whether it is ours (the settings’ kingdom number)',
           tags: ['admin'],
           security: BEARER,
-          response: { 200: jsonSchema(kingdomsAnswer), ...errors(401, 403, 429) },
+          response: { 200: kingdomsAnswer, ...resultErrors(401, 403, 429) },
         },
       },
-      async () => ({ result: true, kingdoms: await listKingdoms(ctx.db) }),
+      async () => ({ result: true as const, kingdoms: await listKingdoms(ctx.db) }),
     );
 
     app.post(
       '/kingdoms',
       {
-        preHandler: admin,
+        preValidation: admin,
         schema: {
           summary: 'Add a kingdom {number, name, camp?} (409 when its number is known). Audited.',
           tags: ['admin'],
           security: BEARER,
-          body: jsonSchema(kingdomBody, 'input'),
-          response: { 200: jsonSchema(kingdomAnswer), ...errors(400, 401, 403, 409, 429) },
+          body: kingdomBody,
+          response: { 200: kingdomAnswer, ...resultErrors(400, 401, 403, 409, 429) },
         },
       },
-      async (request) => ({ result: true, kingdom: await createKingdom(ctx.db, parseBody(kingdomBody, request.body), actorOf(request), ctx.now()) }),
+      async (request) => ({ result: true as const, kingdom: await createKingdom(ctx.db, request.body, actorOf(request), ctx.now()) }),
     );
 
-    app.put<{ Params: { number: string } }>(
+    app.put(
       '/kingdoms/:number',
       {
-        preHandler: admin,
+        preValidation: admin,
         schema: {
           summary: "Change a kingdom's name or camp. Audited.",
           tags: ['admin'],
           security: BEARER,
           params: numberParams,
-          body: jsonSchema(kingdomEditBody, 'input'),
-          response: { 200: jsonSchema(kingdomAnswer), ...errors(400, 401, 403, 404, 429) },
+          body: kingdomEditBody,
+          response: { 200: kingdomAnswer, ...resultErrors(400, 401, 403, 404, 429) },
         },
       },
       async (request) => {
         const number = numberOf(request.params.number);
-        const body = parseBody(kingdomEditBody, request.body);
-        return { result: true, kingdom: await editKingdom(ctx.db, number, body, actorOf(request), ctx.now()) };
+        const body = request.body;
+        return { result: true as const, kingdom: await editKingdom(ctx.db, number, body, actorOf(request), ctx.now()) };
       },
     );
 
-    app.delete<{ Params: { number: string } }>(
+    app.delete(
       '/kingdoms/:number',
       {
-        preHandler: admin,
+        preValidation: admin,
         schema: {
           summary: 'Forget a kingdom (scans and seasons keep its number; only the name goes). Audited.',
           tags: ['admin'],
           security: BEARER,
           params: numberParams,
-          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404, 429) },
+          response: { 200: resultTrue({}), ...resultErrors(400, 401, 403, 404, 429) },
         },
       },
       async (request) => {
         await removeKingdom(ctx.db, numberOf(request.params.number), actorOf(request), ctx.now());
-        return { result: true };
+        return { result: true as const };
       },
     );
 
@@ -230,49 +232,49 @@ export function adminRoutes(ctx: AppContext) {
     app.get(
       '/admin/dashboard',
       {
-        preHandler: admin,
+        preValidation: admin,
         schema: {
           summary: 'Health at a glance: accounts by rank, sockets connected, bids in the last hour, live items, the last scan, bots online, database size, version and uptime',
           tags: ['admin'],
           security: BEARER,
-          response: { 200: jsonSchema(dashboardAnswer), ...errors(401, 403, 429) },
+          response: { 200: dashboardAnswer, ...resultErrors(401, 403, 429) },
         },
       },
-      async () => ({ result: true, dashboard: await readDashboard(ctx) }),
+      async () => ({ result: true as const, dashboard: await readDashboard(ctx) }),
     );
 
     app.get(
       '/audit',
       {
-        preHandler: admin,
+        preValidation: admin,
         schema: {
           summary: 'The audit log, newest first, 50 a page: every leadership action with who, what and when. actor: a username (any case); action: an exact action (points.grant) or an area (points)',
           tags: ['admin'],
           security: BEARER,
-          querystring: jsonSchema(auditQuery, 'input'),
-          response: { 200: jsonSchema(auditAnswer), ...errors(400, 401, 403, 429) },
+          querystring: auditQuery,
+          response: { 200: auditAnswer, ...resultErrors(400, 401, 403, 429) },
         },
       },
       async (request) => {
-        const { page = 1, ...filter } = parseBody(auditQuery, request.query ?? {});
-        return { result: true, ...(await listAudit(ctx.db, filter, page, AUDIT_PAGE_SIZE)), page, pageSize: AUDIT_PAGE_SIZE };
+        const { page = 1, ...filter } = request.query;
+        return { result: true as const, ...(await listAudit(ctx.db, filter, page, AUDIT_PAGE_SIZE)), page, pageSize: AUDIT_PAGE_SIZE };
       },
     );
 
     app.get(
       '/audit.csv',
       {
-        preHandler: admin,
+        preValidation: admin,
         schema: {
           summary: "Every entry the filters match, newest first, as CSV (UTF-8 with BOM; formula-like text prefixed with '). Same filters as GET /audit.",
           tags: ['admin'],
           security: BEARER,
-          querystring: jsonSchema(auditQuery, 'input'),
-          response: { 200: { description: 'text/csv', type: 'string' }, ...errors(400, 401, 403, 429) },
+          querystring: auditQuery,
+          response: { 200: { description: 'text/csv', type: 'string' }, ...resultErrors(400, 401, 403, 429) },
         },
       },
       async (request, reply) => {
-        const { page: _page, ...filter } = parseBody(auditQuery, request.query ?? {});
+        const { page: _page, ...filter } = request.query;
         return sendCsv(reply, 'audit.csv', ['time', 'actor', 'action', 'target', 'detail'], allAudit(ctx.db, filter), (e) => [csvTime(e.at), e.actor, e.action, e.target, JSON.stringify(e.detail)]);
       },
     );

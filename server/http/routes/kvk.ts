@@ -1,17 +1,16 @@
 import { Invalid } from '../../errors';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
 import { KVK_ERRORS, markBody, markRow, myKvkAnswer, season, seasonBody, standingsAnswer, standingsQuery, type Standing } from '../../../src/protocol/kvk';
 import type { AppContext } from '../../context';
 import { governorsOf } from '../../scans/directory';
 import { createSeason, listMarks, listSeasons, markGovernor, unmarkGovernor, updateSeason } from '../../kvk/seasons';
 import { allStandings, myStandings, seasonStandings } from '../../kvk/standings';
 import { sendCsv } from '../csv';
-import { parseBody } from '../errors';
 import { authOf, requireRank } from '../guards';
-import { BEARER, jsonSchema, resultError } from '../openapi';
-
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
+import { BEARER } from '../openapi';
+import { resultErrors, resultTrue } from '../schemas';
 
 const idParam = (text: string) => (value: string) => {
   if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw new Invalid(text);
@@ -19,8 +18,11 @@ const idParam = (text: string) => (value: string) => {
 };
 const seasonIdOf = idParam(KVK_ERRORS.badSeasonId);
 const governorIdOf = idParam(KVK_ERRORS.badGovernorId);
+/** Path ids are read by the handler: a malformed id is a 400 with its text (a failing path schema would answer 404). */
+const seasonParams = z.object({ id: z.string() });
+const markParams = z.object({ id: z.string(), governorId: z.string() });
 
-const seasonAnswer = z.object({ result: z.literal(true), season });
+const seasonAnswer = resultTrue({ season });
 const actorOf = (request: Parameters<typeof authOf>[0]) => {
   const { user } = authOf(request);
   return { id: user.id, name: user.username };
@@ -70,97 +72,98 @@ const csvRow = (s: Standing) => [
 
 /** KvK (DESIGN.md, "KvK"): seasons (admin), their standings (council, admin), marks (leadership) and a player's own progress. */
 export function kvkRoutes(ctx: AppContext) {
-  return async (app: FastifyInstance) => {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
     app.get(
       '/kvk/seasons',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: 'Every KvK season, running ones first, then by start scan (newest first)',
           tags: ['kvk'],
           security: BEARER,
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), seasons: z.array(season) })), ...errors(401, 403) },
+          response: { 200: resultTrue({ seasons: z.array(season) }), ...resultErrors(401, 403) },
         },
       },
-      async () => ({ result: true, seasons: await listSeasons(ctx.db) }),
+      async () => ({ result: true as const, seasons: await listSeasons(ctx.db) }),
     );
 
     app.post(
       '/kvk/seasons',
       {
-        preHandler: requireRank(ctx, 'admin'),
+        preValidation: requireRank(ctx, 'admin'),
         schema: {
           summary:
             'Create a season: name, start scan, end scan (absent or null: it runs, the latest scan counts), DKP weights {t4Kills, t5Kills, deads}, requirement brackets [{minPower, kills, deads}] by increasing power, windows [{name, fromScanId, toScanId}]. Audited.',
           tags: ['kvk'],
           security: BEARER,
-          body: jsonSchema(seasonBody, 'input'),
-          response: { 200: jsonSchema(seasonAnswer), ...errors(400, 401, 403, 409) },
+          body: seasonBody,
+          response: { 200: seasonAnswer, ...resultErrors(400, 401, 403, 409) },
         },
       },
       async (request) => {
-        const body = parseBody(seasonBody, request.body);
-        return { result: true, season: await createSeason(ctx.db, body, actorOf(request), ctx.now()) };
+        const body = request.body;
+        return { result: true as const, season: await createSeason(ctx.db, body, actorOf(request), ctx.now()) };
       },
     );
 
     app.put(
       '/kvk/seasons/:id',
       {
-        preHandler: requireRank(ctx, 'admin'),
+        preValidation: requireRank(ctx, 'admin'),
         schema: {
           summary: 'Replace a season (same body as POST). Fixing endScanId closes it; null reopens it. Audited.',
           tags: ['kvk'],
           security: BEARER,
-          params: { type: 'object', properties: { id: { type: 'string' } } },
-          body: jsonSchema(seasonBody, 'input'),
-          response: { 200: jsonSchema(seasonAnswer), ...errors(400, 401, 403, 404) },
+          params: seasonParams,
+          body: seasonBody,
+          response: { 200: seasonAnswer, ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const id = seasonIdOf((request.params as { id: string }).id);
-        const body = parseBody(seasonBody, request.body);
-        return { result: true, season: await updateSeason(ctx.db, id, body, actorOf(request), ctx.now()) };
+        const id = seasonIdOf(request.params.id);
+        const body = request.body;
+        return { result: true as const, season: await updateSeason(ctx.db, id, body, actorOf(request), ctx.now()) };
       },
     );
 
     app.get(
       '/kvk/seasons/:id/standings',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary:
             "A page of a season's standings (the whole season, or a window by name): every governor of the start scan with start power, gains, DKP, its bracket's requirement, progress (0–100) and status; filter by alliance, q (name or id) and status; sort by any column. With counts, suggested zeroed governors, totals per alliance and arrivals after the start.",
           tags: ['kvk'],
           security: BEARER,
-          params: { type: 'object', properties: { id: { type: 'string' } } },
-          querystring: jsonSchema(standingsQuery, 'input'),
-          response: { 200: jsonSchema(standingsAnswer), ...errors(400, 401, 403, 404) },
+          params: seasonParams,
+          querystring: standingsQuery,
+          response: { 200: standingsAnswer, ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const id = seasonIdOf((request.params as { id: string }).id);
-        const query = parseBody(standingsQuery, request.query ?? {});
-        return { result: true, ...(await seasonStandings(ctx.db, id, query)) };
+        const id = seasonIdOf(request.params.id);
+        const query = request.query;
+        return { result: true as const, ...(await seasonStandings(ctx.db, id, query)) };
       },
     );
 
     app.get(
       '/kvk/seasons/:id/standings.csv',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: 'Every standing the filters match, in the same order, as CSV (RFC 4180, UTF-8 with BOM). Same query as the standings.',
           tags: ['kvk'],
           security: BEARER,
-          params: { type: 'object', properties: { id: { type: 'string' } } },
-          querystring: jsonSchema(standingsQuery, 'input'),
-          response: { 200: { description: 'text/csv', type: 'string' }, ...errors(400, 401, 403, 404) },
+          params: seasonParams,
+          querystring: standingsQuery,
+          response: { 200: { description: 'text/csv', type: 'string' }, ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request, reply) => {
-        const id = seasonIdOf((request.params as { id: string }).id);
-        const query = parseBody(standingsQuery, request.query ?? {});
+        const id = seasonIdOf(request.params.id);
+        const query = request.query;
         const { standings } = await allStandings(ctx.db, id, query);
         async function* chunks() {
           for (let at = 0; at < standings.length; at += 500) yield standings.slice(at, at + 500);
@@ -172,76 +175,76 @@ export function kvkRoutes(ctx: AppContext) {
     app.get(
       '/kvk/seasons/:id/marks',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: "A season's governors marked zeroed or exempt, with the reason, who marked them and when (newest first)",
           tags: ['kvk'],
           security: BEARER,
-          params: { type: 'object', properties: { id: { type: 'string' } } },
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), marks: z.array(markRow) })), ...errors(400, 401, 403, 404) },
+          params: seasonParams,
+          response: { 200: resultTrue({ marks: z.array(markRow) }), ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const id = seasonIdOf((request.params as { id: string }).id);
-        return { result: true, marks: await listMarks(ctx.db, id) };
+        const id = seasonIdOf(request.params.id);
+        return { result: true as const, marks: await listMarks(ctx.db, id) };
       },
     );
 
     app.put(
       '/kvk/seasons/:id/marks/:governorId',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: 'Mark a governor of the start scan zeroed or exempt, with a reason (replaces its mark). Leadership confirms a suggestion this way; nothing is marked by itself. Audited.',
           tags: ['kvk'],
           security: BEARER,
-          params: { type: 'object', properties: { id: { type: 'string' }, governorId: { type: 'string' } } },
-          body: jsonSchema(markBody, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), mark: markRow })), ...errors(400, 401, 403, 404) },
+          params: markParams,
+          body: markBody,
+          response: { 200: resultTrue({ mark: markRow }), ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const params = request.params as { id: string; governorId: string };
+        const params = request.params;
         const id = seasonIdOf(params.id);
         const governorId = governorIdOf(params.governorId);
-        const body = parseBody(markBody, request.body);
-        return { result: true, mark: await markGovernor(ctx.db, id, governorId, body, actorOf(request), ctx.now()) };
+        const body = request.body;
+        return { result: true as const, mark: await markGovernor(ctx.db, id, governorId, body, actorOf(request), ctx.now()) };
       },
     );
 
     app.delete(
       '/kvk/seasons/:id/marks/:governorId',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: "Take back a governor's mark. Audited.",
           tags: ['kvk'],
           security: BEARER,
-          params: { type: 'object', properties: { id: { type: 'string' }, governorId: { type: 'string' } } },
-          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404) },
+          params: markParams,
+          response: { 200: resultTrue({}), ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const params = request.params as { id: string; governorId: string };
+        const params = request.params;
         await unmarkGovernor(ctx.db, seasonIdOf(params.id), governorIdOf(params.governorId), actorOf(request), ctx.now());
-        return { result: true };
+        return { result: true as const };
       },
     );
 
     app.get(
       '/kvk/me',
       {
-        preHandler: requireRank(ctx, 'signed-in'),
+        preValidation: requireRank(ctx, 'signed-in'),
         schema: {
           summary: "The caller's own governors (the account's claim and linked farms, main first) in the running season: DKP, requirement, progress and status; season null when none runs",
           tags: ['kvk'],
           security: BEARER,
-          response: { 200: jsonSchema(myKvkAnswer), ...errors(401) },
+          response: { 200: myKvkAnswer, ...resultErrors(401) },
         },
       },
       async (request) => {
         const { user } = authOf(request);
-        return { result: true, ...(await myStandings(ctx.db, await governorsOf(ctx.db, user.id))) };
+        return { result: true as const, ...(await myStandings(ctx.db, await governorsOf(ctx.db, user.id))) };
       },
     );
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import {
   ALLIANCE_ERRORS,
@@ -31,13 +32,11 @@ import { readScanFile } from '../../scans/read';
 import { automaticPointsOf } from './automatic-points';
 import { allGovernors, deleteScan, governorDetail, kingdomSummary, listGovernors, listScans, ScanImports } from '../../scans/scans';
 import { sendCsv } from '../csv';
-import { parseBody } from '../errors';
 import { authOf, rankAllows, requireAdminOrBot, requireRank, uploaderOf } from '../guards';
-import { BEARER, jsonSchema, resultError } from '../openapi';
+import { BEARER } from '../openapi';
+import { resultErrors, resultTrue } from '../schemas';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 import { Invalid, Forbidden } from '../../errors';
-
-const errors = (...codes: number[]) => Object.fromEntries(codes.map((code) => [code, jsonSchema(resultError)]));
 
 /** takenAt from a form or a body: null when absent, a 400 when it is not a time in 2017..2100. */
 function takenAtOf(value: unknown): number | null {
@@ -51,22 +50,31 @@ const idParam = (text: string) => (value: string) => {
   return Number(value);
 };
 const scanIdOf = idParam(SCAN_ERRORS.badScanId);
+/**
+ * Path ids are read by the handler, not the schema: a malformed id is a 400 with its own text here
+ * (the contract of these routes), where a failing path schema would answer 404.
+ */
+const scanParams = z.object({ scanId: z.string() });
+const governorParams = z.object({ governorId: z.string() });
+const tagParams = z.object({ tag: z.string() });
 const governorIdOf = idParam(SCAN_ERRORS.badGovernorId);
 
 /** Governors and scans (DESIGN.md, "Governors and scans"): import, list and delete scans; the kingdom's summary; governors and their history. */
 export function scanRoutes(ctx: AppContext) {
-  return async (app: FastifyInstance) => {
+  return async (root: FastifyInstance) => {
+    const app = root.withTypeProvider<ZodTypeProvider>();
     // rules with auto on run over each scan applied, after the import has answered
     const automatic = automaticPointsOf(ctx);
     const imports = new ScanImports(ctx.db, ctx.now, (applied) => automatic.scanArrived(applied));
 
     // multipart/form-data only for the preview (an encapsulated instance)
-    await app.register(async (multipartApp) => {
+    await app.register(async (multipartRoot) => {
+      const multipartApp = multipartRoot.withTypeProvider<ZodTypeProvider>();
       await acceptMultipart(multipartApp);
       multipartApp.post(
         '/scans/preview',
         {
-          preHandler: requireAdminOrBot(ctx),
+          preValidation: requireAdminOrBot(ctx),
           schema: {
             summary:
               'Preview a scan file: multipart/form-data with `file` (CSV, XLSX or JSON Lines from RokTracker or another scanner, at most 16 MB and 25,000 governors; columns found by header name) ' +
@@ -74,7 +82,7 @@ export function scanRoutes(ctx: AppContext) {
             tags: ['scans'],
             security: BEARER,
             consumes: ['multipart/form-data'],
-            response: { 200: jsonSchema(z.object({ result: z.literal(true), preview: scanPreview })), ...errors(400, 401, 403, 409) },
+            response: { 200: resultTrue({ preview: scanPreview }), ...resultErrors(400, 401, 403, 409) },
           },
         },
         async (request) => {
@@ -82,7 +90,7 @@ export function scanRoutes(ctx: AppContext) {
           const takenAt = takenAtOf(fields.takenAt);
           const table = await readScanFile(bytes);
           const preview = await imports.preview({ table, bytes, fileName: filename.slice(0, 200), takenAt, actorId: uploaderOf(request) });
-          return { result: true, preview };
+          return { result: true as const, preview };
         },
       );
     });
@@ -90,118 +98,118 @@ export function scanRoutes(ctx: AppContext) {
     app.post(
       '/scans/apply',
       {
-        preHandler: requireAdminOrBot(ctx),
+        preValidation: requireAdminOrBot(ctx),
         schema: {
           summary:
             'Apply a previewed scan in one transaction (all of it or nothing). Rows the preview could not use are left out only with skipInvalid: true; takenAt may correct the time. The same file twice is refused (409), naming its scan.',
           tags: ['scans'],
           security: BEARER,
-          body: jsonSchema(scanApplyBody, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), scan })), ...errors(400, 401, 403, 409) },
+          body: scanApplyBody,
+          response: { 200: resultTrue({ scan }), ...resultErrors(400, 401, 403, 409) },
         },
       },
       async (request) => {
-        const body = parseBody(scanApplyBody, request.body);
+        const body = request.body;
         const bot = request.bot;
         const applied = await imports.apply(uploaderOf(request), body.token, { takenAt: takenAtOf(body.takenAt), skipInvalid: body.skipInvalid ?? false, ...(bot ? { source: 'bot' as const } : {}) });
         if (bot) ctx.bots.scanApplied(bot.id, ctx.now());
         request.log.info({ by: bot ? `bot ${bot.id}` : authOf(request).user.id, scan: applied.id, rows: applied.rows }, 'scan imported');
         // the running KvK seasons now end at this scan: their standings are computed in the background
         void warmRunningSeasons(ctx.db).catch((err: unknown) => request.log.warn({ err }, 'KvK standings not computed after the scan'));
-        return { result: true, scan: applied };
+        return { result: true as const, scan: applied };
       },
     );
 
     app.get(
       '/scans',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: 'Scans, newest first (by when they were taken), 50 a page',
           tags: ['scans'],
           security: BEARER,
-          querystring: jsonSchema(scansQuery, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), scans: z.array(scan), total: z.int(), page: z.int(), pageSize: z.int() })), ...errors(400, 401, 403) },
+          querystring: scansQuery,
+          response: { 200: resultTrue({ scans: z.array(scan), total: z.int(), page: z.int(), pageSize: z.int() }), ...resultErrors(400, 401, 403) },
         },
       },
       async (request) => {
-        const { page } = parseBody(scansQuery, request.query ?? {});
-        return { result: true, ...(await listScans(ctx.db, page)) };
+        const { page } = request.query;
+        return { result: true as const, ...(await listScans(ctx.db, page)) };
       },
     );
 
     app.delete(
       '/scans/:scanId',
       {
-        preHandler: requireRank(ctx, 'admin'),
+        preValidation: requireRank(ctx, 'admin'),
         schema: {
           summary: 'Delete a scan and every row of it',
           tags: ['scans'],
           security: BEARER,
-          params: { type: 'object', properties: { scanId: { type: 'string' } } },
-          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404, 409) },
+          params: scanParams,
+          response: { 200: resultTrue({}), ...resultErrors(400, 401, 403, 404, 409) },
         },
       },
       async (request) => {
-        const id = scanIdOf((request.params as { scanId: string }).scanId);
+        const id = scanIdOf(request.params.scanId);
         await deleteScan(ctx.db, id, authOf(request).user.id, ctx.now());
         request.log.info({ by: authOf(request).user.id, scan: id }, 'scan deleted');
-        return { result: true };
+        return { result: true as const };
       },
     );
 
     app.get(
       '/kingdom/summary',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: "The kingdom's totals in a scan (the latest by default) and their change since another (the scan before it by default); nulls where nothing was scanned",
           tags: ['scans'],
           security: BEARER,
-          querystring: jsonSchema(summaryQuery, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), ...kingdomSummarySchema.shape })), ...errors(400, 401, 403, 404) },
+          querystring: summaryQuery,
+          response: { 200: resultTrue(kingdomSummarySchema.shape), ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const query = parseBody(summaryQuery, request.query ?? {});
-        return { result: true, ...(await kingdomSummary(ctx.db, query.scan, query.compare)) };
+        const query = request.query;
+        return { result: true as const, ...(await kingdomSummary(ctx.db, query.scan, query.compare)) };
       },
     );
 
-    const governorsAnswer = z.object({ result: z.literal(true), scan: z.nullable(scan), compare: z.nullable(scan), total: z.int(), page: z.int(), pageSize: z.int(), governors: z.array(governorRow) });
+    const governorsAnswer = resultTrue({ scan: z.nullable(scan), compare: z.nullable(scan), total: z.int(), page: z.int(), pageSize: z.int(), governors: z.array(governorRow) });
     app.get(
       '/governors',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary:
             "A page of a scan's governors (the latest by default): filter by alliance (tag) and q (name contains, or governor id starts with), sort by any column (default power, high first), with each stat's change since `compare` when given",
           tags: ['scans'],
           security: BEARER,
-          querystring: jsonSchema(governorsQuery, 'input'),
-          response: { 200: jsonSchema(governorsAnswer), ...errors(400, 401, 403, 404) },
+          querystring: governorsQuery,
+          response: { 200: governorsAnswer, ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const query = parseBody(governorsQuery, request.query ?? {});
-        return { result: true, ...(await listGovernors(ctx.db, query)) };
+        const query = request.query;
+        return { result: true as const, ...(await listGovernors(ctx.db, query)) };
       },
     );
 
     app.get(
       '/governors.csv',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: 'Every governor the filters match, in the same order, as CSV (RFC 4180, UTF-8 with BOM). Same query as GET /governors.',
           tags: ['scans'],
           security: BEARER,
-          querystring: jsonSchema(governorsQuery, 'input'),
-          response: { 200: { description: 'text/csv', type: 'string' }, ...errors(400, 401, 403, 404) },
+          querystring: governorsQuery,
+          response: { 200: { description: 'text/csv', type: 'string' }, ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request, reply) => {
-        const { page: _page, pageSize: _size, ...query } = parseBody(governorsQuery, request.query ?? {});
+        const { page: _page, pageSize: _size, ...query } = request.query;
         const withChange = query.compare !== undefined;
         return sendCsv(
           reply,
@@ -216,144 +224,144 @@ export function scanRoutes(ctx: AppContext) {
     app.get(
       '/governors/:governorId',
       {
-        preHandler: requireRank(ctx, 'signed-in'),
+        preValidation: requireRank(ctx, 'signed-in'),
         schema: {
           summary: "A governor's history over every scan (oldest first), the names and alliances seen; council and admin see any governor, a player the one their account claims",
           tags: ['scans'],
           security: BEARER,
-          params: { type: 'object', properties: { governorId: { type: 'string' } } },
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), governor: governorDetailSchema })), ...errors(400, 401, 403, 404) },
+          params: governorParams,
+          response: { 200: resultTrue({ governor: governorDetailSchema }), ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const governorId = governorIdOf((request.params as { governorId: string }).governorId);
+        const governorId = governorIdOf(request.params.governorId);
         const { user } = authOf(request);
         if (!rankAllows(user.rank, 'council+admin') && !(await ownsGovernor(ctx.db, user.id, governorId))) throw new Forbidden(SCAN_ERRORS.notYourGovernor);
-        return { result: true, governor: await governorDetail(ctx.db, governorId) };
+        return { result: true as const, governor: await governorDetail(ctx.db, governorId) };
       },
     );
 
     app.get(
       '/alliances',
       {
-        preHandler: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary: "The alliances of a scan (the latest by default), by power: members and sums in that scan, leadership's name for each and whether it is the kingdom's",
           tags: ['scans'],
           security: BEARER,
-          querystring: jsonSchema(alliancesQuery, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), scan: z.nullable(scan), alliances: z.array(allianceRow) })), ...errors(400, 401, 403, 404) },
+          querystring: alliancesQuery,
+          response: { 200: resultTrue({ scan: z.nullable(scan), alliances: z.array(allianceRow) }), ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const query = parseBody(alliancesQuery, request.query ?? {});
-        return { result: true, ...(await listAlliances(ctx.db, query.scan)) };
+        const query = request.query;
+        return { result: true as const, ...(await listAlliances(ctx.db, query.scan)) };
       },
     );
 
     app.put(
       '/alliances/:tag',
       {
-        preHandler: requireRank(ctx, 'admin'),
+        preValidation: requireRank(ctx, 'admin'),
         schema: {
           summary: "Name an alliance (by its tag) and say whether it belongs to the kingdom",
           tags: ['scans'],
           security: BEARER,
-          params: { type: 'object', properties: { tag: { type: 'string' } } },
-          body: jsonSchema(allianceBody, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), alliance: z.object({ tag: z.string(), name: z.string(), ours: z.boolean() }) })), ...errors(400, 401, 403) },
+          params: tagParams,
+          body: allianceBody,
+          response: { 200: resultTrue({ alliance: z.object({ tag: z.string(), name: z.string(), ours: z.boolean() }) }), ...resultErrors(400, 401, 403) },
         },
       },
       async (request) => {
-        const tag = (request.params as { tag: string }).tag;
+        const tag = request.params.tag;
         if (tag.length < 1 || tag.length > 64) throw new Invalid(ALLIANCE_ERRORS.badTag);
-        const body = parseBody(allianceBody, request.body);
-        return { result: true, alliance: await saveAlliance(ctx.db, tag, body, authOf(request).user.id, ctx.now()) };
+        const body = request.body;
+        return { result: true as const, alliance: await saveAlliance(ctx.db, tag, body, authOf(request).user.id, ctx.now()) };
       },
     );
 
     app.get(
       '/metrics/series',
       {
-        preHandler: requireRank(ctx, 'signed-in'),
+        preValidation: requireRank(ctx, 'signed-in'),
         schema: {
           summary:
             "One point per scan, oldest first, with the chosen stats (comma-separated; power and killpoints by default): the kingdom's totals, an alliance's (key = tag) or a governor's (key = governor id). Council and admin read any; a player their own governors.",
           tags: ['scans'],
           security: BEARER,
-          querystring: jsonSchema(seriesQuery, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), ...series.shape })), ...errors(400, 401, 403) },
+          querystring: seriesQuery,
+          response: { 200: resultTrue(series.shape), ...resultErrors(400, 401, 403) },
         },
       },
       async (request) => {
-        const query = parseBody(seriesQuery, request.query ?? {});
+        const query = request.query;
         const stats = parseStats(query.stats);
         const { user } = authOf(request);
         if (!rankAllows(user.rank, 'council+admin')) {
           const own = query.scope === 'governor' && /^\d{1,15}$/.test(query.key ?? '') && (await ownsGovernor(ctx.db, user.id, Number(query.key)));
           if (!own) throw new Forbidden(SCAN_ERRORS.notYourGovernor);
         }
-        return { result: true, ...(await metricSeries(ctx.db, query.scope, query.key, stats)) };
+        return { result: true as const, ...(await metricSeries(ctx.db, query.scope, query.key, stats)) };
       },
     );
 
     app.get(
       '/player-ids',
       {
-        preHandler: requireRank(ctx, 'admin'),
+        preValidation: requireRank(ctx, 'admin'),
         schema: {
           summary: "Accounts and their governors (the sign-up's claim and linked farms), verified or not, with the governor's name in the latest scan; q is a username or a governor id",
           tags: ['scans'],
           security: BEARER,
-          querystring: jsonSchema(playerIdsQuery, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), total: z.int(), page: z.int(), pageSize: z.int(), links: z.array(playerLink) })), ...errors(400, 401, 403) },
+          querystring: playerIdsQuery,
+          response: { 200: resultTrue({ total: z.int(), page: z.int(), pageSize: z.int(), links: z.array(playerLink) }), ...resultErrors(400, 401, 403) },
         },
       },
       async (request) => {
-        const query = parseBody(playerIdsQuery, request.query ?? {});
-        return { result: true, ...(await listPlayerLinks(ctx.db, query.q, query.page)) };
+        const query = request.query;
+        return { result: true as const, ...(await listPlayerLinks(ctx.db, query.q, query.page)) };
       },
     );
 
     app.put(
       '/player-ids/:governorId',
       {
-        preHandler: requireRank(ctx, 'admin'),
+        preValidation: requireRank(ctx, 'admin'),
         schema: {
           summary: 'Link a governor to an account (moving it from another), and verify or unverify the link',
           tags: ['scans'],
           security: BEARER,
-          params: { type: 'object', properties: { governorId: { type: 'string' } } },
-          body: jsonSchema(playerLinkBody, 'input'),
-          response: { 200: jsonSchema(z.object({ result: z.literal(true), link: playerLink })), ...errors(400, 401, 403, 404) },
+          params: governorParams,
+          body: playerLinkBody,
+          response: { 200: resultTrue({ link: playerLink }), ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const governorId = governorIdOf((request.params as { governorId: string }).governorId);
-        const body = parseBody(playerLinkBody, request.body);
+        const governorId = governorIdOf(request.params.governorId);
+        const body = request.body;
         const link = await linkGovernor(ctx.db, governorId, body.username, body.verified, authOf(request).user.id, ctx.now());
         request.log.info({ by: authOf(request).user.id, governorId, username: link.username, verified: link.verified }, 'governor linked');
-        return { result: true, link };
+        return { result: true as const, link };
       },
     );
 
     app.delete(
       '/player-ids/:governorId',
       {
-        preHandler: requireRank(ctx, 'admin'),
+        preValidation: requireRank(ctx, 'admin'),
         schema: {
           summary: 'Unlink a governor from its account',
           tags: ['scans'],
           security: BEARER,
-          params: { type: 'object', properties: { governorId: { type: 'string' } } },
-          response: { 200: jsonSchema(z.object({ result: z.literal(true) })), ...errors(400, 401, 403, 404) },
+          params: governorParams,
+          response: { 200: resultTrue({}), ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {
-        const governorId = governorIdOf((request.params as { governorId: string }).governorId);
+        const governorId = governorIdOf(request.params.governorId);
         await unlinkGovernor(ctx.db, governorId, authOf(request).user.id, ctx.now());
         request.log.info({ by: authOf(request).user.id, governorId }, 'governor unlinked');
-        return { result: true };
+        return { result: true as const };
       },
     );
   };
