@@ -53,9 +53,8 @@ export interface Diff {
 /**
  * Who arrived in scan `later` and who left since scan `earlier`, with reasons. SQLite sets the two
  * scans' members against each other (EXCEPT, both read in primary key order) and reads each
- * migrant's row by primary key, handing back only the `limit` largest (a bounded sort), already in
- * the answer's shape. When that is every migrant (the usual case between two scans in a row), the
- * counts and sums are taken from the list; only a longer list is counted and summed in SQL.
+ * migrant's row by primary key once (a materialized CTE), counts and sums them all, and hands back
+ * only the `limit` largest (a bounded sort) as one JSON text, already in the answer's shape.
  */
 export async function diffScans(db: Queryable, earlier: number, later: number, ownKingdom: number | null, limit = MIGRANTS_MAX_LIST): Promise<Diff> {
   const kb = await kingdomOf(db, earlier, ownKingdom);
@@ -70,30 +69,27 @@ export async function diffScans(db: Queryable, earlier: number, later: number, o
       case when exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) then 'kingdom-changed'
            when b.power < ${cutoff} then 'below-cutoff' else 'unknown' end as reason
     from ids cross join scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g`;
-  const largest = async <T extends Migrant>(from: typeof arrivedFrom) =>
-    limit > 0 ? (await sql<T>`select * from (${from}) order by power is null, power desc, governorId limit ${limit}`.execute(db)).rows : [];
-  const arrived = await largest<Migrant>(arrivedFrom);
-  const left = await largest<Leaver>(leftFrom);
-  const sumOf = (list: Migrant[]) => list.reduce((sum, m) => sum + (m.power ?? 0), 0);
-  const countOf = (list: Leaver[], reason: Leaver['reason']) => list.reduce((n, m) => n + (m.reason === reason ? 1 : 0), 0);
-  const arrivedTotals =
-    arrived.length < limit
-      ? { n: arrived.length, pw: sumOf(arrived) }
-      : (await sql<{ n: number; pw: number | null }>`select count(*) as n, sum(power) as pw from (${arrivedFrom})`.execute(db)).rows[0];
-  const leftTotals =
-    left.length < limit
-      ? { n: left.length, pw: sumOf(left), nk: countOf(left, 'kingdom-changed'), nb: countOf(left, 'below-cutoff') }
-      : (
-          await sql<{ n: number; pw: number | null; nk: number; nb: number }>`select count(*) as n, sum(power) as pw,
-            coalesce(sum(reason = 'kingdom-changed'), 0) as nk, coalesce(sum(reason = 'below-cutoff'), 0) as nb from (${leftFrom})`.execute(db)
-        ).rows[0];
+  // each direction in one query: its migrants' rows read once (materialized), counted and summed,
+  // and the `limit` largest as one JSON text in the answer's shape (one parse, not 1,000 row objects)
+  const order = sql`power is null, power desc, governorId`;
+  const direction = async <T extends Migrant>(from: typeof arrivedFrom, reason: boolean) => {
+    const fields = sql`'governorId', governorId, 'name', name, 'alliance', alliance, 'power', power, 'kingdom', kingdom${reason ? sql`, 'reason', reason` : sql``}`;
+    const list = limit > 0 ? sql`(select json_group_array(json_object(${fields}) order by ${order}) from (select * from m order by ${order} limit ${limit}))` : sql`'[]'`;
+    const { rows } = await sql<{ n: number; pw: number | null; nk: number; nb: number; list: string }>`with m as materialized (${from})
+      select count(*) as n, sum(power) as pw, ${reason ? sql`coalesce(sum(reason = 'kingdom-changed'), 0) as nk, coalesce(sum(reason = 'below-cutoff'), 0) as nb` : sql`0 as nk, 0 as nb`},
+        ${list} as list from m`.execute(db);
+    const row = rows[0];
+    return { n: row.n, pw: row.pw, nk: row.nk, nb: row.nb, list: JSON.parse(row.list) as T[] };
+  };
+  const arrived = await direction<Migrant>(arrivedFrom, false);
+  const left = await direction<Leaver>(leftFrom, true);
   return {
-    arrived,
-    left,
-    counts: { arrived: arrivedTotals.n, left: leftTotals.n },
-    powerIn: arrivedTotals.pw ?? 0,
-    powerOut: leftTotals.pw ?? 0,
-    reasons: { 'kingdom-changed': leftTotals.nk, 'below-cutoff': leftTotals.nb, unknown: leftTotals.n - leftTotals.nk - leftTotals.nb },
+    arrived: arrived.list,
+    left: left.list,
+    counts: { arrived: arrived.n, left: left.n },
+    powerIn: arrived.pw ?? 0,
+    powerOut: left.pw ?? 0,
+    reasons: { 'kingdom-changed': left.nk, 'below-cutoff': left.nb, unknown: left.n - left.nk - left.nb },
   };
 }
 
