@@ -13,18 +13,25 @@ import { nowMs } from './common';
 type Timed = { label: string; p50: number; p95: number; max: number };
 type Time = (label: string, run: (i: number) => Promise<unknown>) => Promise<Timed>;
 
-export async function benchMigrantsAndPoints(db: Db, time: Time, scans: number[]): Promise<{ queries: Timed[]; run: { governors: number; previewMs: number; applyMs: number; entries: number; seriesMs: number } }> {
+type Run = { governors: number; previewMs: number | null; applyMs: number | null; entries: number; seriesMs: number | null };
+
+export async function benchMigrantsAndPoints(db: Db, time: Time, scans: number[], parts = { migrants: true, points: true }): Promise<{ queries: Timed[]; run: Run }> {
   const pick = (i: number) => scans[(i * 7919) % scans.length];
-  const queries = [
-    await time('migrant diff: latest vs the scan before (default)', () => migrants(db, {})),
-    await time('migrant diff: any two scans', (i) => {
-      const [a, b] = [pick(i), pick(i + 13)].sort((x, y) => scans.indexOf(x) - scans.indexOf(y));
-      return a === b ? migrants(db, { to: b }) : migrants(db, { from: a, to: b });
-    }),
-  ];
-  const s0 = nowMs();
-  await migrantSeries(db);
-  const seriesMs = nowMs() - s0;
+  const queries: Timed[] = [];
+  let seriesMs: number | null = null;
+  if (parts.migrants) {
+    queries.push(
+      await time('migrant diff: latest vs the scan before (default)', () => migrants(db, {})),
+      await time('migrant diff: any two scans', (i) => {
+        const [a, b] = [pick(i), pick(i + 13)].sort((x, y) => scans.indexOf(x) - scans.indexOf(y));
+        return a === b ? migrants(db, { to: b }) : migrants(db, { from: a, to: b });
+      }),
+    );
+    const s0 = nowMs();
+    await migrantSeries(db);
+    seriesMs = nowMs() - s0;
+  }
+  if (!parts.points) return { queries, run: { governors: 0, previewMs: null, applyMs: null, entries: 0, seriesMs } };
 
   // every governor of two seeded scans (the imported one repeats its kill points) linked to an account of its own, as sign-up claims are
   const latest = scans[scans.length - 2];

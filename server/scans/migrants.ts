@@ -19,13 +19,6 @@ import { findScan, latestScan, scanBefore } from './scans';
  *   are the top N by power: they likely fell out of the list, not out of the kingdom);
  * - `unknown` otherwise.
  */
-interface Row {
-  governor_id: number;
-  name: string;
-  alliance: string;
-  power: number | null;
-  kingdom: number | null;
-}
 
 /** Each scan's own kingdom (the one most of its rows name): scans never change once applied. */
 const modeCache = new WeakMap<Queryable, Map<number, number | null>>();
@@ -47,8 +40,6 @@ async function kingdomOf(db: Queryable, scanId: number, own: number | null): Pro
 const members = (scanId: number, k: number | null) =>
   k === null ? sql`select governor_id from scan_rows where scan_id = ${scanId}` : sql`select governor_id from scan_rows where scan_id = ${scanId} and (kingdom is null or kingdom = ${k})`;
 
-const toMigrant = (r: Row): Migrant => ({ governorId: r.governor_id, name: r.name, alliance: r.alliance, power: r.power, kingdom: r.kingdom });
-
 export interface Diff {
   /** The largest first, at most `limit`; the counts and sums below cover every migrant. */
   arrived: Migrant[];
@@ -59,40 +50,46 @@ export interface Diff {
   reasons: Record<Leaver['reason'], number>;
 }
 
-type Counted = Row & { n: number; pw: number | null };
-
 /**
  * Who arrived in scan `later` and who left since scan `earlier`, with reasons. SQLite sets the two
- * scans' members against each other (EXCEPT, both read in primary key order), reads each migrant's
- * row by primary key, counts and sums them all, and hands back only the `limit` largest.
+ * scans' members against each other (EXCEPT, both read in primary key order) and reads each
+ * migrant's row by primary key once (a materialized CTE), counts and sums them all, and hands back
+ * only the `limit` largest (a bounded sort) as one JSON text, already in the answer's shape.
  */
 export async function diffScans(db: Queryable, earlier: number, later: number, ownKingdom: number | null, limit = MIGRANTS_MAX_LIST): Promise<Diff> {
   const kb = await kingdomOf(db, earlier, ownKingdom);
   const ka = await kingdomOf(db, later, ownKingdom);
   const { cutoff } = (await sql<{ cutoff: number | null }>`select min(power) as cutoff from scan_rows where scan_id = ${later}`.execute(db)).rows[0] ?? { cutoff: null };
   // the set difference first, then each migrant's row by primary key (CROSS JOIN keeps that order)
-  const arrivedRows = await sql<Counted>`with ids(g) as (${members(later, ka)} except ${members(earlier, kb)})
-    select a.governor_id, a.name, a.alliance, a.power, a.kingdom, count(*) over () as n, sum(a.power) over () as pw
-    from ids cross join scan_rows a on a.scan_id = ${later} and a.governor_id = ids.g
-    order by a.power is null, a.power desc, a.governor_id limit ${limit}`.execute(db);
+  const arrivedFrom = sql`with ids(g) as (${members(later, ka)} except ${members(earlier, kb)})
+    select a.governor_id as governorId, a.name, a.alliance, a.power, a.kingdom from ids cross join scan_rows a on a.scan_id = ${later} and a.governor_id = ids.g`;
   // still in the later scan, but not a member: its kingdom column names another kingdom
-  const leftRows = await sql<Counted & { reason: Leaver['reason']; nk: number; nb: number }>`with ids(g) as (${members(earlier, kb)} except ${members(later, ka)}),
-    gone as (select b.governor_id, b.name, b.alliance, b.power, b.kingdom,
-        case when exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) then 'kingdom-changed'
-             when b.power < ${cutoff} then 'below-cutoff' else 'unknown' end as reason
-      from ids cross join scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g)
-    select *, count(*) over () as n, sum(power) over () as pw,
-      sum(reason = 'kingdom-changed') over () as nk, sum(reason = 'below-cutoff') over () as nb
-    from gone order by power is null, power desc, governor_id limit ${limit}`.execute(db);
-  const a0 = arrivedRows.rows[0];
-  const l0 = leftRows.rows[0];
+  const leftFrom = sql`with ids(g) as (${members(earlier, kb)} except ${members(later, ka)})
+    select b.governor_id as governorId, b.name, b.alliance, b.power, b.kingdom,
+      case when exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) then 'kingdom-changed'
+           when b.power < ${cutoff} then 'below-cutoff' else 'unknown' end as reason
+    from ids cross join scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g`;
+  // each direction in one query: its migrants' rows read once (materialized), counted and summed,
+  // and the `limit` largest as one JSON text in the answer's shape (one parse, not 1,000 row objects)
+  const order = sql`power is null, power desc, governorId`;
+  const direction = async <T extends Migrant>(from: typeof arrivedFrom, reason: boolean) => {
+    const fields = sql`'governorId', governorId, 'name', name, 'alliance', alliance, 'power', power, 'kingdom', kingdom${reason ? sql`, 'reason', reason` : sql``}`;
+    const list = limit > 0 ? sql`(select json_group_array(json_object(${fields}) order by ${order}) from (select * from m order by ${order} limit ${limit}))` : sql`'[]'`;
+    const { rows } = await sql<{ n: number; pw: number | null; nk: number; nb: number; list: string }>`with m as materialized (${from})
+      select count(*) as n, sum(power) as pw, ${reason ? sql`coalesce(sum(reason = 'kingdom-changed'), 0) as nk, coalesce(sum(reason = 'below-cutoff'), 0) as nb` : sql`0 as nk, 0 as nb`},
+        ${list} as list from m`.execute(db);
+    const row = rows[0];
+    return { n: row.n, pw: row.pw, nk: row.nk, nb: row.nb, list: JSON.parse(row.list) as T[] };
+  };
+  const arrived = await direction<Migrant>(arrivedFrom, false);
+  const left = await direction<Leaver>(leftFrom, true);
   return {
-    arrived: arrivedRows.rows.map(toMigrant),
-    left: leftRows.rows.map((r) => ({ ...toMigrant(r), reason: r.reason })),
-    counts: { arrived: a0?.n ?? 0, left: l0?.n ?? 0 },
-    powerIn: a0?.pw ?? 0,
-    powerOut: l0?.pw ?? 0,
-    reasons: { 'kingdom-changed': l0?.nk ?? 0, 'below-cutoff': l0?.nb ?? 0, unknown: l0 ? l0.n - l0.nk - l0.nb : 0 },
+    arrived: arrived.list,
+    left: left.list,
+    counts: { arrived: arrived.n, left: left.n },
+    powerIn: arrived.pw ?? 0,
+    powerOut: left.pw ?? 0,
+    reasons: { 'kingdom-changed': left.nk, 'below-cutoff': left.nb, unknown: left.n - left.nk - left.nb },
   };
 }
 
@@ -140,7 +137,7 @@ export async function migrantSeries(db: Db): Promise<MigrantPoint[]> {
     const key = `${scans[i - 1].id}:${scans[i].id}:${own}`;
     let known = cache.get(key);
     if (!known) {
-      const diff = await diffScans(db, scans[i - 1].id, scans[i].id, own, 1);
+      const diff = await diffScans(db, scans[i - 1].id, scans[i].id, own, 0);
       known = { scanId: scans[i].id, previousScanId: scans[i - 1].id, arrived: diff.counts.arrived, left: diff.counts.left, powerIn: diff.powerIn, powerOut: diff.powerOut };
       cache.set(key, known);
     }
