@@ -63,7 +63,7 @@ export function parseEntry(text: string, line: number, channels: readonly Record
   const o = parseJson(text, line);
   const { t, ch, dir } = o;
   if (typeof t !== 'number' || !Number.isFinite(t) || t < 0) throw new LogError(line, '"t" must be a number of milliseconds ≥ 0');
-  if (!(RECORDED_CHANNELS as readonly unknown[]).includes(ch)) throw new LogError(line, `"ch" must be ${RECORDED_CHANNELS.join(', ')}`);
+  if (!(RECORDED_CHANNELS as readonly unknown[]).includes(ch)) throw new LogError(line, `"ch" must be ${RECORDED_CHANNELS.slice(0, -1).join(', ')} or ${RECORDED_CHANNELS[RECORDED_CHANNELS.length - 1]}`);
   if (!(DIRS as readonly unknown[]).includes(dir)) throw new LogError(line, `"dir" must be one of ${DIRS.join(', ')}`);
   // another reader's channel (the bot watch socket in an auction replay, or the reverse)
   if (!(channels as readonly unknown[]).includes(ch)) return null;

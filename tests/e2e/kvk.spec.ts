@@ -48,8 +48,8 @@ function kingdom() {
 
 test('KvK Management creates a season (bad brackets refused); the KvK Dashboard shows standings, sorts, filters, confirms a zeroed suggestion and exports CSV', async ({ page }) => {
   const { start, end } = kingdom();
-  const startId = await importScan(start, '2031-03-01T00:00:00Z');
-  const endId = await importScan(end, '2031-03-15T00:00:00Z');
+  const startId = await importScan(start, '2016-03-01T00:00:00Z');
+  const endId = await importScan(end, '2016-03-15T00:00:00Z');
   const name = `KvK ${start[0].id}`;
   await acceptCookies(page);
   await signIn(page, ADMIN);
@@ -186,8 +186,11 @@ test('KvK Management creates a season (bad brackets refused); the KvK Dashboard 
 
 test("a player sees their own KvK progress on their profile while a season runs", async ({ page }) => {
   const { start, end } = kingdom();
-  const startId = await importScan(start, '2032-05-01T00:00:00Z');
-  await importScan(end, '2032-05-15T00:00:00Z');
+  // a running season ends at the latest scan: these two are newer than the bots spec's scans (up to
+  // 2025-12-27) and older than the statistics spec's (2025-12-29 and today), which expects its own
+  // scan to be the latest when it runs after this one
+  const startId = await importScan(start, '2025-12-28T00:00:00Z');
+  await importScan(end, '2025-12-28T12:00:00Z');
   const admin = await tokenOf(ADMIN);
   const created = await api<{ result: boolean }>(
     'kvk/seasons',

@@ -69,7 +69,7 @@ test('a malformed log is refused with its line; the player is for admins only in
   const lines = readFileSync(FIXTURE, 'utf8').split('\n');
   lines[3] = '{"t":3,"ch":"radio","dir":"in","msg":{}}';
   await admin.getByTestId('qa-file').setInputFiles({ name: 'bad.jsonl', mimeType: 'text/plain', buffer: Buffer.from(lines.join('\n')) });
-  await expect(admin.getByTestId('qa-error')).toHaveText(/^line 4: "ch" must be auction or user/);
+  await expect(admin.getByTestId('qa-error')).toHaveText(/^line 4: "ch" must be auction, user or bots/);
 
   const player = await signedIn(await browser.newPage(), await register());
   await player.goto('/qa/replay');

@@ -21,7 +21,8 @@ export function Table({
 }: ComponentProps<'table'> & { minWidth?: string; loading?: boolean; columns?: number; skeletonRows?: number; wrapperClassName?: string }) {
   const intl = useIntl();
   return (
-    <div className={cn('max-w-full overflow-x-auto', wrapperClassName)}>
+    // positioned, so a header's sr-only name (absolutely placed) stays inside the scroller instead of widening the page
+    <div className={cn('relative max-w-full overflow-x-auto', wrapperClassName)}>
       <table className={cn('w-full text-sm', className)} style={{ minWidth }} aria-busy={loading || undefined} {...props}>
         {children}
         {loading && (
