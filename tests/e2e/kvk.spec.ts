@@ -48,8 +48,8 @@ function kingdom() {
 
 test('KvK Management creates a season (bad brackets refused); the KvK Dashboard shows standings, sorts, filters, confirms a zeroed suggestion and exports CSV', async ({ page }) => {
   const { start, end } = kingdom();
-  const startId = await importScan(start, '2016-03-01T00:00:00Z');
-  const endId = await importScan(end, '2016-03-15T00:00:00Z');
+  const startId = await importScan(start, '2020-03-01T00:00:00Z');
+  const endId = await importScan(end, '2020-03-15T00:00:00Z');
   const name = `KvK ${start[0].id}`;
   await acceptCookies(page);
   await signIn(page, ADMIN);
