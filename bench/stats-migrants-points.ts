@@ -36,7 +36,11 @@ export async function benchMigrantsAndPoints(db: Db, time: Time, scans: number[]
   // every governor of two seeded scans (the imported one repeats its kill points) linked to an account of its own, as sign-up claims are
   const latest = scans[scans.length - 2];
   const previous = scans[scans.length - 3];
-  const governors = (await db.selectFrom('scan_rows').select('governor_id').where('scan_id', '=', latest).execute()).map((r) => r.governor_id);
+  // (a governor another part of the bench already gave an account, the KvK part's player, keeps it)
+  const claimed = new Set((await db.selectFrom('users').select('playerid').execute()).map((u) => u.playerid));
+  const governors = (await db.selectFrom('scan_rows').select('governor_id').where('scan_id', '=', latest).execute())
+    .map((r) => r.governor_id)
+    .filter((g) => !claimed.has(String(g)));
   await writeTransaction(db, async (trx) => {
     for (let at = 0; at < governors.length; at += 500) {
       const chunk = governors.slice(at, at + 500);
