@@ -40,6 +40,21 @@ export default defineConfig(({ mode }) => ({
           testTimeout: 20_000,
         },
       },
+      {
+        extends: true,
+        test: {
+          // the same suite on PostgreSQL (issue 15): a throwaway cluster started by the set-up
+          name: 'server-pg',
+          include: ['tests/server/**/*.test.ts'],
+          // what only SQLite has: the statement cache of better-sqlite3, a file's migration history
+          exclude: ['tests/server/statement-cache.test.ts'],
+          environment: 'node',
+          env: { KINGDOM_TEST_DB: 'postgres' },
+          globalSetup: ['tests/server/pg-global-setup.ts'],
+          pool: 'forks',
+          testTimeout: 20_000,
+        },
+      },
     ],
   },
 }));

@@ -8,6 +8,7 @@ import { attachBotSockets } from './bots/sockets';
 import { resolveConfig, type Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/open';
+import { ClusterLink } from './cluster/link';
 import { PointsService } from './points/service';
 import { createFastify, setupHttpApp } from './http/build-app';
 import { auctionChannel } from './sockets/auction';
@@ -59,11 +60,25 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const config = resolveConfig(opts);
   const tls = readTls(config);
   const jwtSecret = loadJwtSecret(config.dataDir, config.jwtSecret);
-  const db = await openDatabase(config.dataDir);
+  const db = await openDatabase(config.dataDir, config.databaseUrl);
   const now = deps.now ?? Date.now;
   const app = createFastify(config, tls, now);
   const hub = new Hub(config.socketLimits);
-  const auction = new AuctionEngine({ db, hub, now, log: app.log });
+  // PostgreSQL: other processes may serve the same kingdom (DESIGN.md, "Beyond one process")
+  const clustered = config.databaseUrl !== null;
+  const auction = new AuctionEngine({ db, hub, now, log: app.log, clustered });
+  const link = clustered
+    ? new ClusterLink({
+        url: config.databaseUrl as string,
+        onEvent: (event) => void auction.remote(event),
+        onLeader: (leader) => {
+          app.log.info({ leader }, leader ? 'this process now runs the auction schedule' : 'this process no longer runs the auction schedule');
+          return auction.setLeader(leader);
+        },
+        onGap: () => void auction.gap(),
+        onError: (error, what) => app.log.warn({ err: error }, what),
+      })
+    : null;
   const points = new PointsService({ db, hub, now, exclusive: (job) => auction.exclusive(job) });
   const bots = new BotHub(db, deps.botClock ?? now, app.log, deps.botLimits);
   const ctx: AppContext = {
@@ -85,6 +100,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const sockets: SocketServer[] = [];
   let detachBots: (() => void) | null = null;
   const closeAll = async () => {
+    await link?.stop();
     await auction.stop();
     detachBots?.();
     await Promise.allSettled(sockets.map((s) => s.close()));
@@ -96,6 +112,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   try {
     // before anyone can connect: start, end and settle whatever fell due while the server was down
     await auction.start();
+    // then hear the other processes, and try to lead the schedule (the leader catches up as above)
+    await link?.start();
     const auctionSocket = await startSocketServer(ctx, auctionChannel(ctx), config.auctionPort, tls, { clock: deps.socketClock, now: deps.sessionClock }).catch((e: unknown) => {
       throw listenError(e, 'AUCTION_PORT', config.auctionPort);
     });

@@ -82,7 +82,7 @@ export interface Config {
   sentryDsn: string | null;
   /** HS256 secret; when null a random one is kept in DATA_DIR/jwt-secret. */
   jwtSecret: string | null;
-  /** Documented path to PostgreSQL; not built yet, so setting it stops the start. */
+  /** PostgreSQL (postgres://…) instead of DATA_DIR/kingdom.db; several processes may share it. */
   databaseUrl: string | null;
   logLevel: string;
   /** Trust X-Forwarded-For from a reverse proxy in front of the server (rate limits use the client address). */
@@ -183,9 +183,9 @@ export function resolveConfig(overrides: Partial<Config> = {}, env: NodeJS.Proce
   const config = { ...loadConfig(env), ...overrides };
   config.dataDir = path.resolve(config.dataDir);
   config.distDir = path.resolve(config.distDir);
-  if (config.databaseUrl) {
+  if (config.databaseUrl !== null && !/^postgres(ql)?:\/\//i.test(config.databaseUrl)) {
     throw new ConfigError(
-      'DATABASE_URL is set, but only the SQLite store is built so far. Unset DATABASE_URL to keep the data in DATA_DIR/kingdom.db.',
+      'DATABASE_URL must be a PostgreSQL address (postgres://user:password@host:5432/database); unset it to keep the data in DATA_DIR/kingdom.db.',
     );
   }
   if (config.jwtSecret !== null && config.jwtSecret.length < 32) {

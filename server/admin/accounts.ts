@@ -1,3 +1,4 @@
+import { likeOperator } from '../db/dialect';
 import { sql } from 'kysely';
 import { Conflict, NotFound } from '../errors';
 import { ACCOUNTS_PAGE_SIZE, ADMIN_ERRORS, type AdminUser } from '../../src/protocol/admin';
@@ -45,7 +46,8 @@ export async function listAccounts(db: Db, filter: { q?: string; rank?: Rank; pa
     const contains = sql<string>`${`%${likeEscape(text)}%`} escape '\\'`;
     const prefix = sql<string>`${`${likeEscape(text)}%`} escape '\\'`;
     query = query.where((eb) => {
-      const anyOf = [eb('u.username', 'like', contains), eb('u.email', 'like', contains), eb('u.playerid', 'like', prefix)];
+      const like = likeOperator(db);
+      const anyOf = [eb('u.username', like, contains), eb('u.email', like, contains), eb('u.playerid', 'like', prefix)];
       if (/^\d{1,15}$/.test(text)) {
         anyOf.push(eb.exists(eb.selectFrom('governor_links as g').select('g.governor_id').whereRef('g.user_id', '=', 'u.id').where(sql<boolean>`cast(g.governor_id as text) like ${prefix}`)));
       }

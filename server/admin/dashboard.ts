@@ -1,3 +1,5 @@
+import type { Db } from '../db/open';
+import { isPostgres } from '../db/dialect';
 import fs from 'node:fs';
 import path from 'node:path';
 import { sql } from 'kysely';
@@ -16,8 +18,12 @@ export const VERSION: string = (() => {
   }
 })();
 
-/** The database's bytes on disk: the file and its write-ahead log. */
-function databaseBytes(dataDir: string): number {
+/** The database's bytes on disk: SQLite's file and its write-ahead log, or PostgreSQL's own count. */
+async function databaseBytes(db: Db, dataDir: string): Promise<number> {
+  if (isPostgres(db)) {
+    const { rows } = await sql<{ bytes: number }>`select pg_database_size(current_database()) as bytes`.execute(db);
+    return rows[0]?.bytes ?? 0;
+  }
   let total = 0;
   for (const suffix of ['', '-wal']) {
     try {
@@ -51,7 +57,7 @@ export async function readDashboard(ctx: AppContext, version = VERSION): Promise
     liveItems: Number(live.n),
     lastScan: lastScan ? { id: lastScan.id, takenAt: lastScan.taken_at, rows: lastScan.rows } : null,
     botsOnline: ctx.bots?.onlineCount() ?? 0,
-    databaseBytes: databaseBytes(ctx.config.dataDir),
+    databaseBytes: await databaseBytes(ctx.db, ctx.config.dataDir),
     version,
     uptimeSeconds: Math.max(0, Math.round((Date.now() - ctx.startedAt) / 1000)),
   };

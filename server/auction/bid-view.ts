@@ -134,6 +134,19 @@ const CLOSED: Closed = { state: 'closed' };
 
 /** The engine's picture of the committed state, for refusing early (see the top of this file). */
 export class BidView {
+  /**
+   * Other processes write to the same database (PostgreSQL, several servers): they may open the
+   * store, start or create an item, extend an end or free a bidder's points at any moment, and this
+   * picture hears of it a little later. Then only what no other process can undo is refused early:
+   * an item that is over, an amount that is not a valid amount or below the item's minimum (which
+   * only rises); anything else goes to the transaction.
+   */
+  private readonly shared: boolean;
+
+  constructor(options: { shared?: boolean } = {}) {
+    this.shared = options.shared ?? false;
+  }
+
   private ready = false;
   private storeOpen = true;
   private maxItemId = 0;
@@ -166,15 +179,16 @@ export class BidView {
     if (remembered) return { kind: 'remembered', ...remembered };
     // (no other job is queued, so no item is being created: an id not in the picture is unknown)
     const known = this.items.get(itemId);
+    if (this.shared && (!this.storeOpen || (known === undefined && itemId > this.maxItemId) || known?.state === 'scheduled')) return { kind: 'queue' };
     const item = known === undefined ? null : known.state === 'closed' ? { ...CLOSED_FACTS, id: itemId } : known;
-    const queued = (this.bidsByItem.get(itemId) ?? 0) > 0;
+    const queued = this.shared || (this.bidsByItem.get(itemId) ?? 0) > 0;
     const verdict = judgeBid(
       {
         storeOpen: this.storeOpen,
         item,
         endMayMove: queued && item !== null && item.extendWindowS > 0 && item.extensions < item.maxExtensions,
         mayBid: item?.restricted ? UNKNOWN : true,
-        bidder: this.leadsQueuedItem(userId) ? UNKNOWN : (this.balances.get(userId) ?? UNKNOWN),
+        bidder: this.shared || this.leadsQueuedItem(userId) ? UNKNOWN : (this.balances.get(userId) ?? UNKNOWN),
       },
       amount,
       at,

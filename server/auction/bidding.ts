@@ -5,6 +5,8 @@ import type { Clock } from '../clock';
 import type { Db } from '../db/open';
 import type { ItemRow, UserRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
+import { isPostgres } from '../db/dialect';
+import { publish } from '../cluster/events';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
 import { endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type BidView } from './bid-view';
@@ -143,7 +145,7 @@ export class Bidding {
       try {
         let outcome: BidOutcome;
         try {
-          outcome = await writeTransaction(db, (trx) => this.placeBid(trx, userId, request, at, this.deps.now()));
+          outcome = await writeTransaction(db, (trx) => this.placeBid(trx, userId, request, at, this.deps.now()), { lock: 'shared' });
         } catch (error) {
           log.error({ err: error, userId, itemId: request.itemId }, 'bid failed');
           return errorFrame(isDatabaseError(error) ? 'DATABASE_ERROR' : 'SYSTEM_ERROR', request.itemId, request.requestId);
@@ -182,6 +184,7 @@ export class Bidding {
    */
   private async placeBid(trx: Queryable, userId: number, request: BidRequest, at: number, now: number): Promise<BidOutcome> {
     const { itemId, requestId, amount } = request;
+    if (isPostgres(trx)) await lockRows(trx, itemId, userId);
     const first = await this.storedAnswer(trx, userId, requestId);
     if (first) return first;
 
@@ -230,8 +233,23 @@ export class Bidding {
       .returningAll()
       .executeTakeFirstOrThrow();
     const bid = toBid({ item_id: item.id, item_name: row.name, amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions });
+    // the other processes hear of it when it commits, in commit order (nothing on SQLite)
+    await publish(trx, { k: 'bid', bid: bidId, outbid: outbid?.id ?? null });
     return { kind: 'accepted', bid, bidder: updated, outbid, item: { id: item.id, amount, leaderId: bidder.id, endsAt, extensions } };
   }
+}
+
+/**
+ * PostgreSQL, where bids run side by side (a shared write lock, server/db/write.ts): the bid's rows
+ * are locked before anything is read. The item first, so bids on one item take turns (across
+ * processes too) and its leader cannot change under this bid; then the bidder and the leader it may
+ * outbid, in id order (two bids that outbid each other's bidders on two items cannot deadlock), so
+ * one player's points are never spent twice by bids on different items.
+ */
+async function lockRows(trx: Queryable, itemId: number, userId: number): Promise<void> {
+  const item = await trx.selectFrom('items').select('leader_id').where('id', '=', itemId).forUpdate().executeTakeFirst();
+  const ids = [...new Set([userId, item?.leader_id ?? userId])].sort((a, b) => a - b);
+  await trx.selectFrom('users').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
 }
 
 async function mayBidOn(trx: Queryable, item: ItemRow, user: UserRow): Promise<boolean> {

@@ -5,6 +5,8 @@ import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
+import type { ClusterEvent } from '../cluster/events';
+import { relay } from '../cluster/relay';
 import { BidView } from './bid-view';
 import { Bidding, type BidAnswer, type BidRequest, type EarlyRefusalAudit } from './bidding';
 import type { Scheduler } from './scheduler';
@@ -30,6 +32,12 @@ export interface EngineDeps {
   hub: Hub;
   now: Clock;
   log: FastifyBaseLogger;
+  /**
+   * Other processes serve the same kingdom (PostgreSQL): the scheduler waits until this process is
+   * its leader (setLeader), the bids' picture refuses only what no other process can undo, and the
+   * other processes' events come in through `remote`.
+   */
+  clustered?: boolean;
 }
 
 /**
@@ -54,7 +62,7 @@ export class AuctionEngine implements AuctionService {
   private readonly log: FastifyBaseLogger;
   readonly now: Clock;
   /** The engine's picture of the committed state, for refusing bids early (bid-view.ts). */
-  readonly bidView = new BidView();
+  readonly bidView: BidView;
   readonly bids: Bidding;
   readonly settlement: Settlement;
   readonly items: StoreItems;
@@ -65,6 +73,7 @@ export class AuctionEngine implements AuctionService {
     this.hub = deps.hub;
     this.now = deps.now;
     this.log = deps.log;
+    this.bidView = new BidView({ shared: deps.clustered ?? false });
     const exclusive = <T>(job: () => Promise<T>) => this.exclusive(job);
     this.bids = new Bidding({ db: deps.db, hub: deps.hub, now: deps.now, log: deps.log, queue: this.queue, bidView: this.bidView });
     this.settlement = new Settlement({
@@ -78,6 +87,7 @@ export class AuctionEngine implements AuctionService {
       },
     });
     this.scheduler = this.settlement.scheduler;
+    if (deps.clustered) this.scheduler.setEnabled(false);
     this.items = new StoreItems({ db: deps.db, hub: deps.hub, now: deps.now, exclusive, scheduler: this.scheduler });
   }
 
@@ -99,9 +109,50 @@ export class AuctionEngine implements AuctionService {
     });
   }
 
-  /** Catches up (starts, ends and settles what fell due while stopped), then arms the timer. */
+  /**
+   * Catches up (starts, ends and settles what fell due while stopped), then arms the timer. With
+   * other processes (clustered) only the leader does that, when it becomes the leader; this reads
+   * the bids' picture.
+   */
   start(): Promise<void> {
+    if (!this.scheduler.isEnabled) return this.exclusive(() => Promise.resolve());
     return this.tick();
+  }
+
+  /** This process became the scheduler's leader (catch up, then keep the timer) or stopped being it. */
+  setLeader(leader: boolean): Promise<void> {
+    this.scheduler.setEnabled(leader);
+    if (!leader) return Promise.resolve();
+    return this.tick().catch((error: unknown) => this.log.error({ err: error }, 'auction schedule failed'));
+  }
+
+  /**
+   * Another process committed `event`: its frames go to this process's sockets in the queue. A bid
+   * updates the picture itself; anything else is a job like this process's own (the picture is
+   * read again after it). The leader re-arms its timer when the schedule may have moved.
+   */
+  remote(event: ClusterEvent): Promise<void> {
+    const deps = { db: this.db, hub: this.hub, bidView: this.bidView };
+    const job =
+      event.k === 'bid'
+        ? this.queue.run(() => relay(deps, event))
+        : this.exclusive(async () => {
+            await relay(deps, event);
+            if (this.scheduler.isEnabled && (event.k === 'schedule' || event.k === 'store' || event.k === 'start')) await this.scheduler.arm();
+          });
+    return job.catch((error: unknown) => this.log.error({ err: error, event: event.k }, 'relaying another process\'s event failed'));
+  }
+
+  /**
+   * The link to the other processes was lost for a while: frames may have been missed. The
+   * picture is read again, and every auction socket is closed with 1012 (service restart), so each
+   * board connects again and gets HISTORY, the whole state; balances are re-read.
+   */
+  gap(): Promise<void> {
+    return this.exclusive(async () => {
+      for (const conn of this.hub.connections('auction')) this.hub.close(conn, 1012, 'Reconnect');
+      await relay({ db: this.db, hub: this.hub, bidView: this.bidView }, { k: 'all-users' });
+    }).catch((error: unknown) => this.log.error({ err: error }, 'catching up after the cluster link came back failed'));
   }
 
   /** Stops the timer and waits for the queue to drain. */

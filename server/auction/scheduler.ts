@@ -23,6 +23,8 @@ const RETRY_MS = 1000;
 export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private stopped = false;
+  /** Only the scheduler's leader keeps a timer when several processes serve one kingdom (server/cluster/link.ts). */
+  private enabled = true;
   /** When the armed timer fires (epoch ms on the engine's clock), for tests and logs. */
   armedFor: number | null = null;
 
@@ -30,7 +32,7 @@ export class Scheduler {
 
   /** Never throws: when the schedule cannot be read, it tries again a second later. */
   async arm(): Promise<void> {
-    if (this.stopped) return;
+    if (this.stopped || !this.enabled) return;
     let next: number | null;
     try {
       next = await this.deps.nextDue();
@@ -44,9 +46,19 @@ export class Scheduler {
     this.setTimer(next);
   }
 
+  /** Keeps a timer (true) or none (false: another process is the leader). */
+  setEnabled(enabled: boolean): void {
+    this.enabled = enabled;
+    if (!enabled) this.clear();
+  }
+
+  get isEnabled(): boolean {
+    return this.enabled;
+  }
+
   /** After a failure: try again in `ms`. */
   retryIn(ms: number): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.enabled) return;
     this.clear();
     this.setTimer(this.deps.now() + ms);
   }

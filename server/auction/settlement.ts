@@ -11,6 +11,7 @@ import { announceBalance } from '../points/announce';
 import { bookIn } from '../points/ledger';
 import type { Hub } from '../sockets/hub';
 import { announceStart } from './announce';
+import { publish } from '../cluster/events';
 import { Scheduler } from './scheduler';
 
 /** Runs a job alone in the engine's queue (AuctionEngine.exclusive). */
@@ -61,6 +62,7 @@ export class Settlement {
       let change: ServerMsgOf<'STORE_STATE'> | null = null;
       const settings = await updateSettings(this.deps.db, body, actorId, now, async (trx, open) => {
         change = open ? await resumeItems(trx, now) : await holdItems(trx, now);
+        await publish(trx, { k: 'store', at: now });
       });
       if (change) this.deps.hub.broadcast('auction', change);
       await this.scheduler.arm();
@@ -123,13 +125,15 @@ export class Settlement {
   private async startItem(id: number, now: number): Promise<void> {
     const row = await writeTransaction(this.deps.db, async (trx) => {
       const open = await storeIsOpen(trx);
-      return trx
+      const started = await trx
         .updateTable('items')
         .set({ state: 'live', started_at: now, held_ms: open ? null : sql<number>`duration_s * 1000` })
         .where('id', '=', id)
         .where('state', '=', 'scheduled')
         .returningAll()
         .executeTakeFirst();
+      if (started) await publish(trx, { k: 'start', item: id, at: now });
+      return started;
     });
     if (row) announceStart(this.deps.hub, row, now);
   }
@@ -152,6 +156,7 @@ export class Settlement {
         .returningAll()
         .executeTakeFirst();
       if (!item) return null;
+      await publish(trx, { k: 'settle', item: item.id });
       if (item.leader_id === null) return { item, winner: null };
       await trx
         .updateTable('users')

@@ -11,6 +11,7 @@ import { storeIsOpen } from '../kingdom/settings';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
 import { announceStart } from './announce';
+import { publish } from '../cluster/events';
 import type { Scheduler } from './scheduler';
 import type { Exclusive } from './settlement';
 import { readEligibility, selectItems, toStoreItem, writeEligibility } from './wire';
@@ -70,6 +71,7 @@ export class StoreItems {
           .returningAll()
           .executeTakeFirstOrThrow();
         await recordAuditBy(trx, creatorId, audit.action, inserted.name, { itemId: inserted.id, startPrice: inserted.start_price, startsAt: inserted.starts_at, ...audit.detail }, now);
+        await publish(trx, live ? { k: 'start', item: inserted.id, at: now } : { k: 'schedule' });
         return inserted;
       });
       if (live) announceStart(hub, row, now);
@@ -102,6 +104,8 @@ export class StoreItems {
             .executeTakeFirstOrThrow();
         }
         await recordAuditBy(trx, actorId, 'item.cancel', item.name, { itemId: item.id, was: item.state, ...(released ? { released: released.username, amount: item.amount } : {}) }, now);
+        if (item.state === 'live') await publish(trx, { k: 'cancel', item: item.id });
+        if (released) await publish(trx, { k: 'users', ids: [released.id] });
         return { item, released };
       });
       const { item, released } = result;
@@ -131,6 +135,7 @@ export class StoreItems {
         const live = startsAt <= now;
         const held = live && !(await storeIsOpen(trx)) ? duration * 1000 : null;
         await recordAuditBy(trx, actorId, 'item.edit', item.name, { itemId: item.id, changes: body }, now);
+        await publish(trx, live ? { k: 'start', item: item.id, at: now } : { k: 'schedule' });
         return trx
           .updateTable('items')
           .set({

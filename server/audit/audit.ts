@@ -1,3 +1,4 @@
+import { nocase } from '../db/dialect';
 import { sql } from 'kysely';
 import type { Queryable } from '../db/write';
 
@@ -72,7 +73,7 @@ function likeEscape(text: string): string {
 function filtered(db: Queryable, filter: AuditFilter) {
   let query = db.selectFrom('audit_log');
   const actor = filter.actor?.trim();
-  if (actor) query = query.where(sql<boolean>`actor = ${actor} collate nocase`);
+  if (actor) query = query.where(nocase(db, sql`actor`), '=', nocase(db, sql`${actor}`));
   const action = filter.action?.trim();
   if (action) {
     query = action.includes('.')

@@ -49,8 +49,8 @@ export interface CliIo {
   err(line: string): void;
 }
 
-/** Runs the admin command in DATA_DIR's database; answers the process exit code. */
-export async function runAdminCli(argv: readonly string[], dataDir: string, io: CliIo): Promise<number> {
+/** Runs the admin command in the server's database (DATABASE_URL, else DATA_DIR's); answers the process exit code. */
+export async function runAdminCli(argv: readonly string[], dataDir: string, io: CliIo, databaseUrl: string | null = null): Promise<number> {
   let command: AdminCommand;
   try {
     command = parseAdminArgs(argv);
@@ -64,11 +64,11 @@ export async function runAdminCli(argv: readonly string[], dataDir: string, io: 
     io.out(USAGE);
     return 0;
   }
-  const db = await openDatabase(dataDir);
+  const db = await openDatabase(dataDir, databaseUrl);
   try {
     const user = await findUserByEmail(db, command.email);
     if (!user) {
-      io.err(`No account has the email ${command.email} (database: ${dataDir}).`);
+      io.err(`No account has the email ${command.email} (database: ${databaseUrl ? 'DATABASE_URL' : dataDir}).`);
       return 1;
     }
     if (command.kind === 'group') {
@@ -96,10 +96,13 @@ export async function runAdminCli(argv: readonly string[], dataDir: string, io: 
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   try {
-    const code = await runAdminCli(process.argv.slice(2), loadConfig().dataDir, {
-      out: (line) => console.log(line),
-      err: (line) => console.error(line),
-    });
+    const config = loadConfig();
+    const code = await runAdminCli(
+      process.argv.slice(2),
+      config.dataDir,
+      { out: (line) => console.log(line), err: (line) => console.error(line) },
+      config.databaseUrl,
+    );
     process.exit(code);
   } catch (error) {
     console.error(`admin: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely, sql, SqliteDialect } from 'kysely';
 import type { Database } from './schema';
 import { migrateToLatest } from './migrations';
+import { postgresKysely, postgresPool } from './postgres';
 
 export const DB_FILE = 'kingdom.db';
 
@@ -40,10 +41,38 @@ export function withStatementCache(sqlite: SQLite.Database, size = STATEMENT_CAC
 }
 
 /**
+ * Opens the database and migrates it to the latest schema: PostgreSQL when `databaseUrl` names one
+ * (DATABASE_URL), else DATA_DIR/kingdom.db.
+ */
+export async function openDatabase(dataDir: string, databaseUrl: string | null = null): Promise<Db> {
+  return databaseUrl ? openPostgres(databaseUrl) : openSqlite(dataDir);
+}
+
+/**
+ * PostgreSQL: the same migrations (server/db/postgres.ts makes the column types PostgreSQL's).
+ * Several processes may start at once: Kysely's migrator takes a lock, so each migration runs once.
+ */
+export async function openPostgres(url: string): Promise<Db> {
+  const db = postgresKysely<Database>(postgresPool(url));
+  try {
+    // usernames and group names compare without regard to case, as SQLite's nocase does
+    await sql`create extension if not exists citext`.execute(db).catch(async (error: unknown) => {
+      // two processes starting at once both tried to create it: the other one did
+      if ((error as { code?: string }).code !== '23505') throw error;
+    });
+    await migrateToLatest(db as unknown as Kysely<unknown>);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return db;
+}
+
+/**
  * Opens DATA_DIR/kingdom.db (creating DATA_DIR), in WAL mode so the admin CLI can write while the
  * server runs, with foreign keys on, and migrates it to the latest schema.
  */
-export async function openDatabase(dataDir: string): Promise<Db> {
+async function openSqlite(dataDir: string): Promise<Db> {
   fs.mkdirSync(dataDir, { recursive: true });
   const sqlite = new SQLite(path.join(dataDir, DB_FILE));
   sqlite.pragma('journal_mode = WAL');

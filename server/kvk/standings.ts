@@ -1,3 +1,4 @@
+import { jsonArrayOfArrays, jsonArrayOfObjects } from '../db/dialect';
 import { sql } from 'kysely';
 import { NotFound } from '../errors';
 import {
@@ -62,7 +63,7 @@ type Joined = [
   toName: string | null,
   toAlliance: string | null,
   toPower: number | null,
-  inEnd: 0 | 1,
+  inEnd: 0 | 1 | boolean,
   /** Gains over the period (null when either row or figure is missing). */
   t4Kills: number | null,
   t5Kills: number | null,
@@ -100,10 +101,11 @@ function periodRowsOf(db: Db, startId: number, fromId: number, toId: number | nu
   const f = sql.raw(fromId === startId ? 's' : 'f');
   const fromJoin = fromId === startId ? sql`` : sql`left join scan_rows f on f.scan_id = ${fromId} and f.governor_id = s.governor_id`;
   rows = (async (): Promise<PeriodRows> => {
-    const { rows: found } = await sql<{ joined: string }>`select json_group_array(json_array(s.governor_id, s.name, s.alliance, s.power,
+    const values = sql`s.governor_id, s.name, s.alliance, s.power,
         t.name, t.alliance, t.power, t.governor_id is not null,
         t.t4_kills - ${f}.t4_kills, t.t5_kills - ${f}.t5_kills, t.deads - ${f}.deads, t.killpoints - ${f}.killpoints, t.power - ${f}.power,
-        t.power - s.power, t.deads - s.deads)) as joined
+        t.power - s.power, t.deads - s.deads`;
+    const { rows: found } = await sql<{ joined: string }>`select ${jsonArrayOfArrays(db, values, sql`s.governor_id`)} as joined
       from (select * from scan_rows where scan_id = ${startId} order by governor_id) s
       ${fromJoin}
       left join scan_rows t on t.scan_id = ${to} and t.governor_id = s.governor_id`.execute(db);
@@ -182,7 +184,7 @@ function standingOfJoined(season: Pick<Season, 'weights' | 'brackets'>, j: Joine
   const progress = { kills: progressOf(kills, required.kills), deads: progressOf(gains.deads, required.deads) };
   const met = progress.kills >= 100 && progress.deads >= 100;
   const status: KvkStatus = mark ? mark.mark : met ? 'met' : 'not-met';
-  const inEnd = j[7] === 1;
+  const inEnd = j[7] === 1 || j[7] === true; // SQLite's 1, PostgreSQL's true
   return {
     governorId: j[0],
     name: j[4] || j[1],
@@ -221,8 +223,9 @@ function firstRowsOf(db: Db, startScanId: number, ids: number[], from: ScanRef, 
     const scanIds = scans.map((sc) => sc.id).filter((sid) => sid !== to.id);
     for (let at = 0; at < ids.length && scanIds.length > 0; at += 500) {
       // as one JSON text (up to one row per arrival and scan: thousands of rows, one parse)
-      const { rows: found } = await sql<{ rows: string }>`select json_group_array(json_object('governor_id', governor_id, 'name', name, 'alliance', alliance,
-          'power', power, 'killpoints', killpoints, 'deads', deads, 't4_kills', t4_kills, 't5_kills', t5_kills, 'scan_id', scan_id)) as rows
+      const fields = sql`'governor_id', governor_id, 'name', name, 'alliance', alliance,
+          'power', power, 'killpoints', killpoints, 'deads', deads, 't4_kills', t4_kills, 't5_kills', t5_kills, 'scan_id', scan_id`;
+      const { rows: found } = await sql<{ rows: string }>`select ${jsonArrayOfObjects(db, fields)} as rows
         from scan_rows where scan_id in (${sql.join(scanIds)}) and governor_id in (${sql.join(ids.slice(at, at + 500))})`.execute(db);
       const rows = JSON.parse(found[0]?.rows ?? '[]') as (StatRow & { scan_id: number })[];
       for (const r of rows) {

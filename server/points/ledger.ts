@@ -1,3 +1,4 @@
+import { isPostgres } from '../db/dialect';
 import { sql } from 'kysely';
 import {
   PLAYERS_PAGE_SIZE,
@@ -168,15 +169,17 @@ export async function searchPlayers(db: Db, q: string | undefined, page = 1): Pr
  * transaction, so a bid or a grant cannot land between the two reads.
  */
 export async function checkLedger(db: Db): Promise<LedgerCheck> {
-  return db.transaction().execute(async (trx) => {
+  // PostgreSQL: one snapshot for both reads (SQLite's read transaction is one already)
+  const transaction = isPostgres(db) ? db.transaction().setIsolationLevel('repeatable read') : db.transaction();
+  return transaction.execute(async (trx) => {
     const accounts = await trx.selectFrom('users').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
     const rows = await sql<LedgerMismatch>`
-      select username, balance, ledgerSum, reserved, leadingSum from (
+      select username, balance, "ledgerSum", reserved, "leadingSum" from (
         select u.id, u.username, u.balance, u.reserved,
-          coalesce((select sum(t.delta) from points_transactions t where t.user_id = u.id), 0) as ledgerSum,
-          coalesce((select sum(i.amount) from items i where i.leader_id = u.id and i.state = 'live'), 0) as leadingSum
+          coalesce((select sum(t.delta) from points_transactions t where t.user_id = u.id), 0) as "ledgerSum",
+          coalesce((select sum(i.amount) from items i where i.leader_id = u.id and i.state = 'live'), 0) as "leadingSum"
         from users u
-      ) where balance <> ledgerSum or reserved <> leadingSum or reserved > balance
+      ) as sums where balance <> "ledgerSum" or reserved <> "leadingSum" or reserved > balance
       order by username`.execute(trx);
     return { ok: rows.rows.length === 0, accounts: Number(accounts.n), mismatches: rows.rows };
   });
@@ -211,7 +214,8 @@ export async function bookManyIn(trx: Queryable, bookings: Booking[], now = Date
   const touched = [...users.values()];
   for (let at = 0; at < touched.length; at += CHUNK) {
     const chunk = touched.slice(at, at + CHUNK);
-    const values = sql.join(chunk.map((u) => sql`(${u.id}, ${u.balance})`));
+    // cast: PostgreSQL types a VALUES list's parameters as text unless told
+    const values = sql.join(chunk.map((u) => sql`(cast(${u.id} as bigint), cast(${u.balance} as bigint))`));
     await sql`update users set balance = v.column2 from (values ${values}) as v where users.id = v.column1`.execute(trx);
   }
   return users;

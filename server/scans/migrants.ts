@@ -1,6 +1,7 @@
 import { MIGRANT_ERRORS, MIGRANT_SERIES_MAX_SCANS, MIGRANTS_MAX_LIST, type Leaver, type Migrant, type MigrantPoint, type Migrants } from '../../src/protocol/migrants';
 import { Invalid } from '../errors';
 import type { Scan } from '../../src/protocol/scans';
+import { isPostgres, jsonArrayOfObjects } from '../db/dialect';
 import { sql } from 'kysely';
 import type { Db } from '../db/open';
 import type { Queryable } from '../db/write';
@@ -61,22 +62,24 @@ export async function diffScans(db: Queryable, earlier: number, later: number, o
   const ka = await kingdomOf(db, later, ownKingdom);
   const { cutoff } = (await sql<{ cutoff: number | null }>`select min(power) as cutoff from scan_rows where scan_id = ${later}`.execute(db)).rows[0] ?? { cutoff: null };
   // the set difference first, then each migrant's row by primary key (CROSS JOIN keeps that order)
+  // (PostgreSQL plans the join order itself: a plain join)
+  const join = isPostgres(db) ? sql`join` : sql`cross join`;
   const arrivedFrom = sql`with ids(g) as (${members(later, ka)} except ${members(earlier, kb)})
-    select a.governor_id as governorId, a.name, a.alliance, a.power, a.kingdom from ids cross join scan_rows a on a.scan_id = ${later} and a.governor_id = ids.g`;
+    select a.governor_id as governorId, a.name, a.alliance, a.power, a.kingdom from ids ${join} scan_rows a on a.scan_id = ${later} and a.governor_id = ids.g`;
   // still in the later scan, but not a member: its kingdom column names another kingdom
   const leftFrom = sql`with ids(g) as (${members(earlier, kb)} except ${members(later, ka)})
     select b.governor_id as governorId, b.name, b.alliance, b.power, b.kingdom,
       case when exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) then 'kingdom-changed'
            when b.power < ${cutoff} then 'below-cutoff' else 'unknown' end as reason
-    from ids cross join scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g`;
+    from ids ${join} scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g`;
   // each direction in one query: its migrants' rows read once (materialized), counted and summed,
   // and the `limit` largest as one JSON text in the answer's shape (one parse, not 1,000 row objects)
   const order = sql`power is null, power desc, governorId`;
   const direction = async <T extends Migrant>(from: typeof arrivedFrom, reason: boolean) => {
     const fields = sql`'governorId', governorId, 'name', name, 'alliance', alliance, 'power', power, 'kingdom', kingdom${reason ? sql`, 'reason', reason` : sql``}`;
-    const list = limit > 0 ? sql`(select json_group_array(json_object(${fields}) order by ${order}) from (select * from m order by ${order} limit ${limit}))` : sql`'[]'`;
+    const list = limit > 0 ? sql`(select ${jsonArrayOfObjects(db, fields, order)} from (select * from m order by ${order} limit ${limit}) as top)` : sql`'[]'`;
     const { rows } = await sql<{ n: number; pw: number | null; nk: number; nb: number; list: string }>`with m as materialized (${from})
-      select count(*) as n, sum(power) as pw, ${reason ? sql`coalesce(sum(reason = 'kingdom-changed'), 0) as nk, coalesce(sum(reason = 'below-cutoff'), 0) as nb` : sql`0 as nk, 0 as nb`},
+      select count(*) as n, sum(power) as pw, ${reason ? sql`coalesce(sum(case when reason = 'kingdom-changed' then 1 else 0 end), 0) as nk, coalesce(sum(case when reason = 'below-cutoff' then 1 else 0 end), 0) as nb` : sql`0 as nk, 0 as nb`},
         ${list} as list from m`.execute(db);
     const row = rows[0];
     return { n: row.n, pw: row.pw, nk: row.nk, nb: row.nb, list: JSON.parse(row.list) as T[] };

@@ -1,3 +1,4 @@
+import { likeOperator, nocase } from '../db/dialect';
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import {
@@ -351,8 +352,8 @@ export async function listGovernors(db: Db, filter: GovernorsFilter): Promise<{ 
   if (q) {
     const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
     query = /^\d+$/.test(q)
-      ? query.where((eb) => eb.or([eb(sql`cast(r.governor_id as text)`, 'like', `${q}%`), eb(sql`r.name`, 'like', sql`${like} escape '\\'`)]))
-      : query.where(sql`r.name`, 'like', sql`${like} escape '\\'`);
+      ? query.where((eb) => eb.or([eb(sql`cast(r.governor_id as text)`, 'like', `${q}%`), eb(sql`r.name`, likeOperator(db), sql`${like} escape '\\'`)]))
+      : query.where(sql`r.name`, likeOperator(db), sql`${like} escape '\\'`);
   }
   // unfiltered, the count is the scan's own
   const filtered = (filter.alliance !== undefined && filter.alliance !== '') || !!q;
@@ -360,8 +361,7 @@ export async function listGovernors(db: Db, filter: GovernorsFilter): Promise<{ 
 
   const sort = filter.sort ?? 'power';
   const order = filter.order ?? (sort === 'name' || sort === 'alliance' || sort === 'governorId' ? 'asc' : 'desc');
-  const collate = sort === 'name' || sort === 'alliance' ? sql` collate nocase` : sql``;
-  let key = sql`${sql.ref(SORT_COLUMNS[sort])}${collate}`;
+  let key = sort === 'name' || sort === 'alliance' ? sql`${nocase(db, sql.ref(SORT_COLUMNS[sort]))}` : sql`${sql.ref(SORT_COLUMNS[sort])}`;
   let sorted = query;
   if (filter.gain) {
     // top gains: the change since `compare`; a governor not in that scan has none and comes last

@@ -126,6 +126,11 @@ export class Hub {
     for (const conn of this.byUser.get(user.id) ?? []) if (conn.auth) conn.auth = { ...conn.auth, user };
   }
 
+  /** The accounts with at least one authenticated connection here. */
+  connectedUserIds(): number[] {
+    return [...this.byUser.keys()];
+  }
+
   connectionsOf(userId: number): Connection[] {
     return [...(this.byUser.get(userId) ?? [])];
   }

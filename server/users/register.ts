@@ -3,6 +3,7 @@ import type { z } from 'zod/mini';
 import { AUTH_ERRORS, normaliseUsername, usernameFold, usernameProblem, type registerBody } from '../../src/protocol/auth';
 import type { PasswordHasher } from '../auth/passwords';
 import type { Db } from '../db/open';
+import { uniqueViolation, writeTransaction } from '../db/write';
 import type { UserRow } from '../db/schema';
 import { claimGovernor } from '../scans/directory';
 import { findUserByEmail, findUserByUsername } from './users';
@@ -10,12 +11,11 @@ import { findUserByEmail, findUserByUsername } from './users';
 export type RegisterRefusal = 'emailTaken' | 'usernameTaken' | 'playerIdTaken' | 'usernameCharacters' | 'usernameDigits' | 'usernameReserved';
 export type RegisterResult = { ok: true; user: UserRow } | { ok: false; reason: RegisterRefusal };
 
-function uniqueViolation(error: unknown): RegisterRefusal | null {
-  const { code, message } = error as { code?: string; message?: string };
-  if (code !== 'SQLITE_CONSTRAINT_UNIQUE' || typeof message !== 'string') return null;
-  if (message.includes('users.email')) return 'emailTaken';
-  if (message.includes('users.username')) return 'usernameTaken';
-  if (message.includes('users.playerid')) return 'playerIdTaken';
+function refusalOf(error: unknown): RegisterRefusal | null {
+  const columns = uniqueViolation(error)?.columns ?? [];
+  if (columns.includes('users.email')) return 'emailTaken';
+  if (columns.includes('users.username')) return 'usernameTaken';
+  if (columns.includes('users.playerid')) return 'playerIdTaken';
   return null;
 }
 
@@ -50,7 +50,8 @@ export async function registerUser(
   if (await db.selectFrom('users').select('id').where('playerid', '=', input.playerid).executeTakeFirst()) return { ok: false, reason: 'playerIdTaken' };
   const passwordHash = await passwords.hash(input.password);
   try {
-    const user = await db.transaction().execute(async (trx) => {
+    // one write at a time: two first sign-ups at once cannot both become the admin
+    const user = await writeTransaction(db, async (trx) => {
       const { count } = await trx
         .selectFrom('users')
         .select(sql<number>`count(*)`.as('count'))
@@ -74,7 +75,7 @@ export async function registerUser(
     return { ok: true, user };
   } catch (error) {
     // Two sign-ups racing for the same email, name or governor id: the database's unique index decides.
-    const reason = uniqueViolation(error);
+    const reason = refusalOf(error);
     if (reason) return { ok: false, reason };
     throw error;
   }

@@ -50,7 +50,7 @@ describe('runAdminCli', () => {
     await signedIn(server); // the first account, admin
     const account = await signedIn(server);
     const { io, out } = capture();
-    const code = await runAdminCli(['rank', account.email.toUpperCase(), 'council'], server.config.dataDir, io);
+    const code = await runAdminCli(['rank', account.email.toUpperCase(), 'council'], server.config.dataDir, io, server.config.databaseUrl);
     expect(code).toBe(0);
     expect(out.join('\n')).toContain(`${account.username} <${account.email}>: rank user → council`);
     const me = await call(server, 'POST', '/auth/me', { token: account.token });
@@ -71,32 +71,32 @@ describe('runAdminCli', () => {
       ).map((r) => r.name);
 
     let run = capture();
-    expect(await runAdminCli(['group', 'add', account.email, 'Vanguard'], server.config.dataDir, run.io)).toBe(0);
+    expect(await runAdminCli(['group', 'add', account.email, 'Vanguard'], server.config.dataDir, run.io, server.config.databaseUrl)).toBe(0);
     expect(run.out.join('\n')).toContain(`${account.username} <${account.email}> is now in the group Vanguard.`);
     expect(await groupsOf()).toEqual(['Vanguard']);
 
     run = capture();
-    expect(await runAdminCli(['group', 'add', account.email, 'vanguard'], server.config.dataDir, run.io)).toBe(0);
+    expect(await runAdminCli(['group', 'add', account.email, 'vanguard'], server.config.dataDir, run.io, server.config.databaseUrl)).toBe(0);
     expect(run.out.join('\n')).toContain('already in the group vanguard; nothing changed.');
     expect(await groupsOf()).toEqual(['Vanguard']);
 
     run = capture();
-    expect(await runAdminCli(['group', 'remove', account.email, 'VANGUARD'], server.config.dataDir, run.io)).toBe(0);
+    expect(await runAdminCli(['group', 'remove', account.email, 'VANGUARD'], server.config.dataDir, run.io, server.config.databaseUrl)).toBe(0);
     expect(run.out.join('\n')).toContain('is no longer in the group VANGUARD.');
     expect(await groupsOf()).toEqual([]);
 
     run = capture();
-    expect(await runAdminCli(['group', 'remove', account.email, 'Vanguard'], server.config.dataDir, run.io)).toBe(0);
+    expect(await runAdminCli(['group', 'remove', account.email, 'Vanguard'], server.config.dataDir, run.io, server.config.databaseUrl)).toBe(0);
     expect(run.out.join('\n')).toContain('is not in the group Vanguard; nothing changed.');
 
     run = capture();
-    expect(await runAdminCli(['group', 'add', 'ghost@example.com', 'Vanguard'], server.config.dataDir, run.io)).toBe(1);
+    expect(await runAdminCli(['group', 'add', 'ghost@example.com', 'Vanguard'], server.config.dataDir, run.io, server.config.databaseUrl)).toBe(1);
     expect(run.err.join('\n')).toContain('No account has the email ghost@example.com');
   });
 
   it('exits 1 with a clear message for an unknown email', async () => {
     const { io, err } = capture();
-    expect(await runAdminCli(['rank', 'ghost@example.com', 'admin'], server.config.dataDir, io)).toBe(1);
+    expect(await runAdminCli(['rank', 'ghost@example.com', 'admin'], server.config.dataDir, io, server.config.databaseUrl)).toBe(1);
     expect(err.join('\n')).toContain('No account has the email ghost@example.com');
   });
 

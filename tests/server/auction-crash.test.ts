@@ -5,7 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../server/db/open';
+import { databaseUrlFor, openTestDatabase } from './test-database';
 import type { StoreItem } from '../../src/protocol/store';
 import { counts, expectBooksBalance, grant, itemBody } from './auction-helpers';
 import { authedSocket, call, signedIn, startTestServer, type TestSocket } from './helpers';
@@ -36,7 +36,7 @@ async function spawnServer(dataDir: string): Promise<Child> {
   const [port, auctionPort, userPort] = [await freePort(), await freePort(), await freePort()];
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), AUCTION_PORT: String(auctionPort), USER_PORT: String(userPort), DATA_DIR: dataDir, LOG_LEVEL: 'silent' },
+    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), AUCTION_PORT: String(auctionPort), USER_PORT: String(userPort), DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: (await databaseUrlFor(dataDir)) ?? '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -145,7 +145,7 @@ describe('a crash during a bid storm', () => {
     server = await spawnServer(dataDir);
     children.push(server);
 
-    const db = await openDatabase(dataDir);
+    const db = await openTestDatabase(dataDir);
     try {
       // every acknowledged bid is stored, under its requestId
       for (const ack of acknowledged) {

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PRICE } from '../../src/protocol/store';
 import { addToGroup } from '../../server/auction/groups';
@@ -18,6 +17,7 @@ import {
   type Bidder,
 } from './auction-helpers';
 import { authedSocket, call, signedIn, startTestServer } from './helpers';
+import { failInserts } from './test-database';
 
 const clock = new ManualClock();
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -304,12 +304,12 @@ describe('errors inside the engine', () => {
   it('DATABASE_ERROR when SQLite refuses the write; the transaction rolls back and a retry of the same requestId is a fresh attempt', async () => {
     const liam = await bidder(server, admin.token, 1_000);
     const item = await createItem(server, admin.token);
-    await sql`create trigger refuse_bids before insert on bids begin select raise(abort, 'disk says no'); end`.execute(server.db);
+    const allowBids = await failInserts(server.db, 'bids', 'disk says no');
     const before = await snapshot(item.itemId, liam);
     const requestId = sendBid(liam.auction, item.itemId, 100);
     expect(await errorFor(liam.auction, requestId)).toEqual(error('DATABASE_ERROR', item.itemId, requestId));
     expect(await snapshot(item.itemId, liam)).toEqual(before);
-    await sql`drop trigger refuse_bids`.execute(server.db);
+    await allowBids();
     sendBid(liam.auction, item.itemId, 100, requestId);
     await bidCreated(liam.auction, item.itemId, 100, liam.username);
   });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { recordAudit } from '../../server/audit/audit';
-import { openDatabase } from '../../server/db/open';
+import { openTestDatabase } from './test-database';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -13,7 +13,7 @@ afterEach(() => {
 async function fresh() {
   const dir = mkdtempSync(join(tmpdir(), 'audit-'));
   dirs.push(dir);
-  return openDatabase(dir);
+  return openTestDatabase(dir);
 }
 
 describe('the audit log', () => {

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alreadyAppliedText, RULE_ERRORS, rulePreview, type Award, type RulePreview, type Unlinked } from '../../src/protocol/automatic-points';
 import { startServer } from '../../server/app';
@@ -10,6 +9,7 @@ import { automaticPointsFor } from '../../server/points/automatic';
 import { expectBooksBalance } from './auction-helpers';
 import { authedSocket, call, leadershipServer, login, newAccount, register, signedIn } from './helpers';
 import { importScan, type FileGovernor } from './scan-files';
+import { failInserts } from './test-database';
 
 let server: Awaited<ReturnType<typeof leadershipServer>>['server'];
 let admin: Awaited<ReturnType<typeof leadershipServer>>['admin'];
@@ -251,10 +251,10 @@ describe('one rule over one pair of scans applies at most once, ever', () => {
     const ruleId = ((await rule({ name: 'Assist', stat: 'rss_assistance', per: 1_000_000, points: 5 })).body.rule as { id: number }).id;
     const p = (await preview(ruleId, from.id, to.id)).body.preview as RulePreview;
     // the second entry's insert fails (as a crash would stop it): the first must not stay
-    await sql.raw(`create temp trigger fail_second before insert on points_transactions when new.reason like '%governor ${b.governorId}' begin select raise(abort, 'simulated failure'); end`).execute(server.db);
+    const undo = await failInserts(server.db, 'points_transactions', 'simulated failure', `new.reason like '%governor ${b.governorId}'`);
     const failed = await apply(ruleId, p.token);
     expect(failed.status).toBe(500);
-    await sql`drop trigger temp.fail_second`.execute(server.db);
+    await undo();
     expect(await balanceOf(a.username)).toBe(0);
     expect(await server.db.selectFrom('points_runs').selectAll().where('rule_id', '=', ruleId).execute()).toEqual([]);
     const retried = await apply(ruleId, p.token);

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { startServer } from '../../server/app';
 import { loadConfig, resolveConfig } from '../../server/config';
 import { call, register, startTestServer } from './helpers';
+import { onPostgres } from './test-database';
 
 describe('configuration', () => {
   it('has the documented defaults', () => {
@@ -23,10 +24,10 @@ describe('configuration', () => {
     expect(() => resolveConfig({}, { JWT_SECRET: 'short' })).toThrow(/at least 32 characters/);
   });
 
-  it('stops at start with a clear message when DATABASE_URL is set', async () => {
-    await expect(startServer({ databaseUrl: 'postgres://localhost/kingdom', port: 0, auctionPort: 0, userPort: 0 })).rejects.toThrow(
-      /only the SQLite store is built so far/,
-    );
+  it('takes a PostgreSQL DATABASE_URL and refuses any other with a clear message', () => {
+    expect(resolveConfig({}, { DATABASE_URL: 'postgres://kingdom@localhost/kingdom' }).databaseUrl).toBe('postgres://kingdom@localhost/kingdom');
+    expect(resolveConfig({}, { DATABASE_URL: 'postgresql://localhost/kingdom' }).databaseUrl).toBe('postgresql://localhost/kingdom');
+    expect(() => resolveConfig({}, { DATABASE_URL: 'mysql://localhost/kingdom' })).toThrow(/DATABASE_URL must be a PostgreSQL address/);
   });
 
   it('says which port is taken', async () => {
@@ -48,7 +49,8 @@ describe('data directory', () => {
     const secretFile = path.join(dataDir, 'jwt-secret');
     expect(fs.statSync(secretFile).mode & 0o777).toBe(0o600);
     expect(fs.readFileSync(secretFile, 'utf8').length).toBeGreaterThanOrEqual(32);
-    expect(fs.existsSync(path.join(dataDir, 'kingdom.db'))).toBe(true);
+    // (on PostgreSQL the data is in the database, not in DATA_DIR)
+    expect(fs.existsSync(path.join(dataDir, 'kingdom.db'))).toBe(!onPostgres);
     const account = await register(server);
     const login = await call(server, 'POST', '/auth/login', { body: { email: account.email, password: account.password } });
     const token = (login.body.token as { access_token: string }).access_token;

@@ -5,13 +5,16 @@ import { WebSocket, type ClientOptions } from 'ws';
 import { startServer, type RunningServer, type ServerDeps } from '../../server/app';
 import { ephemeralConfig, type Config } from '../../server/config';
 import { randomSuffix } from './seed';
+import { databaseUrlFor } from './test-database';
 
 export const PASSWORD = 'Passw0rd!';
 
 /** A server on random ports over its own temp DATA_DIR, with cheap argon2id (tests only). */
 export async function startTestServer(overrides: Partial<Config> = {}, deps: ServerDeps = {}): Promise<RunningServer & { dir: string }> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-test-'));
-  const server = await startServer(ephemeralConfig(dir, overrides), deps);
+  // on PostgreSQL (project server-pg) the database belongs to the data directory, so a restart over it finds its data
+  const databaseUrl = 'databaseUrl' in overrides ? (overrides.databaseUrl ?? null) : await databaseUrlFor(overrides.dataDir ?? dir);
+  const server = await startServer(ephemeralConfig(dir, { ...overrides, databaseUrl }), deps);
   const close = server.close;
   return {
     ...server,

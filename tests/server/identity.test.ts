@@ -8,6 +8,7 @@ import { AUTH_ERRORS } from '../../src/protocol/auth';
 import { BULK_ROW_ERRORS } from '../../src/protocol/points';
 import { MAX_TIME_MS } from '../../src/protocol/store';
 import { openDatabase, DB_FILE } from '../../server/db/open';
+import { onPostgres } from './test-database';
 import * as m0001 from '../../server/db/migrations/0001_users_sessions';
 import * as m0002 from '../../server/db/migrations/0002_points_ledger';
 import * as m0003 from '../../server/db/migrations/0003_auction';
@@ -129,7 +130,8 @@ describe('the last admin', () => {
   });
 });
 
-describe('migration 0005 on a database from before these rules', () => {
+// a SQLite file from before these rules (PostgreSQL support came after them: no such database exists there)
+describe.skipIf(onPostgres)('migration 0005 on a database from before these rules', () => {
   it('migrates (a partial index leaves the shared ids out), then refuses both a shared id and any new duplicate', async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-legacy-'));
     try {

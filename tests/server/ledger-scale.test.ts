@@ -38,9 +38,9 @@ beforeAll(async () => {
         case (n / ${USERS}) % 5 when 1 then -1 when 2 then -1 else (n % 97) + 1 end,
         case (n / ${USERS}) % 5 when 0 then 'grant' when 1 then 'deduct' when 2 then 'purchase' when 3 then 'refund' else 'automatic' end,
         'seeded ' || n,
-        case when n % 3 = 0 then ${adminId} else null end,
+        case when n % 3 = 0 then cast(${adminId} as bigint) else null end,
         0,
-        ${BASE} + n * 60000
+        cast(${BASE} as bigint) + n * 60000
       from seq`.execute(trx);
     await sql`update users set balance = (select coalesce(sum(delta), 0) from points_transactions t where t.user_id = users.id)`.execute(trx);
   });

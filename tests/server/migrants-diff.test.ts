@@ -2,7 +2,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Db } from '../../server/db/open';
+import type { Db } from '../../server/db/open';
+import { openTestDatabase } from './test-database';
 import { diffScans } from '../../server/scans/migrants';
 
 /**
@@ -35,7 +36,7 @@ async function scan(takenAt: number, rows: Row[]): Promise<number> {
 }
 
 beforeAll(async () => {
-  db = await openDatabase(dir);
+  db = await openTestDatabase(dir);
   earlier = await scan(1, [
     { id: 1, power: 100 },
     { id: 2, power: 90 }, // stays

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { duplicateFileText, killpointsFromTiers, SCAN_ERRORS, SCAN_MAX_BYTES, scanPreview, SCAN_ROW_TEXTS, type ScanPreview } from '../../src/protocol/scans';
 import { csvRecords, upload } from './back-office-helpers';
 import { call, register, newAccount, leadershipServer, login, type Answer } from './helpers';
+import { failInserts } from './test-database';
 
 let server: Awaited<ReturnType<typeof leadershipServer>>['server'];
 let admin: Awaited<ReturnType<typeof leadershipServer>>['admin'];
@@ -237,13 +238,12 @@ describe('scan import: bad files change nothing', () => {
     const answer = await preview(v6Csv(govs), 'crash-2024-05-05.csv');
     const token = (answer.body.preview as { token: string }).token;
     // the third batch of rows fails inside the transaction, as a crash or a full disk would
-    const { sql } = await import('kysely');
-    await sql`create temp trigger fail_scan before insert on scan_rows when new.governor_id = ${sql.lit(govs[1100].id)} begin select raise(abort, 'disk full'); end`.execute(server.db);
+    const undo = await failInserts(server.db, 'scan_rows', 'disk full', `new.governor_id = ${govs[1100].id}`);
     try {
       const failed = await apply(token);
       expect(failed.status).toBe(500);
     } finally {
-      await sql`drop trigger fail_scan`.execute(server.db);
+      await undo();
     }
     expect(await server.db.selectFrom('scans').selectAll().where('file_name', '=', 'crash-2024-05-05.csv').execute()).toEqual([]);
     expect(await server.db.selectFrom('scan_rows').select('governor_id').where('governor_id', '=', govs[0].id).execute()).toEqual([]);

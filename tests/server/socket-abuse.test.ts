@@ -7,6 +7,7 @@ import { TOKEN_LIFETIME_MS } from '../../server/auth/tokens';
 import { DEFAULT_SOCKET_LIMITS } from '../../server/sockets/limits';
 import { bidCreated, bidder, createItem, errorFor, ManualClock, sendBid, type Bidder } from './auction-helpers';
 import { authedSocket, signedIn, startTestServer, TestSocket } from './helpers';
+import { onPostgres } from './test-database';
 
 /** The budgets' clock, moved by hand: frames are never refilled behind a test's back. */
 class SocketClock {
@@ -295,7 +296,10 @@ describe('bids that cannot succeed are refused without a write', () => {
       expect(await errorFor(who.auction, requestId)).toEqual({ type: 'ERROR', error_type: errorType, data: { itemId, requestId } });
     }
     expect(await bidRows(server.db)).toBe(rows);
-    expect(server.auction.bidView.stats).toEqual({ queued, early: early + cases.length });
+    // on PostgreSQL other processes may create or start an item or free a bidder's points, so only
+    // what none can undo (an amount below the minimum or not an amount) is refused without a write
+    const refusedEarly = onPostgres ? cases.filter(([, , type]) => type === 'BID_AMOUNT_ERROR').length : cases.length;
+    expect(server.auction.bidView.stats).toEqual({ queued: queued + cases.length - refusedEarly, early: early + refusedEarly });
   });
 
   it('an accepted requestId sent again gets its BID_CREATED, even when the picture would now refuse it', async () => {

@@ -4,6 +4,7 @@ import { DEFAULT_SOCKET_LIMITS } from '../../server/sockets/limits';
 import { bidCreated, bidder, createItem, errorFor, expectBooksBalance, grant, ManualClock, sendBid, type Bidder } from './auction-helpers';
 import type { TestSocket } from './helpers';
 import { call, signedIn, startTestServer } from './helpers';
+import { onPostgres } from './test-database';
 
 /**
  * The cheap refusal path against the transaction, under a random load: every bid refused early is
@@ -186,7 +187,8 @@ describe.each([1, 2, 3])('early refusals match the transaction (seed %i)', (seed
     await Promise.all(audit.pending);
 
     expect(audit.mismatches.slice(seen)).toEqual([]);
-    expect(audit.checked - checkedBefore).toBeGreaterThan(50);
+    // on PostgreSQL other processes may write too: the picture refuses only what none can undo, so far fewer
+    expect(audit.checked - checkedBefore).toBeGreaterThan(onPostgres ? 0 : 50);
     await expectBooksBalance(server.db);
     for (const who of players) {
       who.auction.close();

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { makeAppendOnly } from '../append-only';
 
 // The ledger is append-only: a correction is a new row, never an edit. SQLite enforces it.
 export async function up(db: Kysely<unknown>): Promise<void> {
@@ -14,10 +15,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('created_at', 'integer', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('points_transactions_user').on('points_transactions').columns(['user_id', 'id']).execute();
-  await sql`create trigger points_transactions_no_update before update on points_transactions
-    begin select raise(abort, 'the points ledger is append-only'); end`.execute(db);
-  await sql`create trigger points_transactions_no_delete before delete on points_transactions
-    begin select raise(abort, 'the points ledger is append-only'); end`.execute(db);
+  await makeAppendOnly(db, 'points_transactions', 'the points ledger is append-only');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { isPostgres } from '../dialect';
 
 // Governors and scans (issue 12, DESIGN.md "Governors and scans"): one row per scan, one row per
 // governor per scan with every stat as scanned (null: not scanned, never 0). The stats' columns are
@@ -48,7 +49,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   for (const column of STAT_COLUMNS) table = table.addColumn(column, 'integer');
   // WITHOUT ROWID: the rows are stored in (scan, governor) order, so a dashboard reading one scan's
   // 5,000 governors reads them side by side instead of 5,000 lookups by rowid
-  await table.addPrimaryKeyConstraint('scan_rows_pk', ['scan_id', 'governor_id']).modifyEnd(sql`without rowid`).execute();
+  const keyed = table.addPrimaryKeyConstraint('scan_rows_pk', ['scan_id', 'governor_id']);
+  // (PostgreSQL keeps a heap and the key's index: it has no WITHOUT ROWID)
+  await (isPostgres(db) ? keyed : keyed.modifyEnd(sql`without rowid`)).execute();
   // one governor's history, and the dashboards' sorted pages of one scan
   await db.schema.createIndex('scan_rows_governor').on('scan_rows').columns(['governor_id', 'scan_id']).execute();
   for (const column of ['power', 'killpoints', 'deads', 't4_kills', 't5_kills']) {
@@ -95,10 +98,18 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('governor_links_user').on('governor_links').columns(['user_id', 'governor_id']).execute();
   // every existing account's claim, the oldest account first where two claim one id
-  await sql`insert or ignore into governor_links (governor_id, user_id, verified, created_at)
-    select cast(playerid as integer), id, 0, created_at from users
-    where playerid glob '[1-9]*' and playerid not glob '*[^0-9]*' and length(playerid) <= 15
-    order by id`.execute(db);
+  if (isPostgres(db)) {
+    await sql`insert into governor_links (governor_id, user_id, verified, created_at)
+      select cast(playerid as bigint), id, 0, created_at from users
+      where playerid ~ '^[1-9][0-9]{0,14}$'
+      order by id
+      on conflict (governor_id) do nothing`.execute(db);
+  } else {
+    await sql`insert or ignore into governor_links (governor_id, user_id, verified, created_at)
+      select cast(playerid as integer), id, 0, created_at from users
+      where playerid glob '[1-9]*' and playerid not glob '*[^0-9]*' and length(playerid) <= 15
+      order by id`.execute(db);
+  }
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

@@ -1,4 +1,5 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
+import { makeAppendOnly } from '../append-only';
 
 // The audit log (DESIGN.md, "Administration"): every leadership action with who, what and when.
 // Append-only like the ledger: SQLite refuses an update or a delete.
@@ -17,10 +18,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('audit_log_actor').on('audit_log').columns(['actor', 'id']).execute();
   await db.schema.createIndex('audit_log_action').on('audit_log').columns(['action', 'id']).execute();
-  await sql`create trigger audit_log_no_update before update on audit_log
-    begin select raise(abort, 'the audit log is append-only'); end`.execute(db);
-  await sql`create trigger audit_log_no_delete before delete on audit_log
-    begin select raise(abort, 'the audit log is append-only'); end`.execute(db);
+  await makeAppendOnly(db, 'audit_log', 'the audit log is append-only');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

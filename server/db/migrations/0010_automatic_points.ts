@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { makeAppendOnly } from '../append-only';
 
 // Automatic points (DESIGN.md, "Automatic points"). A rule pays points for a stat's gain between two
 // scans (or a season's DKP); a run is one rule over one pair of scans. The unique key on
@@ -38,10 +39,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('points_runs_created').on('points_runs').columns(['created_at', 'id']).execute();
   // a run is history: never edited nor removed
-  await sql`create trigger points_runs_no_update before update on points_runs
-    begin select raise(abort, 'automatic points runs are append-only'); end`.execute(db);
-  await sql`create trigger points_runs_no_delete before delete on points_runs
-    begin select raise(abort, 'automatic points runs are append-only'); end`.execute(db);
+  await makeAppendOnly(db, 'points_runs', 'automatic points runs are append-only');
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {

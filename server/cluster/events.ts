@@ -1,0 +1,68 @@
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import { isPostgres } from '../db/dialect';
+import type { Queryable } from '../db/write';
+
+/**
+ * What one server process tells the others that serve the same kingdom (DESIGN.md, "Beyond one
+ * process"). Each event is small: it names rows by id, and each other process reads the rows after
+ * and announces them to its own sockets (server/cluster/relay.ts). With SQLite there is one process
+ * and nothing is sent.
+ */
+export type ClusterEvent =
+  /** A bid was accepted (BID_CREATED to everyone, OUTBID to the outbid leader, both balances). */
+  | { k: 'bid'; bid: number; outbid: number | null }
+  /** An item went live (BIDDING_STARTED). */
+  | { k: 'start'; item: number; at: number }
+  /** An item ended and was settled: a sale (WINNER, SALE_COMPLETED) or none (NO_BUYER). */
+  | { k: 'settle'; item: number }
+  /** A live item was cancelled (ITEM_CANCELLED). */
+  | { k: 'cancel'; item: number }
+  /** The store opened or closed (STORE_STATE with every live item's end). */
+  | { k: 'store'; at: number }
+  /** These accounts' balances, reserved points or rank changed. */
+  | { k: 'users'; ids: number[] }
+  /** Many accounts changed (a bulk award): every process re-reads the ones it has sockets for. */
+  | { k: 'all-users' }
+  /** The schedule may have an earlier start or end (an item created or edited): the scheduler's leader re-arms. */
+  | { k: 'schedule' };
+
+/** PostgreSQL's channel for the kingdom's events. */
+export const CHANNEL = 'kingdom_events';
+
+/** This process, so it can skip its own events (it announced them already). */
+export const ORIGIN = `${process.pid}.${randomBytes(4).toString('hex')}`;
+
+/** Above this many ids, one `all-users` is sent instead (a NOTIFY payload stays far below its 8,000 bytes). */
+const MAX_IDS = 200;
+
+export interface Envelope {
+  o: string;
+  e: ClusterEvent;
+}
+
+/**
+ * Sends `event` to the other processes. Inside a transaction (`db` is the transaction) it is
+ * delivered when the transaction commits, in commit order, and never if it rolls back: a bid's
+ * event is sent in its transaction, so every process hears a given item's bids in the order they
+ * were committed. On SQLite it does nothing.
+ */
+export async function publish(db: Queryable, event: ClusterEvent): Promise<void> {
+  if (!isPostgres(db)) return;
+  const sent: ClusterEvent = event.k === 'users' && event.ids.length > MAX_IDS ? { k: 'all-users' } : event;
+  if (sent.k === 'users' && sent.ids.length === 0) return;
+  const envelope: Envelope = { o: ORIGIN, e: sent };
+  await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(envelope)})`.execute(db);
+}
+
+/** Reads an envelope; null for anything that is not one (another program on the channel). */
+export function readEnvelope(payload: string | undefined): Envelope | null {
+  if (!payload) return null;
+  try {
+    const parsed = JSON.parse(payload) as Partial<Envelope>;
+    if (typeof parsed.o !== 'string' || !parsed.e || typeof parsed.e !== 'object' || typeof (parsed.e as { k?: unknown }).k !== 'string') return null;
+    return parsed as Envelope;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,93 @@
+import { MSG, type ServerMsgOf } from '../../src/protocol/socket';
+import type { Db } from '../db/open';
+import type { UserRow } from '../db/schema';
+import { announceStart } from '../auction/announce';
+import type { BidView } from '../auction/bid-view';
+import { selectBids, toBid } from '../auction/wire';
+import { announceBalance } from '../points/announce';
+import type { Hub } from '../sockets/hub';
+import type { ClusterEvent } from './events';
+
+export interface RelayDeps {
+  db: Db;
+  hub: Hub;
+  bidView: BidView;
+}
+
+async function usersById(db: Db, ids: number[]): Promise<Map<number, UserRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((u) => [u.id, u]));
+}
+
+/**
+ * Another process committed `event`: this process reads the rows it names and tells its own
+ * sockets, with the frames the committing process sent to its own (the same builders). The
+ * engine runs it in its queue, so a relayed frame keeps its place among this process's own.
+ */
+export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void> {
+  const { db, hub, bidView } = deps;
+  switch (event.k) {
+    case 'bid': {
+      const row = await selectBids(db).select(['b.user_id']).where('b.id', '=', event.bid).executeTakeFirst();
+      if (!row) return;
+      const bid = toBid(row);
+      const users = await usersById(db, event.outbid === null ? [row.user_id] : [row.user_id, event.outbid]);
+      const bidder = users.get(row.user_id);
+      const outbid = event.outbid === null ? undefined : users.get(event.outbid);
+      // the picture follows: the item's lead and end as this bid left them
+      bidView.bidCommitted({ id: row.item_id, amount: bid.amount, leaderId: row.user_id, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, [...users.values()]);
+      hub.broadcast('auction', { type: MSG.BID_CREATED, data: bid });
+      if (outbid) {
+        hub.sendToUser(outbid.id, 'auction', { type: MSG.OUTBID, data: bid });
+        announceBalance(hub, outbid);
+      }
+      if (bidder) announceBalance(hub, bidder);
+      return;
+    }
+    case 'start': {
+      const row = await db.selectFrom('items').selectAll().where('id', '=', event.item).executeTakeFirst();
+      if (row && row.state === 'live') announceStart(hub, row, event.at);
+      return;
+    }
+    case 'settle': {
+      const item = await db.selectFrom('items').selectAll().where('id', '=', event.item).executeTakeFirst();
+      if (!item || item.state !== 'finished') return;
+      const sale = await db.selectFrom('sales as s').innerJoin('users as u', 'u.id', 's.user_id').selectAll('u').select(['s.amount as sale_amount']).where('s.item_id', '=', item.id).executeTakeFirst();
+      if (sale) {
+        const result = { itemId: item.id, itemName: item.name, amount: sale.sale_amount, username: sale.username };
+        hub.sendToUser(sale.id, 'auction', { type: MSG.WINNER, data: result });
+        hub.broadcast('auction', { type: MSG.SALE_COMPLETED, data: { itemId: item.id, itemName: item.name, username: sale.username, amount: sale.sale_amount } });
+        const { sale_amount: _, ...winner } = sale;
+        announceBalance(hub, winner);
+      } else {
+        hub.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name } });
+      }
+      return;
+    }
+    case 'cancel': {
+      const item = await db.selectFrom('items').select(['id', 'name']).where('id', '=', event.item).executeTakeFirst();
+      if (item) hub.broadcast('auction', { type: MSG.ITEM_CANCELLED, data: { itemId: item.id, itemName: item.name } });
+      return;
+    }
+    case 'store': {
+      const settings = await db.selectFrom('kingdom_settings').select('store_open').where('id', '=', 1).executeTakeFirst();
+      const open = !(settings && settings.store_open === 0);
+      const rows = await db.selectFrom('items').select(['id', 'ends_at', 'held_ms']).where('state', '=', 'live').orderBy('id').execute();
+      const frame: ServerMsgOf<'STORE_STATE'> = open
+        ? { type: MSG.STORE_STATE, data: { state: 'open', timestamp: event.at, items: rows.filter((r) => r.held_ms === null).map((r) => ({ itemId: r.id, endsAt: r.ends_at })) } }
+        : { type: MSG.STORE_STATE, data: { state: 'closed', timestamp: event.at, items: rows.map((r) => ({ itemId: r.id, endsAt: r.ends_at, heldMs: r.held_ms ?? 0 })) } };
+      hub.broadcast('auction', frame);
+      return;
+    }
+    case 'users':
+    case 'all-users': {
+      // only the accounts this process has sockets for
+      const ids = (event.k === 'users' ? event.ids : hub.connectedUserIds()).filter((id) => hub.connectionsOf(id).length > 0);
+      for (const user of (await usersById(db, ids)).values()) announceBalance(hub, user);
+      return;
+    }
+    case 'schedule':
+      return;
+  }
+}

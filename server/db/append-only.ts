@@ -1,0 +1,25 @@
+import { sql, type Kysely } from 'kysely';
+import { isPostgres } from './dialect';
+
+/**
+ * Makes `table` append-only: the database itself refuses an UPDATE or a DELETE of any row with
+ * `message` (the ledger, the audit log, automatic points runs). SQLite: two triggers that raise;
+ * PostgreSQL: one trigger function that raises, run before each update or delete (and before a
+ * TRUNCATE, which skips row triggers). Used by migrations: what it creates must never change.
+ */
+export async function makeAppendOnly(db: Kysely<unknown>, table: string, message: string): Promise<void> {
+  if (isPostgres(db)) {
+    const fn = sql.id(`${table}_append_only`);
+    await sql`create function ${fn}() returns trigger language plpgsql as $$
+      begin raise exception using message = ${sql.lit(message)}, errcode = 'restrict_violation'; end $$`.execute(db);
+    await sql`create trigger ${sql.id(`${table}_no_change`)} before update or delete on ${sql.table(table)}
+      for each row execute function ${fn}()`.execute(db);
+    await sql`create trigger ${sql.id(`${table}_no_truncate`)} before truncate on ${sql.table(table)}
+      for each statement execute function ${fn}()`.execute(db);
+    return;
+  }
+  await sql`create trigger ${sql.id(`${table}_no_update`)} before update on ${sql.table(table)}
+    begin select raise(abort, ${sql.lit(message)}); end`.execute(db);
+  await sql`create trigger ${sql.id(`${table}_no_delete`)} before delete on ${sql.table(table)}
+    begin select raise(abort, ${sql.lit(message)}); end`.execute(db);
+}
