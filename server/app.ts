@@ -9,6 +9,7 @@ import { resolveConfig, type Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/open';
 import { PointsService } from './points/service';
+import { createReporter, reportingLogger, type ErrorReporter } from './report';
 import { createFastify, setupHttpApp } from './http/build-app';
 import { auctionChannel } from './sockets/auction';
 import { Hub } from './sockets/hub';
@@ -26,6 +27,8 @@ export interface RunningServer {
   auction: AuctionEngine;
   points: PointsService;
   bots: BotHub;
+  /** Where unexpected errors are reported (Sentry with SENTRY_DSN; nowhere without). */
+  reporter: ErrorReporter;
   close(): Promise<void>;
 }
 
@@ -57,13 +60,16 @@ function listenError(error: unknown, name: string, port: number): Error {
  */
 export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps = {}): Promise<RunningServer> {
   const config = resolveConfig(opts);
+  // errors surfaced: one Sentry client for this server when SENTRY_DSN is set (a bad DSN stops the start)
+  const reporter = await createReporter(config.sentryDsn);
   const tls = readTls(config);
   const jwtSecret = loadJwtSecret(config.dataDir, config.jwtSecret);
   const db = await openDatabase(config.dataDir);
   const now = deps.now ?? Date.now;
   const app = createFastify(config, tls, now);
   const hub = new Hub(config.socketLimits);
-  const auction = new AuctionEngine({ db, hub, now, log: app.log });
+  // the engine logs its schedule's and bids' failures at error level: each is reported too
+  const auction = new AuctionEngine({ db, hub, now, log: reportingLogger(app.log, reporter, 'auction') });
   const points = new PointsService({ db, hub, now, exclusive: (job) => auction.exclusive(job) });
   const bots = new BotHub(db, deps.botClock ?? now, app.log, deps.botLimits);
   const ctx: AppContext = {
@@ -77,6 +83,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     points,
     now,
     log: app.log,
+    reporter,
     bots,
     startedAt: Date.now(),
     ports: { http: 0, auction: 0, user: 0 },
@@ -91,6 +98,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     await app.close().catch(() => undefined);
     await db.destroy();
     ctx.passwords.close();
+    // last: whatever failed while closing is reported too, and sent before close resolves
+    await reporter.close();
   };
 
   try {
@@ -132,6 +141,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     auction,
     points,
     bots,
+    reporter,
     close: () => (closing ??= closeAll()),
   };
 }
