@@ -10,6 +10,7 @@ import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/open';
 import { ClusterLink } from './cluster/link';
 import { PointsService } from './points/service';
+import { createReporter, reportingLogger, type ErrorReporter } from './report';
 import { createFastify, setupHttpApp } from './http/build-app';
 import { auctionChannel } from './sockets/auction';
 import { Hub } from './sockets/hub';
@@ -27,6 +28,8 @@ export interface RunningServer {
   auction: AuctionEngine;
   points: PointsService;
   bots: BotHub;
+  /** Where unexpected errors are reported (Sentry with SENTRY_DSN; nowhere without). */
+  reporter: ErrorReporter;
   close(): Promise<void>;
 }
 
@@ -58,6 +61,8 @@ function listenError(error: unknown, name: string, port: number): Error {
  */
 export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps = {}): Promise<RunningServer> {
   const config = resolveConfig(opts);
+  // errors surfaced: one Sentry client for this server when SENTRY_DSN is set (a bad DSN stops the start)
+  const reporter = await createReporter(config.sentryDsn);
   const tls = readTls(config);
   const jwtSecret = loadJwtSecret(config.dataDir, config.jwtSecret);
   const db = await openDatabase(config.dataDir, config.databaseUrl);
@@ -66,7 +71,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const hub = new Hub(config.socketLimits);
   // PostgreSQL: other processes may serve the same kingdom (DESIGN.md, "Beyond one process")
   const clustered = config.databaseUrl !== null;
-  const auction = new AuctionEngine({ db, hub, now, log: app.log, clustered });
+  // the engine logs its schedule's and bids' failures at error level: each is reported too
+  const auction = new AuctionEngine({ db, hub, now, log: reportingLogger(app.log, reporter, 'auction'), clustered });
   const link = clustered
     ? new ClusterLink({
         url: config.databaseUrl as string,
@@ -92,6 +98,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     points,
     now,
     log: app.log,
+    reporter,
     bots,
     startedAt: Date.now(),
     ports: { http: 0, auction: 0, user: 0 },
@@ -107,6 +114,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     await app.close().catch(() => undefined);
     await db.destroy();
     ctx.passwords.close();
+    // last: whatever failed while closing is reported too, and sent before close resolves
+    await reporter.close();
   };
 
   try {
@@ -150,6 +159,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     auction,
     points,
     bots,
+    reporter,
     close: () => (closing ??= closeAll()),
   };
 }

@@ -6,6 +6,7 @@ import type { PasswordHasher } from './auth/passwords';
 import type { Config } from './config';
 import type { Db } from './db/open';
 import type { PointsService } from './points/service';
+import type { ErrorReporter } from './report';
 import type { Hub } from './sockets/hub';
 
 /** What every part of the server shares: built once in app.ts. */
@@ -23,6 +24,8 @@ export interface AppContext {
   /** The engine's clock (epoch ms); tests may pass their own. */
   now: Clock;
   log: FastifyBaseLogger;
+  /** Reports unexpected errors to Sentry when SENTRY_DSN is set (server/report.ts); does nothing otherwise. */
+  reporter: ErrorReporter;
   /** The scan bots' live side: connections, status, logs, commands, watching admins. */
   bots: BotHub;
   /** When this server started (epoch ms, wall clock): the admin dashboard's uptime. */

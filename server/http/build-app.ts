@@ -72,7 +72,15 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   // Every error keeps the answer shape of its route; a 5xx is logged and never shows a stack.
   app.setErrorHandler((error, request, reply) => {
     const { statusCode, message } = classifyError(error);
-    if (statusCode >= 500 && statusCode !== 503) request.log.error({ err: error }, 'request failed');
+    if (statusCode >= 500 && statusCode !== 503) {
+      request.log.error({ err: error }, 'request failed');
+      ctx.reporter.exception(error, {
+        where: 'http',
+        message: 'request failed',
+        userId: request.auth?.user.id ?? null,
+        extra: { method: request.method, route: request.routeOptions.url ?? null, statusCode },
+      });
+    }
     const shape = request.routeOptions.config?.answer ?? 'result';
     return reply.code(statusCode).send(errorAnswer(shape, message));
   });

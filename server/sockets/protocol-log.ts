@@ -23,8 +23,8 @@ export const PROTOCOL_LOG_BUDGET: Budget = { perSecond: 1, burst: 20 };
 /**
  * Logs frames that fail the protocol (issue 11, point 9), at warn, with their reason, bounded: at
  * most PROTOCOL_LOG_BUDGET lines, for all connections together; what is left out is counted and
- * the next line written says how many (`suppressed`). Nothing is reported elsewhere: the server has
- * no Sentry SDK (only the client's @sentry/react is installed), so SENTRY_DSN reaches the client only.
+ * the next line written says how many (`suppressed`). Each line written is also handed to `report`
+ * (Sentry when SENTRY_DSN is set, server/report.ts), so reports are bounded by the same budget.
  */
 export class ProtocolLog {
   private readonly bucket: TokenBucket;
@@ -34,6 +34,7 @@ export class ProtocolLog {
     private readonly log: Pick<FastifyBaseLogger, 'warn'>,
     clock: Clock,
     budget: Budget = PROTOCOL_LOG_BUDGET,
+    private readonly report: (frame: FailedFrame) => void = () => undefined,
   ) {
     this.bucket = new TokenBucket(budget, clock);
   }
@@ -46,6 +47,7 @@ export class ProtocolLog {
     const suppressed = this.suppressed;
     this.suppressed = 0;
     this.log.warn({ frame, ...(suppressed ? { suppressed } : {}) }, 'socket frame failed the protocol');
+    this.report(frame);
   }
 }
 

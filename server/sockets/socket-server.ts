@@ -144,7 +144,7 @@ export async function startSocketServer(
   const limits = config.socketLimits;
   const clock = options.clock ?? (() => performance.now());
   const now = options.now ?? Date.now;
-  const protocolLog = new ProtocolLog(log, clock);
+  const protocolLog = new ProtocolLog(log, clock, undefined, (frame) => ctx.reporter.protocolFailure(frame));
   const serverOptions = { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 };
   const server = tls ? https.createServer({ ...serverOptions, handshakeTimeout: limits.headersTimeoutMs, cert: tls.cert, key: tls.key }) : http.createServer(serverOptions);
   server.maxConnections = maxConnectionsFor(limits);
@@ -310,6 +310,7 @@ export async function startSocketServer(
 
   const fail = (peer: Peer) => (error: unknown) => {
     log.error({ err: error, channel: handler.channel }, 'socket frame failed');
+    ctx.reporter.exception(error, { where: 'socket', message: 'socket frame failed', userId: peer.conn.auth?.user.id ?? null, extra: { channel: handler.channel } });
     sendError(peer.conn, isDatabaseError(error) ? 'DATABASE_ERROR' : 'SYSTEM_ERROR');
   };
 

@@ -1,10 +1,11 @@
-import { assign, enqueueActions, setup, type ActorRefFrom } from 'xstate';
-import { listsOf, withLive, withoutItem } from '../auction/board-lists';
+import { assign, enqueueActions, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { listsOf, upcomingOf, withLive, withoutItem, withoutUpcoming } from '../auction/board-lists';
 import type { BoardData } from '../auction/board-view';
 import { phaseAfter, rulesOf, type ItemData, type ItemPhase, type ItemUpdate } from '../auction/item-fold';
 import { insertBid, mergeBids } from '../auction/latest-bids';
 import type { Bid, Item, ItemId, OutgoingFrame, ServerMsg, ServerMsgOf, StoreState } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
+import type { StoreItem } from '../protocol/store';
 import { clockNow } from './clock';
 import type { ConnectionOutEvent, MessageFrame } from './connection.machine';
 import { itemMachine } from './item.machine';
@@ -25,10 +26,17 @@ export { LATEST_BIDS, insertBid, mergeBids } from '../auction/latest-bids';
  * server-time offset changes through `assign`, a bid's requestId comes on PLACE_BID (the UI makes
  * it), the local time is the actor system's clock. The board also keeps which items are live and
  * finished, in the same fold, by the arrows the items follow (`phaseAfter`), so no view has to
- * watch every item.
+ * watch every item; and which are upcoming (scheduled): the store's REST list, fetched while a
+ * view watches it (UPCOMING.WATCH / UPCOMING.UNWATCH) and every UPCOMING_REFRESH_MS on the actor
+ * system's clock, by the `fetchUpcoming` actor the app provides; its answer comes in as
+ * UPCOMING_LOADED. An upcoming item leaves the list when it starts (it is live on the board then)
+ * or is cancelled.
  */
 /** A bid with no answer after this long (on the actor system's clock) stops waiting: the player is told, and may bid again. */
 export const BID_TIMEOUT_MS = 10_000;
+
+/** While a view watches the upcoming items, the board asks the server for them again this often (and at once when a view starts watching). */
+export const UPCOMING_REFRESH_MS = 30_000;
 
 export type ItemRef = ActorRefFrom<typeof itemMachine>;
 
@@ -41,6 +49,12 @@ export interface BoardContext {
   live: ItemId[];
   /** Finished items' ids, most recently finished first. */
   finished: ItemId[];
+  /** Scheduled items (the store's REST list), soonest start first: none the board holds as live or finished, none cancelled. */
+  upcoming: StoreItem[];
+  /** Why the last fetch of the upcoming items failed (null when it did not). */
+  upcomingError: string | null;
+  /** How many views watch the upcoming items (the board fetches them while one does). */
+  upcomingWatchers: number;
   /** What the board heard of the auction socket (its board view, which a replay prints, says it); the UI asks the connection itself (isConnected). */
   connected: boolean;
   /** Bids sent and not yet answered, by requestId. */
@@ -67,7 +81,12 @@ export type BoardEvent =
   /** `requestId`: the client's unique id for the bid, made by the UI that sends it. */
   | { type: 'PLACE_BID'; itemId: ItemId; amount: number; requestId: string }
   /** Raised BID_TIMEOUT_MS after a PLACE_BID (delayed on the actor system's clock). */
-  | { type: 'BID_TIMEOUT'; requestId: string };
+  | { type: 'BID_TIMEOUT'; requestId: string }
+  /** A view shows the upcoming items (fetch them now and keep them fresh) / no longer does. */
+  | { type: 'UPCOMING.WATCH' }
+  | { type: 'UPCOMING.UNWATCH' }
+  /** The store's scheduled items, as the server listed them (the `fetchUpcoming` actor's answer). */
+  | { type: 'UPCOMING_LOADED'; items: StoreItem[] };
 
 export type BoardOutEvent = { type: 'BOARD.SEND'; frame: OutgoingFrame };
 
@@ -129,6 +148,7 @@ interface BoardFold {
   phases: BoardContext['phases'];
   live: ItemId[];
   finished: ItemId[];
+  upcoming: StoreItem[];
   /** Server time moved on while items were armed: they recompute their ends. */
   resync: boolean;
 }
@@ -150,6 +170,7 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[], local
     phases: context.phases,
     live: context.live,
     finished: context.finished,
+    upcoming: context.upcoming,
     resync: false,
   };
   // the phases record is copied once per fold, on its first change
@@ -166,6 +187,8 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[], local
     if (was === 'finished') fold.finished = withoutItem(fold.finished, itemId);
     if (phase === 'live') fold.live = withLive(fold.live, itemId);
     if (phase === 'finished') fold.finished = [itemId, ...fold.finished];
+    // an item the board hears of for the first time has started (or ended): it is upcoming no more
+    if (was === undefined && phase !== null && fold.upcoming.length > 0) fold.upcoming = withoutUpcoming(fold.upcoming, itemId);
   };
   const known = (key: string) => fold.spawn.has(key) || (fold.snapshot === null && key in context.items && !fold.removed.has(key));
   const push = (key: string, update: ItemUpdate) => {
@@ -191,6 +214,7 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[], local
       ({ live: fold.live, finished: fold.finished } = listsOf(fold.snapshot));
       fold.phases = Object.fromEntries(fold.snapshot.map((it) => [String(it.itemId), it.state as 'live' | 'finished']));
       ownPhases = true;
+      if (fold.upcoming.some((it) => String(it.itemId) in fold.phases)) fold.upcoming = fold.upcoming.filter((it) => !(String(it.itemId) in fold.phases));
       fold.updates = new Map();
       fold.latestBids = mergeBids([], msg.data.bids);
       fold.pending = {};
@@ -222,6 +246,7 @@ function foldBoard(context: BoardContext, frames: readonly MessageFrame[], local
       fold.spawn.delete(key);
       fold.updates.delete(key);
       if (key in fold.phases) setPhase(key, msg.data.itemId, null);
+      fold.upcoming = withoutUpcoming(fold.upcoming, msg.data.itemId);
       fold.cancelled = { ...fold.cancelled, [key]: true };
       if (fold.latestBids.some((b) => b.itemId === msg.data.itemId)) fold.latestBids = fold.latestBids.filter((b) => b.itemId !== msg.data.itemId);
       for (const [id, p] of Object.entries(fold.pending)) if (p.itemId === msg.data.itemId) fold.pending = withoutKey(fold.pending, id);
@@ -252,11 +277,19 @@ export const boardMachine = setup({
     context: {} as BoardContext,
     events: {} as BoardEvent,
   },
-  actors: { item: itemMachine },
+  actors: {
+    item: itemMachine,
+    /** The store's scheduled items (GET store/items?state=scheduled): provided by the app (src/ui/boot), which has the REST client. */
+    fetchUpcoming: fromPromise<StoreItem[]>(() => Promise.reject(new Error('fetchUpcoming is not provided'))),
+  },
+  delays: { upcomingRefresh: UPCOMING_REFRESH_MS },
   guards: {
     pending: ({ context, event }) => event.type === 'BID_TIMEOUT' && event.requestId in context.pending,
+    lastWatcher: ({ context }) => context.upcomingWatchers <= 1,
   },
   actions: {
+    watch: assign({ upcomingWatchers: ({ context }) => context.upcomingWatchers + 1 }),
+    unwatch: assign({ upcomingWatchers: ({ context }) => Math.max(0, context.upcomingWatchers - 1) }),
     /**
      * A run of messages, folded at once: a snapshot stops the old items, new items are spawned,
      * and each item gets its updates as one APPLY (in order).
@@ -278,6 +311,7 @@ export const boardMachine = setup({
           phases: fold.phases,
           live: fold.live,
           finished: fold.finished,
+          upcoming: fold.upcoming,
           generation: fold.generation,
           latestBids: fold.latestBids,
           pending: fold.pending,
@@ -305,6 +339,9 @@ export const boardMachine = setup({
     phases: {},
     live: [],
     finished: [],
+    upcoming: [],
+    upcomingError: null,
+    upcomingWatchers: 0,
     connected: false,
     pending: {},
     unanswered: {},
@@ -334,10 +371,54 @@ export const boardMachine = setup({
       }),
     },
     SERVER: { actions: 'fold' },
+    UPCOMING_LOADED: {
+      actions: assign(({ context, event }) => ({ upcoming: upcomingOf(event.items, context.phases, context.cancelled), upcomingError: null })),
+    },
+  },
+  // the upcoming items: fetched while a view watches them, at once and then every UPCOMING_REFRESH_MS
+  type: 'parallel',
+  states: {
+    upcoming: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: { 'UPCOMING.WATCH': { target: 'loading', actions: 'watch' } },
+        },
+        loading: {
+          invoke: {
+            id: 'fetchUpcoming',
+            src: 'fetchUpcoming',
+            onDone: { target: 'waiting', actions: enqueueActions(({ event, enqueue }) => enqueue.raise({ type: 'UPCOMING_LOADED', items: event.output })) },
+            onError: { target: 'waiting', actions: assign({ upcomingError: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)) }) },
+          },
+          on: {
+            'UPCOMING.WATCH': { actions: 'watch' },
+            'UPCOMING.UNWATCH': [{ guard: 'lastWatcher', target: 'idle', actions: 'unwatch' }, { actions: 'unwatch' }],
+          },
+        },
+        waiting: {
+          after: { upcomingRefresh: 'loading' },
+          on: {
+            // a view that starts watching shows what the board has and asks for the news
+            'UPCOMING.WATCH': { target: 'loading', actions: 'watch' },
+            'UPCOMING.UNWATCH': [{ guard: 'lastWatcher', target: 'idle', actions: 'unwatch' }, { actions: 'unwatch' }],
+          },
+        },
+      },
+    },
   },
 });
 
 export type BoardActor = ActorRefFrom<typeof boardMachine>;
+export type BoardSnapshot = SnapshotFrom<typeof boardMachine>;
+
+/** The views a page reads from the board's snapshot (with `useSelector`); each list changes only when an item joins or leaves it. */
+export const selectLive = ({ context: { items, live } }: BoardSnapshot): ItemRef[] => live.flatMap((id) => items[String(id)] ?? []);
+export const selectFinished = ({ context: { items, finished } }: BoardSnapshot): ItemRef[] => finished.flatMap((id) => items[String(id)] ?? []);
+export const selectUpcoming = (snapshot: BoardSnapshot): StoreItem[] => snapshot.context.upcoming;
+export const selectUpcomingError = (snapshot: BoardSnapshot): string | null => snapshot.context.upcomingError;
+/** For `useSelector`: two lists of item actors are the same view when they hold the same actors in the same order. */
+export const sameRefs = (a: readonly ItemRef[], b: readonly ItemRef[]): boolean => a.length === b.length && a.every((ref, i) => ref === b[i]);
 
 /** The board's data as plain data (what viewBoard reads): each item's fields and whether it finished. */
 export function boardData(board: BoardActor): BoardData {

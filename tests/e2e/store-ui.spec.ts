@@ -127,3 +127,21 @@ for (const width of [1280, 375]) {
     await context.close();
   });
 }
+
+test('issue 11 #3: an upcoming item leaves Upcoming and joins the live board when it starts, without a reload', async ({ page }) => {
+  const admin = await tokenOf(ADMIN);
+  const tag = Date.now().toString(36);
+  const name = `Soon-to-start relic ${tag}`;
+  const itemId = await createItem(admin, { itemName: name, startsAt: Date.now() + 48 * 3600_000 });
+
+  await openStore(page, await register());
+  const upcomingRow = page.getByTestId('upcoming-item').filter({ hasText: name });
+  await expect(upcomingRow.getByRole('button', { name })).toBeVisible();
+  await expect(page.getByTestId('live-item').filter({ hasText: name })).toHaveCount(0);
+
+  // the council moves its start to now: the server starts it at once (BIDDING_STARTED on the socket)
+  const edited = await api<{ result: boolean; error?: string }>(`store/items/${itemId}`, { startsAt: Date.now() }, admin);
+  expect(edited.result, edited.error).toBe(true);
+  await liveCard(page, name);
+  await expect(upcomingRow).toHaveCount(0);
+});

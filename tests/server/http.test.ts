@@ -1,6 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runtimeConfigScript } from '../../server/http/client';
+import type { AppContext } from '../../server/context';
 import { call, signedIn, startTestServer } from './helpers';
 
 const INDEX = `<!doctype html><html><head><!--kingdom-config--><title>Kingdom test</title></head><body><div id="root"></div></body></html>`;
@@ -8,7 +10,7 @@ const INDEX = `<!doctype html><html><head><!--kingdom-config--><title>Kingdom te
 describe('the built client', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
   beforeAll(async () => {
-    server = await startTestServer({ sentryDsn: 'https://key@example.invalid/1</script>' });
+    server = await startTestServer({ sentryDsn: 'https://key@example.invalid/1' });
     const dist = server.config.distDir;
     fs.mkdirSync(path.join(dist, 'assets'), { recursive: true });
     fs.writeFileSync(path.join(dist, 'index.html'), INDEX);
@@ -38,9 +40,16 @@ describe('the built client', () => {
       expect(answer.text).toContain('<title>Kingdom test</title>');
       expect(answer.text).not.toContain('<!--kingdom-config-->');
       expect(answer.text).not.toContain('</script>"');
-      expect(injectedConfig(answer.text)).toEqual({ ...ports(), sentryDsn: 'https://key@example.invalid/1</script>' });
+      expect(injectedConfig(answer.text)).toEqual({ ...ports(), sentryDsn: 'https://key@example.invalid/1' });
     },
   );
+
+  it('escapes the runtime config, so no value can end its script (the server refuses such a SENTRY_DSN at start, server/report.ts)', () => {
+    const hostile = 'https://key@example.invalid/1</script><script>alert(1)</script>';
+    const script = runtimeConfigScript({ ports: { http: 1, auction: 2, user: 3 }, config: { sentryDsn: hostile } } as unknown as AppContext);
+    expect(script.match(/<\/script>/g)).toHaveLength(1);
+    expect(injectedConfig(script)).toEqual({ auctionPort: 2, userPort: 3, sentryDsn: hostile });
+  });
 
   it('serves files, with long cache headers for /assets/', async () => {
     const asset = await call(server, 'GET', '/assets/app-abc123.js');

@@ -2,8 +2,10 @@ import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
 import { createApi, type Api } from '../../api/client';
 import { createHttp } from '../../api/http';
 import { endpoints } from '../../api/config';
+import { createStoreApi } from '../../api/store';
 import { appWith } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
+import { boardMachine } from '../../machines/board.machine';
 import { createInspection } from '../../auction/inspection';
 import { liveClock } from '../../machines/clock';
 import { settingsFromQuery, settingsMachine } from '../../machines/settings.machine';
@@ -25,6 +27,7 @@ export function createApp() {
     unauthorized: () => auth?.send({ type: 'REVALIDATE' }),
   });
   const api: Api = createApi(http);
+  const storeApi = createStoreApi(http);
 
   // the other tabs of this browser hear of a sign-in or sign-out (a session cookie fires no storage event)
   const reportProtocolErrors = createProtocolErrorReporter();
@@ -52,6 +55,10 @@ export function createApp() {
             tabs?.postMessage('token');
           },
         },
+      }),
+      // the board keeps the upcoming items: it asks the store's REST list for them
+      board: boardMachine.provide({
+        actors: { fetchUpcoming: fromPromise(() => storeApi.listItems('scheduled')) },
       }),
       settings: settingsMachine.provide({
         actions: { persist: (_, settings) => storeSettings(settings) },

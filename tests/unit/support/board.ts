@@ -1,5 +1,6 @@
-import { SimulatedClock, createActor, setup } from 'xstate';
+import { SimulatedClock, createActor, fromPromise, setup } from 'xstate';
 import type { OutgoingFrame, ServerMsg } from '../../../src/protocol/socket';
+import type { StoreItem } from '../../../src/protocol/store';
 import { boardMachine, type BoardActor, type BoardOutEvent } from '../../../src/machines/board.machine';
 
 /**
@@ -16,12 +17,21 @@ const harness = setup({
   on: { 'BOARD.SEND': { actions: { type: 'record', params: ({ event }) => event.frame } } },
 });
 
-export function startBoard(options: { localStart?: number } = {}) {
+/**
+ * `fetchUpcoming`: what the board's fetch of the upcoming items answers (the REST call the app
+ * provides); by default it fails, as the board's own default does.
+ */
+export function startBoard(options: { localStart?: number; fetchUpcoming?: () => Promise<StoreItem[]> } = {}) {
   const clock = new SimulatedClock();
   if (options.localStart) clock.set(options.localStart);
   const sent: OutgoingFrame[] = [];
   let requests = 0;
-  const parent = createActor(harness.provide({ actions: { record: (_, frame) => void sent.push(frame) } }), { clock }).start();
+  const fetchUpcoming = options.fetchUpcoming;
+  const machine = harness.provide({
+    actions: { record: (_, frame) => void sent.push(frame) },
+    ...(fetchUpcoming ? { actors: { board: boardMachine.provide({ actors: { fetchUpcoming: fromPromise(() => fetchUpcoming()) } }) } } : {}),
+  });
+  const parent = createActor(machine, { clock }).start();
   const board = parent.getSnapshot().children.board as BoardActor;
   return {
     clock,

@@ -1,11 +1,10 @@
-import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
+import { useEffect } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
-import { createStoreApi } from '../../../api/store';
+import { selectUpcoming, selectUpcomingError } from '../../../machines/board.machine';
 import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { Card, CardTitle } from '../../components/card';
-import { useApi } from '../../lib/use-api';
 import { FinishedItemRow } from './item-card';
 import { ItemDetailsDialog, ItemNameButton } from './item-details';
 import { LatestBids } from './latest-bids';
@@ -14,23 +13,22 @@ import { useItemGroups } from './use-item-groups';
 
 const FINISHED_SHOWN = 20;
 
+/** The scheduled items, as the board keeps them: it fetches them while this list is shown and drops each one as it starts or is cancelled. */
 function Upcoming() {
-  const storeApi = useApi(createStoreApi);
-  const liveIds = useSelector(useChild('board'), (s) => s.context.items);
-  const query = useQuery({
-    queryKey: ['store', 'items', 'scheduled'],
-    queryFn: () => storeApi.listItems('scheduled'),
-    refetchInterval: 30_000,
-  });
-  if (query.isError) {
+  const board = useChild('board');
+  useEffect(() => {
+    board.send({ type: 'UPCOMING.WATCH' });
+    return () => board.send({ type: 'UPCOMING.UNWATCH' });
+  }, [board]);
+  const items = useSelector(board, selectUpcoming);
+  const error = useSelector(board, selectUpcomingError);
+  if (error !== null) {
     return (
       <p role="alert" className="text-sm text-danger">
-        <FormattedMessage id="store.loadFailed" values={{ error: (query.error as Error).message }} />
+        <FormattedMessage id="store.loadFailed" values={{ error }} />
       </p>
     );
   }
-  // an item that started is on the board now, whatever the last fetch said
-  const items = (query.data ?? []).filter((it) => !(String(it.itemId) in liveIds)).sort((a, b) => a.startsAt - b.startsAt);
   if (items.length === 0) {
     return (
       <p className="text-sm text-muted-foreground">
