@@ -85,7 +85,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
         onError: (error, what) => app.log.warn({ err: error }, what),
       })
     : null;
-  const points = new PointsService({ db, hub, now, exclusive: (job) => auction.exclusive(job) });
+  const points = new PointsService({ db, hub: auction.announcer, now, exclusive: (job) => auction.exclusive(job) });
   const bots = new BotHub(db, deps.botClock ?? now, app.log, deps.botLimits);
   const ctx: AppContext = {
     config,

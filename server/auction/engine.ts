@@ -63,6 +63,14 @@ export class AuctionEngine implements AuctionService {
   readonly now: Clock;
   /** The engine's picture of the committed state, for refusing bids early (bid-view.ts). */
   readonly bidView: BidView;
+  /**
+   * What the engine's parts announce through. Alone (SQLite) it is the hub. Clustered, it says
+   * nothing: each event comes back from PostgreSQL in commit order, with the other processes',
+   * and is told from there (`remote`), so every process tells it in the same order.
+   */
+  readonly announcer: Hub;
+  /** Clustered: the events from PostgreSQL, told one after the other in the order they came. */
+  private readonly deliveries = new Serial();
   readonly bids: Bidding;
   readonly settlement: Settlement;
   readonly items: StoreItems;
@@ -74,11 +82,12 @@ export class AuctionEngine implements AuctionService {
     this.now = deps.now;
     this.log = deps.log;
     this.bidView = new BidView({ shared: deps.clustered ?? false });
+    this.announcer = deps.clustered ? mutedHub(deps.hub) : deps.hub;
     const exclusive = <T>(job: () => Promise<T>) => this.exclusive(job);
-    this.bids = new Bidding({ db: deps.db, hub: deps.hub, now: deps.now, log: deps.log, queue: this.queue, bidView: this.bidView });
+    this.bids = new Bidding({ db: deps.db, hub: this.announcer, now: deps.now, log: deps.log, queue: this.queue, bidView: this.bidView });
     this.settlement = new Settlement({
       db: deps.db,
-      hub: deps.hub,
+      hub: this.announcer,
       now: deps.now,
       log: deps.log,
       exclusive,
@@ -88,7 +97,7 @@ export class AuctionEngine implements AuctionService {
     });
     this.scheduler = this.settlement.scheduler;
     if (deps.clustered) this.scheduler.setEnabled(false);
-    this.items = new StoreItems({ db: deps.db, hub: deps.hub, now: deps.now, exclusive, scheduler: this.scheduler });
+    this.items = new StoreItems({ db: deps.db, hub: this.announcer, now: deps.now, exclusive, scheduler: this.scheduler });
   }
 
   /**
@@ -127,20 +136,23 @@ export class AuctionEngine implements AuctionService {
   }
 
   /**
-   * Another process committed `event`: its frames go to this process's sockets in the queue. A bid
-   * updates the picture itself; anything else is a job like this process's own (the picture is
-   * read again after it). The leader re-arms its timer when the schedule may have moved.
+   * An event committed by any process (this one too), in commit order: its frames go to this
+   * process's sockets, read from the rows it names, one event after the other. A bid updates the
+   * picture itself; after anything else the picture is read again (an empty job in the queue), and
+   * the leader re-arms its timer when the schedule may have moved.
    */
   remote(event: ClusterEvent): Promise<void> {
     const deps = { db: this.db, hub: this.hub, bidView: this.bidView };
-    const job =
-      event.k === 'bid'
-        ? this.queue.run(() => relay(deps, event))
-        : this.exclusive(async () => {
-            await relay(deps, event);
-            if (this.scheduler.isEnabled && (event.k === 'schedule' || event.k === 'store' || event.k === 'start')) await this.scheduler.arm();
-          });
-    return job.catch((error: unknown) => this.log.error({ err: error, event: event.k }, 'relaying another process\'s event failed'));
+    const told = this.deliveries.run(() => relay(deps, event));
+    const after =
+      event.k === 'bid' || event.k === 'users' || event.k === 'all-users'
+        ? told
+        : told.then(() =>
+            this.exclusive(async () => {
+              if (this.scheduler.isEnabled && (event.k === 'schedule' || event.k === 'store' || event.k === 'start')) await this.scheduler.arm();
+            }),
+          );
+    return after.catch((error: unknown) => this.log.error({ err: error, event: event.k }, 'telling an event from PostgreSQL failed'));
   }
 
   /**
@@ -190,4 +202,19 @@ export class AuctionEngine implements AuctionService {
   announceBalance(user: UserRow): void {
     announceBalance(this.hub, user);
   }
+}
+
+/**
+ * A hub that announces nothing (clustered: the engine's parts commit and publish; the events come
+ * back from PostgreSQL and are told from there). Everything but the announcements is the hub's.
+ */
+function mutedHub(hub: Hub): Hub {
+  const silent = new Set<PropertyKey>(['broadcast', 'sendToUser', 'refreshUser', 'send']);
+  return new Proxy(hub, {
+    get(target, property, receiver) {
+      if (silent.has(property)) return () => undefined;
+      const value = Reflect.get(target, property, receiver) as unknown;
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
 }

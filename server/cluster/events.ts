@@ -30,7 +30,7 @@ export type ClusterEvent =
 /** PostgreSQL's channel for the kingdom's events. */
 export const CHANNEL = 'kingdom_events';
 
-/** This process, so it can skip its own events (it announced them already). */
+/** This process, as its events name it (for the logs: each process tells its sockets of its own events as of the others'). */
 export const ORIGIN = `${process.pid}.${randomBytes(4).toString('hex')}`;
 
 /** Above this many ids, one `all-users` is sent instead (a NOTIFY payload stays far below its 8,000 bytes). */

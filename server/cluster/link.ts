@@ -17,8 +17,11 @@ export const LINK_TIMINGS: LinkTimings = { leaderPollMs: 1000, reconnectMs: 100,
 
 export interface LinkDeps {
   url: string;
-  /** Another process's event (this process's own are skipped). */
-  onEvent(event: ClusterEvent): void;
+  /**
+   * Every event, this process's own too, in the order their transactions committed: each process
+   * tells its sockets in that one order (a bid on an item is never told before the bid it beat).
+   */
+  onEvent(event: ClusterEvent, own: boolean): void;
   /** This process became the scheduler's leader (true: it catches up, and the start waits for that) or stopped being it (false). */
   onLeader(leader: boolean): Promise<void> | void;
   /** The link was lost and is back: events may have been missed meanwhile. */
@@ -76,8 +79,8 @@ export class ClusterLink {
     client.on('notification', (message) => {
       if (message.channel !== CHANNEL) return;
       const envelope = readEnvelope(message.payload);
-      if (!envelope || envelope.o === ORIGIN) return;
-      this.deps.onEvent(envelope.e);
+      if (!envelope) return;
+      this.deps.onEvent(envelope.e, envelope.o === ORIGIN);
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));

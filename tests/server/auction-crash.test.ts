@@ -1,71 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { databaseUrlFor, openTestDatabase } from './test-database';
 import type { StoreItem } from '../../src/protocol/store';
 import { counts, expectBooksBalance, grant, itemBody } from './auction-helpers';
 import { authedSocket, call, signedIn, startTestServer, type TestSocket } from './helpers';
+import { killed, spawnServer, type Child } from './processes';
 import { random } from './seed';
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-interface Child {
-  process: ChildProcess;
-  httpUrl: string;
-  auctionUrl: string;
-  userUrl: string;
-}
-
-/** The real server, `node --import tsx server/main.ts`, on free ports over `dataDir`; resolves once it listens. */
-async function spawnServer(dataDir: string): Promise<Child> {
-  const [port, auctionPort, userPort] = [await freePort(), await freePort(), await freePort()];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    cwd: ROOT,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: String(port), AUCTION_PORT: String(auctionPort), USER_PORT: String(userPort), DATA_DIR: dataDir, LOG_LEVEL: 'silent', DATABASE_URL: (await databaseUrlFor(dataDir)) ?? '' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server did not start:\n${output}`)), 15_000);
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes('Kingdom is running')) {
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    child.stdout?.on('data', onData);
-    child.stderr?.on('data', onData);
-    child.once('exit', (code) => {
-      clearTimeout(timer);
-      reject(new Error(`the server exited (${code}) before it listened:\n${output}`));
-    });
-  });
-  return { process: child, httpUrl: `http://127.0.0.1:${port}`, auctionUrl: `ws://127.0.0.1:${auctionPort}`, userUrl: `ws://127.0.0.1:${userPort}` };
-}
-
-function killed(child: Child, signal: NodeJS.Signals): Promise<void> {
-  return new Promise((resolve) => {
-    if (child.process.exitCode !== null || child.process.signalCode !== null) return resolve();
-    child.process.once('exit', () => resolve());
-    child.process.kill(signal);
-  });
-}
 
 const children: Child[] = [];
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-crash-'));
@@ -90,7 +32,8 @@ describe('a crash during a bid storm', () => {
     for (const p of players) await grant(setup, admin.token, p.username, 5_000);
     await setup.close();
 
-    let server = await spawnServer(dataDir);
+    const env = { DATABASE_URL: (await databaseUrlFor(dataDir)) ?? '' };
+    let server = await spawnServer(dataDir, env);
     children.push(server);
     const create = async (overrides: Record<string, unknown>) =>
       (await call(server, 'POST', '/store/items', { token: admin.token, body: itemBody({ start_price: 10, minIncrement: 1, ...overrides }) })).body.item as StoreItem;
@@ -142,7 +85,7 @@ describe('a crash during a bid storm', () => {
     // down until both short items have ended
     const lastEnd = Math.max(...ending.map((i) => i.endsAt));
     await new Promise((r) => setTimeout(r, Math.max(0, lastEnd - Date.now()) + 200));
-    server = await spawnServer(dataDir);
+    server = await spawnServer(dataDir, env);
     children.push(server);
 
     const db = await openTestDatabase(dataDir);
@@ -191,7 +134,7 @@ describe('a crash during a bid storm', () => {
 
       // a clean stop and another start settle nothing twice
       await killed(server, 'SIGTERM');
-      const again = await spawnServer(dataDir);
+      const again = await spawnServer(dataDir, env);
       children.push(again);
       await settledOnce();
       expect(await counts(db)).toEqual(afterRestart);
