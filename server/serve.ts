@@ -1,5 +1,8 @@
 import { startServer } from './app';
+import path from 'node:path';
 import { ConfigError } from './config';
+import { DB_FILE } from './db/open';
+import { describePostgres } from './db/postgres';
 
 /** Starts the server from the environment, prints where it listens, and stops cleanly on SIGINT/SIGTERM. */
 export async function serve(): Promise<void> {
@@ -14,7 +17,8 @@ export async function serve(): Promise<void> {
   web and API     ${server.httpUrl}   (OpenAPI: ${server.httpUrl}/openapi.json, docs: ${server.httpUrl}/docs)
   auction socket  ${server.auctionUrl}
   user socket     ${server.userUrl}
-  data            ${server.config.dataDir}`);
+  data            ${server.config.dataDir}
+  database        ${server.config.databaseUrl ? `PostgreSQL ${describePostgres(server.config.databaseUrl)}` : `SQLite ${path.join(server.config.dataDir, DB_FILE)}`}`);
 
   let stopping = false;
   const stop = (signal: string) => {

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, sql, SqliteDialect } from 'kysely';
 import type { Database } from './schema';
 import { migrateToLatest } from './migrations';
-import { postgresKysely, postgresPool } from './postgres';
+import { describePostgres, postgresKysely, postgresPool } from './postgres';
 
 export const DB_FILE = 'kingdom.db';
 
@@ -63,6 +63,10 @@ export async function openPostgres(url: string): Promise<Db> {
     await migrateToLatest(db as unknown as Kysely<unknown>);
   } catch (error) {
     await db.destroy();
+    const code = (error as { code?: string }).code;
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === '28P01' || code === '3D000' || code === '28000') {
+      throw new Error(`PostgreSQL at ${describePostgres(url)} could not be used (${(error as Error).message}); check DATABASE_URL.`, { cause: error });
+    }
     throw error;
   }
   return db;

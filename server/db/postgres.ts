@@ -73,6 +73,16 @@ export class PostgresSchemaPlugin implements KyselyPlugin {
   }
 }
 
+/** Where a PostgreSQL address points, without its password: `host:port/database`. */
+export function describePostgres(url: string): string {
+  try {
+    const u = new URL(url);
+    return `${u.hostname || 'localhost'}:${u.port || '5432'}${u.pathname || '/'}`;
+  } catch {
+    return 'DATABASE_URL';
+  }
+}
+
 /** Connections a process keeps to PostgreSQL (each bid holds one for its transaction). */
 export const POOL_SIZE = 10;
 
