@@ -6,7 +6,7 @@ import type { Db } from '../db/open';
 import type { ItemRow, UserRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 import { isPostgres } from '../db/dialect';
-import { publish } from '../cluster/events';
+import { balancesOf, publish } from '../cluster/events';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
 import { endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type BidView } from './bid-view';
@@ -234,7 +234,7 @@ export class Bidding {
       .executeTakeFirstOrThrow();
     const bid = toBid({ item_id: item.id, item_name: row.name, amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions });
     // the other processes hear of it when it commits, in commit order (nothing on SQLite)
-    await publish(trx, { k: 'bid', bid: bidId, outbid: outbid?.id ?? null });
+    await publish(trx, { k: 'bid', bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]) });
     return { kind: 'accepted', bid, bidder: updated, outbid, item: { id: item.id, amount, leaderId: bidder.id, endsAt, extensions } };
   }
 }

@@ -167,6 +167,12 @@ export class AuctionEngine implements AuctionService {
     }).catch((error: unknown) => this.log.error({ err: error }, 'catching up after the cluster link came back failed'));
   }
 
+  /** Resolves once the events delivered so far have been told and the queue has drained (tests). */
+  async idle(): Promise<void> {
+    await this.deliveries.idle();
+    await this.queue.idle();
+  }
+
   /** Stops the timer and waits for the queue to drain. */
   async stop(): Promise<void> {
     this.scheduler.stop();

@@ -11,7 +11,7 @@ import { announceBalance } from '../points/announce';
 import { bookIn } from '../points/ledger';
 import type { Hub } from '../sockets/hub';
 import { announceStart } from './announce';
-import { publish } from '../cluster/events';
+import { balancesOf, publish } from '../cluster/events';
 import { Scheduler } from './scheduler';
 
 /** Runs a job alone in the engine's queue (AuctionEngine.exclusive). */
@@ -156,8 +156,10 @@ export class Settlement {
         .returningAll()
         .executeTakeFirst();
       if (!item) return null;
-      await publish(trx, { k: 'settle', item: item.id });
-      if (item.leader_id === null) return { item, winner: null };
+      if (item.leader_id === null) {
+        await publish(trx, { k: 'settle', item: item.id, u: [] });
+        return { item, winner: null };
+      }
       await trx
         .updateTable('users')
         .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
@@ -165,6 +167,7 @@ export class Settlement {
         .execute();
       await trx.insertInto('sales').values({ item_id: item.id, user_id: item.leader_id, amount: item.amount, at: item.ends_at }).execute();
       const { user } = await bookIn(trx, { userId: item.leader_id, delta: -item.amount, kind: 'purchase', reason: `Won "${item.name}"`, actorId: null }, now);
+      await publish(trx, { k: 'settle', item: item.id, u: balancesOf([user]) });
       return { item, winner: user };
     });
     if (!settled) return;

@@ -11,7 +11,7 @@ import { storeIsOpen } from '../kingdom/settings';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
 import { announceStart } from './announce';
-import { publish } from '../cluster/events';
+import { balancesOf, publish } from '../cluster/events';
 import type { Scheduler } from './scheduler';
 import type { Exclusive } from './settlement';
 import { readEligibility, selectItems, toStoreItem, writeEligibility } from './wire';
@@ -105,7 +105,7 @@ export class StoreItems {
         }
         await recordAuditBy(trx, actorId, 'item.cancel', item.name, { itemId: item.id, was: item.state, ...(released ? { released: released.username, amount: item.amount } : {}) }, now);
         if (item.state === 'live') await publish(trx, { k: 'cancel', item: item.id });
-        if (released) await publish(trx, { k: 'users', ids: [released.id] });
+        if (released) await publish(trx, { k: 'users', u: balancesOf([released]) });
         return { item, released };
       });
       const { item, released } = result;

@@ -9,19 +9,27 @@ import type { Queryable } from '../db/write';
  * and announces them to its own sockets (server/cluster/relay.ts). With SQLite there is one process
  * and nothing is sent.
  */
+/** An account's balance and reserved points as a commit left them: [userId, balance, reserved]. */
+export type Balance = [number, number, number];
+
+/** The balances of these users' rows, for an event. */
+export function balancesOf(users: Iterable<{ id: number; balance: number; reserved: number }>): Balance[] {
+  return [...users].map((u) => [u.id, u.balance, u.reserved]);
+}
+
 export type ClusterEvent =
   /** A bid was accepted (BID_CREATED to everyone, OUTBID to the outbid leader, both balances). */
-  | { k: 'bid'; bid: number; outbid: number | null }
+  | { k: 'bid'; bid: number; outbid: number | null; u: Balance[] }
   /** An item went live (BIDDING_STARTED). */
   | { k: 'start'; item: number; at: number }
   /** An item ended and was settled: a sale (WINNER, SALE_COMPLETED) or none (NO_BUYER). */
-  | { k: 'settle'; item: number }
+  | { k: 'settle'; item: number; u: Balance[] }
   /** A live item was cancelled (ITEM_CANCELLED). */
   | { k: 'cancel'; item: number }
   /** The store opened or closed (STORE_STATE with every live item's end). */
   | { k: 'store'; at: number }
-  /** These accounts' balances, reserved points or rank changed. */
-  | { k: 'users'; ids: number[] }
+  /** These accounts' balances or reserved points changed (as the commit left them, so every process tells the same sequence). */
+  | { k: 'users'; u: Balance[] }
   /** Many accounts changed (a bulk award): every process re-reads the ones it has sockets for. */
   | { k: 'all-users' }
   /** The schedule may have an earlier start or end (an item created or edited): the scheduler's leader re-arms. */
@@ -49,8 +57,8 @@ export interface Envelope {
  */
 export async function publish(db: Queryable, event: ClusterEvent): Promise<void> {
   if (!isPostgres(db)) return;
-  const sent: ClusterEvent = event.k === 'users' && event.ids.length > MAX_IDS ? { k: 'all-users' } : event;
-  if (sent.k === 'users' && sent.ids.length === 0) return;
+  const sent: ClusterEvent = event.k === 'users' && event.u.length > MAX_IDS ? { k: 'all-users' } : event;
+  if (sent.k === 'users' && sent.u.length === 0) return;
   const envelope: Envelope = { o: ORIGIN, e: sent };
   await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(envelope)})`.execute(db);
 }

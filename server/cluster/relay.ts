@@ -6,12 +6,20 @@ import type { BidView } from '../auction/bid-view';
 import { selectBids, toBid } from '../auction/wire';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
-import type { ClusterEvent } from './events';
+import type { Balance, ClusterEvent } from './events';
 
 export interface RelayDeps {
   db: Db;
   hub: Hub;
   bidView: BidView;
+}
+
+/** VIRTUAL_BALANCE_UPDATE with the balances a commit left (to the accounts with sockets here), their connections' copies updated. */
+function tellBalances(hub: Hub, balances: Balance[]): void {
+  for (const [id, balance, reserved] of balances) {
+    const user = hub.connectionsOf(id).find((c) => c.auth)?.auth?.user;
+    if (user) announceBalance(hub, { ...user, balance, reserved });
+  }
 }
 
 async function usersById(db: Db, ids: number[]): Promise<Map<number, UserRow>> {
@@ -32,17 +40,12 @@ export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void>
       const row = await selectBids(db).select(['b.user_id']).where('b.id', '=', event.bid).executeTakeFirst();
       if (!row) return;
       const bid = toBid(row);
-      const users = await usersById(db, event.outbid === null ? [row.user_id] : [row.user_id, event.outbid]);
-      const bidder = users.get(row.user_id);
-      const outbid = event.outbid === null ? undefined : users.get(event.outbid);
       // the picture follows: the item's lead and end as this bid left them
-      bidView.bidCommitted({ id: row.item_id, amount: bid.amount, leaderId: row.user_id, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, [...users.values()]);
+      bidView.bidCommitted({ id: row.item_id, amount: bid.amount, leaderId: row.user_id, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, []);
       hub.broadcast('auction', { type: MSG.BID_CREATED, data: bid });
-      if (outbid) {
-        hub.sendToUser(outbid.id, 'auction', { type: MSG.OUTBID, data: bid });
-        announceBalance(hub, outbid);
-      }
-      if (bidder) announceBalance(hub, bidder);
+      if (event.outbid !== null) hub.sendToUser(event.outbid, 'auction', { type: MSG.OUTBID, data: bid });
+      // the outbid player's points back first, then the bidder's, as the committing process tells them
+      tellBalances(hub, [...event.u].sort((a, b) => (a[0] === event.outbid ? -1 : b[0] === event.outbid ? 1 : 0)));
       return;
     }
     case 'start': {
@@ -58,8 +61,7 @@ export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void>
         const result = { itemId: item.id, itemName: item.name, amount: sale.sale_amount, username: sale.username };
         hub.sendToUser(sale.id, 'auction', { type: MSG.WINNER, data: result });
         hub.broadcast('auction', { type: MSG.SALE_COMPLETED, data: { itemId: item.id, itemName: item.name, username: sale.username, amount: sale.sale_amount } });
-        const { sale_amount: _, ...winner } = sale;
-        announceBalance(hub, winner);
+        tellBalances(hub, event.u);
       } else {
         hub.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name } });
       }
@@ -81,10 +83,11 @@ export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void>
       return;
     }
     case 'users':
+      tellBalances(hub, event.u);
+      return;
     case 'all-users': {
-      // only the accounts this process has sockets for
-      const ids = (event.k === 'users' ? event.ids : hub.connectedUserIds()).filter((id) => hub.connectionsOf(id).length > 0);
-      for (const user of (await usersById(db, ids)).values()) announceBalance(hub, user);
+      // only the accounts this process has sockets for, as they are now
+      for (const user of (await usersById(db, hub.connectedUserIds())).values()) announceBalance(hub, user);
       return;
     }
     case 'schedule':

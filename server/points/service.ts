@@ -7,7 +7,7 @@ import { recordAuditBy } from '../audit/audit';
 import { DomainError, restated } from '../errors';
 import type { Hub } from '../sockets/hub';
 import { announceBalance } from './announce';
-import { publish } from '../cluster/events';
+import { balancesOf, publish } from '../cluster/events';
 import { bookIn } from './ledger';
 
 /** One change of one player's points. */
@@ -86,7 +86,7 @@ export class PointsService {
           }
         }
         const result = { transactions, users: [...users.values()] };
-        await publish(trx, { k: 'users', ids: [...users.keys()] });
+        await publish(trx, { k: 'users', u: balancesOf(users.values()) });
         if (options.audit) {
           const entry = options.audit(result);
           await recordAuditBy(trx, options.actorId, entry.action, entry.target, entry.detail ?? {}, at);
@@ -114,7 +114,7 @@ export class PointsService {
       for (const user of touched) announceBalance(hub, user);
       // (committed by the job: the other processes hear of it now)
       // (a failure here loses only the others' live update: they read balances again when they reconnect)
-      await publish(this.deps.db, { k: 'users', ids: touched.map((u) => u.id) }).catch(() => undefined);
+      await publish(this.deps.db, { k: 'users', u: balancesOf(touched) }).catch(() => undefined);
       return value;
     });
   }

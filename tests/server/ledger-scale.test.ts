@@ -40,7 +40,7 @@ beforeAll(async () => {
         'seeded ' || n,
         case when n % 3 = 0 then cast(${adminId} as bigint) else null end,
         0,
-        cast(${BASE} as bigint) + n * 60000
+        cast(${BASE} as bigint) + n * cast(60000 as bigint)
       from seq`.execute(trx);
     await sql`update users set balance = (select coalesce(sum(delta), 0) from points_transactions t where t.user_id = users.id)`.execute(trx);
   });

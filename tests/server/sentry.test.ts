@@ -163,6 +163,10 @@ describe('the server reports to Sentry when SENTRY_DSN is set', () => {
   it('the auction’s failed jobs, logged at error level: the schedule, and a bid (with its user and item)', async () => {
     const player = await bidder(server, admin.token, 100, 'jobbidder');
     const item = await createItem(server, admin.token);
+    // nothing else of the engine's may read the clock meanwhile (on PostgreSQL the item's start
+    // comes back as an event, told to the sockets, then the picture is read again)
+    await player.auction.waitFor((f) => f.type === 'BIDDING_STARTED' && (f.data as { itemId?: number }).itemId === item.itemId);
+    await server.auction.idle();
 
     // the schedule's run reads the clock first: it logs 'auction schedule failed; retrying' and tries again later
     clockFailures = 1;

@@ -44,7 +44,9 @@ async function reached(socket: TestSocket): Promise<void> {
   await socket.waitFor((f) => f.error_type === 'JSON_ERROR');
 }
 
-describe('what queued work could change is never refused early', () => {
+// SQLite, one process: the picture knows what is queued. On PostgreSQL (other processes may write)
+// none of these is refused early at all (BidView's shared mode; socket-abuse.test.ts shows which are).
+describe.skipIf(onPostgres)('what queued work could change is never refused early', () => {
   it('a balance a queued grant raises', async () => {
     const audit = server.auction.auditEarlyRefusals();
     const seen = audit.mismatches.length;
