@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { createKvkApi, type Season, type SeasonBody } from '../../../api/kvk';
 import type { Scan } from '../../../api/scans';
 import { KVK_MAX_BRACKETS, KVK_MAX_WINDOWS, KVK_NAME_MAX, KVK_WINDOW_NAME_MAX, seasonBody } from '../../../protocol/kvk';
@@ -9,7 +9,10 @@ import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
-import { Table, Td, Th } from '../../components/table';
+import { Table, TableBody, TableHead, Td } from '../../components/table';
+import { PageHeader } from '../../components/page-header';
+import { ErrorAlert } from '../../components/query-error';
+import { CountCell } from '../../components/stats/cells';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { Empty, GovernorLink, useScans } from '../../components/stats/scan-parts';
@@ -159,24 +162,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
           }
         >
           <Table minWidth="30rem" className="relative" data-testid="kvk-brackets">
-            <thead>
-              <tr>
-                <Th>
-                  <FormattedMessage id="kvk.brackets.fromPower" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="kvk.brackets.kills" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="kvk.brackets.deads" />
-                </Th>
-                <Th>
-                  <span className="sr-only">
-                    <FormattedMessage id="kvk.col.actions" />
-                  </span>
-                </Th>
-              </tr>
-            </thead>
+            <TableHead columns={['kvk.brackets.fromPower', 'kvk.brackets.kills', 'kvk.brackets.deads', { id: 'kvk.col.actions', srOnly: true }]} />
             <tbody>
               {draft.brackets.map((b, i) => {
                 const cell = (key: 'minPower' | 'kills' | 'deads', labelId: string) => (
@@ -255,11 +241,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
           ))}
         </Section>
 
-        {invalid && (
-          <Alert variant="error">
-            <bdi>{invalid}</bdi>
-          </Alert>
-        )}
+        {invalid && <ErrorAlert>{invalid}</ErrorAlert>}
         <KvkAlert error={save.error} />
         <div className="flex flex-wrap justify-end gap-2">
           <Button type="button" variant="outline" onClick={onCancel}>
@@ -305,28 +287,8 @@ function Marks({ season }: { season: Season }) {
       {marks.data && marks.data.length === 0 && <Empty textId="kvk.marks.none" />}
       {marks.data && marks.data.length > 0 && (
         <Table minWidth="36rem" className="relative">
-          <thead>
-            <tr>
-              <Th>
-                <FormattedMessage id="stat.governor" />
-              </Th>
-              <Th>
-                <FormattedMessage id="kvk.col.status" />
-              </Th>
-              <Th>
-                <FormattedMessage id="kvk.mark.reason" />
-              </Th>
-              <Th>
-                <FormattedMessage id="kvk.marks.by" />
-              </Th>
-              <Th>
-                <span className="sr-only">
-                  <FormattedMessage id="kvk.col.actions" />
-                </span>
-              </Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
+          <TableHead columns={['stat.governor', 'kvk.col.status', 'kvk.mark.reason', 'kvk.marks.by', { id: 'kvk.col.actions', srOnly: true }]} />
+          <TableBody>
             {marks.data.map((m) => (
               <tr key={m.governorId} data-testid="kvk-mark-row">
                 <Td>
@@ -348,7 +310,7 @@ function Marks({ season }: { season: Season }) {
                 </Td>
               </tr>
             ))}
-          </tbody>
+          </TableBody>
         </Table>
       )}
       <MarkDialog seasonId={season.id} governor={marking} initialMark="exempt" onOpenChange={(open) => !open && setMarking(null)} />
@@ -369,10 +331,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
   const edited = typeof editing === 'number' ? list.find((s) => s.id === editing) : undefined;
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">
-          <FormattedMessage id={titleId} />
-        </h1>
+      <PageHeader titleId={titleId}>
         <Button
           onClick={() => {
             setEditing('new');
@@ -383,7 +342,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
         >
           <FormattedMessage id="kvk.new" />
         </Button>
-      </div>
+      </PageHeader>
       <KvkAlert error={seasons.error ?? scans.error} />
       {scans.isSuccess && scanList.length === 0 && (
         <Card>
@@ -415,28 +374,8 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
           <Empty textId="kvk.noSeasons" />
         ) : (
           <Table minWidth="40rem" className="relative" loading={seasons.isPending} columns={5}>
-            <thead>
-              <tr>
-                <Th>
-                  <FormattedMessage id="kvk.name" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="kvk.startScan" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="kvk.endScan" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="kvk.col.marks" />
-                </Th>
-                <Th>
-                  <span className="sr-only">
-                    <FormattedMessage id="kvk.col.actions" />
-                  </span>
-                </Th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
+            <TableHead columns={['kvk.name', 'kvk.startScan', 'kvk.endScan', { id: 'kvk.col.marks', end: true }, { id: 'kvk.col.actions', srOnly: true }]} />
+            <TableBody>
               {list.map((s) => (
                 <tr key={s.id} data-testid="kvk-season-row">
                   <Td>
@@ -451,9 +390,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
                   <Td className="text-xs">
                     {s.running ? <FormattedMessage id="kvk.latestRunning" /> : s.endScan && <FormattedDate value={s.endScan.takenAt} dateStyle="medium" />}
                   </Td>
-                  <Td className="text-end tabular-nums">
-                    <FormattedNumber value={s.marks} />
-                  </Td>
+                  <CountCell value={s.marks} />
                   <Td className="text-end">
                     <Button
                       size="sm"
@@ -469,7 +406,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
                   </Td>
                 </tr>
               ))}
-            </tbody>
+            </TableBody>
           </Table>
         )}
       </Card>
