@@ -4,11 +4,12 @@ import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createAdminApi, type AuditFilter, type Dashboard } from '../../../api/admin';
 import { AUDIT_ACTIONS } from '../../../protocol/admin';
 import { RANKS } from '../../../protocol/ranks';
-import { Card, CardTitle } from '../../components/card';
+import { Card, CardHeader } from '../../components/card';
+import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
-import { Table, Td, Th } from '../../components/table';
+import { Table, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { today } from '../../lib/period';
 import { ExportCsvButton } from '../../components/export-csv-button';
@@ -26,9 +27,7 @@ export default function AdminDashboardPage({ titleId }: { titleId: string }) {
   const health = useQuery({ queryKey: ['admin', 'dashboard'], queryFn: () => admin.dashboard(), refetchInterval: 30_000 });
   return (
     <div className="grid min-w-0 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
+      <PageTitle titleId={titleId} />
       <QueryError error={health.error} />
       {health.data && <Health dashboard={health.data} />}
       <AuditLog />
@@ -144,12 +143,9 @@ function AuditLog() {
   const log = useQuery({ queryKey: ['admin', 'audit', actorFilter, action, page], queryFn: () => admin.audit(filter), placeholderData: keepPreviousData });
   return (
     <Card className="grid min-w-0 gap-3">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <CardTitle className="mb-0">
-          <FormattedMessage id="admin.audit.title" />
-        </CardTitle>
+      <CardHeader title={<FormattedMessage id="admin.audit.title" />} className="mb-0">
         <ExportCsvButton fetchCsv={() => admin.auditCsv(filter)} filename={`audit-${today()}.csv`} />
-      </div>
+      </CardHeader>
       <div className="grid gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,16rem)]">
         <Field id="audit-actor" labelId="admin.audit.actor">
           <Input
@@ -197,25 +193,7 @@ function AuditLog() {
         </p>
       ) : (
         <Table loading={log.isPending} columns={5} minWidth="0" className="max-md:block md:min-w-[48rem]" aria-label={intl.formatMessage({ id: 'admin.audit.title' })}>
-          <thead className="max-md:hidden">
-            <tr>
-              <Th>
-                <FormattedMessage id="admin.audit.when" />
-              </Th>
-              <Th>
-                <FormattedMessage id="admin.audit.actor" />
-              </Th>
-              <Th>
-                <FormattedMessage id="admin.audit.action" />
-              </Th>
-              <Th>
-                <FormattedMessage id="admin.audit.target" />
-              </Th>
-              <Th>
-                <FormattedMessage id="admin.audit.detail" />
-              </Th>
-            </tr>
-          </thead>
+          <TableHead className="max-md:hidden" columns={['admin.audit.when', 'admin.audit.actor', 'admin.audit.action', 'admin.audit.target', 'admin.audit.detail']} />
           <tbody className="max-md:grid max-md:gap-2 md:divide-y md:divide-border">
             {log.data?.entries.map((e, i) => (
               <tr key={`${e.at}-${i}`} data-testid="audit-entry" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">

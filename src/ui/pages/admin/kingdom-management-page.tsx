@@ -6,8 +6,9 @@ import { KINGDOM_CAMP_MAX, KINGDOM_NAME_MAX, KINGDOM_NUMBER_MAX } from '../../..
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
+import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
-import { Table, Td, Th } from '../../components/table';
+import { Table, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { ConfirmDialog } from '../../components/stats/confirm-dialog';
@@ -36,9 +37,7 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
   });
   return (
     <div className="grid min-w-0 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
+      <PageTitle titleId={titleId} />
       <AddKingdom onAdded={refresh} />
       <Card className="grid min-w-0 gap-3">
         <CardTitle className="mb-0">
@@ -51,24 +50,7 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
           </p>
         ) : (
           <Table loading={kingdoms.isPending} columns={4} minWidth="0" className="max-md:block md:min-w-[40rem]">
-            <thead className="max-md:hidden">
-              <tr>
-                <Th>
-                  <FormattedMessage id="admin.kingdoms.number" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="admin.kingdoms.name" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="admin.kingdoms.camp" />
-                </Th>
-                <Th>
-                  <span className="sr-only">
-                    <FormattedMessage id="admin.users.actions" />
-                  </span>
-                </Th>
-              </tr>
-            </thead>
+            <TableHead className="max-md:hidden" columns={['admin.kingdoms.number', 'admin.kingdoms.name', 'admin.kingdoms.camp', { id: 'admin.users.actions', srOnly: true }]} />
             <tbody className="max-md:grid max-md:gap-3 md:divide-y md:divide-border">
               {kingdoms.data?.map((k) =>
                 editing === k.number ? (
@@ -176,11 +158,7 @@ function AddKingdom({ onAdded }: { onAdded: () => void }) {
         </Button>
       </form>
       {invalid && <Alert variant="error">{intl.formatMessage({ id: 'admin.kingdoms.invalid' }, { max: KINGDOM_NUMBER_MAX })}</Alert>}
-      {add.error && (
-        <Alert variant="error">
-          <bdi>{(add.error as Error).message}</bdi>
-        </Alert>
-      )}
+      <QueryError error={add.error} />
     </Card>
   );
 }

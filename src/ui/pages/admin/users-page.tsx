@@ -11,7 +11,9 @@ import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
 import { RankTag } from '../../components/rank-tag';
-import { Table, Td, Th } from '../../components/table';
+import { Table, TableHead, Td } from '../../components/table';
+import { PageTitle } from '../../components/page-header';
+import { CellCaption } from '../../components/stats/cells';
 import { useChild } from '../../app-context';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
@@ -77,9 +79,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
 
   return (
     <div className="grid min-w-0 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
+      <PageTitle titleId={titleId} />
       <Card className="grid min-w-0 gap-3">
         <CardTitle className="mb-0">
           <FormattedMessage id="admin.users.listTitle" />
@@ -128,32 +128,26 @@ export default function UsersPage({ titleId }: { titleId: string }) {
           </p>
         ) : (
           <Table loading={list.isPending} columns={6} minWidth="0" className="max-lg:block">
-            <thead className="max-lg:hidden">
-              <tr>
-                <Th>
-                  <FormattedMessage id="admin.users.account" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="admin.users.governor" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="admin.users.rank" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="admin.users.balance" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="admin.users.signedUp" />
-                  {' · '}
-                  <FormattedMessage id="admin.users.lastSeen" />
-                </Th>
-                <Th>
-                  <span className="sr-only">
-                    <FormattedMessage id="admin.users.actions" />
-                  </span>
-                </Th>
-              </tr>
-            </thead>
+            <TableHead
+              className="max-lg:hidden"
+              columns={[
+                'admin.users.account',
+                'admin.users.governor',
+                'admin.users.rank',
+                { id: 'admin.users.balance', end: true },
+                {
+                  id: 'admin.users.signedUp',
+                  label: (
+                    <>
+                      <FormattedMessage id="admin.users.signedUp" />
+                      {' · '}
+                      <FormattedMessage id="admin.users.lastSeen" />
+                    </>
+                  ),
+                },
+                { id: 'admin.users.actions', srOnly: true },
+              ]}
+            />
             {/* on phones and tablets each account is a card: every action stays on screen */}
             <tbody className="max-lg:grid max-lg:gap-3 lg:divide-y lg:divide-border">
               {list.data?.users.map((user) => (
@@ -177,13 +171,13 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                     </div>
                   </Td>
                   <Td className="max-lg:px-1">
-                    <Caption id="admin.users.governor" />
+                    <CellCaption id="admin.users.governor" until="lg" />
                     <span dir="ltr" className="tabular-nums">
                       {user.governorId}
                     </span>
                   </Td>
                   <Td className="max-lg:px-1">
-                    <Caption id="admin.users.rank" />
+                    <CellCaption id="admin.users.rank" until="lg" />
                     <span className="flex items-center gap-2">
                       <RankTag rank={user.rank} className="lg:hidden" />
                       <NativeSelect
@@ -203,7 +197,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                     </span>
                   </Td>
                   <Td className="max-lg:px-1 lg:text-end">
-                    <Caption id="admin.users.balance" />
+                    <CellCaption id="admin.users.balance" until="lg" />
                     <bdi className="tabular-nums">
                       <FormattedNumber value={user.balance} />
                     </bdi>
@@ -271,14 +265,5 @@ export default function UsersPage({ titleId }: { titleId: string }) {
         onConfirm={() => pending && confirm.mutate(pending)}
       />
     </div>
-  );
-}
-
-/** A cell's label, shown only where the table is a list of cards. */
-function Caption({ id }: { id: string }) {
-  return (
-    <span className="block text-xs text-muted-foreground lg:hidden">
-      <FormattedMessage id={id} />
-    </span>
   );
 }
