@@ -11,7 +11,7 @@ import { Input } from '../../components/input';
 import { Table, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
-import { ConfirmDialog } from '../../components/stats/confirm-dialog';
+import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { QueryError } from '../../components/query-error';
 
 const validNumber = (v: string) => /^\d{1,5}$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= KINGDOM_NUMBER_MAX;
@@ -103,14 +103,14 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
           </Table>
         )}
       </Card>
-      <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
-        title={intl.formatMessage({ id: 'admin.kingdoms.removeTitle' })}
-        text={removing ? intl.formatMessage({ id: 'admin.kingdoms.removeText' }, { number: removing.number, name: removing.name }) : ''}
+      <ConfirmDialogFor
+        subject={removing}
+        onClose={() => setRemoving(null)}
+        title={() => intl.formatMessage({ id: 'admin.kingdoms.removeTitle' })}
+        text={(k) => intl.formatMessage({ id: 'admin.kingdoms.removeText' }, { number: k.number, name: k.name })}
         confirmId="admin.kingdoms.remove"
         busy={remove.isPending}
-        onConfirm={() => removing && remove.mutate(removing)}
+        onConfirm={(k) => remove.mutate(k)}
       />
     </div>
   );

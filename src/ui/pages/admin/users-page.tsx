@@ -18,7 +18,7 @@ import { useChild } from '../../app-context';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { useDebounced } from '../../lib/use-debounced';
-import { ConfirmDialog } from '../../components/stats/confirm-dialog';
+import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { QueryError } from '../../components/query-error';
 import { When } from './shared';
 
@@ -241,28 +241,26 @@ export default function UsersPage({ titleId }: { titleId: string }) {
         )}
         {list.data && <Pagination page={list.data.page} pageSize={list.data.pageSize} total={list.data.total} onPage={setPage} />}
       </Card>
-      <ConfirmDialog
-        open={pending !== null}
-        onOpenChange={(open) => {
-          if (!open) {
-            setPending(null);
-            confirm.reset();
-          }
+      <ConfirmDialogFor
+        subject={pending}
+        onClose={() => {
+          setPending(null);
+          confirm.reset();
         }}
-        title={intl.formatMessage({ id: pending?.kind === 'revoke' ? 'admin.users.revokeTitle' : 'admin.users.disableTitle' })}
-        text={
+        title={(p) => intl.formatMessage({ id: p.kind === 'revoke' ? 'admin.users.revokeTitle' : 'admin.users.disableTitle' })}
+        text={(p) => (
           <>
-            {pending ? intl.formatMessage({ id: pending.kind === 'revoke' ? 'admin.users.revokeText' : 'admin.users.disableText' }, { username: pending.user.username }) : ''}
+            {intl.formatMessage({ id: p.kind === 'revoke' ? 'admin.users.revokeText' : 'admin.users.disableText' }, { username: p.user.username })}
             {confirm.error && (
               <span role="alert" className="mt-2 block text-danger">
                 <bdi>{(confirm.error as Error).message}</bdi>
               </span>
             )}
           </>
-        }
+        )}
         confirmId={pending?.kind === 'revoke' ? 'admin.users.revoke' : 'admin.users.disable'}
         busy={confirm.isPending}
-        onConfirm={() => pending && confirm.mutate(pending)}
+        onConfirm={(p) => confirm.mutate(p)}
       />
     </div>
   );

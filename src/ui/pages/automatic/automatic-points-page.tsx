@@ -15,7 +15,7 @@ import { NativeSelect } from '../../components/native-select';
 import { endColumns, Table, TableBody, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
-import { ConfirmDialog } from '../../components/stats/confirm-dialog';
+import { ConfirmDialog, ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { CountCell, NumCell } from '../../components/stats/cells';
 import { QueryError } from '../../components/query-error';
 import { Empty, GovernorLink, ScanSelect, useScans } from '../../components/stats/scan-parts';
@@ -223,14 +223,14 @@ function RulesCard({ rules }: { rules: Rule[] }) {
           </TableBody>
         </Table>
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title={<FormattedMessage id="auto.deleteTitle" />}
-        text={<FormattedMessage id="auto.deleteText" values={{ name: <bdi>{deleting?.name}</bdi> }} />}
+      <ConfirmDialogFor
+        subject={deleting}
+        onClose={() => setDeleting(null)}
+        title={() => <FormattedMessage id="auto.deleteTitle" />}
+        text={(r) => <FormattedMessage id="auto.deleteText" values={{ name: <bdi>{r.name}</bdi> }} />}
         confirmId="auto.delete"
         busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        onConfirm={(r) => remove.mutate(r.id)}
       />
     </Card>
   );

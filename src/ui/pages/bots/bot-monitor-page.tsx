@@ -7,6 +7,8 @@ import { Button } from '../../components/button';
 import { Card } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Label } from '../../components/label';
+import { PageHeader } from '../../components/page-header';
+import { Field } from '../../components/field';
 import { NativeSelect } from '../../components/native-select';
 import { downloadBotLog, LogList, useBotNames, useBotWatch, WatchStatus } from './shared';
 
@@ -26,18 +28,12 @@ export default function BotMonitorPage({ titleId }: { titleId: string }) {
 
   return (
     <div className="grid min-w-0 gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">
-          <FormattedMessage id={titleId} />
-        </h1>
+      <PageHeader titleId={titleId}>
         <WatchStatus actor={actor} />
-      </div>
+      </PageHeader>
       <Card className="grid gap-3">
         <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
-          <div className="grid min-w-0 gap-1">
-            <Label htmlFor="monitor-bot">
-              <FormattedMessage id="bots.filterBot" />
-            </Label>
+          <Field id="monitor-bot" labelId="bots.filterBot" className="gap-1">
             <NativeSelect
               id="monitor-bot"
               className="w-full min-w-0 sm:w-56"
@@ -51,7 +47,7 @@ export default function BotMonitorPage({ titleId }: { titleId: string }) {
                 </option>
               ))}
             </NativeSelect>
-          </div>
+          </Field>
           <fieldset className="flex flex-wrap items-center gap-x-4 gap-y-2">
             <legend className="mb-1 text-sm font-medium">
               <FormattedMessage id="bots.filterLevel" />

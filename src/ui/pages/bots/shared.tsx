@@ -146,6 +146,30 @@ export function BotProgress({ bot }: { bot: Bot }) {
   );
 }
 
+/** "Online" or "Offline". */
+export function OnlineText({ bot }: { bot: Bot }) {
+  return (
+    <span className="text-sm" data-testid="bot-online">
+      <FormattedMessage id={bot.online ? 'bots.online' : 'bots.offline'} />
+    </span>
+  );
+}
+
+/** What a bot is doing now: waiting for a person, its own message, its progress (nothing while offline). */
+export function BotActivity({ bot }: { bot: Bot }) {
+  return (
+    <>
+      <NeedsHuman bot={bot} />
+      {bot.online && bot.message && bot.state !== 'needs-human' && (
+        <p className="text-sm text-muted-foreground" dir="auto">
+          {bot.message}
+        </p>
+      )}
+      <BotProgress bot={bot} />
+    </>
+  );
+}
+
 /** A bot waiting for a person (state needs-human): said plainly, with its message. */
 export function NeedsHuman({ bot }: { bot: Bot }) {
   if (!bot.online || bot.state !== 'needs-human') return null;

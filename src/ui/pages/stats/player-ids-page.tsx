@@ -13,7 +13,7 @@ import { Table, TableHead, Td } from '../../components/table';
 import { Field } from '../../components/field';
 import { PageTitle } from '../../components/page-header';
 import { GovernorName } from '../../components/stats/cells';
-import { ConfirmDialog } from '../../components/stats/confirm-dialog';
+import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { useScansApi, Empty, QueryError } from './shared';
 
 /** Admin → Player IDs: accounts and the governors linked to them (the sign-up's claim, farms), verified or not. */
@@ -103,14 +103,14 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
         )}
         {links.data && <Pagination page={links.data.page} pageSize={links.data.pageSize} total={links.data.total} onPage={setPage} />}
       </Card>
-      <ConfirmDialog
-        open={unlinking !== null}
-        onOpenChange={(open) => !open && setUnlinking(null)}
-        title={intl.formatMessage({ id: 'stats.playerIds.unlinkTitle' })}
-        text={unlinking ? intl.formatMessage({ id: 'stats.playerIds.unlinkText' }, { governorId: unlinking.governorId, username: unlinking.username }) : ''}
+      <ConfirmDialogFor
+        subject={unlinking}
+        onClose={() => setUnlinking(null)}
+        title={() => intl.formatMessage({ id: 'stats.playerIds.unlinkTitle' })}
+        text={(l) => intl.formatMessage({ id: 'stats.playerIds.unlinkText' }, { governorId: l.governorId, username: l.username })}
         confirmId="stats.playerIds.unlink"
         busy={unlink.isPending}
-        onConfirm={() => unlinking && unlink.mutate(unlinking)}
+        onConfirm={(l) => unlink.mutate(l)}
       />
     </div>
   );
