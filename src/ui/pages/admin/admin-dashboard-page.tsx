@@ -15,7 +15,9 @@ import { today } from '../../lib/period';
 import { ExportCsvButton } from '../../components/export-csv-button';
 import { Field } from '../../components/field';
 import { useDebounced } from '../../lib/use-debounced';
+import { usePagedFilter } from '../../lib/use-paged-filter';
 import { QueryError } from '../../components/query-error';
+import { Hint } from '../../components/hint';
 import { When } from './shared';
 
 /** Areas of the audit log's actions (`points` matches points.grant, points.deduct…), for the filter. */
@@ -43,6 +45,15 @@ function Stat({ labelId, children, testId }: { labelId: string; children: ReactN
       </h2>
       <div className="min-w-0 text-lg font-semibold break-words">{children}</div>
     </Card>
+  );
+}
+
+/** A line under a figure, saying what it is made of. */
+function Detail({ id, values }: { id: string; values: Record<string, number> }) {
+  return (
+    <p className="text-xs font-normal text-muted-foreground">
+      <FormattedMessage id={id} values={values} />
+    </p>
   );
 }
 
@@ -92,9 +103,7 @@ function Health({ dashboard: d }: { dashboard: Dashboard }) {
       </Stat>
       <Stat labelId="admin.dashboard.sockets" testId="stat-sockets">
         <FormattedNumber value={d.sockets.auction + d.sockets.user} />
-        <p className="text-xs font-normal text-muted-foreground">
-          <FormattedMessage id="admin.dashboard.socketsDetail" values={{ auction: d.sockets.auction, user: d.sockets.user }} />
-        </p>
+        <Detail id="admin.dashboard.socketsDetail" values={{ auction: d.sockets.auction, user: d.sockets.user }} />
       </Stat>
       <Stat labelId="admin.dashboard.bidsLastHour" testId="stat-bids">
         <FormattedNumber value={d.bidsLastHour} />
@@ -106,9 +115,7 @@ function Health({ dashboard: d }: { dashboard: Dashboard }) {
         {d.lastScan ? (
           <>
             <When at={d.lastScan.takenAt} />
-            <p className="text-xs font-normal text-muted-foreground">
-              <FormattedMessage id="admin.dashboard.lastScanDetail" values={{ id: d.lastScan.id, rows: d.lastScan.rows }} />
-            </p>
+            <Detail id="admin.dashboard.lastScanDetail" values={{ id: d.lastScan.id, rows: d.lastScan.rows }} />
           </>
         ) : (
           <span className="text-base font-normal text-muted-foreground">
@@ -124,9 +131,7 @@ function Health({ dashboard: d }: { dashboard: Dashboard }) {
       </Stat>
       <Stat labelId="admin.dashboard.version" testId="stat-version">
         <bdi dir="ltr">{d.version}</bdi>
-        <p className="text-xs font-normal text-muted-foreground">
-          <FormattedMessage id="admin.dashboard.uptime" values={{ hours: uptimeHours, minutes: uptimeMinutes }} />
-        </p>
+        <Detail id="admin.dashboard.uptime" values={{ hours: uptimeHours, minutes: uptimeMinutes }} />
       </Stat>
     </div>
   );
@@ -135,9 +140,9 @@ function Health({ dashboard: d }: { dashboard: Dashboard }) {
 function AuditLog() {
   const intl = useIntl();
   const admin = useApi(createAdminApi);
-  const [actor, setActor] = useState('');
-  const [action, setAction] = useState('');
   const [page, setPage] = useState(1);
+  const [actor, setActor] = usePagedFilter('', setPage);
+  const [action, setAction] = usePagedFilter('', setPage);
   const actorFilter = useDebounced(actor.trim());
   const filter: AuditFilter = { actor: actorFilter, action, page };
   const log = useQuery({ queryKey: ['admin', 'audit', actorFilter, action, page], queryFn: () => admin.audit(filter), placeholderData: keepPreviousData });
@@ -148,26 +153,10 @@ function AuditLog() {
       </CardHeader>
       <div className="grid gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,16rem)]">
         <Field id="audit-actor" labelId="admin.audit.actor">
-          <Input
-            id="audit-actor"
-            value={actor}
-            maxLength={64}
-            onChange={(e) => {
-              setActor(e.target.value);
-              setPage(1);
-            }}
-          />
+          <Input id="audit-actor" value={actor} maxLength={64} onChange={(e) => setActor(e.target.value)} />
         </Field>
         <Field id="audit-action" labelId="admin.audit.action">
-          <NativeSelect
-            id="audit-action"
-            className="w-full"
-            value={action}
-            onChange={(e) => {
-              setAction(e.target.value);
-              setPage(1);
-            }}
-          >
+          <NativeSelect id="audit-action" className="w-full" value={action} onChange={(e) => setAction(e.target.value)}>
             <option value="">{intl.formatMessage({ id: 'admin.audit.allActions' })}</option>
             <optgroup label={intl.formatMessage({ id: 'admin.audit.areas' })}>
               {AREAS.map((area) => (
@@ -188,9 +177,7 @@ function AuditLog() {
       </div>
       <QueryError error={log.error} />
       {log.data && log.data.entries.length === 0 ? (
-        <p className="text-sm text-muted-foreground">
-          <FormattedMessage id="admin.audit.empty" />
-        </p>
+        <Hint id="admin.audit.empty" />
       ) : (
         <Table loading={log.isPending} columns={5} minWidth="0" className="max-md:block md:min-w-[48rem]" aria-label={intl.formatMessage({ id: 'admin.audit.title' })}>
           <TableHead className="max-md:hidden" columns={['admin.audit.when', 'admin.audit.actor', 'admin.audit.action', 'admin.audit.target', 'admin.audit.detail']} />

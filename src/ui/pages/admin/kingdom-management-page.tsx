@@ -13,6 +13,7 @@ import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { QueryError } from '../../components/query-error';
+import { Hint } from '../../components/hint';
 
 const validNumber = (v: string) => /^\d{1,5}$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= KINGDOM_NUMBER_MAX;
 
@@ -45,9 +46,7 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
         </CardTitle>
         <QueryError error={kingdoms.error ?? remove.error} />
         {kingdoms.data && kingdoms.data.length === 0 ? (
-          <p className="text-sm text-muted-foreground">
-            <FormattedMessage id="admin.kingdoms.empty" />
-          </p>
+          <Hint id="admin.kingdoms.empty" />
         ) : (
           <Table loading={kingdoms.isPending} columns={4} minWidth="0" className="max-md:block md:min-w-[40rem]">
             <TableHead className="max-md:hidden" columns={['admin.kingdoms.number', 'admin.kingdoms.name', 'admin.kingdoms.camp', { id: 'admin.users.actions', srOnly: true }]} />

@@ -18,8 +18,10 @@ import { useChild } from '../../app-context';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { useDebounced } from '../../lib/use-debounced';
+import { usePagedFilter } from '../../lib/use-paged-filter';
 import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { QueryError } from '../../components/query-error';
+import { Hint } from '../../components/hint';
 import { When } from './shared';
 
 type Pending = { kind: 'disable' | 'revoke'; user: AdminUser } | null;
@@ -34,9 +36,9 @@ export default function UsersPage({ titleId }: { titleId: string }) {
   const client = useQueryClient();
   // an admin cannot disable their own account (the server refuses it too)
   const me = useSelector(useChild('auth'), (st) => st.context.user?.username);
-  const [q, setQ] = useState('');
-  const [rank, setRank] = useState<Rank | ''>('');
   const [page, setPage] = useState(1);
+  const [q, setQ] = usePagedFilter('', setPage);
+  const [rank, setRank] = usePagedFilter<Rank | ''>('', setPage);
   const [pending, setPending] = useState<Pending>(null);
   const [done, setDone] = useState<string | null>(null);
   const search = useDebounced(q.trim());
@@ -86,27 +88,10 @@ export default function UsersPage({ titleId }: { titleId: string }) {
         </CardTitle>
         <div className="grid gap-3 sm:grid-cols-[minmax(0,24rem)_12rem]">
           <Field id="users-q" labelId="admin.users.search">
-            <Input
-              id="users-q"
-              type="search"
-              value={q}
-              maxLength={64}
-              onChange={(e) => {
-                setQ(e.target.value);
-                setPage(1);
-              }}
-            />
+            <Input id="users-q" type="search" value={q} maxLength={64} onChange={(e) => setQ(e.target.value)} />
           </Field>
           <Field id="users-rank" labelId="admin.users.rankFilter">
-            <NativeSelect
-              id="users-rank"
-              className="w-full"
-              value={rank}
-              onChange={(e) => {
-                setRank(e.target.value as Rank | '');
-                setPage(1);
-              }}
-            >
+            <NativeSelect id="users-rank" className="w-full" value={rank} onChange={(e) => setRank(e.target.value as Rank | '')}>
               <option value="">{intl.formatMessage({ id: 'admin.users.allRanks' })}</option>
               {RANKS.map((r) => (
                 <option key={r} value={r}>
@@ -123,9 +108,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
           </Alert>
         )}
         {list.data && list.data.users.length === 0 ? (
-          <p className="text-sm text-muted-foreground">
-            <FormattedMessage id="admin.users.noMatch" />
-          </p>
+          <Hint id="admin.users.noMatch" />
         ) : (
           <Table loading={list.isPending} columns={6} minWidth="0" className="max-lg:block">
             <TableHead

@@ -18,7 +18,8 @@ import { Field } from '../../components/field';
 import { ConfirmDialog, ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { CountCell, NumCell } from '../../components/stats/cells';
 import { QueryError } from '../../components/query-error';
-import { Empty, GovernorLink, ScanSelect, useScans } from '../../components/stats/scan-parts';
+import { Empty, GovernorLink, ScanField, useScans } from '../../components/stats/scan-parts';
+import { Hint } from '../../components/hint';
 
 const statLabel = (stat: RuleStat) => `auto.stat.${stat}`;
 
@@ -345,9 +346,7 @@ function RunCard({ rules }: { rules: Rule[] }) {
       <CardTitle>
         <FormattedMessage id="auto.run" />
       </CardTitle>
-      <p className="mb-4 text-sm text-muted-foreground">
-        <FormattedMessage id="auto.runHint" />
-      </p>
+      <Hint id="auto.runHint" className="mb-4" />
       <div className="mb-4 flex flex-wrap items-end gap-3">
         <Field id="run-rule" labelId="auto.rule">
           <NativeSelect
@@ -367,30 +366,28 @@ function RunCard({ rules }: { rules: Rule[] }) {
             ))}
           </NativeSelect>
         </Field>
-        <Field id="run-from" labelId="migrants.from">
-          <ScanSelect
-            id="run-from"
-            value={from}
-            onChange={(v) => {
-              setFrom(v);
-              preview.reset();
-            }}
-            scans={list}
-            defaultLabelId="migrants.fromDefault"
-          />
-        </Field>
-        <Field id="run-to" labelId="migrants.to">
-          <ScanSelect
-            id="run-to"
-            value={to}
-            onChange={(v) => {
-              setTo(v);
-              preview.reset();
-            }}
-            scans={list}
-            defaultLabelId="migrants.toDefault"
-          />
-        </Field>
+        <ScanField
+          id="run-from"
+          labelId="migrants.from"
+          value={from}
+          onChange={(v) => {
+            setFrom(v);
+            preview.reset();
+          }}
+          scans={list}
+          defaultLabelId="migrants.fromDefault"
+        />
+        <ScanField
+          id="run-to"
+          labelId="migrants.to"
+          value={to}
+          onChange={(v) => {
+            setTo(v);
+            preview.reset();
+          }}
+          scans={list}
+          defaultLabelId="migrants.toDefault"
+        />
         <Button onClick={() => preview.mutate()} disabled={!ready || preview.isPending}>
           <FormattedMessage id="auto.preview" />
         </Button>
@@ -463,9 +460,7 @@ export default function AutomaticPointsPage({ titleId }: { titleId: string }) {
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
       <PageTitle titleId={titleId} />
-      <p className="text-sm text-muted-foreground">
-        <FormattedMessage id="auto.hint" />
-      </p>
+      <Hint id="auto.hint" />
       <QueryError error={rules.error} />
       {rules.isPending && <Spinner />}
       {rules.data && (

@@ -13,9 +13,9 @@ import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
-import { PageHeader } from '../../components/page-header';
 import { Field } from '../../components/field';
-import { BotActivity, LogList, OnlineText, StateBadge, useBotNames, useBotWatch, WatchStatus } from './shared';
+import { Hint } from '../../components/hint';
+import { BotActivity, BotOptions, BotPage, LogList, OnlineText, StateBadge, useBotNames, useBotWatch } from './shared';
 
 /** Admin → Servers → Console (`?bot=ID`): one bot's live log and a command line, each command with its answer. */
 export default function BotConsolePage({ titleId }: { titleId: string }) {
@@ -32,20 +32,13 @@ export default function BotConsolePage({ titleId }: { titleId: string }) {
   const commands = useMemo(() => (bot ? commandsOf(monitor, bot.id) : []), [monitor, bot]);
 
   return (
-    <div className="grid min-w-0 gap-4">
-      <PageHeader titleId={titleId}>
-        <WatchStatus actor={actor} />
-      </PageHeader>
+    <BotPage titleId={titleId} actor={actor}>
       <Card className="grid gap-3">
         <div className="flex flex-wrap items-end gap-3">
           <Field id="console-bot" labelId="bots.consoleBot" className="gap-1">
             <NativeSelect id="console-bot" className="w-full min-w-0 sm:w-64" value={bot ? String(bot.id) : ''} onChange={(e) => navigate(`/admin/bot/console?bot=${e.target.value}`)}>
               {!bot && <option value="">{intl.formatMessage({ id: 'bots.chooseBot' })}</option>}
-              {bots.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
+              <BotOptions bots={bots} />
             </NativeSelect>
           </Field>
           {bot && (
@@ -57,9 +50,7 @@ export default function BotConsolePage({ titleId }: { titleId: string }) {
           )}
         </div>
         {monitor.ready && bots.length === 0 && (
-          <p className="text-sm text-muted-foreground">
-            <FormattedMessage id="bots.none" />
-          </p>
+          <Hint id="bots.none" />
         )}
         {monitor.ready && !bot && bots.length > 0 && (
           <Alert>
@@ -79,7 +70,7 @@ export default function BotConsolePage({ titleId }: { titleId: string }) {
           <CommandPanel botId={bot.id} online={bot.online} known={bot.commands} commands={commands} />
         </div>
       )}
-    </div>
+    </BotPage>
   );
 }
 
@@ -173,9 +164,7 @@ function CommandPanel({ botId, online, known, commands }: { botId: number; onlin
         </Button>
       </form>
       {!online && (
-        <p className="text-sm text-muted-foreground">
-          <FormattedMessage id="bots.offlineNoCommands" />
-        </p>
+        <Hint id="bots.offlineNoCommands" />
       )}
       {invalid && (
         <p id="console-command-error" className="text-sm text-danger" role="alert">

@@ -7,10 +7,9 @@ import { Button } from '../../components/button';
 import { Card } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Label } from '../../components/label';
-import { PageHeader } from '../../components/page-header';
 import { Field } from '../../components/field';
 import { NativeSelect } from '../../components/native-select';
-import { downloadBotLog, LogList, useBotNames, useBotWatch, WatchStatus } from './shared';
+import { BotOptions, BotPage, downloadBotLog, LogList, useBotNames, useBotWatch } from './shared';
 
 /** Admin → Servers → Monitor: the live log of every bot, filtered by bot and level, paused at will. */
 export default function BotMonitorPage({ titleId }: { titleId: string }) {
@@ -27,10 +26,7 @@ export default function BotMonitorPage({ titleId }: { titleId: string }) {
     actor.send({ type: 'FILTER', levels: on ? LOG_LEVELS.filter((l) => l === level || filter.levels.includes(l)) : filter.levels.filter((l) => l !== level) });
 
   return (
-    <div className="grid min-w-0 gap-4">
-      <PageHeader titleId={titleId}>
-        <WatchStatus actor={actor} />
-      </PageHeader>
+    <BotPage titleId={titleId} actor={actor}>
       <Card className="grid gap-3">
         <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
           <Field id="monitor-bot" labelId="bots.filterBot" className="gap-1">
@@ -41,11 +37,7 @@ export default function BotMonitorPage({ titleId }: { titleId: string }) {
               onChange={(e) => actor.send({ type: 'FILTER', botId: e.target.value === '' ? null : Number(e.target.value) })}
             >
               <option value="">{intl.formatMessage({ id: 'bots.allBots' })}</option>
-              {bots.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
+              <BotOptions bots={bots} />
             </NativeSelect>
           </Field>
           <fieldset className="flex flex-wrap items-center gap-x-4 gap-y-2">
@@ -82,6 +74,6 @@ export default function BotMonitorPage({ titleId }: { titleId: string }) {
           </Button>
         </div>
       </Card>
-    </div>
+    </BotPage>
   );
 }

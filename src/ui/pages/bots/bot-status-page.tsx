@@ -12,10 +12,10 @@ import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
 import { useApi } from '../../lib/use-api';
-import { PageHeader } from '../../components/page-header';
 import { Field } from '../../components/field';
 import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
-import { BotActivity, OnlineText, StateBadge, useBotWatch, WatchStatus } from './shared';
+import { Hint } from '../../components/hint';
+import { BotActivity, BotPage, OnlineText, StateBadge, useBotWatch } from './shared';
 
 /** Admin → Servers → Status: every bot, online or not, its state and progress; register, rotate, revoke. */
 export default function BotStatusPage({ titleId }: { titleId: string }) {
@@ -49,10 +49,7 @@ export default function BotStatusPage({ titleId }: { titleId: string }) {
   });
 
   return (
-    <div className="grid min-w-0 gap-4">
-      <PageHeader titleId={titleId}>
-        <WatchStatus actor={actor} />
-      </PageHeader>
+    <BotPage titleId={titleId} actor={actor}>
       <RegisterForm
         onRegistered={(registered) => {
           setShown(registered);
@@ -64,9 +61,7 @@ export default function BotStatusPage({ titleId }: { titleId: string }) {
       {listed.error && !ready && <Alert variant="error">{listed.error.message}</Alert>}
       {list.length === 0 && (ready || listed.isSuccess) ? (
         <Card>
-          <p className="text-sm text-muted-foreground">
-            <FormattedMessage id="bots.none" />
-          </p>
+          <Hint id="bots.none" />
         </Card>
       ) : (
         <ul className="grid min-w-0 grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3" aria-label={intl.formatMessage({ id: 'bots.listLabel' })}>
@@ -95,7 +90,7 @@ export default function BotStatusPage({ titleId }: { titleId: string }) {
         busy={revoke.isPending}
         onConfirm={(bot) => revoke.mutate(bot)}
       />
-    </div>
+    </BotPage>
   );
 }
 
@@ -207,9 +202,7 @@ function TokenOnce({ registered, onDone }: { registered: Registered; onDone: () 
           <FormattedMessage id={copied ? 'bots.copied' : 'bots.copy'} />
         </Button>
       </div>
-      <p className="text-sm text-muted-foreground">
-        <FormattedMessage id="bots.agentHint" />
-      </p>
+      <Hint id="bots.agentHint" />
       <code className="block overflow-x-auto whitespace-pre rounded-md bg-muted px-3 py-2 text-xs" dir="ltr">
         {commandLine}
       </code>

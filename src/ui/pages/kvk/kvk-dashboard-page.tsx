@@ -18,6 +18,7 @@ import { Num } from '../../components/stats/num';
 import { CountCell, GovernorName, NumCell } from '../../components/stats/cells';
 import { AllianceFilter, GovernorSearch } from '../../components/stats/governor-filters';
 import { Empty, GovernorLink } from '../../components/stats/scan-parts';
+import { Hint } from '../../components/hint';
 import { KvkAlert, MarkDialog, ProgressBar, StatusTag, useUnmark } from './shared';
 
 /** The season shown by default: the running one that started last (the server lists running seasons first), else the newest. */
@@ -285,9 +286,7 @@ function Arrivals({ data }: { data: StandingsAnswer }) {
       <CardTitle className="mb-2">
         <FormattedMessage id="kvk.arrivals.title" values={{ count: data.arrivals.length }} />
       </CardTitle>
-      <p className="mb-3 text-sm text-muted-foreground">
-        <FormattedMessage id="kvk.arrivals.hint" />
-      </p>
+      <Hint id="kvk.arrivals.hint" className="mb-3" />
       {data.arrivals.length === 0 ? (
         <Empty textId="kvk.arrivals.none" />
       ) : (

@@ -16,6 +16,7 @@ import { CountCell } from '../../components/stats/cells';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { Empty, GovernorLink, useScans } from '../../components/stats/scan-parts';
+import { Hint } from '../../components/hint';
 import { kvkError, KvkAlert, MarkDialog, StatusTag, useUnmark } from './shared';
 
 interface Draft {
@@ -73,13 +74,20 @@ function Section({ titleId, hintId, children, action }: { titleId: string; hintI
         <FormattedMessage id={titleId} />
       </legend>
       {hintId && (
-        <p className="text-sm text-muted-foreground">
-          <FormattedMessage id={hintId} />
-        </p>
+        <Hint id={hintId} />
       )}
       {children}
       {action}
     </fieldset>
+  );
+}
+
+/** A section's "Add a …" button, under its rows. */
+function AddButton({ labelId, disabled, onClick }: { labelId: string; disabled: boolean; onClick: () => void }) {
+  return (
+    <Button type="button" variant="outline" size="sm" className="justify-self-start" disabled={disabled} onClick={onClick}>
+      <FormattedMessage id={labelId} />
+    </Button>
   );
 }
 
@@ -148,18 +156,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
         <Section
           titleId="kvk.brackets"
           hintId="kvk.brackets.hint"
-          action={
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              className="justify-self-start"
-              disabled={draft.brackets.length >= KVK_MAX_BRACKETS}
-              onClick={() => set({ brackets: [...draft.brackets, { minPower: '', kills: '', deads: '' }] })}
-            >
-              <FormattedMessage id="kvk.brackets.add" />
-            </Button>
-          }
+          action={<AddButton labelId="kvk.brackets.add" disabled={draft.brackets.length >= KVK_MAX_BRACKETS} onClick={() => set({ brackets: [...draft.brackets, { minPower: '', kills: '', deads: '' }] })} />}
         >
           <Table minWidth="30rem" className="relative" data-testid="kvk-brackets">
             <TableHead columns={['kvk.brackets.fromPower', 'kvk.brackets.kills', 'kvk.brackets.deads', { id: 'kvk.col.actions', srOnly: true }]} />
@@ -197,18 +194,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
         <Section
           titleId="kvk.windows"
           hintId="kvk.windows.hint"
-          action={
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              className="justify-self-start"
-              disabled={draft.windows.length >= KVK_MAX_WINDOWS}
-              onClick={() => set({ windows: [...draft.windows, { name: '', fromScanId: '', toScanId: '' }] })}
-            >
-              <FormattedMessage id="kvk.windows.add" />
-            </Button>
-          }
+          action={<AddButton labelId="kvk.windows.add" disabled={draft.windows.length >= KVK_MAX_WINDOWS} onClick={() => set({ windows: [...draft.windows, { name: '', fromScanId: '', toScanId: '' }] })} />}
         >
           {draft.windows.map((w, i) => (
             <div key={i} className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]" data-testid="kvk-window">

@@ -4,7 +4,6 @@ import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react
 import { createMigrantsApi, type Leaver, type Migrant, type MigrantPoint } from '../../../api/migrants';
 import { Button } from '../../components/button';
 import { Card, CardHeader, CardTitle } from '../../components/card';
-import { Field } from '../../components/field';
 import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
 import { Spinner } from '../../components/loader';
@@ -16,7 +15,8 @@ import { Num } from '../../components/stats/num';
 import { GovernorName, NumCell } from '../../components/stats/cells';
 import { StatTile } from '../../components/stats/stat-tile';
 import { QueryError } from '../../components/query-error';
-import { Empty, ScanSelect, useScans } from '../../components/stats/scan-parts';
+import { Empty, ScanField, useScans } from '../../components/stats/scan-parts';
+import { Hint } from '../../components/hint';
 import { csvBlob } from './csv';
 
 const Chart = lazy(() => import('../../components/stats/chart'));
@@ -187,16 +187,10 @@ export default function MigrantDashboardPage({ titleId }: { titleId: string }) {
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
       <PageTitle titleId={titleId} />
-      <p className="text-sm text-muted-foreground">
-        <FormattedMessage id="migrants.hint" />
-      </p>
+      <Hint id="migrants.hint" />
       <div className="flex flex-wrap items-end gap-3">
-        <Field id="migrants-from" labelId="migrants.from">
-          <ScanSelect id="migrants-from" value={from} onChange={setFrom} scans={list} defaultLabelId="migrants.fromDefault" />
-        </Field>
-        <Field id="migrants-to" labelId="migrants.to">
-          <ScanSelect id="migrants-to" value={to} onChange={setTo} scans={list} defaultLabelId="migrants.toDefault" />
-        </Field>
+        <ScanField id="migrants-from" labelId="migrants.from" value={from} onChange={setFrom} scans={list} defaultLabelId="migrants.fromDefault" />
+        <ScanField id="migrants-to" labelId="migrants.to" value={to} onChange={setTo} scans={list} defaultLabelId="migrants.toDefault" />
       </div>
       <QueryError error={diff.error ?? scans.error} />
       {diff.isPending && <Spinner />}

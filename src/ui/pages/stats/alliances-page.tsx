@@ -10,6 +10,7 @@ import { Field } from '../../components/field';
 import { PageTitle } from '../../components/page-header';
 import { endColumns, Table, TableHead, Td } from '../../components/table';
 import { CellCaption } from '../../components/stats/cells';
+import { Hint } from '../../components/hint';
 import { useScansApi, Empty, Num, QueryError, ScanLabel, ScanSelect, useScans } from './shared';
 
 /** Admin → Alliances: the alliances seen in a scan (the latest by default), their name, whether they are the kingdom's, members and power. */
@@ -40,9 +41,7 @@ export default function AlliancesPage({ titleId }: { titleId: string }) {
             <ScanSelect id="alliances-scan" value={scanId} onChange={setScanId} scans={scans.data?.scans ?? []} defaultLabelId="stats.alliances.latest" />
           </Field>
         </div>
-        <p className="text-sm text-muted-foreground">
-          <FormattedMessage id="stats.alliances.hint" />
-        </p>
+        <Hint id="stats.alliances.hint" />
         <QueryError error={alliances.error} />
         {alliances.data && alliances.data.length === 0 ? (
           <Empty textId="stats.alliances.empty" />

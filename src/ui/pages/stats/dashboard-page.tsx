@@ -4,7 +4,6 @@ import { useMemo, useState } from 'react';
 import { FormattedDate, FormattedMessage } from 'react-intl';
 import type { GovernorFilters, GovernorSort, KingdomSummary } from '../../../api/scans';
 import { Card, CardHeader, CardTitle } from '../../components/card';
-import { Field } from '../../components/field';
 import { PageTitle } from '../../components/page-header';
 import { endColumns, Table, TableBody, TableHead, Td } from '../../components/table';
 import { CountCell, NumCell } from '../../components/stats/cells';
@@ -13,7 +12,8 @@ import { StatTile } from '../../components/stats/stat-tile';
 import { ExportCsvButton } from '../../components/export-csv-button';
 import { useDebounced } from '../../lib/use-debounced';
 import { GovernorsTable } from './governors-table';
-import { useScansApi, Change, Empty, GovernorLink, Num, QueryError, ScanSelect, useScans } from './shared';
+import { useScansApi, Change, Empty, GovernorLink, Num, QueryError, useScans } from './shared';
+import { ScanField } from '../../components/stats/scan-parts';
 
 const TOTALS = ['governors', 'power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'helps', 'rssAssistance'] as const;
 
@@ -150,12 +150,8 @@ export default function DashboardPage({ titleId }: { titleId: string }) {
       ) : (
         <>
           <div className="flex flex-wrap items-end gap-3">
-            <Field id="dashboard-scan" labelId="dashboard.scan">
-              <ScanSelect id="dashboard-scan" value={scan} onChange={setScan} scans={list} defaultLabelId="dashboard.latest" />
-            </Field>
-            <Field id="dashboard-compare" labelId="dashboard.compare">
-              <ScanSelect id="dashboard-compare" value={compare} onChange={setCompare} scans={list} defaultLabelId="dashboard.previous" />
-            </Field>
+            <ScanField id="dashboard-scan" labelId="dashboard.scan" value={scan} onChange={setScan} scans={list} defaultLabelId="dashboard.latest" />
+            <ScanField id="dashboard-compare" labelId="dashboard.compare" value={compare} onChange={setCompare} scans={list} defaultLabelId="dashboard.previous" />
           </div>
           {shown && (
             <p className="text-sm text-muted-foreground" data-testid="dashboard-scans">

@@ -9,11 +9,13 @@ import { Checkbox } from '../../components/checkbox';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Pagination } from '../../components/pagination';
+import { usePagedFilter } from '../../lib/use-paged-filter';
 import { Table, TableHead, Td } from '../../components/table';
 import { Field } from '../../components/field';
 import { PageTitle } from '../../components/page-header';
 import { GovernorName } from '../../components/stats/cells';
 import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
+import { Hint } from '../../components/hint';
 import { useScansApi, Empty, QueryError } from './shared';
 
 /** Admin → Player IDs: accounts and the governors linked to them (the sign-up's claim, farms), verified or not. */
@@ -21,8 +23,8 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
   const intl = useIntl();
   const scansApi = useScansApi();
   const client = useQueryClient();
-  const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
+  const [q, setQ] = usePagedFilter('', setPage);
   const [unlinking, setUnlinking] = useState<PlayerLink | null>(null);
   const links = useQuery({
     queryKey: ['player-ids', q.trim(), page],
@@ -51,15 +53,7 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
           <FormattedMessage id="stats.playerIds.listTitle" />
         </CardTitle>
         <Field id="player-ids-q" labelId="stats.playerIds.search" className="max-w-sm gap-1">
-          <Input
-            id="player-ids-q"
-            value={q}
-            maxLength={64}
-            onChange={(e) => {
-              setQ(e.target.value);
-              setPage(1);
-            }}
-          />
+          <Input id="player-ids-q" value={q} maxLength={64} onChange={(e) => setQ(e.target.value)} />
         </Field>
         <QueryError error={links.error ?? verify.error ?? unlink.error} />
         {links.data && links.data.links.length === 0 ? (
@@ -143,9 +137,7 @@ function LinkForm({ onLinked }: { onLinked: () => void }) {
       <CardTitle>
         <FormattedMessage id="stats.playerIds.linkTitle" />
       </CardTitle>
-      <p className="text-sm text-muted-foreground">
-        <FormattedMessage id="stats.playerIds.linkHint" />
-      </p>
+      <Hint id="stats.playerIds.linkHint" />
       <form className="flex flex-wrap items-end gap-3" onSubmit={submit} noValidate>
         <Field id="link-governor" labelId="stats.playerIds.governorId" className="gap-1">
           <Input id="link-governor" inputMode="numeric" dir="ltr" className="w-40" value={governorId} onChange={(e) => setGovernorId(e.target.value)} aria-invalid={invalid && !/^[1-9]\d{0,14}$/.test(governorId.trim())} />
