@@ -341,6 +341,11 @@ function RunCard({ rules }: { rules: Rule[] }) {
   const fromId = from ? Number(from) : list.find((s) => s.id !== toId && list.findIndex((x) => x.id === toId) < list.indexOf(s))?.id;
   const preview = useMutation({ mutationFn: () => api.preview(rule!.id, fromId!, toId!), onMutate: () => setApplied(null) });
   const ready = rule !== null && fromId !== undefined && toId !== undefined;
+  // a new choice drops the preview made for the old one
+  const choose = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    preview.reset();
+  };
   return (
     <Card className="min-w-0" data-testid="run">
       <CardTitle>
@@ -349,15 +354,7 @@ function RunCard({ rules }: { rules: Rule[] }) {
       <Hint id="auto.runHint" className="mb-4" />
       <div className="mb-4 flex flex-wrap items-end gap-3">
         <Field id="run-rule" labelId="auto.rule">
-          <NativeSelect
-            id="run-rule"
-            className="w-full sm:w-64"
-            value={ruleId}
-            onChange={(e) => {
-              setRuleId(e.target.value);
-              preview.reset();
-            }}
-          >
+          <NativeSelect id="run-rule" className="w-full sm:w-64" value={ruleId} onChange={(e) => choose(setRuleId)(e.target.value)}>
             <option value="">{intl.formatMessage({ id: 'auto.chooseRule' })}</option>
             {rules.map((r) => (
               <option key={r.id} value={String(r.id)}>
@@ -366,28 +363,8 @@ function RunCard({ rules }: { rules: Rule[] }) {
             ))}
           </NativeSelect>
         </Field>
-        <ScanField
-          id="run-from"
-          labelId="migrants.from"
-          value={from}
-          onChange={(v) => {
-            setFrom(v);
-            preview.reset();
-          }}
-          scans={list}
-          defaultLabelId="migrants.fromDefault"
-        />
-        <ScanField
-          id="run-to"
-          labelId="migrants.to"
-          value={to}
-          onChange={(v) => {
-            setTo(v);
-            preview.reset();
-          }}
-          scans={list}
-          defaultLabelId="migrants.toDefault"
-        />
+        <ScanField id="run-from" labelId="migrants.from" value={from} onChange={choose(setFrom)} scans={list} defaultLabelId="migrants.fromDefault" />
+        <ScanField id="run-to" labelId="migrants.to" value={to} onChange={choose(setTo)} scans={list} defaultLabelId="migrants.toDefault" />
         <Button onClick={() => preview.mutate()} disabled={!ready || preview.isPending}>
           <FormattedMessage id="auto.preview" />
         </Button>

@@ -40,6 +40,9 @@ const toDraft = (s: Season): Draft => ({
   windows: s.windows.map((w) => ({ name: w.name, fromScanId: String(w.fromScanId), toScanId: String(w.toScanId) })),
 });
 
+/** The rows with row `i` changed (a bracket's or a window's field). */
+const withRow = <T,>(rows: T[], i: number, patch: Partial<T>): T[] => rows.map((row, j) => (j === i ? { ...row, ...patch } : row));
+
 /** A typed number as the API takes it; text that is not a number stays text, so the schema names the field. */
 const num = (v: string): number | string => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
 
@@ -170,7 +173,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
                       inputMode="numeric"
                       value={b[key]}
                       aria-label={intl.formatMessage({ id: labelId }, { n: i + 1 })}
-                      onChange={(e) => set({ brackets: draft.brackets.map((x, j) => (j === i ? { ...x, [key]: e.target.value } : x)) })}
+                      onChange={(e) => set({ brackets: withRow(draft.brackets, i, { [key]: e.target.value }) })}
                     />
                   </Td>
                 );
@@ -204,18 +207,18 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
                 dir="auto"
                 placeholder={intl.formatMessage({ id: 'kvk.windows.namePlaceholder' })}
                 aria-label={intl.formatMessage({ id: 'kvk.windows.nameOf' }, { n: i + 1 })}
-                onChange={(e) => set({ windows: draft.windows.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })}
+                onChange={(e) => set({ windows: withRow(draft.windows, i, { name: e.target.value }) })}
               />
               <ScanPicker
                 value={w.fromScanId}
-                onChange={(v) => set({ windows: draft.windows.map((x, j) => (j === i ? { ...x, fromScanId: v } : x)) })}
+                onChange={(v) => set({ windows: withRow(draft.windows, i, { fromScanId: v }) })}
                 scans={scans}
                 emptyId="kvk.windows.from"
                 label={intl.formatMessage({ id: 'kvk.windows.fromOf' }, { n: i + 1 })}
               />
               <ScanPicker
                 value={w.toScanId}
-                onChange={(v) => set({ windows: draft.windows.map((x, j) => (j === i ? { ...x, toScanId: v } : x)) })}
+                onChange={(v) => set({ windows: withRow(draft.windows, i, { toScanId: v }) })}
                 scans={scans}
                 emptyId="kvk.windows.to"
                 label={intl.formatMessage({ id: 'kvk.windows.toOf' }, { n: i + 1 })}
