@@ -1,3 +1,4 @@
+import { cva, type VariantProps } from 'class-variance-authority';
 import type { ComponentProps, ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { cn } from '../lib/cn';
@@ -78,4 +79,22 @@ export function TableHead({ columns, className }: { columns: readonly Column[]; 
 /** A table's body, its rows ruled apart. */
 export function TableBody({ className, ...props }: ComponentProps<'tbody'>) {
   return <tbody className={cn('divide-y divide-border', className)} {...props} />;
+}
+
+const cardRowVariants = cva('', {
+  variants: {
+    until: {
+      md: 'max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2',
+      lg: 'max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-3 max-lg:rounded-md max-lg:border max-lg:border-border max-lg:p-2',
+    },
+  },
+  defaultVariants: { until: 'md' },
+});
+
+/**
+ * A row that becomes a card below the `until` breakpoint (a bordered grid of its cells, the table's
+ * header hidden there), so every action of a row stays on a phone's screen.
+ */
+export function CardRow({ until, className, ...props }: ComponentProps<'tr'> & VariantProps<typeof cardRowVariants>) {
+  return <tr className={cn(cardRowVariants({ until }), className)} {...props} />;
 }

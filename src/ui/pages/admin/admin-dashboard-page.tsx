@@ -9,7 +9,7 @@ import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
-import { Table, TableHead, Td } from '../../components/table';
+import { CardRow, Table, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { today } from '../../lib/period';
 import { ExportCsvButton } from '../../components/export-csv-button';
@@ -183,7 +183,7 @@ function AuditLog() {
           <TableHead className="max-md:hidden" columns={['admin.audit.when', 'admin.audit.actor', 'admin.audit.action', 'admin.audit.target', 'admin.audit.detail']} />
           <tbody className="max-md:grid max-md:gap-2 md:divide-y md:divide-border">
             {log.data?.entries.map((e, i) => (
-              <tr key={`${e.at}-${i}`} data-testid="audit-entry" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+              <CardRow key={`${e.at}-${i}`} data-testid="audit-entry">
                 <Td className="max-md:col-span-2 max-md:px-1 max-md:text-xs max-md:text-muted-foreground">
                   <When at={e.at} />
                 </Td>
@@ -203,7 +203,7 @@ function AuditLog() {
                     {Object.keys(e.detail).length ? JSON.stringify(e.detail) : '—'}
                   </code>
                 </Td>
-              </tr>
+              </CardRow>
             ))}
           </tbody>
         </Table>

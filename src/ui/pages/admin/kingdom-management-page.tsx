@@ -8,7 +8,7 @@ import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
-import { Table, TableHead, Td } from '../../components/table';
+import { CardRow, Table, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
@@ -63,7 +63,7 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
                     onCancel={() => setEditing(null)}
                   />
                 ) : (
-                  <tr key={k.number} data-testid="kingdom-row" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+                  <CardRow key={k.number} data-testid="kingdom-row">
                     <Td className="max-md:px-1">
                       <span className="flex items-center gap-2">
                         <bdi dir="ltr" className="font-semibold tabular-nums">
@@ -95,7 +95,7 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
                         </Button>
                       </div>
                     </Td>
-                  </tr>
+                  </CardRow>
                 ),
               )}
             </tbody>
@@ -169,7 +169,7 @@ function EditRow({ kingdom, onDone, onCancel }: { kingdom: Kingdom; onDone: () =
   const [camp, setCamp] = useState(kingdom.camp);
   const save = useMutation({ mutationFn: () => admin.editKingdom(kingdom.number, { name: name.trim(), camp: camp.trim() }), onSuccess: onDone });
   return (
-    <tr data-testid="kingdom-row" className="max-md:grid max-md:gap-2 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+    <CardRow data-testid="kingdom-row" className="max-md:grid-cols-none max-md:gap-2">
       <Td className="max-md:px-1">
         <bdi dir="ltr" className="font-semibold tabular-nums">
           {kingdom.number}
@@ -196,6 +196,6 @@ function EditRow({ kingdom, onDone, onCancel }: { kingdom: Kingdom; onDone: () =
           </p>
         )}
       </Td>
-    </tr>
+    </CardRow>
   );
 }

@@ -11,7 +11,7 @@ import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
 import { RankTag } from '../../components/rank-tag';
-import { Table, TableHead, Td } from '../../components/table';
+import { CardRow, Table, TableHead, Td } from '../../components/table';
 import { PageTitle } from '../../components/page-header';
 import { CellCaption } from '../../components/stats/cells';
 import { useChild } from '../../app-context';
@@ -134,12 +134,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
             {/* on phones and tablets each account is a card: every action stays on screen */}
             <tbody className="max-lg:grid max-lg:gap-3 lg:divide-y lg:divide-border">
               {list.data?.users.map((user) => (
-                <tr
-                  key={user.username}
-                  data-testid="account-row"
-                  data-username={user.username}
-                  className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-3 max-lg:gap-y-1 max-lg:rounded-md max-lg:border max-lg:border-border max-lg:p-2"
-                >
+                <CardRow key={user.username} data-testid="account-row" data-username={user.username} until="lg" className="max-lg:gap-y-1">
                   <Td className="max-lg:col-span-2 max-lg:px-1 lg:max-w-56">
                     <div className="grid min-w-0">
                       <span className="flex flex-wrap items-center gap-2">
@@ -217,7 +212,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                       </Button>
                     </div>
                   </Td>
-                </tr>
+                </CardRow>
               ))}
             </tbody>
           </Table>

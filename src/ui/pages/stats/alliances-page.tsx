@@ -8,7 +8,7 @@ import { Checkbox } from '../../components/checkbox';
 import { Input } from '../../components/input';
 import { Field } from '../../components/field';
 import { PageTitle } from '../../components/page-header';
-import { endColumns, Table, TableHead, Td } from '../../components/table';
+import { CardRow, endColumns, Table, TableHead, Td } from '../../components/table';
 import { CellCaption } from '../../components/stats/cells';
 import { Hint } from '../../components/hint';
 import { useScansApi, Empty, Num, QueryError, ScanLabel, ScanSelect, useScans } from './shared';
@@ -68,7 +68,7 @@ function AllianceLine({ row }: { row: AllianceRow }) {
   });
   const nameId = `alliance-name-${row.tag}`;
   return (
-    <tr data-testid="alliance-row" className="max-md:grid max-md:grid-cols-3 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+    <CardRow data-testid="alliance-row" className="max-md:grid-cols-3">
       <Td className="font-medium max-md:col-span-2 max-md:px-1">
         <bdi>{row.tag}</bdi>
       </Td>
@@ -114,6 +114,6 @@ function AllianceLine({ row }: { row: AllianceRow }) {
         <CellCaption id="stat.killpoints" />
         <Num value={row.killpoints} />
       </Td>
-    </tr>
+    </CardRow>
   );
 }

@@ -10,7 +10,7 @@ import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Pagination } from '../../components/pagination';
 import { usePagedFilter } from '../../lib/use-paged-filter';
-import { Table, TableHead, Td } from '../../components/table';
+import { CardRow, Table, TableHead, Td } from '../../components/table';
 import { Field } from '../../components/field';
 import { PageTitle } from '../../components/page-header';
 import { GovernorName } from '../../components/stats/cells';
@@ -64,7 +64,7 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
             {/* on phones each link is a card: every action stays on screen */}
             <tbody className="max-md:grid max-md:gap-3">
               {links.data?.links.map((link) => (
-                <tr key={link.governorId} data-testid="player-link" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+                <CardRow key={link.governorId} data-testid="player-link">
                   <Td className="max-md:px-1">
                     <GovernorName governorId={link.governorId} name={link.name} />
                   </Td>
@@ -90,7 +90,7 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
                       </Button>
                     </div>
                   </Td>
-                </tr>
+                </CardRow>
               ))}
             </tbody>
           </Table>
