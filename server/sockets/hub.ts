@@ -135,6 +135,11 @@ export class Hub {
     return [...(this.byUser.get(userId) ?? [])];
   }
 
+  /** Closes every socket of one user, on every channel (an account disabled or signed out everywhere). */
+  closeUser(userId: number, code: number, reason: string): void {
+    for (const conn of this.connectionsOf(userId)) this.close(conn, code, reason);
+  }
+
   /** Closes every socket authenticated with one of these sessions (logout, password change, revocation, expiry). */
   closeSessions(sessionIds: Iterable<string>, code: number, reason: string): void {
     for (const id of sessionIds) {

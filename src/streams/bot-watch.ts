@@ -1,7 +1,7 @@
-import { Observable, share } from 'rxjs';
+import type { Observable } from 'rxjs';
 import { watchMsg, type WatchMsg } from '../protocol/bots';
 import type { ClientFrame } from '../protocol/socket';
-import type { SocketTap, WebSocketLike, WebSocketCtor } from './socket';
+import { openFrameSocket, type SocketTap, type WebSocketCtor } from './socket';
 
 /**
  * The admins' bot watch socket (`/bots/watch` on the API port), the same way as the auction's:
@@ -47,53 +47,8 @@ export function botWatchUrl(apiBase: string, origin?: string): string {
   return url.toString();
 }
 
-const OPEN = 1;
-
+/** The watch socket: the app's one socket wrapper (see socket.ts) with the watch messages' normaliser. */
 export function createWatchSocket(url: string, WebSocketImpl: WebSocketCtor, tap?: SocketTap): WatchSocketHandle {
-  let ws: WebSocketLike | null = null;
-  const events$ = new Observable<WatchSocketEvent>((subscriber) => {
-    let socket: WebSocketLike;
-    try {
-      socket = new WebSocketImpl(url);
-    } catch {
-      tap?.close(1006);
-      subscriber.next({ kind: 'close', code: 1006 });
-      subscriber.complete();
-      return;
-    }
-    ws = socket;
-    let closed = false;
-    socket.onopen = () => {
-      tap?.open();
-      subscriber.next({ kind: 'open' });
-    };
-    socket.onmessage = (ev) => {
-      tap?.received(ev.data);
-      subscriber.next({ kind: 'frames', frames: [{ event: normaliseWatch(ev.data) }] });
-    };
-    socket.onerror = () => undefined;
-    socket.onclose = (ev) => {
-      closed = true;
-      tap?.close(ev.code);
-      subscriber.next({ kind: 'close', code: ev.code });
-      subscriber.complete();
-    };
-    return () => {
-      socket.onopen = socket.onmessage = socket.onclose = socket.onerror = null;
-      if (socket.readyState <= OPEN) {
-        socket.close(1000);
-        if (!closed) tap?.close(1000);
-      }
-      if (ws === socket) ws = null;
-    };
-  }).pipe(share());
-  return {
-    events$,
-    send(frame) {
-      if (!ws || ws.readyState !== OPEN) return false;
-      ws.send(JSON.stringify(frame));
-      tap?.sent(frame);
-      return true;
-    },
-  };
+  const { events$, send } = openFrameSocket(url, WebSocketImpl, normaliseWatch, tap);
+  return { events$, send };
 }

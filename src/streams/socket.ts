@@ -45,15 +45,23 @@ export interface SocketHandle {
 
 const OPEN = 1;
 
-/**
- * A socket factory: one WebSocket per subscription of `events$`, every incoming frame run
- * through the normaliser. The WebSocket constructor is a parameter so tests use mock-socket.
- */
-export function createSocket(url: string, WebSocketImpl: WebSocketCtor, tap?: SocketTap): SocketHandle {
-  let ws: WebSocketLike | null = null;
-  const sent = new Subject<OutgoingFrame>();
+/** A socket's events, whatever its frames normalise into: the auction's protocol events or the bots' watch messages. */
+export type FrameSocketEvent<E> = { kind: 'open' } | { kind: 'close'; code: number } | { kind: 'frames'; frames: readonly { event: E; at?: number }[] };
 
-  const events$ = new Observable<SocketEvent>((subscriber) => {
+/**
+ * The one WebSocket wrapper behind every socket of the app: one WebSocket per subscription of
+ * `events$`, every incoming frame run through `normaliseFrame` (a bad frame becomes an event,
+ * never an exception), everything seen by the tap. `send` reports whether the frame went out.
+ */
+export function openFrameSocket<E>(
+  url: string,
+  WebSocketImpl: WebSocketCtor,
+  normaliseFrame: (data: unknown) => E,
+  tap?: SocketTap,
+): { events$: Observable<FrameSocketEvent<E>>; send(frame: OutgoingFrame): boolean; close(): void } {
+  let ws: WebSocketLike | null = null;
+
+  const events$ = new Observable<FrameSocketEvent<E>>((subscriber) => {
     let socket: WebSocketLike;
     try {
       socket = new WebSocketImpl(url);
@@ -71,7 +79,7 @@ export function createSocket(url: string, WebSocketImpl: WebSocketCtor, tap?: So
     };
     socket.onmessage = (ev) => {
       tap?.received(ev.data);
-      subscriber.next({ kind: 'frames', frames: [{ event: normalise(ev.data) }] });
+      subscriber.next({ kind: 'frames', frames: [{ event: normaliseFrame(ev.data) }] });
     };
     socket.onerror = () => {
       /* a close always follows an error; it carries the outcome */
@@ -95,16 +103,33 @@ export function createSocket(url: string, WebSocketImpl: WebSocketCtor, tap?: So
 
   return {
     events$,
-    sent$: sent.asObservable(),
     send(frame) {
       if (!ws || ws.readyState !== OPEN) return false;
       ws.send(JSON.stringify(frame));
       tap?.sent(frame);
-      sent.next(frame);
       return true;
     },
     close() {
       ws?.close(1000);
     },
+  };
+}
+
+/**
+ * The auction's and the user's socket: the shared wrapper with the protocol's normaliser, and the
+ * frames sent as a stream for recording. The WebSocket constructor is a parameter so tests use mock-socket.
+ */
+export function createSocket(url: string, WebSocketImpl: WebSocketCtor, tap?: SocketTap): SocketHandle {
+  const sent = new Subject<OutgoingFrame>();
+  const socket = openFrameSocket(url, WebSocketImpl, normalise, tap);
+  return {
+    events$: socket.events$,
+    sent$: sent.asObservable(),
+    send(frame) {
+      if (!socket.send(frame)) return false;
+      sent.next(frame);
+      return true;
+    },
+    close: socket.close,
   };
 }

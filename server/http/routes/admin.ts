@@ -130,7 +130,7 @@ export function adminRoutes(ctx: AppContext) {
       async (username, request) => {
         const { user: disabled, revoked } = await disableAccount(ctx.db, username, actorOf(request), ctx.now());
         // the sockets of the revoked sessions closed with the revocation; anything still open of the account closes too
-        for (const conn of ctx.hub.connectionsOf(disabled.id)) ctx.hub.close(conn, WS_CLOSE_UNAUTHENTICATED, 'Account disabled');
+        ctx.hub.closeUser(disabled.id, WS_CLOSE_UNAUTHENTICATED, 'Account disabled');
         request.log.info({ userId: disabled.id, sessions: revoked.length, by: request.auth?.user.id }, 'account disabled');
         return { result: true as const, user: toAdminUser(disabled) };
       },
@@ -152,7 +152,7 @@ export function adminRoutes(ctx: AppContext) {
       'Sign an account out everywhere: every session revoked, every open socket closed (4401); it may sign in again. Answers how many sessions were revoked. Audited.',
       async (username, request) => {
         const { user: target, revoked } = await revokeAccountSessions(ctx.db, username, actorOf(request), ctx.now());
-        for (const conn of ctx.hub.connectionsOf(target.id)) ctx.hub.close(conn, WS_CLOSE_UNAUTHENTICATED, 'Session revoked');
+        ctx.hub.closeUser(target.id, WS_CLOSE_UNAUTHENTICATED, 'Session revoked');
         return { result: true as const, user: toAdminUser(target), revoked: revoked.length };
       },
       revokeAnswer,

@@ -1,4 +1,4 @@
-import type { ComponentProps } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { cn } from '../lib/cn';
 
 export function Card({ className, ...props }: ComponentProps<'section'>) {
@@ -7,4 +7,14 @@ export function Card({ className, ...props }: ComponentProps<'section'>) {
 
 export function CardTitle({ className, ...props }: ComponentProps<'h2'>) {
   return <h2 className={cn('mb-4 text-lg font-semibold', className)} {...props} />;
+}
+
+/** A card's title with its actions (an export, a "new" button) at the inline end, wrapping on phones. */
+export function CardHeader({ title, className, children }: { title: ReactNode; className?: string; children?: ReactNode }) {
+  return (
+    <div className={cn('mb-3 flex flex-wrap items-center justify-between gap-2', className)}>
+      <CardTitle className="mb-0">{title}</CardTitle>
+      {children}
+    </div>
+  );
 }

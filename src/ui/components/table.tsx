@@ -1,5 +1,6 @@
-import type { ComponentProps } from 'react';
-import { useIntl } from 'react-intl';
+import { cva, type VariantProps } from 'class-variance-authority';
+import type { ComponentProps, ReactNode } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { cn } from '../lib/cn';
 import { SkeletonRows } from './skeleton';
 
@@ -46,4 +47,54 @@ export function Th({ className, srOnly = false, children, ...props }: ComponentP
 
 export function Td({ className, ...props }: ComponentProps<'td'>) {
   return <td className={cn('px-3 py-2 text-start align-middle', className)} {...props} />;
+}
+
+/**
+ * A column of a `TableHead`: a locale id, or `{ id | label, end, srOnly, className }` — `end` for
+ * numbers (aligned to the inline end), `srOnly` for a column of buttons named only for screen readers.
+ */
+export type Column = string | { id?: string; label?: ReactNode; end?: boolean; srOnly?: boolean; className?: string };
+
+/** Columns of numbers: each named by its locale id, aligned to the inline end. */
+export const endColumns = (ids: readonly string[]): Column[] => ids.map((id) => ({ id, end: true }));
+
+/** A table's header row from its columns' names, so no table spells out a `Th` per column. */
+export function TableHead({ columns, className }: { columns: readonly Column[]; className?: string }) {
+  return (
+    <thead className={className}>
+      <tr>
+        {columns.map((column, i) => {
+          const c = typeof column === 'string' ? { id: column } : column;
+          return (
+            <Th key={c.id ?? i} srOnly={c.srOnly} className={cn(c.end && 'text-end', c.className)}>
+              {c.label ?? <FormattedMessage id={c.id} />}
+            </Th>
+          );
+        })}
+      </tr>
+    </thead>
+  );
+}
+
+/** A table's body, its rows ruled apart. */
+export function TableBody({ className, ...props }: ComponentProps<'tbody'>) {
+  return <tbody className={cn('divide-y divide-border', className)} {...props} />;
+}
+
+const cardRowVariants = cva('', {
+  variants: {
+    until: {
+      md: 'max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2',
+      lg: 'max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-3 max-lg:rounded-md max-lg:border max-lg:border-border max-lg:p-2',
+    },
+  },
+  defaultVariants: { until: 'md' },
+});
+
+/**
+ * A row that becomes a card below the `until` breakpoint (a bordered grid of its cells, the table's
+ * header hidden there), so every action of a row stays on a phone's screen.
+ */
+export function CardRow({ until, className, ...props }: ComponentProps<'tr'> & VariantProps<typeof cardRowVariants>) {
+  return <tr className={cn(cardRowVariants({ until }), className)} {...props} />;
 }

@@ -43,3 +43,37 @@ export function ConfirmDialog({
     </DialogPrimitive.Root>
   );
 }
+
+/**
+ * The same dialog about one thing (a rule, a bot, a link): open while `subject` is set, closed by
+ * `onClose`; its title, its sentence and its action are given the thing.
+ */
+export function ConfirmDialogFor<T>({
+  subject,
+  onClose,
+  title,
+  text,
+  confirmId,
+  onConfirm,
+  busy,
+}: {
+  subject: T | null;
+  onClose: () => void;
+  title: (subject: T) => ReactNode;
+  text: (subject: T) => ReactNode;
+  confirmId: string;
+  onConfirm: (subject: T) => void;
+  busy?: boolean;
+}) {
+  return (
+    <ConfirmDialog
+      open={subject !== null}
+      onOpenChange={(open) => !open && onClose()}
+      title={subject !== null && title(subject)}
+      text={subject !== null && text(subject)}
+      confirmId={confirmId}
+      busy={busy}
+      onConfirm={() => subject !== null && onConfirm(subject)}
+    />
+  );
+}

@@ -3,6 +3,7 @@ import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react
 import type { HistoryEntry } from '../../../protocol/scans';
 import { Spinner } from '../loader';
 import { Change, Num } from './num';
+import { StatTile } from './stat-tile';
 import { killsByTier, lastChange } from '../../lib/stats-format';
 
 const Chart = lazy(() => import('./chart'));
@@ -18,15 +19,10 @@ export function StatsGrid({ history, stats = PROFILE_STATS }: { history: History
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3" data-testid="governor-stats">
       {stats.map((stat) => (
-        <div key={stat} className="min-w-0 rounded-lg border border-border bg-card p-3" data-testid={`stat-${stat}`}>
-          <dt className="truncate text-xs text-muted-foreground">
-            <FormattedMessage id={`stat.${stat}`} />
-          </dt>
-          <dd className="mt-1 flex flex-wrap items-baseline gap-x-2">
-            <Num value={latest[stat]} className="text-xl font-semibold" testId={`stat-${stat}-value`} />
-            <Change value={lastChange(history.map((h) => h[stat]))} />
-          </dd>
-        </div>
+        <StatTile key={stat} labelId={`stat.${stat}`} testId={`stat-${stat}`} raised={false}>
+          <Num value={latest[stat]} className="text-xl font-semibold" testId={`stat-${stat}-value`} />
+          <Change value={lastChange(history.map((h) => h[stat]))} />
+        </StatTile>
       ))}
     </dl>
   );

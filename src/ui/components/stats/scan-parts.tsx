@@ -5,6 +5,7 @@ import { Link } from 'wouter';
 import { createScansApi, type Scan } from '../../../api/scans';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
+import { Field } from '../field';
 import { NativeSelect } from '../native-select';
 
 // The scans' parts that several page groups behind sign-in share (statistics, KvK, migrants, automatic points).
@@ -39,6 +40,15 @@ export function ScanSelect({ id, value, onChange, scans, defaultLabelId }: { id:
         </option>
       ))}
     </NativeSelect>
+  );
+}
+
+/** A scan picker with its label above it (`labelId`). */
+export function ScanField({ labelId, ...select }: { labelId: string } & Parameters<typeof ScanSelect>[0]) {
+  return (
+    <Field id={select.id} labelId={labelId}>
+      <ScanSelect {...select} />
+    </Field>
   );
 }
 

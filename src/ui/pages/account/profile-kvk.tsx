@@ -6,6 +6,23 @@ import { useApi } from '../../lib/use-api';
 import { KvkAlert, ProgressBar, StatusTag } from '../../components/stats/kvk-parts';
 import { Num } from '../../components/stats/num';
 
+/** A requirement of the governor's bracket: done of required, and the progress bar. */
+function RequirementTile({ labelId, done, required, progress, progressLabelId, testId }: { labelId: string; done: number | null; required: number; progress: number; progressLabelId: string; testId: string }) {
+  return (
+    <div className="min-w-0 rounded-lg border border-border p-3">
+      <dt className="text-xs text-muted-foreground">
+        <FormattedMessage id={labelId} />
+      </dt>
+      <dd className="mt-1 grid gap-1.5">
+        <span className="text-sm">
+          <FormattedMessage id="kvk.profile.ofRequired" values={{ done: <Num value={done} />, required: <Num value={required} /> }} />
+        </span>
+        <ProgressBar value={progress} labelId={progressLabelId} testId={testId} />
+      </dd>
+    </div>
+  );
+}
+
 /**
  * The player's own KvK progress while a season runs (issue 13 #3): for each of their governors in
  * the season's start scan, DKP, the requirement of its bracket and progress, as the server computed
@@ -56,28 +73,8 @@ export function ProfileKvk() {
                       <Num value={g.dkp} testId="profile-kvk-dkp" />
                     </dd>
                   </div>
-                  <div className="min-w-0 rounded-lg border border-border p-3">
-                    <dt className="text-xs text-muted-foreground">
-                      <FormattedMessage id="kvk.profile.kills" />
-                    </dt>
-                    <dd className="mt-1 grid gap-1.5">
-                      <span className="text-sm">
-                        <FormattedMessage id="kvk.profile.ofRequired" values={{ done: <Num value={kills} />, required: <Num value={g.required.kills} /> }} />
-                      </span>
-                      <ProgressBar value={g.progress.kills} labelId="kvk.col.killsProgress" testId="profile-kvk-kills" />
-                    </dd>
-                  </div>
-                  <div className="min-w-0 rounded-lg border border-border p-3">
-                    <dt className="text-xs text-muted-foreground">
-                      <FormattedMessage id="stat.deads" />
-                    </dt>
-                    <dd className="mt-1 grid gap-1.5">
-                      <span className="text-sm">
-                        <FormattedMessage id="kvk.profile.ofRequired" values={{ done: <Num value={g.gains.deads} />, required: <Num value={g.required.deads} /> }} />
-                      </span>
-                      <ProgressBar value={g.progress.deads} labelId="kvk.col.deadsProgress" testId="profile-kvk-deads" />
-                    </dd>
-                  </div>
+                  <RequirementTile labelId="kvk.profile.kills" done={kills} required={g.required.kills} progress={g.progress.kills} progressLabelId="kvk.col.killsProgress" testId="profile-kvk-kills" />
+                  <RequirementTile labelId="stat.deads" done={g.gains.deads} required={g.required.deads} progress={g.progress.deads} progressLabelId="kvk.col.deadsProgress" testId="profile-kvk-deads" />
                 </dl>
               </div>
             );

@@ -4,17 +4,20 @@ import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createAdminApi, type AuditFilter, type Dashboard } from '../../../api/admin';
 import { AUDIT_ACTIONS } from '../../../protocol/admin';
 import { RANKS } from '../../../protocol/ranks';
-import { Card, CardTitle } from '../../components/card';
+import { Card, CardHeader } from '../../components/card';
+import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
-import { Table, Td, Th } from '../../components/table';
+import { CardRow, Table, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { today } from '../../lib/period';
 import { ExportCsvButton } from '../../components/export-csv-button';
 import { Field } from '../../components/field';
 import { useDebounced } from '../../lib/use-debounced';
+import { usePagedFilter } from '../../lib/use-paged-filter';
 import { QueryError } from '../../components/query-error';
+import { Hint } from '../../components/hint';
 import { When } from './shared';
 
 /** Areas of the audit log's actions (`points` matches points.grant, points.deduct…), for the filter. */
@@ -26,9 +29,7 @@ export default function AdminDashboardPage({ titleId }: { titleId: string }) {
   const health = useQuery({ queryKey: ['admin', 'dashboard'], queryFn: () => admin.dashboard(), refetchInterval: 30_000 });
   return (
     <div className="grid min-w-0 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
+      <PageTitle titleId={titleId} />
       <QueryError error={health.error} />
       {health.data && <Health dashboard={health.data} />}
       <AuditLog />
@@ -44,6 +45,15 @@ function Stat({ labelId, children, testId }: { labelId: string; children: ReactN
       </h2>
       <div className="min-w-0 text-lg font-semibold break-words">{children}</div>
     </Card>
+  );
+}
+
+/** A line under a figure, saying what it is made of. */
+function Detail({ id, values }: { id: string; values: Record<string, number> }) {
+  return (
+    <p className="text-xs font-normal text-muted-foreground">
+      <FormattedMessage id={id} values={values} />
+    </p>
   );
 }
 
@@ -93,9 +103,7 @@ function Health({ dashboard: d }: { dashboard: Dashboard }) {
       </Stat>
       <Stat labelId="admin.dashboard.sockets" testId="stat-sockets">
         <FormattedNumber value={d.sockets.auction + d.sockets.user} />
-        <p className="text-xs font-normal text-muted-foreground">
-          <FormattedMessage id="admin.dashboard.socketsDetail" values={{ auction: d.sockets.auction, user: d.sockets.user }} />
-        </p>
+        <Detail id="admin.dashboard.socketsDetail" values={{ auction: d.sockets.auction, user: d.sockets.user }} />
       </Stat>
       <Stat labelId="admin.dashboard.bidsLastHour" testId="stat-bids">
         <FormattedNumber value={d.bidsLastHour} />
@@ -107,9 +115,7 @@ function Health({ dashboard: d }: { dashboard: Dashboard }) {
         {d.lastScan ? (
           <>
             <When at={d.lastScan.takenAt} />
-            <p className="text-xs font-normal text-muted-foreground">
-              <FormattedMessage id="admin.dashboard.lastScanDetail" values={{ id: d.lastScan.id, rows: d.lastScan.rows }} />
-            </p>
+            <Detail id="admin.dashboard.lastScanDetail" values={{ id: d.lastScan.id, rows: d.lastScan.rows }} />
           </>
         ) : (
           <span className="text-base font-normal text-muted-foreground">
@@ -125,9 +131,7 @@ function Health({ dashboard: d }: { dashboard: Dashboard }) {
       </Stat>
       <Stat labelId="admin.dashboard.version" testId="stat-version">
         <bdi dir="ltr">{d.version}</bdi>
-        <p className="text-xs font-normal text-muted-foreground">
-          <FormattedMessage id="admin.dashboard.uptime" values={{ hours: uptimeHours, minutes: uptimeMinutes }} />
-        </p>
+        <Detail id="admin.dashboard.uptime" values={{ hours: uptimeHours, minutes: uptimeMinutes }} />
       </Stat>
     </div>
   );
@@ -136,42 +140,23 @@ function Health({ dashboard: d }: { dashboard: Dashboard }) {
 function AuditLog() {
   const intl = useIntl();
   const admin = useApi(createAdminApi);
-  const [actor, setActor] = useState('');
-  const [action, setAction] = useState('');
   const [page, setPage] = useState(1);
+  const [actor, setActor] = usePagedFilter('', setPage);
+  const [action, setAction] = usePagedFilter('', setPage);
   const actorFilter = useDebounced(actor.trim());
   const filter: AuditFilter = { actor: actorFilter, action, page };
   const log = useQuery({ queryKey: ['admin', 'audit', actorFilter, action, page], queryFn: () => admin.audit(filter), placeholderData: keepPreviousData });
   return (
     <Card className="grid min-w-0 gap-3">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <CardTitle className="mb-0">
-          <FormattedMessage id="admin.audit.title" />
-        </CardTitle>
+      <CardHeader title={<FormattedMessage id="admin.audit.title" />} className="mb-0">
         <ExportCsvButton fetchCsv={() => admin.auditCsv(filter)} filename={`audit-${today()}.csv`} />
-      </div>
+      </CardHeader>
       <div className="grid gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,16rem)]">
         <Field id="audit-actor" labelId="admin.audit.actor">
-          <Input
-            id="audit-actor"
-            value={actor}
-            maxLength={64}
-            onChange={(e) => {
-              setActor(e.target.value);
-              setPage(1);
-            }}
-          />
+          <Input id="audit-actor" value={actor} maxLength={64} onChange={(e) => setActor(e.target.value)} />
         </Field>
         <Field id="audit-action" labelId="admin.audit.action">
-          <NativeSelect
-            id="audit-action"
-            className="w-full"
-            value={action}
-            onChange={(e) => {
-              setAction(e.target.value);
-              setPage(1);
-            }}
-          >
+          <NativeSelect id="audit-action" className="w-full" value={action} onChange={(e) => setAction(e.target.value)}>
             <option value="">{intl.formatMessage({ id: 'admin.audit.allActions' })}</option>
             <optgroup label={intl.formatMessage({ id: 'admin.audit.areas' })}>
               {AREAS.map((area) => (
@@ -192,33 +177,13 @@ function AuditLog() {
       </div>
       <QueryError error={log.error} />
       {log.data && log.data.entries.length === 0 ? (
-        <p className="text-sm text-muted-foreground">
-          <FormattedMessage id="admin.audit.empty" />
-        </p>
+        <Hint id="admin.audit.empty" />
       ) : (
         <Table loading={log.isPending} columns={5} minWidth="0" className="max-md:block md:min-w-[48rem]" aria-label={intl.formatMessage({ id: 'admin.audit.title' })}>
-          <thead className="max-md:hidden">
-            <tr>
-              <Th>
-                <FormattedMessage id="admin.audit.when" />
-              </Th>
-              <Th>
-                <FormattedMessage id="admin.audit.actor" />
-              </Th>
-              <Th>
-                <FormattedMessage id="admin.audit.action" />
-              </Th>
-              <Th>
-                <FormattedMessage id="admin.audit.target" />
-              </Th>
-              <Th>
-                <FormattedMessage id="admin.audit.detail" />
-              </Th>
-            </tr>
-          </thead>
+          <TableHead className="max-md:hidden" columns={['admin.audit.when', 'admin.audit.actor', 'admin.audit.action', 'admin.audit.target', 'admin.audit.detail']} />
           <tbody className="max-md:grid max-md:gap-2 md:divide-y md:divide-border">
             {log.data?.entries.map((e, i) => (
-              <tr key={`${e.at}-${i}`} data-testid="audit-entry" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+              <CardRow key={`${e.at}-${i}`} data-testid="audit-entry">
                 <Td className="max-md:col-span-2 max-md:px-1 max-md:text-xs max-md:text-muted-foreground">
                   <When at={e.at} />
                 </Td>
@@ -238,7 +203,7 @@ function AuditLog() {
                     {Object.keys(e.detail).length ? JSON.stringify(e.detail) : '—'}
                   </code>
                 </Td>
-              </tr>
+              </CardRow>
             ))}
           </tbody>
         </Table>

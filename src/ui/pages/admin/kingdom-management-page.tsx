@@ -6,12 +6,14 @@ import { KINGDOM_CAMP_MAX, KINGDOM_NAME_MAX, KINGDOM_NUMBER_MAX } from '../../..
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
+import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
-import { Table, Td, Th } from '../../components/table';
+import { CardRow, Table, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
-import { ConfirmDialog } from '../../components/stats/confirm-dialog';
+import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { QueryError } from '../../components/query-error';
+import { Hint } from '../../components/hint';
 
 const validNumber = (v: string) => /^\d{1,5}$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= KINGDOM_NUMBER_MAX;
 
@@ -36,9 +38,7 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
   });
   return (
     <div className="grid min-w-0 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
+      <PageTitle titleId={titleId} />
       <AddKingdom onAdded={refresh} />
       <Card className="grid min-w-0 gap-3">
         <CardTitle className="mb-0">
@@ -46,29 +46,10 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
         </CardTitle>
         <QueryError error={kingdoms.error ?? remove.error} />
         {kingdoms.data && kingdoms.data.length === 0 ? (
-          <p className="text-sm text-muted-foreground">
-            <FormattedMessage id="admin.kingdoms.empty" />
-          </p>
+          <Hint id="admin.kingdoms.empty" />
         ) : (
           <Table loading={kingdoms.isPending} columns={4} minWidth="0" className="max-md:block md:min-w-[40rem]">
-            <thead className="max-md:hidden">
-              <tr>
-                <Th>
-                  <FormattedMessage id="admin.kingdoms.number" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="admin.kingdoms.name" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="admin.kingdoms.camp" />
-                </Th>
-                <Th>
-                  <span className="sr-only">
-                    <FormattedMessage id="admin.users.actions" />
-                  </span>
-                </Th>
-              </tr>
-            </thead>
+            <TableHead className="max-md:hidden" columns={['admin.kingdoms.number', 'admin.kingdoms.name', 'admin.kingdoms.camp', { id: 'admin.users.actions', srOnly: true }]} />
             <tbody className="max-md:grid max-md:gap-3 md:divide-y md:divide-border">
               {kingdoms.data?.map((k) =>
                 editing === k.number ? (
@@ -82,7 +63,7 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
                     onCancel={() => setEditing(null)}
                   />
                 ) : (
-                  <tr key={k.number} data-testid="kingdom-row" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+                  <CardRow key={k.number} data-testid="kingdom-row">
                     <Td className="max-md:px-1">
                       <span className="flex items-center gap-2">
                         <bdi dir="ltr" className="font-semibold tabular-nums">
@@ -114,21 +95,21 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
                         </Button>
                       </div>
                     </Td>
-                  </tr>
+                  </CardRow>
                 ),
               )}
             </tbody>
           </Table>
         )}
       </Card>
-      <ConfirmDialog
-        open={removing !== null}
-        onOpenChange={(open) => !open && setRemoving(null)}
-        title={intl.formatMessage({ id: 'admin.kingdoms.removeTitle' })}
-        text={removing ? intl.formatMessage({ id: 'admin.kingdoms.removeText' }, { number: removing.number, name: removing.name }) : ''}
+      <ConfirmDialogFor
+        subject={removing}
+        onClose={() => setRemoving(null)}
+        title={() => intl.formatMessage({ id: 'admin.kingdoms.removeTitle' })}
+        text={(k) => intl.formatMessage({ id: 'admin.kingdoms.removeText' }, { number: k.number, name: k.name })}
         confirmId="admin.kingdoms.remove"
         busy={remove.isPending}
-        onConfirm={() => removing && remove.mutate(removing)}
+        onConfirm={(k) => remove.mutate(k)}
       />
     </div>
   );
@@ -176,11 +157,7 @@ function AddKingdom({ onAdded }: { onAdded: () => void }) {
         </Button>
       </form>
       {invalid && <Alert variant="error">{intl.formatMessage({ id: 'admin.kingdoms.invalid' }, { max: KINGDOM_NUMBER_MAX })}</Alert>}
-      {add.error && (
-        <Alert variant="error">
-          <bdi>{(add.error as Error).message}</bdi>
-        </Alert>
-      )}
+      <QueryError error={add.error} />
     </Card>
   );
 }
@@ -192,7 +169,7 @@ function EditRow({ kingdom, onDone, onCancel }: { kingdom: Kingdom; onDone: () =
   const [camp, setCamp] = useState(kingdom.camp);
   const save = useMutation({ mutationFn: () => admin.editKingdom(kingdom.number, { name: name.trim(), camp: camp.trim() }), onSuccess: onDone });
   return (
-    <tr data-testid="kingdom-row" className="max-md:grid max-md:gap-2 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+    <CardRow data-testid="kingdom-row" className="max-md:grid-cols-none max-md:gap-2">
       <Td className="max-md:px-1">
         <bdi dir="ltr" className="font-semibold tabular-nums">
           {kingdom.number}
@@ -219,6 +196,6 @@ function EditRow({ kingdom, onDone, onCancel }: { kingdom: Kingdom; onDone: () =
           </p>
         )}
       </Td>
-    </tr>
+    </CardRow>
   );
 }

@@ -11,13 +11,17 @@ import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
 import { RankTag } from '../../components/rank-tag';
-import { Table, Td, Th } from '../../components/table';
+import { CardRow, Table, TableHead, Td } from '../../components/table';
+import { PageTitle } from '../../components/page-header';
+import { CellCaption } from '../../components/stats/cells';
 import { useChild } from '../../app-context';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { useDebounced } from '../../lib/use-debounced';
-import { ConfirmDialog } from '../../components/stats/confirm-dialog';
+import { usePagedFilter } from '../../lib/use-paged-filter';
+import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { QueryError } from '../../components/query-error';
+import { Hint } from '../../components/hint';
 import { When } from './shared';
 
 type Pending = { kind: 'disable' | 'revoke'; user: AdminUser } | null;
@@ -32,9 +36,9 @@ export default function UsersPage({ titleId }: { titleId: string }) {
   const client = useQueryClient();
   // an admin cannot disable their own account (the server refuses it too)
   const me = useSelector(useChild('auth'), (st) => st.context.user?.username);
-  const [q, setQ] = useState('');
-  const [rank, setRank] = useState<Rank | ''>('');
   const [page, setPage] = useState(1);
+  const [q, setQ] = usePagedFilter('', setPage);
+  const [rank, setRank] = usePagedFilter<Rank | ''>('', setPage);
   const [pending, setPending] = useState<Pending>(null);
   const [done, setDone] = useState<string | null>(null);
   const search = useDebounced(q.trim());
@@ -77,36 +81,17 @@ export default function UsersPage({ titleId }: { titleId: string }) {
 
   return (
     <div className="grid min-w-0 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
+      <PageTitle titleId={titleId} />
       <Card className="grid min-w-0 gap-3">
         <CardTitle className="mb-0">
           <FormattedMessage id="admin.users.listTitle" />
         </CardTitle>
         <div className="grid gap-3 sm:grid-cols-[minmax(0,24rem)_12rem]">
           <Field id="users-q" labelId="admin.users.search">
-            <Input
-              id="users-q"
-              type="search"
-              value={q}
-              maxLength={64}
-              onChange={(e) => {
-                setQ(e.target.value);
-                setPage(1);
-              }}
-            />
+            <Input id="users-q" type="search" value={q} maxLength={64} onChange={(e) => setQ(e.target.value)} />
           </Field>
           <Field id="users-rank" labelId="admin.users.rankFilter">
-            <NativeSelect
-              id="users-rank"
-              className="w-full"
-              value={rank}
-              onChange={(e) => {
-                setRank(e.target.value as Rank | '');
-                setPage(1);
-              }}
-            >
+            <NativeSelect id="users-rank" className="w-full" value={rank} onChange={(e) => setRank(e.target.value as Rank | '')}>
               <option value="">{intl.formatMessage({ id: 'admin.users.allRanks' })}</option>
               {RANKS.map((r) => (
                 <option key={r} value={r}>
@@ -123,46 +108,33 @@ export default function UsersPage({ titleId }: { titleId: string }) {
           </Alert>
         )}
         {list.data && list.data.users.length === 0 ? (
-          <p className="text-sm text-muted-foreground">
-            <FormattedMessage id="admin.users.noMatch" />
-          </p>
+          <Hint id="admin.users.noMatch" />
         ) : (
           <Table loading={list.isPending} columns={6} minWidth="0" className="max-lg:block">
-            <thead className="max-lg:hidden">
-              <tr>
-                <Th>
-                  <FormattedMessage id="admin.users.account" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="admin.users.governor" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="admin.users.rank" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="admin.users.balance" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="admin.users.signedUp" />
-                  {' · '}
-                  <FormattedMessage id="admin.users.lastSeen" />
-                </Th>
-                <Th>
-                  <span className="sr-only">
-                    <FormattedMessage id="admin.users.actions" />
-                  </span>
-                </Th>
-              </tr>
-            </thead>
+            <TableHead
+              className="max-lg:hidden"
+              columns={[
+                'admin.users.account',
+                'admin.users.governor',
+                'admin.users.rank',
+                { id: 'admin.users.balance', end: true },
+                {
+                  id: 'admin.users.signedUp',
+                  label: (
+                    <>
+                      <FormattedMessage id="admin.users.signedUp" />
+                      {' · '}
+                      <FormattedMessage id="admin.users.lastSeen" />
+                    </>
+                  ),
+                },
+                { id: 'admin.users.actions', srOnly: true },
+              ]}
+            />
             {/* on phones and tablets each account is a card: every action stays on screen */}
             <tbody className="max-lg:grid max-lg:gap-3 lg:divide-y lg:divide-border">
               {list.data?.users.map((user) => (
-                <tr
-                  key={user.username}
-                  data-testid="account-row"
-                  data-username={user.username}
-                  className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-3 max-lg:gap-y-1 max-lg:rounded-md max-lg:border max-lg:border-border max-lg:p-2"
-                >
+                <CardRow key={user.username} data-testid="account-row" data-username={user.username} until="lg" className="max-lg:gap-y-1">
                   <Td className="max-lg:col-span-2 max-lg:px-1 lg:max-w-56">
                     <div className="grid min-w-0">
                       <span className="flex flex-wrap items-center gap-2">
@@ -177,13 +149,13 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                     </div>
                   </Td>
                   <Td className="max-lg:px-1">
-                    <Caption id="admin.users.governor" />
+                    <CellCaption id="admin.users.governor" until="lg" />
                     <span dir="ltr" className="tabular-nums">
                       {user.governorId}
                     </span>
                   </Td>
                   <Td className="max-lg:px-1">
-                    <Caption id="admin.users.rank" />
+                    <CellCaption id="admin.users.rank" until="lg" />
                     <span className="flex items-center gap-2">
                       <RankTag rank={user.rank} className="lg:hidden" />
                       <NativeSelect
@@ -203,7 +175,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                     </span>
                   </Td>
                   <Td className="max-lg:px-1 lg:text-end">
-                    <Caption id="admin.users.balance" />
+                    <CellCaption id="admin.users.balance" until="lg" />
                     <bdi className="tabular-nums">
                       <FormattedNumber value={user.balance} />
                     </bdi>
@@ -240,45 +212,34 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                       </Button>
                     </div>
                   </Td>
-                </tr>
+                </CardRow>
               ))}
             </tbody>
           </Table>
         )}
         {list.data && <Pagination page={list.data.page} pageSize={list.data.pageSize} total={list.data.total} onPage={setPage} />}
       </Card>
-      <ConfirmDialog
-        open={pending !== null}
-        onOpenChange={(open) => {
-          if (!open) {
-            setPending(null);
-            confirm.reset();
-          }
+      <ConfirmDialogFor
+        subject={pending}
+        onClose={() => {
+          setPending(null);
+          confirm.reset();
         }}
-        title={intl.formatMessage({ id: pending?.kind === 'revoke' ? 'admin.users.revokeTitle' : 'admin.users.disableTitle' })}
-        text={
+        title={(p) => intl.formatMessage({ id: p.kind === 'revoke' ? 'admin.users.revokeTitle' : 'admin.users.disableTitle' })}
+        text={(p) => (
           <>
-            {pending ? intl.formatMessage({ id: pending.kind === 'revoke' ? 'admin.users.revokeText' : 'admin.users.disableText' }, { username: pending.user.username }) : ''}
+            {intl.formatMessage({ id: p.kind === 'revoke' ? 'admin.users.revokeText' : 'admin.users.disableText' }, { username: p.user.username })}
             {confirm.error && (
               <span role="alert" className="mt-2 block text-danger">
                 <bdi>{(confirm.error as Error).message}</bdi>
               </span>
             )}
           </>
-        }
+        )}
         confirmId={pending?.kind === 'revoke' ? 'admin.users.revoke' : 'admin.users.disable'}
         busy={confirm.isPending}
-        onConfirm={() => pending && confirm.mutate(pending)}
+        onConfirm={(p) => confirm.mutate(p)}
       />
     </div>
-  );
-}
-
-/** A cell's label, shown only where the table is a list of cards. */
-function Caption({ id }: { id: string }) {
-  return (
-    <span className="block text-xs text-muted-foreground lg:hidden">
-      <FormattedMessage id={id} />
-    </span>
   );
 }

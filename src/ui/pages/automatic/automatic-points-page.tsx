@@ -6,18 +6,20 @@ import { MAX_POINTS_DELTA } from '../../../protocol/points';
 import { RULE_NAME_MAX, RULE_PER_MAX, RULE_STATS, rulePoints } from '../../../protocol/automatic-points';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
-import { Card, CardTitle } from '../../components/card';
+import { Card, CardHeader, CardTitle } from '../../components/card';
+import { PageTitle } from '../../components/page-header';
 import { Checkbox } from '../../components/checkbox';
 import { Input } from '../../components/input';
 import { Spinner } from '../../components/loader';
 import { NativeSelect } from '../../components/native-select';
-import { Table, Td, Th } from '../../components/table';
+import { endColumns, Table, TableBody, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
-import { ConfirmDialog } from '../../components/stats/confirm-dialog';
-import { Num } from '../../components/stats/num';
+import { ConfirmDialog, ConfirmDialogFor } from '../../components/stats/confirm-dialog';
+import { CountCell, NumCell } from '../../components/stats/cells';
 import { QueryError } from '../../components/query-error';
-import { Empty, GovernorLink, ScanSelect, useScans } from '../../components/stats/scan-parts';
+import { Empty, GovernorLink, ScanField, useScans } from '../../components/stats/scan-parts';
+import { Hint } from '../../components/hint';
 
 const statLabel = (stat: RuleStat) => `auto.stat.${stat}`;
 
@@ -147,11 +149,7 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
           />
         </p>
       )}
-      {save.isError && (
-        <Alert variant="error">
-          <bdi>{(save.error as Error).message}</bdi>
-        </Alert>
-      )}
+      <QueryError error={save.error} />
       <div className="flex flex-wrap gap-2">
         <Button type="submit" disabled={save.isPending}>
           <FormattedMessage id={editing ? 'auto.saveRule' : 'auto.createRule'} />
@@ -179,49 +177,22 @@ function RulesCard({ rules }: { rules: Rule[] }) {
   });
   return (
     <Card className="min-w-0" data-testid="rules">
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <CardTitle className="mb-0">
-          <FormattedMessage id="auto.rules" />
-        </CardTitle>
+      <CardHeader title={<FormattedMessage id="auto.rules" />}>
         {!form && (
           <Button size="sm" onClick={() => setForm({ editing: null })}>
             <FormattedMessage id="auto.newRule" />
           </Button>
         )}
-      </div>
+      </CardHeader>
       {form && <RuleForm key={form.editing?.id ?? 'new'} editing={form.editing} onDone={() => setForm(null)} />}
-      {remove.isError && (
-        <Alert variant="error">
-          <bdi>{(remove.error as Error).message}</bdi>
-        </Alert>
-      )}
+      <QueryError error={remove.error} />
       {rules.length === 0 ? (
         !form && <Empty textId="auto.noRules" />
       ) : (
         <Table minWidth="40rem" className="mt-3">
-          <thead>
-            <tr>
-              <Th>
-                <FormattedMessage id="auto.name" />
-              </Th>
-              <Th>
-                <FormattedMessage id="auto.pays" />
-              </Th>
-              <Th className="text-end">
-                <FormattedMessage id="auto.cap" />
-              </Th>
-              <Th>
-                <FormattedMessage id="auto.auto" />
-              </Th>
-              {/* relative: the hidden label stays inside the table's scroller, so a narrow page does not scroll sideways */}
-              <Th className="relative">
-                <span className="sr-only">
-                  <FormattedMessage id="auto.actions" />
-                </span>
-              </Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
+          {/* the actions' header is relative: its hidden label stays inside the table's scroller, so a narrow page does not scroll sideways */}
+          <TableHead columns={['auto.name', 'auto.pays', { id: 'auto.cap', end: true }, 'auto.auto', { id: 'auto.actions', srOnly: true, className: 'relative' }]} />
+          <TableBody>
             {rules.map((r) => (
               <tr key={r.id} data-testid="rule-row">
                 <Td>
@@ -250,17 +221,17 @@ function RulesCard({ rules }: { rules: Rule[] }) {
                 </Td>
               </tr>
             ))}
-          </tbody>
+          </TableBody>
         </Table>
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        onOpenChange={(open) => !open && setDeleting(null)}
-        title={<FormattedMessage id="auto.deleteTitle" />}
-        text={<FormattedMessage id="auto.deleteText" values={{ name: <bdi>{deleting?.name}</bdi> }} />}
+      <ConfirmDialogFor
+        subject={deleting}
+        onClose={() => setDeleting(null)}
+        title={() => <FormattedMessage id="auto.deleteTitle" />}
+        text={(r) => <FormattedMessage id="auto.deleteText" values={{ name: <bdi>{r.name}</bdi> }} />}
         confirmId="auto.delete"
         busy={remove.isPending}
-        onConfirm={() => deleting && remove.mutate(deleting.id)}
+        onConfirm={(r) => remove.mutate(r.id)}
       />
     </Card>
   );
@@ -292,23 +263,8 @@ function PreviewView({ preview, rule, onApplied }: { preview: RulePreview; rule:
       )}
       {preview.awards.length > 0 && (
         <Table minWidth="36rem" data-testid="run-awards">
-          <thead>
-            <tr>
-              <Th>
-                <FormattedMessage id="auto.account" />
-              </Th>
-              <Th>
-                <FormattedMessage id="stat.governor" />
-              </Th>
-              <Th className="text-end">
-                <FormattedMessage id="auto.gain" />
-              </Th>
-              <Th className="text-end">
-                <FormattedMessage id="auto.pointsPaid" />
-              </Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
+          <TableHead columns={['auto.account', 'stat.governor', ...endColumns(['auto.gain', 'auto.pointsPaid'])]} />
+          <TableBody>
             {preview.awards.map((a) => (
               <tr key={a.governorId} data-testid="award-row">
                 <Td>
@@ -322,15 +278,11 @@ function PreviewView({ preview, rule, onApplied }: { preview: RulePreview; rule:
                 <Td>
                   <GovernorLink governorId={a.governorId} name={a.name} />
                 </Td>
-                <Td className="text-end">
-                  <Num value={a.gain} />
-                </Td>
-                <Td className="text-end font-medium tabular-nums">
-                  <FormattedNumber value={a.points} />
-                </Td>
+                <NumCell value={a.gain} />
+                <CountCell value={a.points} className="font-medium" />
               </tr>
             ))}
-          </tbody>
+          </TableBody>
         </Table>
       )}
       {preview.unlinked.length > 0 && (
@@ -339,43 +291,23 @@ function PreviewView({ preview, rule, onApplied }: { preview: RulePreview; rule:
             <FormattedMessage id="auto.unlinked" values={{ count: preview.unlinked.length, points: <FormattedNumber value={preview.unlinkedTotal} /> }} />
           </summary>
           <Table minWidth="28rem" className="mt-2">
-            <thead>
-              <tr>
-                <Th>
-                  <FormattedMessage id="stat.governor" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="auto.gain" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="auto.pointsPaid" />
-                </Th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
+            <TableHead columns={['stat.governor', ...endColumns(['auto.gain', 'auto.pointsPaid'])]} />
+            <TableBody>
               {preview.unlinked.map((u) => (
                 <tr key={u.governorId}>
                   <Td>
                     <GovernorLink governorId={u.governorId} name={u.name} />
                   </Td>
-                  <Td className="text-end">
-                    <Num value={u.gain} />
-                  </Td>
-                  <Td className="text-end tabular-nums">
-                    <FormattedNumber value={u.points} />
-                  </Td>
+                  <NumCell value={u.gain} />
+                  <CountCell value={u.points} />
                 </tr>
               ))}
-            </tbody>
+            </TableBody>
           </Table>
         </details>
       )}
       {preview.awards.length === 0 && <Empty textId="auto.nothingToPay" />}
-      {apply.isError && (
-        <Alert variant="error">
-          <bdi>{(apply.error as Error).message}</bdi>
-        </Alert>
-      )}
+      <QueryError error={apply.error} />
       {preview.awards.length > 0 && (
         <Button className="justify-self-start" onClick={() => setConfirming(true)} disabled={apply.isPending}>
           <FormattedMessage id="auto.apply" values={{ total: preview.total }} />
@@ -409,25 +341,20 @@ function RunCard({ rules }: { rules: Rule[] }) {
   const fromId = from ? Number(from) : list.find((s) => s.id !== toId && list.findIndex((x) => x.id === toId) < list.indexOf(s))?.id;
   const preview = useMutation({ mutationFn: () => api.preview(rule!.id, fromId!, toId!), onMutate: () => setApplied(null) });
   const ready = rule !== null && fromId !== undefined && toId !== undefined;
+  // a new choice drops the preview made for the old one
+  const choose = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    preview.reset();
+  };
   return (
     <Card className="min-w-0" data-testid="run">
       <CardTitle>
         <FormattedMessage id="auto.run" />
       </CardTitle>
-      <p className="mb-4 text-sm text-muted-foreground">
-        <FormattedMessage id="auto.runHint" />
-      </p>
+      <Hint id="auto.runHint" className="mb-4" />
       <div className="mb-4 flex flex-wrap items-end gap-3">
         <Field id="run-rule" labelId="auto.rule">
-          <NativeSelect
-            id="run-rule"
-            className="w-full sm:w-64"
-            value={ruleId}
-            onChange={(e) => {
-              setRuleId(e.target.value);
-              preview.reset();
-            }}
-          >
+          <NativeSelect id="run-rule" className="w-full sm:w-64" value={ruleId} onChange={(e) => choose(setRuleId)(e.target.value)}>
             <option value="">{intl.formatMessage({ id: 'auto.chooseRule' })}</option>
             {rules.map((r) => (
               <option key={r.id} value={String(r.id)}>
@@ -436,41 +363,15 @@ function RunCard({ rules }: { rules: Rule[] }) {
             ))}
           </NativeSelect>
         </Field>
-        <Field id="run-from" labelId="migrants.from">
-          <ScanSelect
-            id="run-from"
-            value={from}
-            onChange={(v) => {
-              setFrom(v);
-              preview.reset();
-            }}
-            scans={list}
-            defaultLabelId="migrants.fromDefault"
-          />
-        </Field>
-        <Field id="run-to" labelId="migrants.to">
-          <ScanSelect
-            id="run-to"
-            value={to}
-            onChange={(v) => {
-              setTo(v);
-              preview.reset();
-            }}
-            scans={list}
-            defaultLabelId="migrants.toDefault"
-          />
-        </Field>
+        <ScanField id="run-from" labelId="migrants.from" value={from} onChange={choose(setFrom)} scans={list} defaultLabelId="migrants.fromDefault" />
+        <ScanField id="run-to" labelId="migrants.to" value={to} onChange={choose(setTo)} scans={list} defaultLabelId="migrants.toDefault" />
         <Button onClick={() => preview.mutate()} disabled={!ready || preview.isPending}>
           <FormattedMessage id="auto.preview" />
         </Button>
       </div>
       {scans.isSuccess && list.length < 2 && <Empty textId="migrants.needTwo" />}
       {preview.isPending && <Spinner />}
-      {preview.isError && (
-        <Alert variant="error">
-          <bdi>{(preview.error as Error).message}</bdi>
-        </Alert>
-      )}
+      <QueryError error={preview.error} />
       {applied && (
         <Alert variant="success" data-testid="run-applied">
           <FormattedMessage id="auto.applied" values={{ total: <FormattedNumber value={applied.total} /> }} />
@@ -502,29 +403,8 @@ function RunsCard() {
       {runs.data && runs.data.runs.length === 0 && <Empty textId="auto.noRuns" />}
       {runs.data && runs.data.runs.length > 0 && (
         <Table minWidth="40rem">
-          <thead>
-            <tr>
-              <Th>
-                <FormattedMessage id="auto.when" />
-              </Th>
-              <Th>
-                <FormattedMessage id="auto.rule" />
-              </Th>
-              <Th>
-                <FormattedMessage id="auto.scans" />
-              </Th>
-              <Th className="text-end">
-                <FormattedMessage id="auto.entries" />
-              </Th>
-              <Th className="text-end">
-                <FormattedMessage id="auto.total" />
-              </Th>
-              <Th>
-                <FormattedMessage id="auto.by" />
-              </Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
+          <TableHead columns={['auto.when', 'auto.rule', 'auto.scans', ...endColumns(['auto.entries', 'auto.total']), 'auto.by']} />
+          <TableBody>
             {runs.data.runs.map((r) => (
               <tr key={r.id} data-testid="run-row">
                 <Td className="whitespace-nowrap">
@@ -538,16 +418,12 @@ function RunsCard() {
                     #{r.fromScanId} → #{r.toScanId}
                   </bdi>
                 </Td>
-                <Td className="text-end tabular-nums">
-                  <FormattedNumber value={r.entries} />
-                </Td>
-                <Td className="text-end tabular-nums">
-                  <FormattedNumber value={r.total} />
-                </Td>
+                <CountCell value={r.entries} />
+                <CountCell value={r.total} />
                 <Td>{r.appliedBy ? <bdi>{r.appliedBy}</bdi> : <FormattedMessage id={r.auto ? 'auto.byItself' : 'points.system'} />}</Td>
               </tr>
             ))}
-          </tbody>
+          </TableBody>
         </Table>
       )}
     </Card>
@@ -560,12 +436,8 @@ export default function AutomaticPointsPage({ titleId }: { titleId: string }) {
   const rules = useQuery({ queryKey: ['automatic', 'rules'], queryFn: () => api.rules() });
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
-      <p className="text-sm text-muted-foreground">
-        <FormattedMessage id="auto.hint" />
-      </p>
+      <PageTitle titleId={titleId} />
+      <Hint id="auto.hint" />
       <QueryError error={rules.error} />
       {rules.isPending && <Spinner />}
       {rules.data && (

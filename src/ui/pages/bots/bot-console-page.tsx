@@ -10,11 +10,12 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
-import { Label } from '../../components/label';
 import { NativeSelect } from '../../components/native-select';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
-import { BotProgress, LogList, NeedsHuman, StateBadge, useBotNames, useBotWatch, WatchStatus } from './shared';
+import { Field } from '../../components/field';
+import { Hint } from '../../components/hint';
+import { BotActivity, BotOptions, BotPage, LogList, OnlineText, StateBadge, useBotNames, useBotWatch } from './shared';
 
 /** Admin → Servers → Console (`?bot=ID`): one bot's live log and a command line, each command with its answer. */
 export default function BotConsolePage({ titleId }: { titleId: string }) {
@@ -31,59 +32,32 @@ export default function BotConsolePage({ titleId }: { titleId: string }) {
   const commands = useMemo(() => (bot ? commandsOf(monitor, bot.id) : []), [monitor, bot]);
 
   return (
-    <div className="grid min-w-0 gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">
-          <FormattedMessage id={titleId} />
-        </h1>
-        <WatchStatus actor={actor} />
-      </div>
+    <BotPage titleId={titleId} actor={actor}>
       <Card className="grid gap-3">
         <div className="flex flex-wrap items-end gap-3">
-          <div className="grid min-w-0 gap-1">
-            <Label htmlFor="console-bot">
-              <FormattedMessage id="bots.consoleBot" />
-            </Label>
+          <Field id="console-bot" labelId="bots.consoleBot" className="gap-1">
             <NativeSelect id="console-bot" className="w-full min-w-0 sm:w-64" value={bot ? String(bot.id) : ''} onChange={(e) => navigate(`/admin/bot/console?bot=${e.target.value}`)}>
               {!bot && <option value="">{intl.formatMessage({ id: 'bots.chooseBot' })}</option>}
-              {bots.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
+              <BotOptions bots={bots} />
             </NativeSelect>
-          </div>
+          </Field>
           {bot && (
             <span className="inline-flex items-center gap-2 pb-2">
-              <span className="text-sm" data-testid="bot-online">
-                <FormattedMessage id={bot.online ? 'bots.online' : 'bots.offline'} />
-              </span>
+              <OnlineText bot={bot} />
               <StateBadge bot={bot} />
               {bot.version && <span className="text-xs text-muted-foreground">v{bot.version}</span>}
             </span>
           )}
         </div>
         {monitor.ready && bots.length === 0 && (
-          <p className="text-sm text-muted-foreground">
-            <FormattedMessage id="bots.none" />
-          </p>
+          <Hint id="bots.none" />
         )}
         {monitor.ready && !bot && bots.length > 0 && (
           <Alert>
             <FormattedMessage id="bots.unknownBot" />
           </Alert>
         )}
-        {bot && (
-          <>
-            <NeedsHuman bot={bot} />
-            {bot.online && bot.message && bot.state !== 'needs-human' && (
-              <p className="text-sm text-muted-foreground" dir="auto">
-                {bot.message}
-              </p>
-            )}
-            <BotProgress bot={bot} />
-          </>
-        )}
+        {bot && <BotActivity bot={bot} />}
       </Card>
       {bot && (
         <div className="grid min-w-0 gap-4 lg:grid-cols-2">
@@ -96,7 +70,7 @@ export default function BotConsolePage({ titleId }: { titleId: string }) {
           <CommandPanel botId={bot.id} online={bot.online} known={bot.commands} commands={commands} />
         </div>
       )}
-    </div>
+    </BotPage>
   );
 }
 
@@ -166,10 +140,7 @@ function CommandPanel({ botId, online, known, commands }: { botId: number; onlin
         ))}
       </div>
       <form onSubmit={submit} className="flex flex-wrap items-end gap-2" noValidate>
-        <div className="grid min-w-0 flex-1 gap-1">
-          <Label htmlFor="console-command">
-            <FormattedMessage id="bots.commandLine" />
-          </Label>
+        <Field id="console-command" labelId="bots.commandLine" className="flex-1 gap-1">
           <Input
             id="console-command"
             dir="ltr"
@@ -182,20 +153,18 @@ function CommandPanel({ botId, online, known, commands }: { botId: number; onlin
             aria-invalid={!!invalid || undefined}
             aria-describedby={invalid ? 'console-command-error' : undefined}
           />
-          <datalist id="console-commands">
-            {known.map((c) => (
-              <option key={c} value={c} />
-            ))}
-          </datalist>
-        </div>
+        </Field>
+        <datalist id="console-commands">
+          {known.map((c) => (
+            <option key={c} value={c} />
+          ))}
+        </datalist>
         <Button type="submit" disabled={!online || send.isPending || line.trim() === ''}>
           <FormattedMessage id="bots.send" />
         </Button>
       </form>
       {!online && (
-        <p className="text-sm text-muted-foreground">
-          <FormattedMessage id="bots.offlineNoCommands" />
-        </p>
+        <Hint id="bots.offlineNoCommands" />
       )}
       {invalid && (
         <p id="console-command-error" className="text-sm text-danger" role="alert">

@@ -7,8 +7,9 @@ import { Button } from '../../components/button';
 import { Card } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Label } from '../../components/label';
+import { Field } from '../../components/field';
 import { NativeSelect } from '../../components/native-select';
-import { downloadBotLog, LogList, useBotNames, useBotWatch, WatchStatus } from './shared';
+import { BotOptions, BotPage, downloadBotLog, LogList, useBotNames, useBotWatch } from './shared';
 
 /** Admin → Servers → Monitor: the live log of every bot, filtered by bot and level, paused at will. */
 export default function BotMonitorPage({ titleId }: { titleId: string }) {
@@ -25,19 +26,10 @@ export default function BotMonitorPage({ titleId }: { titleId: string }) {
     actor.send({ type: 'FILTER', levels: on ? LOG_LEVELS.filter((l) => l === level || filter.levels.includes(l)) : filter.levels.filter((l) => l !== level) });
 
   return (
-    <div className="grid min-w-0 gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">
-          <FormattedMessage id={titleId} />
-        </h1>
-        <WatchStatus actor={actor} />
-      </div>
+    <BotPage titleId={titleId} actor={actor}>
       <Card className="grid gap-3">
         <div className="flex flex-wrap items-end gap-x-6 gap-y-3">
-          <div className="grid min-w-0 gap-1">
-            <Label htmlFor="monitor-bot">
-              <FormattedMessage id="bots.filterBot" />
-            </Label>
+          <Field id="monitor-bot" labelId="bots.filterBot" className="gap-1">
             <NativeSelect
               id="monitor-bot"
               className="w-full min-w-0 sm:w-56"
@@ -45,13 +37,9 @@ export default function BotMonitorPage({ titleId }: { titleId: string }) {
               onChange={(e) => actor.send({ type: 'FILTER', botId: e.target.value === '' ? null : Number(e.target.value) })}
             >
               <option value="">{intl.formatMessage({ id: 'bots.allBots' })}</option>
-              {bots.map((b) => (
-                <option key={b.id} value={b.id}>
-                  {b.name}
-                </option>
-              ))}
+              <BotOptions bots={bots} />
             </NativeSelect>
-          </div>
+          </Field>
           <fieldset className="flex flex-wrap items-center gap-x-4 gap-y-2">
             <legend className="mb-1 text-sm font-medium">
               <FormattedMessage id="bots.filterLevel" />
@@ -86,6 +74,6 @@ export default function BotMonitorPage({ titleId }: { titleId: string }) {
           </Button>
         </div>
       </Card>
-    </div>
+    </BotPage>
   );
 }

@@ -11,10 +11,11 @@ import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
-import { Label } from '../../components/label';
 import { useApi } from '../../lib/use-api';
-import { ConfirmDialog } from '../../components/stats/confirm-dialog';
-import { BotProgress, NeedsHuman, StateBadge, useBotWatch, WatchStatus } from './shared';
+import { Field } from '../../components/field';
+import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
+import { Hint } from '../../components/hint';
+import { BotActivity, BotPage, OnlineText, StateBadge, useBotWatch } from './shared';
 
 /** Admin → Servers → Status: every bot, online or not, its state and progress; register, rotate, revoke. */
 export default function BotStatusPage({ titleId }: { titleId: string }) {
@@ -48,13 +49,7 @@ export default function BotStatusPage({ titleId }: { titleId: string }) {
   });
 
   return (
-    <div className="grid min-w-0 gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">
-          <FormattedMessage id={titleId} />
-        </h1>
-        <WatchStatus actor={actor} />
-      </div>
+    <BotPage titleId={titleId} actor={actor}>
       <RegisterForm
         onRegistered={(registered) => {
           setShown(registered);
@@ -66,9 +61,7 @@ export default function BotStatusPage({ titleId }: { titleId: string }) {
       {listed.error && !ready && <Alert variant="error">{listed.error.message}</Alert>}
       {list.length === 0 && (ready || listed.isSuccess) ? (
         <Card>
-          <p className="text-sm text-muted-foreground">
-            <FormattedMessage id="bots.none" />
-          </p>
+          <Hint id="bots.none" />
         </Card>
       ) : (
         <ul className="grid min-w-0 grid-cols-1 gap-3 md:grid-cols-2 xl:grid-cols-3" aria-label={intl.formatMessage({ id: 'bots.listLabel' })}>
@@ -79,25 +72,25 @@ export default function BotStatusPage({ titleId }: { titleId: string }) {
           ))}
         </ul>
       )}
-      <ConfirmDialog
-        open={rotating !== null}
-        onOpenChange={(open) => !open && setRotating(null)}
-        title={<FormattedMessage id="bots.rotateTitle" values={{ name: rotating?.name }} />}
-        text={<FormattedMessage id="bots.rotateText" />}
+      <ConfirmDialogFor
+        subject={rotating}
+        onClose={() => setRotating(null)}
+        title={(bot) => <FormattedMessage id="bots.rotateTitle" values={{ name: bot.name }} />}
+        text={() => <FormattedMessage id="bots.rotateText" />}
         confirmId="bots.rotate"
         busy={rotate.isPending}
-        onConfirm={() => rotating && rotate.mutate(rotating)}
+        onConfirm={(bot) => rotate.mutate(bot)}
       />
-      <ConfirmDialog
-        open={revoking !== null}
-        onOpenChange={(open) => !open && setRevoking(null)}
-        title={<FormattedMessage id="bots.revokeTitle" values={{ name: revoking?.name }} />}
-        text={<FormattedMessage id="bots.revokeText" />}
+      <ConfirmDialogFor
+        subject={revoking}
+        onClose={() => setRevoking(null)}
+        title={(bot) => <FormattedMessage id="bots.revokeTitle" values={{ name: bot.name }} />}
+        text={() => <FormattedMessage id="bots.revokeText" />}
         confirmId="bots.revoke"
         busy={revoke.isPending}
-        onConfirm={() => revoking && revoke.mutate(revoking)}
+        onConfirm={(bot) => revoke.mutate(bot)}
       />
-    </div>
+    </BotPage>
   );
 }
 
@@ -112,19 +105,11 @@ function BotCard({ bot, onRotate, onRevoke }: { bot: Bot; onRotate: () => void; 
         </h2>
         <span className="inline-flex items-center gap-2">
           <span className={bot.online ? 'size-2 rounded-full bg-success' : 'size-2 rounded-full bg-muted-foreground'} aria-hidden />
-          <span className="text-sm" data-testid="bot-online">
-            <FormattedMessage id={bot.online ? 'bots.online' : 'bots.offline'} />
-          </span>
+          <OnlineText bot={bot} />
           {bot.online && <StateBadge bot={bot} />}
         </span>
       </div>
-      <NeedsHuman bot={bot} />
-      {bot.online && bot.message && bot.state !== 'needs-human' && (
-        <p className="text-sm text-muted-foreground" dir="auto">
-          {bot.message}
-        </p>
-      )}
-      <BotProgress bot={bot} />
+      <BotActivity bot={bot} />
       <dl className="grid grid-cols-[auto_1fr] gap-x-3 gap-y-1 text-sm">
         <dt className="text-muted-foreground">
           <FormattedMessage id="bots.lastScan" />
@@ -176,12 +161,9 @@ function RegisterForm({ onRegistered }: { onRegistered: (r: Registered) => void 
         <FormattedMessage id="bots.registerTitle" />
       </CardTitle>
       <form onSubmit={submit} className="flex flex-wrap items-end gap-3" noValidate>
-        <div className="grid min-w-0 flex-1 gap-1 sm:max-w-sm">
-          <Label htmlFor="bot-name">
-            <FormattedMessage id="bots.name" />
-          </Label>
+        <Field id="bot-name" labelId="bots.name" className="flex-1 gap-1 sm:max-w-sm">
           <Input id="bot-name" value={name} maxLength={BOT_NAME_MAX} dir="auto" onChange={(e) => setName(e.target.value)} aria-invalid={register.isError || undefined} />
-        </div>
+        </Field>
         <Button type="submit" disabled={register.isPending || name.trim() === ''}>
           <FormattedMessage id="bots.register" />
         </Button>
@@ -220,9 +202,7 @@ function TokenOnce({ registered, onDone }: { registered: Registered; onDone: () 
           <FormattedMessage id={copied ? 'bots.copied' : 'bots.copy'} />
         </Button>
       </div>
-      <p className="text-sm text-muted-foreground">
-        <FormattedMessage id="bots.agentHint" />
-      </p>
+      <Hint id="bots.agentHint" />
       <code className="block overflow-x-auto whitespace-pre rounded-md bg-muted px-3 py-2 text-xs" dir="ltr">
         {commandLine}
       </code>

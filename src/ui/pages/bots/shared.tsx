@@ -1,6 +1,6 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useActorRef, useSelector } from '@xstate/react';
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { FormattedMessage, FormattedTime, useIntl } from 'react-intl';
 import type { Bot, BotState, LogLevel, LogLine } from '../../../protocol/bots';
 import { endpoints } from '../../../api/config';
@@ -11,6 +11,7 @@ import { createRecorder, type Recorder } from '../../../streams/recorder';
 import { version } from '../../../../package.json';
 import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
+import { PageHeader } from '../../components/page-header';
 import { cn } from '../../lib/cn';
 
 /**
@@ -143,6 +144,51 @@ export function BotProgress({ bot }: { bot: Bot }) {
         )}
       </div>
     </div>
+  );
+}
+
+/** A bot page: its title with the live view's status beside it, then its content. */
+export function BotPage({ titleId, actor, children }: { titleId: string; actor: BotWatchActor; children: ReactNode }) {
+  return (
+    <div className="grid min-w-0 gap-4">
+      <PageHeader titleId={titleId}>
+        <WatchStatus actor={actor} />
+      </PageHeader>
+      {children}
+    </div>
+  );
+}
+
+/** The bots as a picker's options, by name. */
+export function BotOptions({ bots }: { bots: readonly Bot[] }) {
+  return bots.map((b) => (
+    <option key={b.id} value={b.id}>
+      {b.name}
+    </option>
+  ));
+}
+
+/** "Online" or "Offline". */
+export function OnlineText({ bot }: { bot: Bot }) {
+  return (
+    <span className="text-sm" data-testid="bot-online">
+      <FormattedMessage id={bot.online ? 'bots.online' : 'bots.offline'} />
+    </span>
+  );
+}
+
+/** What a bot is doing now: waiting for a person, its own message, its progress (nothing while offline). */
+export function BotActivity({ bot }: { bot: Bot }) {
+  return (
+    <>
+      <NeedsHuman bot={bot} />
+      {bot.online && bot.message && bot.state !== 'needs-human' && (
+        <p className="text-sm text-muted-foreground" dir="auto">
+          {bot.message}
+        </p>
+      )}
+      <BotProgress bot={bot} />
+    </>
   );
 }
 

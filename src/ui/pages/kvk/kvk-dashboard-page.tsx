@@ -4,18 +4,21 @@ import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react
 import { createKvkApi, type Season, type Standing, type StandingSort, type StandingsAnswer, type StandingsFilters } from '../../../api/kvk';
 import { KVK_PAGE_SIZE, STATUSES, ZEROED_SUGGESTION } from '../../../protocol/kvk';
 import { Button } from '../../components/button';
-import { Card, CardTitle } from '../../components/card';
-import { Input } from '../../components/input';
-import { Label } from '../../components/label';
+import { Card, CardHeader, CardTitle } from '../../components/card';
+import { Field } from '../../components/field';
+import { PageTitle } from '../../components/page-header';
 import { NativeSelect } from '../../components/native-select';
 import { Pagination } from '../../components/pagination';
-import { Table, Td, Th } from '../../components/table';
+import { endColumns, Table, TableBody, TableHead, Td, Th } from '../../components/table';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
 import { ExportCsvButton } from '../../components/export-csv-button';
 import { useDebounced } from '../../lib/use-debounced';
 import { Num } from '../../components/stats/num';
+import { CountCell, GovernorName, NumCell } from '../../components/stats/cells';
+import { AllianceFilter, GovernorSearch } from '../../components/stats/governor-filters';
 import { Empty, GovernorLink } from '../../components/stats/scan-parts';
+import { Hint } from '../../components/hint';
 import { KvkAlert, MarkDialog, ProgressBar, StatusTag, useUnmark } from './shared';
 
 /** The season shown by default: the running one that started last (the server lists running seasons first), else the newest. */
@@ -24,10 +27,7 @@ export const defaultSeason = (seasons: Season[]) => seasons.find((s) => s.runnin
 export function SeasonPicker({ seasons, value, onChange }: { seasons: Season[]; value: number | undefined; onChange: (id: number) => void }) {
   const intl = useIntl();
   return (
-    <div className="grid min-w-0 gap-1.5">
-      <Label htmlFor="kvk-season">
-        <FormattedMessage id="kvk.season" />
-      </Label>
+    <Field id="kvk-season" labelId="kvk.season">
       <NativeSelect id="kvk-season" className="w-full min-w-0 sm:w-72" value={value === undefined ? '' : String(value)} onChange={(e) => onChange(Number(e.target.value))}>
         {seasons.map((s) => (
           <option key={s.id} value={String(s.id)}>
@@ -35,7 +35,7 @@ export function SeasonPicker({ seasons, value, onChange }: { seasons: Season[]; 
           </option>
         ))}
       </NativeSelect>
-    </div>
+    </Field>
   );
 }
 
@@ -141,48 +141,27 @@ function StandingsTable({
           {h('killsProgress', 'kvk.col.killsProgress', false)}
           {h('deadsProgress', 'kvk.col.deadsProgress', false)}
           {h('status', 'kvk.col.status', false)}
-          <Th>
-            <span className="sr-only">
-              <FormattedMessage id="kvk.col.actions" />
-            </span>
+          <Th srOnly>
+            <FormattedMessage id="kvk.col.actions" />
           </Th>
         </tr>
       </thead>
-      <tbody className="divide-y divide-border">
+      <TableBody>
         {data.standings.map((s) => (
           <tr key={s.governorId} data-testid="kvk-row" data-governor-id={s.governorId} data-status={s.status}>
             <Td className="max-w-56">
-              <span className="grid min-w-0">
-                <GovernorLink governorId={s.governorId} name={s.name} className="truncate" />
-                <span dir="ltr" className="text-start text-xs tabular-nums text-muted-foreground">
-                  {s.governorId}
-                </span>
-              </span>
+              <GovernorName governorId={s.governorId} name={s.name} />
             </Td>
             <Td>
               <bdi>{s.alliance || '—'}</bdi>
             </Td>
-            <Td className="text-end">
-              <Num value={s.startPower} />
-            </Td>
-            <Td className="text-end">
-              <Num value={s.gains.t4Kills} />
-            </Td>
-            <Td className="text-end">
-              <Num value={s.gains.t5Kills} />
-            </Td>
-            <Td className="text-end">
-              <Num value={s.gains.deads} />
-            </Td>
-            <Td className="text-end">
-              <Num value={s.gains.killpoints} />
-            </Td>
-            <Td className="text-end">
-              <Num value={s.gains.power} signed />
-            </Td>
-            <Td className="text-end font-medium">
-              <Num value={s.dkp} testId="kvk-dkp" />
-            </Td>
+            <NumCell value={s.startPower} />
+            <NumCell value={s.gains.t4Kills} />
+            <NumCell value={s.gains.t5Kills} />
+            <NumCell value={s.gains.deads} />
+            <NumCell value={s.gains.killpoints} />
+            <NumCell value={s.gains.power} signed />
+            <NumCell value={s.dkp} className="font-medium" testId="kvk-dkp" />
             <Td className="text-end text-xs">
               <span className="grid justify-items-end whitespace-nowrap">
                 <span>
@@ -232,7 +211,7 @@ function StandingsTable({
             </Td>
           </tr>
         ))}
-      </tbody>
+      </TableBody>
     </Table>
   );
 }
@@ -279,48 +258,23 @@ function AllianceTotals({ data }: { data: StandingsAnswer }) {
         <FormattedMessage id="kvk.alliances" />
       </CardTitle>
       <Table minWidth="44rem">
-        <thead>
-          <tr>
-            <Th>
-              <FormattedMessage id="stat.alliance" />
-            </Th>
-            {['stat.governors', 'kvk.col.metCount', 'kvk.col.startPower', 'stat.t4Kills', 'stat.t5Kills', 'stat.deads', 'kvk.col.dkp'].map((id) => (
-              <Th key={id} className="text-end">
-                <FormattedMessage id={id} />
-              </Th>
-            ))}
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-border">
+        <TableHead columns={['stat.alliance', ...endColumns(['stat.governors', 'kvk.col.metCount', 'kvk.col.startPower', 'stat.t4Kills', 'stat.t5Kills', 'stat.deads', 'kvk.col.dkp'])]} />
+        <TableBody>
           {data.alliances.map((a) => (
             <tr key={a.alliance} data-testid="kvk-alliance-row">
               <Td>
                 <bdi className="font-medium">{a.alliance || '—'}</bdi>
               </Td>
-              <Td className="text-end tabular-nums">
-                <FormattedNumber value={a.governors} />
-              </Td>
-              <Td className="text-end tabular-nums">
-                <FormattedNumber value={a.met} />
-              </Td>
-              <Td className="text-end">
-                <Num value={a.startPower} />
-              </Td>
-              <Td className="text-end">
-                <Num value={a.gains.t4Kills} />
-              </Td>
-              <Td className="text-end">
-                <Num value={a.gains.t5Kills} />
-              </Td>
-              <Td className="text-end">
-                <Num value={a.gains.deads} />
-              </Td>
-              <Td className="text-end font-medium">
-                <Num value={a.dkp} />
-              </Td>
+              <CountCell value={a.governors} />
+              <CountCell value={a.met} />
+              <NumCell value={a.startPower} />
+              <NumCell value={a.gains.t4Kills} />
+              <NumCell value={a.gains.t5Kills} />
+              <NumCell value={a.gains.deads} />
+              <NumCell value={a.dkp} className="font-medium" />
             </tr>
           ))}
-        </tbody>
+        </TableBody>
       </Table>
     </Card>
   );
@@ -332,32 +286,13 @@ function Arrivals({ data }: { data: StandingsAnswer }) {
       <CardTitle className="mb-2">
         <FormattedMessage id="kvk.arrivals.title" values={{ count: data.arrivals.length }} />
       </CardTitle>
-      <p className="mb-3 text-sm text-muted-foreground">
-        <FormattedMessage id="kvk.arrivals.hint" />
-      </p>
+      <Hint id="kvk.arrivals.hint" className="mb-3" />
       {data.arrivals.length === 0 ? (
         <Empty textId="kvk.arrivals.none" />
       ) : (
         <Table minWidth="44rem">
-          <thead>
-            <tr>
-              <Th>
-                <FormattedMessage id="stat.governor" />
-              </Th>
-              <Th>
-                <FormattedMessage id="stat.alliance" />
-              </Th>
-              <Th>
-                <FormattedMessage id="kvk.col.firstSeen" />
-              </Th>
-              {['stat.power', 'stat.t4Kills', 'stat.t5Kills', 'stat.deads', 'kvk.col.dkp'].map((id) => (
-                <Th key={id} className="text-end">
-                  <FormattedMessage id={id} />
-                </Th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
+          <TableHead columns={['stat.governor', 'stat.alliance', 'kvk.col.firstSeen', ...endColumns(['stat.power', 'stat.t4Kills', 'stat.t5Kills', 'stat.deads', 'kvk.col.dkp'])]} />
+          <TableBody>
             {data.arrivals.map((a) => (
               <tr key={a.governorId} data-testid="kvk-arrival-row">
                 <Td>
@@ -369,24 +304,14 @@ function Arrivals({ data }: { data: StandingsAnswer }) {
                 <Td className="text-xs">
                   <FormattedDate value={a.firstScan.takenAt} dateStyle="medium" />
                 </Td>
-                <Td className="text-end">
-                  <Num value={a.power} />
-                </Td>
-                <Td className="text-end">
-                  <Num value={a.gains.t4Kills} />
-                </Td>
-                <Td className="text-end">
-                  <Num value={a.gains.t5Kills} />
-                </Td>
-                <Td className="text-end">
-                  <Num value={a.gains.deads} />
-                </Td>
-                <Td className="text-end font-medium">
-                  <Num value={a.dkp} />
-                </Td>
+                <NumCell value={a.power} />
+                <NumCell value={a.gains.t4Kills} />
+                <NumCell value={a.gains.t5Kills} />
+                <NumCell value={a.gains.deads} />
+                <NumCell value={a.dkp} className="font-medium" />
               </tr>
             ))}
-          </tbody>
+          </TableBody>
         </Table>
       )}
     </Card>
@@ -428,9 +353,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
 
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
+      <PageTitle titleId={titleId} />
       <KvkAlert error={seasons.error ?? standings.error ?? unmark.error} />
       {seasons.isSuccess && list.length === 0 ? (
         <Card>
@@ -448,10 +371,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
                   setWindowName('');
                 }}
               />
-              <div className="grid min-w-0 gap-1.5">
-                <Label htmlFor="kvk-window">
-                  <FormattedMessage id="kvk.window" />
-                </Label>
+              <Field id="kvk-window" labelId="kvk.window">
                 <NativeSelect id="kvk-window" className="w-full min-w-0 sm:w-56" value={windowName} onChange={(e) => setWindowName(e.target.value)}>
                   <option value="">{intl.formatMessage({ id: 'kvk.wholeSeason' })}</option>
                   {season.windows.map((w) => (
@@ -460,36 +380,18 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
                     </option>
                   ))}
                 </NativeSelect>
-              </div>
+              </Field>
             </div>
             {data && <Period data={data} />}
             {data && <Counts counts={data.counts} status={status} onStatus={setStatus} />}
             {data && <Suggested data={data} onConfirm={(s) => setMarking({ s, mark: 'zeroed', reason: intl.formatMessage({ id: 'kvk.suggested.reason' }) })} />}
             <Card className="min-w-0" data-testid="kvk-standings-card">
-              <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-                <CardTitle className="mb-0">
-                  <FormattedMessage id="kvk.standings" />
-                </CardTitle>
+              <CardHeader title={<FormattedMessage id="kvk.standings" />}>
                 <ExportCsvButton filename={`kvk-season-${season.id}.csv`} fetchCsv={() => kvk.standingsCsv(season.id, filters)} />
-              </div>
+              </CardHeader>
               <div className="mb-3 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
-                <Input
-                  type="search"
-                  value={q}
-                  onChange={(e) => setQ(e.target.value)}
-                  maxLength={64}
-                  placeholder={intl.formatMessage({ id: 'dashboard.searchPlaceholder' })}
-                  aria-label={intl.formatMessage({ id: 'dashboard.search' })}
-                  dir="auto"
-                />
-                <Input
-                  value={alliance}
-                  onChange={(e) => setAlliance(e.target.value)}
-                  maxLength={64}
-                  placeholder={intl.formatMessage({ id: 'dashboard.alliancePlaceholder' })}
-                  aria-label={intl.formatMessage({ id: 'dashboard.allianceFilter' })}
-                  dir="auto"
-                />
+                <GovernorSearch value={q} onChange={setQ} />
+                <AllianceFilter value={alliance} onChange={setAlliance} />
                 <NativeSelect className="w-full min-w-0" value={status} onChange={(e) => setStatus(e.target.value)} aria-label={intl.formatMessage({ id: 'kvk.col.status' })}>
                   <option value="">{intl.formatMessage({ id: 'kvk.anyStatus' })}</option>
                   {STATUSES.map((s) => (

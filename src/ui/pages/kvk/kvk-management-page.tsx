@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
-import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { createKvkApi, type Season, type SeasonBody } from '../../../api/kvk';
 import type { Scan } from '../../../api/scans';
 import { KVK_MAX_BRACKETS, KVK_MAX_WINDOWS, KVK_NAME_MAX, KVK_WINDOW_NAME_MAX, seasonBody } from '../../../protocol/kvk';
@@ -9,10 +9,14 @@ import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
-import { Table, Td, Th } from '../../components/table';
+import { Table, TableBody, TableHead, Td } from '../../components/table';
+import { PageHeader } from '../../components/page-header';
+import { ErrorAlert } from '../../components/query-error';
+import { CountCell } from '../../components/stats/cells';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { Empty, GovernorLink, useScans } from '../../components/stats/scan-parts';
+import { Hint } from '../../components/hint';
 import { kvkError, KvkAlert, MarkDialog, StatusTag, useUnmark } from './shared';
 
 interface Draft {
@@ -35,6 +39,9 @@ const toDraft = (s: Season): Draft => ({
   brackets: s.brackets.map((b) => ({ minPower: String(b.minPower), kills: String(b.kills), deads: String(b.deads) })),
   windows: s.windows.map((w) => ({ name: w.name, fromScanId: String(w.fromScanId), toScanId: String(w.toScanId) })),
 });
+
+/** The rows with row `i` changed (a bracket's or a window's field). */
+const withRow = <T,>(rows: T[], i: number, patch: Partial<T>): T[] => rows.map((row, j) => (j === i ? { ...row, ...patch } : row));
 
 /** A typed number as the API takes it; text that is not a number stays text, so the schema names the field. */
 const num = (v: string): number | string => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
@@ -70,13 +77,20 @@ function Section({ titleId, hintId, children, action }: { titleId: string; hintI
         <FormattedMessage id={titleId} />
       </legend>
       {hintId && (
-        <p className="text-sm text-muted-foreground">
-          <FormattedMessage id={hintId} />
-        </p>
+        <Hint id={hintId} />
       )}
       {children}
       {action}
     </fieldset>
+  );
+}
+
+/** A section's "Add a …" button, under its rows. */
+function AddButton({ labelId, disabled, onClick }: { labelId: string; disabled: boolean; onClick: () => void }) {
+  return (
+    <Button type="button" variant="outline" size="sm" className="justify-self-start" disabled={disabled} onClick={onClick}>
+      <FormattedMessage id={labelId} />
+    </Button>
   );
 }
 
@@ -145,38 +159,10 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
         <Section
           titleId="kvk.brackets"
           hintId="kvk.brackets.hint"
-          action={
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              className="justify-self-start"
-              disabled={draft.brackets.length >= KVK_MAX_BRACKETS}
-              onClick={() => set({ brackets: [...draft.brackets, { minPower: '', kills: '', deads: '' }] })}
-            >
-              <FormattedMessage id="kvk.brackets.add" />
-            </Button>
-          }
+          action={<AddButton labelId="kvk.brackets.add" disabled={draft.brackets.length >= KVK_MAX_BRACKETS} onClick={() => set({ brackets: [...draft.brackets, { minPower: '', kills: '', deads: '' }] })} />}
         >
           <Table minWidth="30rem" className="relative" data-testid="kvk-brackets">
-            <thead>
-              <tr>
-                <Th>
-                  <FormattedMessage id="kvk.brackets.fromPower" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="kvk.brackets.kills" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="kvk.brackets.deads" />
-                </Th>
-                <Th>
-                  <span className="sr-only">
-                    <FormattedMessage id="kvk.col.actions" />
-                  </span>
-                </Th>
-              </tr>
-            </thead>
+            <TableHead columns={['kvk.brackets.fromPower', 'kvk.brackets.kills', 'kvk.brackets.deads', { id: 'kvk.col.actions', srOnly: true }]} />
             <tbody>
               {draft.brackets.map((b, i) => {
                 const cell = (key: 'minPower' | 'kills' | 'deads', labelId: string) => (
@@ -187,7 +173,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
                       inputMode="numeric"
                       value={b[key]}
                       aria-label={intl.formatMessage({ id: labelId }, { n: i + 1 })}
-                      onChange={(e) => set({ brackets: draft.brackets.map((x, j) => (j === i ? { ...x, [key]: e.target.value } : x)) })}
+                      onChange={(e) => set({ brackets: withRow(draft.brackets, i, { [key]: e.target.value }) })}
                     />
                   </Td>
                 );
@@ -211,18 +197,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
         <Section
           titleId="kvk.windows"
           hintId="kvk.windows.hint"
-          action={
-            <Button
-              type="button"
-              variant="outline"
-              size="sm"
-              className="justify-self-start"
-              disabled={draft.windows.length >= KVK_MAX_WINDOWS}
-              onClick={() => set({ windows: [...draft.windows, { name: '', fromScanId: '', toScanId: '' }] })}
-            >
-              <FormattedMessage id="kvk.windows.add" />
-            </Button>
-          }
+          action={<AddButton labelId="kvk.windows.add" disabled={draft.windows.length >= KVK_MAX_WINDOWS} onClick={() => set({ windows: [...draft.windows, { name: '', fromScanId: '', toScanId: '' }] })} />}
         >
           {draft.windows.map((w, i) => (
             <div key={i} className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]" data-testid="kvk-window">
@@ -232,18 +207,18 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
                 dir="auto"
                 placeholder={intl.formatMessage({ id: 'kvk.windows.namePlaceholder' })}
                 aria-label={intl.formatMessage({ id: 'kvk.windows.nameOf' }, { n: i + 1 })}
-                onChange={(e) => set({ windows: draft.windows.map((x, j) => (j === i ? { ...x, name: e.target.value } : x)) })}
+                onChange={(e) => set({ windows: withRow(draft.windows, i, { name: e.target.value }) })}
               />
               <ScanPicker
                 value={w.fromScanId}
-                onChange={(v) => set({ windows: draft.windows.map((x, j) => (j === i ? { ...x, fromScanId: v } : x)) })}
+                onChange={(v) => set({ windows: withRow(draft.windows, i, { fromScanId: v }) })}
                 scans={scans}
                 emptyId="kvk.windows.from"
                 label={intl.formatMessage({ id: 'kvk.windows.fromOf' }, { n: i + 1 })}
               />
               <ScanPicker
                 value={w.toScanId}
-                onChange={(v) => set({ windows: draft.windows.map((x, j) => (j === i ? { ...x, toScanId: v } : x)) })}
+                onChange={(v) => set({ windows: withRow(draft.windows, i, { toScanId: v }) })}
                 scans={scans}
                 emptyId="kvk.windows.to"
                 label={intl.formatMessage({ id: 'kvk.windows.toOf' }, { n: i + 1 })}
@@ -255,11 +230,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
           ))}
         </Section>
 
-        {invalid && (
-          <Alert variant="error">
-            <bdi>{invalid}</bdi>
-          </Alert>
-        )}
+        {invalid && <ErrorAlert>{invalid}</ErrorAlert>}
         <KvkAlert error={save.error} />
         <div className="flex flex-wrap justify-end gap-2">
           <Button type="button" variant="outline" onClick={onCancel}>
@@ -305,28 +276,8 @@ function Marks({ season }: { season: Season }) {
       {marks.data && marks.data.length === 0 && <Empty textId="kvk.marks.none" />}
       {marks.data && marks.data.length > 0 && (
         <Table minWidth="36rem" className="relative">
-          <thead>
-            <tr>
-              <Th>
-                <FormattedMessage id="stat.governor" />
-              </Th>
-              <Th>
-                <FormattedMessage id="kvk.col.status" />
-              </Th>
-              <Th>
-                <FormattedMessage id="kvk.mark.reason" />
-              </Th>
-              <Th>
-                <FormattedMessage id="kvk.marks.by" />
-              </Th>
-              <Th>
-                <span className="sr-only">
-                  <FormattedMessage id="kvk.col.actions" />
-                </span>
-              </Th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
+          <TableHead columns={['stat.governor', 'kvk.col.status', 'kvk.mark.reason', 'kvk.marks.by', { id: 'kvk.col.actions', srOnly: true }]} />
+          <TableBody>
             {marks.data.map((m) => (
               <tr key={m.governorId} data-testid="kvk-mark-row">
                 <Td>
@@ -348,7 +299,7 @@ function Marks({ season }: { season: Season }) {
                 </Td>
               </tr>
             ))}
-          </tbody>
+          </TableBody>
         </Table>
       )}
       <MarkDialog seasonId={season.id} governor={marking} initialMark="exempt" onOpenChange={(open) => !open && setMarking(null)} />
@@ -369,10 +320,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
   const edited = typeof editing === 'number' ? list.find((s) => s.id === editing) : undefined;
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
-      <div className="flex flex-wrap items-center justify-between gap-2">
-        <h1 className="text-2xl font-semibold">
-          <FormattedMessage id={titleId} />
-        </h1>
+      <PageHeader titleId={titleId}>
         <Button
           onClick={() => {
             setEditing('new');
@@ -383,7 +331,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
         >
           <FormattedMessage id="kvk.new" />
         </Button>
-      </div>
+      </PageHeader>
       <KvkAlert error={seasons.error ?? scans.error} />
       {scans.isSuccess && scanList.length === 0 && (
         <Card>
@@ -415,28 +363,8 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
           <Empty textId="kvk.noSeasons" />
         ) : (
           <Table minWidth="40rem" className="relative" loading={seasons.isPending} columns={5}>
-            <thead>
-              <tr>
-                <Th>
-                  <FormattedMessage id="kvk.name" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="kvk.startScan" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="kvk.endScan" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="kvk.col.marks" />
-                </Th>
-                <Th>
-                  <span className="sr-only">
-                    <FormattedMessage id="kvk.col.actions" />
-                  </span>
-                </Th>
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
+            <TableHead columns={['kvk.name', 'kvk.startScan', 'kvk.endScan', { id: 'kvk.col.marks', end: true }, { id: 'kvk.col.actions', srOnly: true }]} />
+            <TableBody>
               {list.map((s) => (
                 <tr key={s.id} data-testid="kvk-season-row">
                   <Td>
@@ -451,9 +379,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
                   <Td className="text-xs">
                     {s.running ? <FormattedMessage id="kvk.latestRunning" /> : s.endScan && <FormattedDate value={s.endScan.takenAt} dateStyle="medium" />}
                   </Td>
-                  <Td className="text-end tabular-nums">
-                    <FormattedNumber value={s.marks} />
-                  </Td>
+                  <CountCell value={s.marks} />
                   <Td className="text-end">
                     <Button
                       size="sm"
@@ -469,7 +395,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
                   </Td>
                 </tr>
               ))}
-            </tbody>
+            </TableBody>
           </Table>
         )}
       </Card>

@@ -3,17 +3,20 @@ import { lazy, Suspense, useMemo, useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createMigrantsApi, type Leaver, type Migrant, type MigrantPoint } from '../../../api/migrants';
 import { Button } from '../../components/button';
-import { Card, CardTitle } from '../../components/card';
+import { Card, CardHeader, CardTitle } from '../../components/card';
+import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
-import { Label } from '../../components/label';
 import { Spinner } from '../../components/loader';
-import { Table, Td, Th } from '../../components/table';
+import { endColumns, Table, TableBody, TableHead, Td } from '../../components/table';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
 import { ExportCsvButton } from '../../components/export-csv-button';
 import { Num } from '../../components/stats/num';
+import { GovernorName, NumCell } from '../../components/stats/cells';
+import { StatTile } from '../../components/stats/stat-tile';
 import { QueryError } from '../../components/query-error';
-import { Empty, GovernorLink, ScanSelect, useScans } from '../../components/stats/scan-parts';
+import { Empty, ScanField, useScans } from '../../components/stats/scan-parts';
+import { Hint } from '../../components/hint';
 import { csvBlob } from './csv';
 
 const Chart = lazy(() => import('../../components/stats/chart'));
@@ -23,21 +26,16 @@ const PAGE = 100;
 
 function Tile({ labelId, value, power, tone, testId }: { labelId: string; value: number; power?: number; tone: 'in' | 'out' | 'plain'; testId: string }) {
   return (
-    <div className="min-w-0 rounded-lg border border-border bg-card p-3 shadow-sm" data-testid={testId}>
-      <dt className="truncate text-xs text-muted-foreground">
-        <FormattedMessage id={labelId} />
-      </dt>
-      <dd className="mt-1 flex flex-wrap items-baseline gap-x-2">
-        <span className={cn('text-xl font-semibold tabular-nums', tone === 'in' && 'text-success', tone === 'out' && 'text-danger')} data-testid={`${testId}-value`}>
-          <FormattedNumber value={value} />
+    <StatTile labelId={labelId} testId={testId}>
+      <span className={cn('text-xl font-semibold tabular-nums', tone === 'in' && 'text-success', tone === 'out' && 'text-danger')} data-testid={`${testId}-value`}>
+        <FormattedNumber value={value} />
+      </span>
+      {power !== undefined && (
+        <span className="text-xs text-muted-foreground">
+          <FormattedMessage id="migrants.powerOf" values={{ power: <Num value={power} /> }} />
         </span>
-        {power !== undefined && (
-          <span className="text-xs text-muted-foreground">
-            <FormattedMessage id="migrants.powerOf" values={{ power: <Num value={power} /> }} />
-          </span>
-        )}
-      </dd>
-    </div>
+      )}
+    </StatTile>
   );
 }
 
@@ -105,12 +103,9 @@ function MigrantList({ kind, rows, total, fileName }: { kind: 'arrived' | 'left'
   });
   return (
     <Card className="min-w-0" data-testid={`migrants-${kind}`}>
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <CardTitle className="mb-0">
-          <FormattedMessage id={kind === 'arrived' ? 'migrants.arrivedTitle' : 'migrants.leftTitle'} values={{ count: total }} />
-        </CardTitle>
+      <CardHeader title={<FormattedMessage id={kind === 'arrived' ? 'migrants.arrivedTitle' : 'migrants.leftTitle'} values={{ count: total }} />}>
         <ExportCsvButton filename={fileName} fetchCsv={exportCsv} disabled={rows.length === 0} />
-      </div>
+      </CardHeader>
       {rows.length === 0 ? (
         <Empty textId={kind === 'arrived' ? 'migrants.noneArrived' : 'migrants.noneLeft'} />
       ) : (
@@ -129,44 +124,17 @@ function MigrantList({ kind, rows, total, fileName }: { kind: 'arrived' | 'left'
             aria-label={intl.formatMessage({ id: kind === 'arrived' ? 'migrants.searchArrived' : 'migrants.searchLeft' })}
           />
           <Table minWidth={withReason ? '36rem' : '30rem'}>
-            <thead>
-              <tr>
-                <Th>
-                  <FormattedMessage id="stat.governor" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="stat.alliance" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="stat.power" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="migrants.kingdom" />
-                </Th>
-                {withReason && (
-                  <Th>
-                    <FormattedMessage id="migrants.reason" />
-                  </Th>
-                )}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-border">
+            <TableHead columns={['stat.governor', 'stat.alliance', ...endColumns(['stat.power', 'migrants.kingdom']), ...(withReason ? ['migrants.reason'] : [])]} />
+            <TableBody>
               {visible.map((r) => (
                 <tr key={r.governorId} data-testid="migrant-row" data-governor-id={r.governorId}>
                   <Td>
-                    <span className="grid min-w-0">
-                      <GovernorLink governorId={r.governorId} name={r.name} className="truncate" />
-                      <span dir="ltr" className="text-start text-xs tabular-nums text-muted-foreground">
-                        {r.governorId}
-                      </span>
-                    </span>
+                    <GovernorName governorId={r.governorId} name={r.name} />
                   </Td>
                   <Td>
                     <bdi>{r.alliance || '—'}</bdi>
                   </Td>
-                  <Td className="text-end">
-                    <Num value={r.power} />
-                  </Td>
+                  <NumCell value={r.power} />
                   <Td className="text-end tabular-nums">{r.kingdom ?? '—'}</Td>
                   {withReason && (
                     <Td data-testid="migrant-reason">
@@ -175,7 +143,7 @@ function MigrantList({ kind, rows, total, fileName }: { kind: 'arrived' | 'left'
                   )}
                 </tr>
               ))}
-            </tbody>
+            </TableBody>
           </Table>
           {filtered.length === 0 && <Empty textId="migrants.noMatch" />}
           {filtered.length > shown && (
@@ -218,25 +186,11 @@ export default function MigrantDashboardPage({ titleId }: { titleId: string }) {
   const data = diff.data;
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
-      <p className="text-sm text-muted-foreground">
-        <FormattedMessage id="migrants.hint" />
-      </p>
+      <PageTitle titleId={titleId} />
+      <Hint id="migrants.hint" />
       <div className="flex flex-wrap items-end gap-3">
-        <div className="grid min-w-0 gap-1.5">
-          <Label htmlFor="migrants-from">
-            <FormattedMessage id="migrants.from" />
-          </Label>
-          <ScanSelect id="migrants-from" value={from} onChange={setFrom} scans={list} defaultLabelId="migrants.fromDefault" />
-        </div>
-        <div className="grid min-w-0 gap-1.5">
-          <Label htmlFor="migrants-to">
-            <FormattedMessage id="migrants.to" />
-          </Label>
-          <ScanSelect id="migrants-to" value={to} onChange={setTo} scans={list} defaultLabelId="migrants.toDefault" />
-        </div>
+        <ScanField id="migrants-from" labelId="migrants.from" value={from} onChange={setFrom} scans={list} defaultLabelId="migrants.fromDefault" />
+        <ScanField id="migrants-to" labelId="migrants.to" value={to} onChange={setTo} scans={list} defaultLabelId="migrants.toDefault" />
       </div>
       <QueryError error={diff.error ?? scans.error} />
       {diff.isPending && <Spinner />}

@@ -6,8 +6,11 @@ import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Input } from '../../components/input';
-import { Label } from '../../components/label';
-import { Table, Td, Th } from '../../components/table';
+import { Field } from '../../components/field';
+import { PageTitle } from '../../components/page-header';
+import { CardRow, endColumns, Table, TableHead, Td } from '../../components/table';
+import { CellCaption } from '../../components/stats/cells';
+import { Hint } from '../../components/hint';
 import { useScansApi, Empty, Num, QueryError, ScanLabel, ScanSelect, useScans } from './shared';
 
 /** Admin → Alliances: the alliances seen in a scan (the latest by default), their name, whether they are the kingdom's, members and power. */
@@ -23,9 +26,7 @@ export default function AlliancesPage({ titleId }: { titleId: string }) {
 
   return (
     <div className="grid min-w-0 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
+      <PageTitle titleId={titleId} />
       <Card className="grid min-w-0 gap-3">
         <div className="flex flex-wrap items-end justify-between gap-3">
           <CardTitle>
@@ -36,43 +37,17 @@ export default function AlliancesPage({ titleId }: { titleId: string }) {
               </span>
             )}
           </CardTitle>
-          <div className="grid gap-1">
-            <Label htmlFor="alliances-scan">
-              <FormattedMessage id="stats.alliances.scan" />
-            </Label>
+          <Field id="alliances-scan" labelId="stats.alliances.scan" className="gap-1">
             <ScanSelect id="alliances-scan" value={scanId} onChange={setScanId} scans={scans.data?.scans ?? []} defaultLabelId="stats.alliances.latest" />
-          </div>
+          </Field>
         </div>
-        <p className="text-sm text-muted-foreground">
-          <FormattedMessage id="stats.alliances.hint" />
-        </p>
+        <Hint id="stats.alliances.hint" />
         <QueryError error={alliances.error} />
         {alliances.data && alliances.data.length === 0 ? (
           <Empty textId="stats.alliances.empty" />
         ) : (
           <Table loading={alliances.isPending} columns={6} minWidth="0" className="max-md:block md:min-w-[48rem]">
-            <thead className="max-md:hidden">
-              <tr>
-                <Th>
-                  <FormattedMessage id="stats.alliances.tag" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="stats.alliances.name" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="stats.alliances.ours" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="stats.alliances.members" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="stat.power" />
-                </Th>
-                <Th className="text-end">
-                  <FormattedMessage id="stat.killpoints" />
-                </Th>
-              </tr>
-            </thead>
+            <TableHead className="max-md:hidden" columns={['stats.alliances.tag', 'stats.alliances.name', 'stats.alliances.ours', ...endColumns(['stats.alliances.members', 'stat.power', 'stat.killpoints'])]} />
             {/* on phones each alliance is a card */}
             <tbody className="max-md:grid max-md:gap-3">{alliances.data?.map((row) => <AllianceLine key={row.tag} row={row} />)}</tbody>
           </Table>
@@ -93,7 +68,7 @@ function AllianceLine({ row }: { row: AllianceRow }) {
   });
   const nameId = `alliance-name-${row.tag}`;
   return (
-    <tr data-testid="alliance-row" className="max-md:grid max-md:grid-cols-3 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+    <CardRow data-testid="alliance-row" className="max-md:grid-cols-3">
       <Td className="font-medium max-md:col-span-2 max-md:px-1">
         <bdi>{row.tag}</bdi>
       </Td>
@@ -128,26 +103,17 @@ function AllianceLine({ row }: { row: AllianceRow }) {
         />
       </Td>
       <Td className="text-end tabular-nums max-md:px-1 max-md:text-start">
-        <MobileLabel id="stats.alliances.members" />
+        <CellCaption id="stats.alliances.members" />
         <Num value={row.members} />
       </Td>
       <Td className="text-end max-md:px-1 max-md:text-start">
-        <MobileLabel id="stat.power" />
+        <CellCaption id="stat.power" />
         <Num value={row.power} />
       </Td>
       <Td className="text-end max-md:px-1 max-md:text-start">
-        <MobileLabel id="stat.killpoints" />
+        <CellCaption id="stat.killpoints" />
         <Num value={row.killpoints} />
       </Td>
-    </tr>
-  );
-}
-
-/** The column's name above a value on phones, where the table's header is hidden. */
-function MobileLabel({ id }: { id: string }) {
-  return (
-    <span className="block text-xs text-muted-foreground md:hidden">
-      <FormattedMessage id={id} />
-    </span>
+    </CardRow>
   );
 }

@@ -1,16 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SortingState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
-import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { FormattedDate, FormattedMessage } from 'react-intl';
 import type { GovernorFilters, GovernorSort, KingdomSummary } from '../../../api/scans';
-import { Card, CardTitle } from '../../components/card';
-import { Input } from '../../components/input';
-import { Label } from '../../components/label';
-import { Table, Td, Th } from '../../components/table';
+import { Card, CardHeader, CardTitle } from '../../components/card';
+import { PageTitle } from '../../components/page-header';
+import { endColumns, Table, TableBody, TableHead, Td } from '../../components/table';
+import { CountCell, NumCell } from '../../components/stats/cells';
+import { AllianceFilter, GovernorSearch } from '../../components/stats/governor-filters';
+import { StatTile } from '../../components/stats/stat-tile';
 import { ExportCsvButton } from '../../components/export-csv-button';
 import { useDebounced } from '../../lib/use-debounced';
 import { GovernorsTable } from './governors-table';
-import { useScansApi, Change, Empty, GovernorLink, Num, QueryError, ScanSelect, useScans } from './shared';
+import { useScansApi, Change, Empty, GovernorLink, Num, QueryError, useScans } from './shared';
+import { ScanField } from '../../components/stats/scan-parts';
 
 const TOTALS = ['governors', 'power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'helps', 'rssAssistance'] as const;
 
@@ -20,15 +23,10 @@ function Totals({ summary }: { summary: KingdomSummary }) {
   return (
     <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="kingdom-totals">
       {TOTALS.map((key) => (
-        <div key={key} className="min-w-0 rounded-lg border border-border bg-card p-3 shadow-sm" data-testid={`total-${key}`}>
-          <dt className="truncate text-xs text-muted-foreground">
-            <FormattedMessage id={`stat.${key}`} />
-          </dt>
-          <dd className="mt-1 flex flex-wrap items-baseline gap-x-2">
-            <Num value={totals[key]} className="text-xl font-semibold" testId={`total-${key}-value`} />
-            <Change value={change?.[key]} />
-          </dd>
-        </div>
+        <StatTile key={key} labelId={`stat.${key}`} testId={`total-${key}`}>
+          <Num value={totals[key]} className="text-xl font-semibold" testId={`total-${key}-value`} />
+          <Change value={change?.[key]} />
+        </StatTile>
       ))}
     </dl>
   );
@@ -77,16 +75,8 @@ function Alliances({ scan }: { scan?: number }) {
       <QueryError error={alliances.error} />
       {alliances.data && (
         <Table minWidth="28rem">
-          <thead>
-            <tr>
-              {['alliance', 'members', 'power', 'killpoints', 'deads'].map((c) => (
-                <Th key={c} className={c === 'alliance' ? '' : 'text-end'}>
-                  <FormattedMessage id={`stat.${c}`} />
-                </Th>
-              ))}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-border">
+          <TableHead columns={['stat.alliance', ...endColumns(['stat.members', 'stat.power', 'stat.killpoints', 'stat.deads'])]} />
+          <TableBody>
             {alliances.data.map((a) => (
               <tr key={a.tag}>
                 <Td>
@@ -95,21 +85,13 @@ function Alliances({ scan }: { scan?: number }) {
                     <bdi className="ms-2 text-xs text-muted-foreground">{a.name}</bdi>
                   )}
                 </Td>
-                <Td className="text-end tabular-nums">
-                  <FormattedNumber value={a.members} />
-                </Td>
-                <Td className="text-end">
-                  <Num value={a.power} />
-                </Td>
-                <Td className="text-end">
-                  <Num value={a.killpoints} />
-                </Td>
-                <Td className="text-end">
-                  <Num value={a.deads} />
-                </Td>
+                <CountCell value={a.members} />
+                <NumCell value={a.power} />
+                <NumCell value={a.killpoints} />
+                <NumCell value={a.deads} />
               </tr>
             ))}
-          </tbody>
+          </TableBody>
         </Table>
       )}
     </Card>
@@ -118,7 +100,6 @@ function Alliances({ scan }: { scan?: number }) {
 
 function GovernorsCard({ scan, compare }: { scan?: number; compare?: number }) {
   const scansApi = useScansApi();
-  const intl = useIntl();
   const [q, setQ] = useState('');
   const [alliance, setAlliance] = useState('');
   const [sorting, setSorting] = useState<SortingState>([{ id: 'power', desc: true }]);
@@ -128,35 +109,15 @@ function GovernorsCard({ scan, compare }: { scan?: number; compare?: number }) {
   const sort = sorting[0];
   return (
     <Card className="min-w-0" data-testid="governors">
-      <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <CardTitle className="mb-0">
-          <FormattedMessage id="dashboard.governors" />
-        </CardTitle>
+      <CardHeader title={<FormattedMessage id="dashboard.governors" />}>
         <ExportCsvButton
           filename={`governors${scan ? `-${scan}` : ''}.csv`}
           fetchCsv={() => scansApi.governorsCsv({ ...filters, sort: sort?.id as GovernorSort, order: sort?.desc ? 'desc' : 'asc' })}
         />
-      </div>
+      </CardHeader>
       <div className="mb-3 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-        <Input
-          type="search"
-          value={q}
-          onChange={(e) => setQ(e.target.value)}
-          maxLength={64}
-          placeholder={intl.formatMessage({ id: 'dashboard.searchPlaceholder' })}
-          aria-label={intl.formatMessage({ id: 'dashboard.search' })}
-          dir="auto"
-          data-testid="governor-search"
-        />
-        <Input
-          value={alliance}
-          onChange={(e) => setAlliance(e.target.value)}
-          maxLength={64}
-          placeholder={intl.formatMessage({ id: 'dashboard.alliancePlaceholder' })}
-          aria-label={intl.formatMessage({ id: 'dashboard.allianceFilter' })}
-          dir="auto"
-          data-testid="alliance-filter"
-        />
+        <GovernorSearch value={q} onChange={setQ} data-testid="governor-search" />
+        <AllianceFilter value={alliance} onChange={setAlliance} data-testid="alliance-filter" />
       </div>
       <GovernorsTable filters={filters} sorting={sorting} onSorting={setSorting} />
     </Card>
@@ -180,9 +141,7 @@ export default function DashboardPage({ titleId }: { titleId: string }) {
   const compareId = compared?.id;
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
+      <PageTitle titleId={titleId} />
       <QueryError error={summary.error ?? scans.error} />
       {summary.isSuccess && !shown ? (
         <Card>
@@ -191,18 +150,8 @@ export default function DashboardPage({ titleId }: { titleId: string }) {
       ) : (
         <>
           <div className="flex flex-wrap items-end gap-3">
-            <div className="grid min-w-0 gap-1.5">
-              <Label htmlFor="dashboard-scan">
-                <FormattedMessage id="dashboard.scan" />
-              </Label>
-              <ScanSelect id="dashboard-scan" value={scan} onChange={setScan} scans={list} defaultLabelId="dashboard.latest" />
-            </div>
-            <div className="grid min-w-0 gap-1.5">
-              <Label htmlFor="dashboard-compare">
-                <FormattedMessage id="dashboard.compare" />
-              </Label>
-              <ScanSelect id="dashboard-compare" value={compare} onChange={setCompare} scans={list} defaultLabelId="dashboard.previous" />
-            </div>
+            <ScanField id="dashboard-scan" labelId="dashboard.scan" value={scan} onChange={setScan} scans={list} defaultLabelId="dashboard.latest" />
+            <ScanField id="dashboard-compare" labelId="dashboard.compare" value={compare} onChange={setCompare} scans={list} defaultLabelId="dashboard.previous" />
           </div>
           {shown && (
             <p className="text-sm text-muted-foreground" data-testid="dashboard-scans">

@@ -9,17 +9,22 @@ import { Checkbox } from '../../components/checkbox';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Pagination } from '../../components/pagination';
-import { Table, Td, Th } from '../../components/table';
-import { ConfirmDialog } from '../../components/stats/confirm-dialog';
-import { useScansApi, Empty, GovernorLink, QueryError } from './shared';
+import { usePagedFilter } from '../../lib/use-paged-filter';
+import { CardRow, Table, TableHead, Td } from '../../components/table';
+import { Field } from '../../components/field';
+import { PageTitle } from '../../components/page-header';
+import { GovernorName } from '../../components/stats/cells';
+import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
+import { Hint } from '../../components/hint';
+import { useScansApi, Empty, QueryError } from './shared';
 
 /** Admin → Player IDs: accounts and the governors linked to them (the sign-up's claim, farms), verified or not. */
 export default function PlayerIdsPage({ titleId }: { titleId: string }) {
   const intl = useIntl();
   const scansApi = useScansApi();
   const client = useQueryClient();
-  const [q, setQ] = useState('');
   const [page, setPage] = useState(1);
+  const [q, setQ] = usePagedFilter('', setPage);
   const [unlinking, setUnlinking] = useState<PlayerLink | null>(null);
   const links = useQuery({
     queryKey: ['player-ids', q.trim(), page],
@@ -41,65 +46,27 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
 
   return (
     <div className="grid min-w-0 gap-4">
-      <h1 className="text-2xl font-semibold">
-        <FormattedMessage id={titleId} />
-      </h1>
+      <PageTitle titleId={titleId} />
       <LinkForm onLinked={refresh} />
       <Card className="grid min-w-0 gap-3">
         <CardTitle>
           <FormattedMessage id="stats.playerIds.listTitle" />
         </CardTitle>
-        <div className="grid max-w-sm gap-1">
-          <Label htmlFor="player-ids-q">
-            <FormattedMessage id="stats.playerIds.search" />
-          </Label>
-          <Input
-            id="player-ids-q"
-            value={q}
-            maxLength={64}
-            onChange={(e) => {
-              setQ(e.target.value);
-              setPage(1);
-            }}
-          />
-        </div>
+        <Field id="player-ids-q" labelId="stats.playerIds.search" className="max-w-sm gap-1">
+          <Input id="player-ids-q" value={q} maxLength={64} onChange={(e) => setQ(e.target.value)} />
+        </Field>
         <QueryError error={links.error ?? verify.error ?? unlink.error} />
         {links.data && links.data.links.length === 0 ? (
           <Empty textId={q.trim() ? 'stats.playerIds.noMatch' : 'stats.playerIds.empty'} />
         ) : (
           <Table loading={links.isPending} columns={5} minWidth="0" className="max-md:block md:min-w-[44rem]">
-            <thead className="max-md:hidden">
-              <tr>
-                <Th>
-                  <FormattedMessage id="stats.playerIds.governor" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="stats.playerIds.account" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="stats.playerIds.kind" />
-                </Th>
-                <Th>
-                  <FormattedMessage id="stats.playerIds.verified" />
-                </Th>
-                <Th>
-                  <span className="sr-only">
-                    <FormattedMessage id="stats.playerIds.actions" />
-                  </span>
-                </Th>
-              </tr>
-            </thead>
+            <TableHead className="max-md:hidden" columns={['stats.playerIds.governor', 'stats.playerIds.account', 'stats.playerIds.kind', 'stats.playerIds.verified', { id: 'stats.playerIds.actions', srOnly: true }]} />
             {/* on phones each link is a card: every action stays on screen */}
             <tbody className="max-md:grid max-md:gap-3">
               {links.data?.links.map((link) => (
-                <tr key={link.governorId} data-testid="player-link" className="max-md:grid max-md:grid-cols-2 max-md:gap-x-3 max-md:rounded-md max-md:border max-md:border-border max-md:p-2">
+                <CardRow key={link.governorId} data-testid="player-link">
                   <Td className="max-md:px-1">
-                    <div className="grid min-w-0">
-                      {link.name !== null ? <GovernorLink governorId={link.governorId} name={link.name} className="truncate" /> : <span className="text-muted-foreground">—</span>}
-                      <span dir="ltr" className="text-start text-xs tabular-nums text-muted-foreground">
-                        {link.governorId}
-                      </span>
-                    </div>
+                    <GovernorName governorId={link.governorId} name={link.name} />
                   </Td>
                   <Td className="max-md:px-1">
                     <bdi className="break-all">{link.username}</bdi>
@@ -123,21 +90,21 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
                       </Button>
                     </div>
                   </Td>
-                </tr>
+                </CardRow>
               ))}
             </tbody>
           </Table>
         )}
         {links.data && <Pagination page={links.data.page} pageSize={links.data.pageSize} total={links.data.total} onPage={setPage} />}
       </Card>
-      <ConfirmDialog
-        open={unlinking !== null}
-        onOpenChange={(open) => !open && setUnlinking(null)}
-        title={intl.formatMessage({ id: 'stats.playerIds.unlinkTitle' })}
-        text={unlinking ? intl.formatMessage({ id: 'stats.playerIds.unlinkText' }, { governorId: unlinking.governorId, username: unlinking.username }) : ''}
+      <ConfirmDialogFor
+        subject={unlinking}
+        onClose={() => setUnlinking(null)}
+        title={() => intl.formatMessage({ id: 'stats.playerIds.unlinkTitle' })}
+        text={(l) => intl.formatMessage({ id: 'stats.playerIds.unlinkText' }, { governorId: l.governorId, username: l.username })}
         confirmId="stats.playerIds.unlink"
         busy={unlink.isPending}
-        onConfirm={() => unlinking && unlink.mutate(unlinking)}
+        onConfirm={(l) => unlink.mutate(l)}
       />
     </div>
   );
@@ -170,22 +137,14 @@ function LinkForm({ onLinked }: { onLinked: () => void }) {
       <CardTitle>
         <FormattedMessage id="stats.playerIds.linkTitle" />
       </CardTitle>
-      <p className="text-sm text-muted-foreground">
-        <FormattedMessage id="stats.playerIds.linkHint" />
-      </p>
+      <Hint id="stats.playerIds.linkHint" />
       <form className="flex flex-wrap items-end gap-3" onSubmit={submit} noValidate>
-        <div className="grid gap-1">
-          <Label htmlFor="link-governor">
-            <FormattedMessage id="stats.playerIds.governorId" />
-          </Label>
+        <Field id="link-governor" labelId="stats.playerIds.governorId" className="gap-1">
           <Input id="link-governor" inputMode="numeric" dir="ltr" className="w-40" value={governorId} onChange={(e) => setGovernorId(e.target.value)} aria-invalid={invalid && !/^[1-9]\d{0,14}$/.test(governorId.trim())} />
-        </div>
-        <div className="grid gap-1">
-          <Label htmlFor="link-username">
-            <FormattedMessage id="stats.playerIds.username" />
-          </Label>
+        </Field>
+        <Field id="link-username" labelId="stats.playerIds.username" className="gap-1">
           <Input id="link-username" className="w-56" value={username} maxLength={64} onChange={(e) => setUsername(e.target.value)} aria-invalid={invalid && username.trim() === ''} />
-        </div>
+        </Field>
         <div className="flex items-center gap-2 pb-2">
           <Checkbox id="link-verified" checked={verified} onCheckedChange={(v) => setVerified(v === true)} />
           <Label htmlFor="link-verified">
@@ -197,11 +156,7 @@ function LinkForm({ onLinked }: { onLinked: () => void }) {
         </Button>
       </form>
       {invalid && <Alert variant="error">{intl.formatMessage({ id: 'stats.playerIds.invalid' })}</Alert>}
-      {link.error && (
-        <Alert variant="error">
-          <bdi>{(link.error as Error).message}</bdi>
-        </Alert>
-      )}
+      <QueryError error={link.error} />
       {link.isSuccess && (
         <Alert variant="success">
           <FormattedMessage id="stats.playerIds.linked" values={{ governorId: link.data.governorId, username: link.data.username }} />
