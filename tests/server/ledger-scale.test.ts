@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TRANSACTIONS_PAGE_SIZE, type Transaction } from '../../src/protocol/points';
 import { csvRecords } from './back-office-helpers';
 import { call, signedIn, startTestServer } from './helpers';
+import { onPostgres } from './test-database';
 
 /**
  * 100,000 transactions: every filtered list is a correct page, read through an index (the plans are
@@ -103,7 +104,9 @@ describe(`the ledger with ${TRANSACTIONS.toLocaleString('en')} transactions`, ()
     expect(everything.body.total).toBe(TRANSACTIONS);
   });
 
-  it('every filter is read through an index, never a scan of the whole ledger', async () => {
+  // SQLite's plans (EXPLAIN QUERY PLAN); PostgreSQL plans by its statistics and may rightly scan a
+  // quarter of a table, so only the timings above hold it to account
+  it.skipIf(onPostgres)('every filter is read through an index, never a scan of the whole ledger', async () => {
     const plan = async (where: string) => {
       const rows = await sql<{ detail: string }>`explain query plan select id from points_transactions t where ${sql.raw(where)} order by id desc limit 50`.execute(server.db);
       return rows.rows.map((r) => r.detail).join(' | ');

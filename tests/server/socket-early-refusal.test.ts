@@ -189,8 +189,9 @@ describe.each([1, 2, 3])('early refusals match the transaction (seed %i)', (seed
     await Promise.all(audit.pending);
 
     expect(audit.mismatches.slice(seen)).toEqual([]);
-    // on PostgreSQL other processes may write too: the picture refuses only what none can undo, so far fewer
-    expect(audit.checked - checkedBefore).toBeGreaterThan(onPostgres ? 0 : 50);
+    // (on PostgreSQL other processes may write too: the picture refuses only what none can undo, and
+    // a seed may bring none of those; every one it refused was checked above all the same)
+    if (!onPostgres) expect(audit.checked - checkedBefore).toBeGreaterThan(50);
     await expectBooksBalance(server.db);
     for (const who of players) {
       who.auction.close();
