@@ -58,7 +58,7 @@ export function TransactionsCard() {
   const rows = list.data?.transactions ?? [];
 
   return (
-    <Card data-testid="transactions">
+    <Card aria-label={intl.formatMessage({ id: 'points.transactions' })} data-testid="transactions">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <CardTitle className="mb-0">
           <FormattedMessage id="points.transactions" />
