@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, acceptCookies, api, balance, connection, dataRows, liveCard, register, sidebar, signIn, tokenOf, uniqueTag } from './support';
+import { ADMIN, acceptCookies, api, balance, chooseFile, connection, dataRows, liveCard, register, sidebar, signIn, tokenOf, uniqueTag } from './support';
 
 test('a grant reaches the player’s open page at once, with the locale’s thousands separators', async ({ page }) => {
   await acceptCookies(page);
@@ -94,11 +94,7 @@ test('bulk award: a "governor id" column may hold usernames, a "player" column i
   await openAs(page, ADMIN, '/my-kingdom/kingdom-points/point-management');
   const bulk = page.getByRole('region', { name: 'Bulk award from a file', exact: true });
   const rows = dataRows(bulk.getByRole('table'));
-  const choose = async (file: { name: string; mimeType: string; buffer: Buffer }) => {
-    const chooser = page.waitForEvent('filechooser');
-    await bulk.getByRole('button', { name: 'Choose a file…', exact: true }).click();
-    await (await chooser).setFiles(file);
-  };
+  const choose = (file: { name: string; mimeType: string; buffer: Buffer }) => chooseFile(bulk.getByRole('button', { name: 'Choose a file…', exact: true }), file);
 
   const underId = ['Governor ID,Amount,Reason', `${a.playerid},5,By id`, `${b.username},7,By name`].join('\n');
   await choose({ name: 'awards.csv', mimeType: 'text/csv', buffer: Buffer.from(underId) });

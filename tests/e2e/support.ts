@@ -147,3 +147,18 @@ export function valueOf(scope: Page | Locator, term: string): Locator {
 export function dataRows(table: Locator): Locator {
   return table.getByRole('row').filter({ has: table.page().getByRole('cell') });
 }
+
+/** Picks a file as a person does: clicks the visible button and answers the browser's file chooser. */
+export async function chooseFile(button: Locator, file: { name: string; mimeType: string; buffer: Buffer }) {
+  const chooser = button.page().waitForEvent('filechooser');
+  await button.click();
+  await (await chooser).setFiles(file);
+}
+
+/** The cell of `row` in the column whose header reads `column` (the table's header row names its columns). */
+export async function cell(row: Locator, column: string): Promise<Locator> {
+  const headers = (await row.locator('xpath=ancestor::table[1]').first().getByRole('columnheader').allTextContents()).map((h) => h.trim());
+  const index = headers.indexOf(column);
+  if (index < 0) throw new Error(`no column headed “${column}” (the headers: ${headers.join(', ')})`);
+  return row.getByRole('cell').nth(index);
+}
