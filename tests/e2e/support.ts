@@ -162,3 +162,8 @@ export async function cell(row: Locator, column: string): Promise<Locator> {
   if (index < 0) throw new Error(`no column headed “${column}” (the headers: ${headers.join(', ')})`);
   return row.getByRole('cell').nth(index);
 }
+
+/** A figure under its label in a list of stats (dt/dd): the number itself, without the change since the scan before. */
+export function figure(scope: Page | Locator, label: string): Locator {
+  return valueOf(scope, label).locator('bdi').first();
+}

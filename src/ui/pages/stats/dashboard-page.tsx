@@ -36,6 +36,7 @@ function Totals({ summary }: { summary: KingdomSummary }) {
 
 /** A top-10 list: by a stat, or by its gain since the compared scan. */
 function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort: GovernorSort; gain?: boolean; scan?: number; compare?: number }) {
+  const intl = useIntl();
   const scansApi = useScansApi();
   const filters: GovernorFilters = { scan, compare, sort, order: 'desc', gain };
   const top = useQuery({
@@ -44,7 +45,7 @@ function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort
     enabled: (!gain || compare !== undefined),
   });
   return (
-    <Card className="min-w-0" data-testid={`top-${gain ? 'gain' : sort}`}>
+    <Card className="min-w-0" aria-label={intl.formatMessage({ id: titleId })} data-testid={`top-${gain ? 'gain' : sort}`}>
       <CardTitle className="text-base">
         <FormattedMessage id={titleId} />
       </CardTitle>
