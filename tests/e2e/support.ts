@@ -157,7 +157,7 @@ export async function chooseFile(button: Locator, file: { name: string; mimeType
 
 /** The cell of `row` in the column whose header reads `column` (the table's header row names its columns). */
 export async function cell(row: Locator, column: string): Promise<Locator> {
-  const headers = (await row.locator('xpath=ancestor::table[1]').first().getByRole('columnheader').allTextContents()).map((h) => h.trim());
+  const headers = (await row.locator('xpath=ancestor::table[1]').first().getByRole('columnheader').allTextContents()).map((h) => h.replace(/[▲▼]/g, '').trim());
   const index = headers.indexOf(column);
   if (index < 0) throw new Error(`no column headed “${column}” (the headers: ${headers.join(', ')})`);
   return row.getByRole('cell').nth(index);
