@@ -163,7 +163,7 @@ export async function cell(row: Locator, column: string): Promise<Locator> {
   return row.getByRole('cell').nth(index);
 }
 
-/** A figure under its label in a list of stats (dt/dd): the number itself, without the change since the scan before. */
+/** A figure under its label in a list of stats (dt/dd): the number itself (the value's first part), without the note after it (its change since the scan before, the power it holds). */
 export function figure(scope: Page | Locator, label: string): Locator {
-  return valueOf(scope, label).locator('bdi').first();
+  return valueOf(scope, label).locator('xpath=./*[1]');
 }

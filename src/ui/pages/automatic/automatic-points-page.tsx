@@ -108,7 +108,7 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
     </Field>
   );
   return (
-    <form noValidate onSubmit={submit} className="grid min-w-0 grid-cols-1 gap-4 rounded-md border border-border p-4" data-testid="rule-form">
+    <form noValidate onSubmit={submit} className="grid min-w-0 grid-cols-1 gap-4 rounded-md border border-border p-4" aria-label={intl.formatMessage({ id: editing ? 'auto.editRule' : 'auto.newRule' })} data-testid="rule-form">
       <h3 className="text-base font-semibold">
         <FormattedMessage id={editing ? 'auto.editRule' : 'auto.newRule'} />
       </h3>
@@ -410,8 +410,8 @@ function RunCard({ rules }: { rules: Rule[] }) {
   const preview = useMutation({ mutationFn: () => api.preview(rule!.id, fromId!, toId!), onMutate: () => setApplied(null) });
   const ready = rule !== null && fromId !== undefined && toId !== undefined;
   return (
-    <Card className="min-w-0" data-testid="run">
-      <CardTitle>
+    <Card className="min-w-0" aria-labelledby="auto-run-title" data-testid="run">
+      <CardTitle id="auto-run-title">
         <FormattedMessage id="auto.run" />
       </CardTitle>
       <p className="mb-4 text-sm text-muted-foreground">
@@ -494,8 +494,8 @@ function RunsCard() {
   const api = useApi(createAutomaticPointsApi);
   const runs = useQuery({ queryKey: ['automatic', 'runs'], queryFn: () => api.runs(1) });
   return (
-    <Card className="min-w-0" data-testid="runs">
-      <CardTitle>
+    <Card className="min-w-0" aria-labelledby="auto-runs-title" data-testid="runs">
+      <CardTitle id="auto-runs-title">
         <FormattedMessage id="auto.runs" />
       </CardTitle>
       <QueryError error={runs.error} />

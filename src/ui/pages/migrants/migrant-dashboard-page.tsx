@@ -104,9 +104,9 @@ function MigrantList({ kind, rows, total, fileName }: { kind: 'arrived' | 'left'
     filename: fileName,
   });
   return (
-    <Card className="min-w-0" data-testid={`migrants-${kind}`}>
+    <Card className="min-w-0" aria-labelledby={`migrants-${kind}-title`} data-testid={`migrants-${kind}`}>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
-        <CardTitle className="mb-0">
+        <CardTitle id={`migrants-${kind}-title`} className="mb-0">
           <FormattedMessage id={kind === 'arrived' ? 'migrants.arrivedTitle' : 'migrants.leftTitle'} values={{ count: total }} />
         </CardTitle>
         <ExportCsvButton filename={fileName} fetchCsv={exportCsv} disabled={rows.length === 0} />
