@@ -44,8 +44,8 @@ test('users page: search by name and governor id, change a rank, disable (the pl
   await expect(row).toContainText('Disabled');
   await playerPage.waitForURL(/\/signin/);
   // and cannot sign in again
-  await playerPage.locator('#email').fill(player.email);
-  await playerPage.locator('#password').fill(player.password);
+  await playerPage.getByLabel('Email', { exact: true }).fill(player.email);
+  await playerPage.getByLabel('Password', { exact: true }).fill(player.password);
   await playerPage.getByRole('button', { name: 'Login' }).click();
   await expect(toasts(playerPage)).toContainText('This account is disabled. Please contact an administrator.');
 
