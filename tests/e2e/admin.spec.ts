@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, acceptCookies, api, newAccount, register, signIn, tokenOf } from './support';
+import { ADMIN, acceptCookies, api, dataRows, newAccount, register, signIn, toasts, tokenOf, valueOf } from './support';
 
 test.use({ locale: 'en-US' });
 
@@ -20,13 +20,13 @@ test('users page: search by name and governor id, change a rank, disable (the pl
 
   const search = page.getByLabel('Search by name, email or governor ID');
   await search.fill(player.playerid);
-  const row = page.getByTestId('account-row');
+  const row = dataRows(page.getByRole('main').getByRole('table'));
   await expect(row).toHaveCount(1);
   await expect(row).toHaveAttribute('data-username', player.username);
   await search.fill(player.username);
   await expect(row).toHaveCount(1);
   await expect(row).toContainText(player.email);
-  await expect(row.getByTestId('last-seen')).not.toHaveText('Never');
+  await expect(valueOf(row, 'Last seen')).not.toHaveText('Never');
 
   // change the rank: the server has it
   await page.getByLabel(`Rank of ${player.username}`).selectOption('council');
@@ -44,10 +44,10 @@ test('users page: search by name and governor id, change a rank, disable (the pl
   await expect(row).toContainText('Disabled');
   await playerPage.waitForURL(/\/signin/);
   // and cannot sign in again
-  await playerPage.locator('#email').fill(player.email);
-  await playerPage.locator('#password').fill(player.password);
+  await playerPage.getByLabel('Email', { exact: true }).fill(player.email);
+  await playerPage.getByLabel('Password', { exact: true }).fill(player.password);
   await playerPage.getByRole('button', { name: 'Login' }).click();
-  await expect(playerPage.getByTestId('notification')).toContainText('This account is disabled. Please contact an administrator.');
+  await expect(toasts(playerPage)).toContainText('This account is disabled. Please contact an administrator.');
 
   // enabled: they sign in again
   await row.getByRole('button', { name: 'Enable' }).click();
@@ -68,24 +68,25 @@ test('admin dashboard: health at a glance and the audit log, filtered and export
   await signIn(page, ADMIN);
   await page.goto('/admin/admin-dashboard');
   await expect(page.getByRole('heading', { name: 'Admin Dashboard', level: 1 })).toBeVisible();
-  await expect(page.getByTestId('stat-accounts')).toContainText('Admin');
-  await expect(page.getByTestId('stat-sockets')).toContainText('auction');
-  await expect(page.getByTestId('stat-bots')).toContainText('0');
-  await expect(page.getByTestId('stat-version')).toContainText('0.1.0');
-  for (const id of ['stat-bids', 'stat-live', 'stat-scan', 'stat-database']) await expect(page.getByTestId(id)).toBeVisible();
+  const stat = (name: string) => page.getByRole('region', { name, exact: true });
+  await expect(stat('Accounts by rank')).toContainText('Admin');
+  await expect(stat('Connected now')).toContainText('auction');
+  await expect(stat('Bots online')).toContainText('0');
+  await expect(stat('Version')).toContainText('0.1.0');
+  for (const name of ['Bids in the last hour', 'Live items', 'Last scan', 'Database size']) await expect(stat(name)).toBeVisible();
 
   const log = page.getByRole('table', { name: 'Audit log' });
   await page.getByLabel('Action').selectOption('account');
-  const entries = log.getByTestId('audit-entry').filter({ hasText: target.username });
+  const entries = dataRows(log).filter({ hasText: target.username });
   await expect(entries).toHaveCount(2);
   await expect(entries.first()).toContainText('account.enable');
   await expect(entries.last()).toContainText('account.disable');
   await expect(entries.first()).toContainText(ADMIN.username);
   await page.getByLabel('Action').selectOption('points.bulk');
-  await expect(log.getByTestId('audit-entry').filter({ hasText: target.username })).toHaveCount(0);
+  await expect(dataRows(log).filter({ hasText: target.username })).toHaveCount(0);
   await page.getByLabel('Action').selectOption('account.disable');
   await page.getByLabel('Who').fill(ADMIN.username.toLowerCase());
-  await expect(log.getByTestId('audit-entry').filter({ hasText: target.username })).toHaveCount(1);
+  await expect(dataRows(log).filter({ hasText: target.username })).toHaveCount(1);
 
   const download = page.waitForEvent('download');
   await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -107,5 +108,5 @@ test('a council member is refused the admin pages by the server too', async ({ p
   await acceptCookies(page);
   await signIn(page, council);
   await page.goto('/admin/users');
-  await expect(page.getByTestId('account-row')).toHaveCount(0);
+  await expect(dataRows(page.getByRole('main').getByRole('table'))).toHaveCount(0);
 });

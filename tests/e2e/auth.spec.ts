@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { acceptCookies, newAccount, register, signIn } from './support';
+import { acceptCookies, newAccount, register, sidebar, signIn, toasts } from './support';
 
 test.beforeEach(async ({ page }) => acceptCookies(page));
 
@@ -28,14 +28,14 @@ test('sign-up shows every validation message of SPEC 5 and sends nothing while i
 
 test('password strength indicator follows the password', async ({ page }) => {
   await page.goto('/signup');
-  const meter = page.getByTestId('password-strength');
-  await expect(meter).toHaveAttribute('data-score', '0');
+  const meter = page.getByRole('meter', { name: 'Password strength', exact: true });
+  await expect(meter).toHaveAttribute('aria-valuenow', '0');
   await page.getByLabel('Password', { exact: true }).fill('abc');
-  await expect(meter).toHaveAttribute('data-score', '0');
+  await expect(meter).toHaveAttribute('aria-valuenow', '0');
   await page.getByLabel('Password', { exact: true }).fill('Abcdefg1');
-  await expect(meter).toHaveAttribute('data-score', '2');
+  await expect(meter).toHaveAttribute('aria-valuenow', '2');
   await page.getByLabel('Password', { exact: true }).fill('Abcdefgh1!xyz');
-  await expect(meter).toHaveAttribute('data-score', '4');
+  await expect(meter).toHaveAttribute('aria-valuenow', '4');
   await expect(meter).toContainText('Strong');
 });
 
@@ -55,7 +55,7 @@ test('sign-up succeeds, clears the form, and the new account can sign in', async
   // the email was stored lowercased: signing in with it works
   await signIn(page, account);
   await expect(page).toHaveURL(/\/my-account\/profile$/);
-  await expect(page.getByTestId('user-name')).toHaveText(account.username);
+  await expect(sidebar(page).getByText(account.username, { exact: true })).toBeVisible();
 });
 
 test('sign-up with a taken email shows the error alert and the reason', async ({ page }) => {
@@ -67,7 +67,7 @@ test('sign-up with a taken email shows the error alert and the reason', async ({
   await page.getByLabel('Password', { exact: true }).fill(existing.password);
   await page.getByLabel('Confirm Password', { exact: true }).fill(existing.password);
   await page.getByRole('button', { name: 'Sign Up' }).click();
-  const alert = page.getByTestId('signup-error');
+  const alert = page.getByRole('alert').filter({ hasText: 'There was an error creating your account' });
   await expect(alert).toContainText('There was an error creating your account');
   await expect(alert).toContainText('already exists');
   await expect(page.getByLabel('Email', { exact: true })).toHaveValue(existing.email);
@@ -83,13 +83,13 @@ test('sign-up with a governor id another account has says so plainly, in the cho
   await page.getByLabel('Password', { exact: true }).fill(account.password);
   await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
   await page.getByRole('button', { name: 'Sign Up' }).click();
-  await expect(page.getByTestId('signup-error')).toContainText('Another account has already claimed this governor id. If it is yours, please ask an admin.');
+  await expect(page.getByRole('alert').filter({ hasText: 'There was an error creating your account' })).toContainText('Another account has already claimed this governor id. If it is yours, please ask an admin.');
 
   await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
   await page.getByLabel('Nom d’utilisateur', { exact: true }).fill('ѕerver'); // a Cyrillic dze: reads as the reserved name
   await page.getByLabel('ID de gouverneur', { exact: true }).fill(account.playerid);
   await page.getByRole('button', { name: 'S’inscrire' }).click();
-  await expect(page.getByTestId('signup-error')).toContainText('Ce nom d’utilisateur est réservé.');
+  await expect(page.getByRole('alert').filter({ hasText: 'Une erreur est survenue lors de la création de votre compte' })).toContainText('Ce nom d’utilisateur est réservé.');
 });
 
 test('sign-in: required fields, then a failure notification titled Error with the server text', async ({ page }) => {
@@ -102,7 +102,7 @@ test('sign-in: required fields, then a failure notification titled Error with th
   await page.getByLabel('Email', { exact: true }).fill(account.email);
   await page.getByLabel('Password', { exact: true }).fill('Wrong!pass1');
   await page.getByRole('button', { name: 'Login' }).click();
-  const toast = page.getByTestId('notification');
+  const toast = toasts(page);
   await expect(toast).toContainText('Error');
   await expect(toast).toContainText('The email or password is incorrect.');
   await expect(page).toHaveURL(/\/signin$/);
@@ -129,7 +129,7 @@ test('logout from the popover revokes the token and returns to /signin', async (
   await expect(page).toHaveURL(/\/my-account\/profile$/);
   const token = await page.evaluate(() => localStorage.getItem('kingdom.token'));
   expect(token).toBeTruthy();
-  await page.getByTestId('user-popover-trigger').click();
+  await page.getByRole('button', { name: 'Account menu', exact: true }).click();
   await page.getByRole('button', { name: 'Logout' }).click();
   await expect(page).toHaveURL(/\/signin$/);
   expect(await page.evaluate(() => localStorage.getItem('kingdom.token'))).toBeNull();

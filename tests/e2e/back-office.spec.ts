@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, acceptCookies, accountWithRank, api, register, signIn, tokenOf } from './support';
+import { ADMIN, acceptCookies, accountWithRank, api, balance, cell, chooseFile, connection, dataRows, register, signIn, toasts, tokenOf, uniqueTag } from './support';
 
 async function open(page: Page, account: { email: string; password: string }, path: string) {
   await acceptCookies(page);
@@ -13,42 +13,43 @@ test('a council member grants points on Point Management and the player’s open
   const p = await (await browser.newContext()).newPage();
   const c = await (await browser.newContext()).newPage();
   await open(p, player, '/my-account/profile');
-  await expect(p.getByTestId('connection')).toHaveText('Connected');
-  const balance = p.getByTestId('sidebar').getByTestId('user-balance');
-  await expect(balance).toHaveText('0 kingdom points');
+  await expect(connection(p)).toHaveText('Connected');
+  const points = balance(p);
+  await expect(points).toHaveText('0 kingdom points');
 
   await open(c, council, '/my-kingdom/kingdom-points/point-management');
   await expect(c.getByRole('heading', { name: 'Point Management' })).toBeVisible();
   await c.getByRole('searchbox', { name: 'Find a player' }).fill(player.playerid);
-  const row = c.getByTestId('player-row').filter({ hasText: player.username });
+  const row = c.getByRole('row').filter({ hasText: player.username });
   await expect(row).toHaveCount(1);
-  await row.getByTestId('select-player').click();
+  await row.getByRole('button', { name: 'Select', exact: true }).click();
   await expect(c.getByLabel('Player (username)', { exact: true })).toHaveValue(player.username);
 
   // the reason is required: nothing is sent without it
   await c.getByLabel('Points', { exact: true }).fill('1250');
   await c.getByRole('button', { name: 'Grant', exact: true }).click();
-  await expect(c.getByTestId('points-change').getByRole('alert')).toHaveText('Please give a reason: every change of points is kept with its reason.');
-  await expect(balance).toHaveText('0 kingdom points');
+  await expect(c.getByRole('form', { name: 'Grant or deduct points', exact: true }).getByRole('alert')).toHaveText('Please give a reason: every change of points is kept with its reason.');
+  await expect(points).toHaveText('0 kingdom points');
 
   await c.getByLabel('Reason (kept in the ledger)', { exact: true }).fill('Fort defence');
   await c.getByRole('button', { name: 'Grant', exact: true }).click();
-  await expect(c.getByTestId('change-done')).toHaveText(`Granted 1,250 kingdom points to ${player.username}. Balance now: 1,250.`);
-  await expect(balance).toHaveText('1,250 kingdom points'); // live, no reload
+  await expect(c.getByRole('status').filter({ hasText: /^(Granted|Deducted) / })).toHaveText(`Granted 1,250 kingdom points to ${player.username}. Balance now: 1,250.`);
+  await expect(points).toHaveText('1,250 kingdom points'); // live, no reload
 
   await c.getByLabel('Points', { exact: true }).fill('250');
   await c.getByLabel('Reason (kept in the ledger)', { exact: true }).fill('Missed rally');
-  await c.getByTestId('deduct').click();
-  await expect(c.getByTestId('change-done')).toHaveText(`Deducted 250 kingdom points from ${player.username}. Balance now: 1,000.`);
-  await expect(balance).toHaveText('1,000 kingdom points');
-  await expect(row.getByTestId('player-balance')).toHaveText('1,000');
+  await c.getByRole('button', { name: 'Deduct', exact: true }).click();
+  await expect(c.getByRole('status').filter({ hasText: /^(Granted|Deducted) / })).toHaveText(`Deducted 250 kingdom points from ${player.username}. Balance now: 1,000.`);
+  await expect(points).toHaveText('1,000 kingdom points');
+  await expect(await cell(row, 'Balance')).toHaveText('1,000');
 
   // both are in the transaction list, newest first, with who did them
   await c.getByLabel('Player', { exact: true }).fill(player.username);
-  const tx = c.getByTestId('transaction-row');
+  const transactions = c.getByRole('region', { name: 'Transactions', exact: true });
+  const tx = dataRows(transactions.getByRole('table'));
   await expect(tx).toHaveCount(2);
   await expect(tx.first()).toContainText('Missed rally');
-  await expect(tx.first().getByTestId('transaction-delta')).toHaveText('-250');
+  await expect(await cell(tx.first(), 'Points')).toHaveText('-250');
   await expect(tx.first()).toContainText(council.username);
   await c.getByLabel('Kind', { exact: true }).selectOption('grant');
   await expect(tx).toHaveCount(1);
@@ -56,7 +57,7 @@ test('a council member grants points on Point Management and the player’s open
 
   // the export carries the same filters
   const download = c.waitForEvent('download');
-  await c.getByTestId('export-csv').click();
+  await transactions.getByRole('button', { name: 'Export CSV', exact: true }).click();
   const file = await download;
   const csv = await (await file.createReadStream()).toArray();
   const text = Buffer.concat(csv).toString('utf8');
@@ -69,27 +70,29 @@ test('bulk award: a file with bad rows shows an error on each and cannot be appl
   const a = await register();
   const b = await register();
   await open(page, ADMIN, '/my-kingdom/kingdom-points/point-management');
-  const bulk = page.getByTestId('bulk-import');
+  const bulk = page.getByRole('region', { name: 'Bulk award from a file', exact: true });
 
   const bad = ['username,amount,reason', `${a.username},100,Rally leader`, 'nobody-by-this-name,50,Ghost', `${b.username},ten,Typo`, `${b.username},20,`].join('\n');
-  await bulk.getByTestId('bulk-file').setInputFiles({ name: 'awards.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
-  const rows = bulk.getByTestId('bulk-row');
+  await chooseFile(bulk.getByRole('button', { name: 'Choose a file…', exact: true }), { name: 'awards.csv', mimeType: 'text/csv', buffer: Buffer.from(bad) });
+  const rows = dataRows(bulk.getByRole('table'));
   await expect(rows).toHaveCount(4);
-  await expect(bulk.getByTestId('bulk-summary')).toHaveText('1 row is valid, 3 rows have errors.');
+  await expect(bulk.getByText(/ valid, .* errors?\.$/)).toHaveText('1 row is valid, 3 rows have errors.');
   await expect(rows.nth(0)).toHaveAttribute('data-valid', 'true');
   for (const i of [1, 2, 3]) {
     await expect(rows.nth(i)).toHaveAttribute('data-valid', 'false');
-    await expect(rows.nth(i).getByTestId('bulk-row-error')).not.toBeEmpty();
+    const check = await cell(rows.nth(i), 'Check');
+    await expect(check).not.toBeEmpty();
+    await expect(check).not.toHaveText('OK');
   }
   await expect(bulk.getByRole('button', { name: /^Apply \d+ changes?$/ })).toBeDisabled();
 
   const ok = ['username,amount,reason', `${a.username},100,Rally leader`, `${b.username},250,"Scout, top of the week"`].join('\n');
-  await bulk.getByTestId('bulk-file').setInputFiles({ name: 'awards-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(ok) });
-  await expect(bulk.getByTestId('bulk-summary')).toHaveText('2 rows are valid, 0 rows have errors.');
+  await chooseFile(bulk.getByRole('button', { name: 'Choose a file…', exact: true }), { name: 'awards-fixed.csv', mimeType: 'text/csv', buffer: Buffer.from(ok) });
+  await expect(bulk.getByText(/ valid, .* errors?\.$/)).toHaveText('2 rows are valid, 0 rows have errors.');
   await expect(rows.nth(1)).toContainText('Scout, top of the week');
   await expect(bulk.getByRole('button', { name: /^Apply \d+ changes?$/ })).toBeEnabled();
   await bulk.getByRole('button', { name: /^Apply \d+ changes?$/ }).click();
-  await expect(bulk.getByTestId('bulk-applied')).toHaveText('Applied 2 changes.');
+  await expect(bulk.getByRole('status').filter({ hasText: /^Applied / })).toHaveText('Applied 2 changes.');
   await expect(rows).toHaveCount(0);
 
   const players = await api<{ players: { username: string; balance: number }[] }>(`points/players?q=${a.username}`, undefined, admin, 'GET');
@@ -104,28 +107,28 @@ test('My Bidding History: empty at first, then the item the player won with its 
   const player = await register();
   await open(page, player, '/my-account/profile');
   await page.getByRole('tab', { name: 'My Bidding History' }).click();
-  await expect(page.getByTestId('no-winning-bids')).toHaveText('You do not have any winning bids!');
+  await expect(page.getByRole('tabpanel', { name: 'My Bidding History', exact: true }).getByText('You do not have any winning bids!', { exact: true })).toBeVisible();
   // the kills tab says plainly that no scan has seen this player's governor yet
   await page.getByRole('tab', { name: 'Kills distribution' }).click();
-  await expect(page.getByTestId('profile-kills').getByTestId('profile-no-governor')).toBeVisible();
+  await expect(page.getByRole('tabpanel', { name: 'Kills distribution', exact: true }).getByText(`No scan has seen your governor (${player.playerid}) yet.`, { exact: false })).toBeVisible();
 
   await api('points/transactions', { username: player.username, delta: 5_000, reason: 'History test' }, admin);
-  const itemName = `Banner ${Date.now().toString(36)}`;
+  const itemName = `Banner ${uniqueTag()}`;
   const created = await api<{ result: boolean }>('store/items', { itemName, start_price: 1_200, minIncrement: 10, duration: 10, extendWindow: 0, maxExtensions: 0 }, admin);
   expect(created.result).toBe(true);
   await page.goto('/my-account/kingdom-store');
-  await expect(page.getByTestId('connection')).toHaveText('Connected');
-  const card = page.getByTestId('live-item').filter({ hasText: itemName });
-  await card.getByTestId('bid-amount').fill('1200');
-  await card.getByTestId('bid-submit').click();
-  await expect(page.getByTestId('notification').filter({ hasText: 'You won the bid!' })).toBeVisible({ timeout: 20_000 });
+  await expect(connection(page)).toHaveText('Connected');
+  const card = page.getByRole('article', { name: itemName, exact: true });
+  await card.getByRole('spinbutton', { name: /^Bid amount for / }).fill('1200');
+  await card.getByRole('button', { name: 'Bid', exact: true }).click();
+  await expect(toasts(page).filter({ hasText: 'You won the bid!' })).toBeVisible({ timeout: 20_000 });
 
   await page.goto('/my-account/profile');
   await page.getByRole('tab', { name: 'My Bidding History' }).click();
-  const won = page.getByTestId('won-item');
+  const won = dataRows(page.getByRole('tabpanel', { name: 'My Bidding History', exact: true }).getByRole('table'));
   await expect(won).toHaveCount(1);
   await expect(won.first()).toContainText(itemName);
-  await expect(won.first().getByTestId('won-price')).toHaveText('1,200');
+  await expect(await cell(won.first(), 'Price')).toHaveText('1,200');
 });
 
 test('kingdom settings: closing the store shows players a notice; groups the council manages appear on the player’s Groups page', async ({ browser }) => {
@@ -135,31 +138,31 @@ test('kingdom settings: closing the store shows players a notice; groups the cou
   const c = await (await browser.newContext()).newPage();
   const p = await (await browser.newContext()).newPage();
   await open(p, player, '/my-account/groups');
-  await expect(p.getByTestId('no-groups')).toHaveText('You are not in any group.');
+  await expect(p.getByRole('main').getByText('You are not in any group.', { exact: true })).toBeVisible();
 
   await open(c, council, '/my-kingdom/settings');
-  const groupName = `Scouts ${Date.now().toString(36)}`;
-  await c.getByTestId('group-name').fill(groupName);
-  await c.getByTestId('group-create').click();
-  const group = c.locator(`[data-testid="group"][data-name="${groupName}"]`);
+  const groupName = `Scouts ${uniqueTag()}`;
+  await c.getByRole('textbox', { name: 'Group name', exact: true }).fill(groupName);
+  await c.getByRole('button', { name: 'Create group', exact: true }).click();
+  const group = c.getByRole('listitem').filter({ has: c.getByRole('heading', { name: new RegExp(`^${groupName} \\(\\d+\\)$`) }) });
   await group.getByPlaceholder('Username').fill(player.username);
   await group.getByRole('button', { name: 'Add' }).click();
-  await expect(group.getByTestId('group-member').locator('bdi')).toHaveText(player.username);
+  await expect(group.getByRole('list').getByRole('listitem').getByText(player.username, { exact: true })).toBeVisible();
   await p.reload();
-  await expect(p.getByTestId('my-group')).toHaveText(groupName);
+  await expect(p.getByRole('main').getByRole('listitem')).toHaveText(groupName);
 
   try {
-    await c.getByTestId('store-open').click();
+    await c.getByRole('checkbox', { name: /^The store is open/ }).click();
     await c.getByRole('button', { name: 'Save settings' }).click();
-    await expect(c.getByTestId('settings-saved')).toHaveText('The settings were saved.');
+    await expect(c.getByRole('status').filter({ hasText: 'The settings were saved.' })).toHaveText('The settings were saved.');
     await p.goto('/my-account/kingdom-store');
-    await expect(p.getByTestId('store-closed')).toContainText('The store is closed');
+    await expect(p.getByRole('alert').filter({ hasText: 'Bids are not accepted until the council opens the store again.' })).toContainText('The store is closed');
   } finally {
     await api('kingdom/settings', { storeOpen: true }, admin);
   }
   await p.reload();
-  await expect(p.getByTestId('live-item').or(p.getByTestId('no-live')).first()).toBeVisible();
-  await expect(p.getByTestId('store-closed')).toHaveCount(0);
+  await expect(p.getByRole('article').or(p.getByText('No auction is running right now.', { exact: true })).first()).toBeVisible();
+  await expect(p.getByRole('alert').filter({ hasText: 'Bids are not accepted until the council opens the store again.' })).toHaveCount(0);
 });
 
 // a 1×1 transparent PNG
@@ -172,25 +175,27 @@ test('store management: create in a dialog, upload an image, edit a scheduled it
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.getByRole('button', { name: 'New item' }).click();
   const dialog = page.getByRole('dialog', { name: 'New item' });
-  const form = dialog.getByTestId('create-item');
+  const form = dialog;
   await expect(form.getByLabel('Duration (minutes)')).not.toHaveValue('');
 
   // a file that is not an image is refused before upload
-  await page.getByTestId('image-file').setInputFiles({ name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
-  await expect(page.getByTestId('image-error')).toHaveText('Choose a PNG, JPEG, WebP or GIF image.');
-  await page.getByTestId('image-file').setInputFiles({ name: 'relic.png', mimeType: 'image/png', buffer: PNG });
+  const upload = dialog.getByRole('button', { name: 'Upload', exact: true });
+  await chooseFile(upload, { name: 'notes.txt', mimeType: 'text/plain', buffer: Buffer.from('hello') });
+  await expect(dialog.getByRole('alert')).toHaveText('Choose a PNG, JPEG, WebP or GIF image.');
+  await chooseFile(upload, { name: 'relic.png', mimeType: 'image/png', buffer: PNG });
   await expect(form.getByLabel('Image address (https://…)', { exact: true })).toHaveValue(/^\/uploads\/.+\.png$/);
-  await expect(page.getByTestId('image-preview')).toBeVisible();
-  expect(await page.getByTestId('image-preview').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  const preview = dialog.getByRole('img', { name: 'Image preview', exact: true });
+  await expect(preview).toBeVisible();
+  expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
 
-  const itemName = `Relic ${Date.now().toString(36)}`;
+  const itemName = `Relic ${uniqueTag()}`;
   await form.getByLabel('Item name').fill(itemName);
   const later = new Date(Date.now() + 3 * 3600_000);
   const p2 = (n: number) => String(n).padStart(2, '0');
   await form.getByLabel('Start', { exact: true }).fill(`${later.getFullYear()}-${p2(later.getMonth() + 1)}-${p2(later.getDate())}T${p2(later.getHours())}:${p2(later.getMinutes())}`);
   await dialog.getByRole('button', { name: 'Create item' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  const row = page.getByTestId('item-row').filter({ hasText: itemName });
+  const row = page.getByRole('row').filter({ hasText: itemName });
   await expect(row).toHaveAttribute('data-state', 'scheduled');
 
   await row.getByRole('button', { name: 'Edit' }).click();
@@ -200,16 +205,16 @@ test('store management: create in a dialog, upload an image, edit a scheduled it
   await edit.getByLabel('Start price').fill('777');
   await edit.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
-  const edited = page.getByTestId('item-row').filter({ hasText: `${itemName} II` });
-  await expect(edited.getByTestId('row-amount')).toHaveText('777');
+  const edited = page.getByRole('row').filter({ hasText: `${itemName} II` });
+  await expect(await cell(edited, 'Amount')).toHaveText('777', { useInnerText: true });
 
   // the copy has a name of its own, and opens for editing
   await edited.getByRole('button', { name: 'Duplicate' }).click();
   const copyDialog = page.getByRole('dialog', { name: `Edit ${itemName} II (copy)` });
   await expect(copyDialog.getByLabel('Item name')).toHaveValue(`${itemName} II (copy)`);
   await copyDialog.getByRole('button', { name: 'Close' }).first().click();
-  await expect(page.getByTestId('item-row').filter({ hasText: `${itemName} II (copy)` })).toHaveCount(1);
-  await expect(page.getByTestId('item-row').filter({ hasText: `${itemName} II` })).toHaveCount(2);
+  await expect(page.getByRole('row').filter({ hasText: `${itemName} II (copy)` })).toHaveCount(1);
+  await expect(page.getByRole('row').filter({ hasText: `${itemName} II` })).toHaveCount(2);
 });
 
 test('store management: the who-may-bid hint follows the ticks; errors use the field’s unit and the locale’s numbers, here and in Kingdom Settings', async ({ page }) => {
@@ -217,7 +222,7 @@ test('store management: the who-may-bid hint follows the ticks; errors use the f
   await open(page, council, '/my-kingdom/kingdom-points/store-management');
   await page.getByRole('button', { name: 'New item' }).click();
   const dialog = page.getByRole('dialog', { name: 'New item' });
-  const hint = dialog.getByTestId('eligibility-hint');
+  const hint = dialog.getByText(/may bid\.$/);
   await expect(hint).toHaveText('No rank ticked: every rank may bid.');
   await dialog.getByRole('checkbox', { name: 'Council' }).click();
   await expect(hint).toHaveText('Only Council may bid.');
@@ -248,27 +253,27 @@ test('store management: the who-may-bid hint follows the ticks; errors use the f
   await fr.getByRole('button', { name: 'Créer l’objet' }).click();
   await expect(fr.getByText('La durée doit être de 0,17 à 43\u202f200 minutes.')).toBeVisible();
   await page.keyboard.press('Escape');
-  await page.getByTestId('language-picker').selectOption('en');
+  await page.getByRole('combobox', { name: 'Langue', exact: true }).selectOption('en');
 
   // Kingdom Settings says the same for its default duration, and saves nothing
   await page.goto('/my-kingdom/settings');
-  const duration = page.getByTestId('kingdom-settings').getByLabel('Duration (minutes)');
+  const duration = page.getByRole('main').getByLabel('Duration (minutes)');
   await expect(duration).not.toHaveValue('');
   await duration.fill('44640');
   await page.getByRole('button', { name: 'Save settings' }).click();
-  await expect(page.getByTestId('kingdom-settings').getByRole('alert')).toHaveText('The duration must be from 0.17 to 43,200 minutes.');
-  await expect(page.getByTestId('settings-saved')).toHaveCount(0);
+  await expect(page.getByRole('main').getByRole('alert')).toHaveText('The duration must be from 0.17 to 43,200 minutes.');
+  await expect(page.getByRole('status').filter({ hasText: 'The settings were saved.' })).toHaveCount(0);
 });
 
 test('store management on a phone: every row’s actions are on screen, Confirm fits its button, a broken image address shows a placeholder', async ({ browser }) => {
   const admin = await tokenOf(ADMIN);
   const council = await accountWithRank('council');
-  const itemName = `Golden Banner of the Northern Marches, legendary edition ${Date.now().toString(36)}`;
+  const itemName = `Golden Banner of the Northern Marches, legendary edition ${uniqueTag()}`;
   const created = await api<{ result: boolean }>('store/items', { itemName, start_price: 10, minIncrement: 1, startsAt: Date.now() + 3_600_000, duration: 600, extendWindow: 0, maxExtensions: 0 }, admin);
   expect(created.result).toBe(true);
   const page = await (await browser.newContext({ viewport: { width: 375, height: 800 } })).newPage();
   await open(page, council, '/my-kingdom/kingdom-points/store-management');
-  const row = page.getByTestId('item-row').filter({ hasText: itemName });
+  const row = page.getByRole('row').filter({ hasText: itemName });
   for (const name of ['Edit', 'Duplicate', 'Cancel']) {
     const button = row.getByRole('button', { name, exact: true });
     await button.scrollIntoViewIfNeeded();
@@ -296,7 +301,7 @@ test('store management on a phone: every row’s actions are on screen, Confirm 
   await expect(placeholder).toBeVisible();
   expect(await placeholder.boundingBox()).toMatchObject({ width: 40, height: 40 });
   await expect(dialog.getByRole('alert')).toHaveText('No image could be loaded from this address.');
-  await expect(page.getByTestId('image-preview')).toHaveCount(0);
+  await expect(page.getByRole('img', { name: 'Image preview', exact: true })).toHaveCount(0);
   // the dialog fits the phone's width
   const box = await dialog.boundingBox();
   expect(box!.x).toBeGreaterThanOrEqual(0);

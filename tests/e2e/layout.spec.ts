@@ -1,7 +1,7 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
 import { readFileSync } from 'node:fs';
 import WebSocket from 'ws';
-import { ADMIN, PASSWORD, PORTS, acceptCookies, api, liveCard, register, tokenOf } from './support';
+import { ADMIN, PASSWORD, PORTS, acceptCookies, api, dataRows, exactly, liveCard, random, register, tokenOf, uniqueTag, valueOf } from './support';
 
 /**
  * Issue 9 #2: with long item names and a long username on every page, the document is never wider
@@ -40,7 +40,7 @@ const ROUTES: [path: string, titleId: string][] = [
   ['/admin/alliances', 'menu.alliances'],
 ];
 
-const tag = Date.now().toString(36);
+const tag = uniqueTag();
 /** The longest username sign-up takes (32), with no break opportunity. */
 const LONG_USER = `Wolfgangamadeusmozart${tag}`.padEnd(32, 'W').slice(0, 32);
 /** Item names of the longest kind: words, and one unbroken token (ITEM_NAME_MAX is 100). */
@@ -51,6 +51,8 @@ const NAMES = {
   sold: `Ancient Golden Dragon Statue Collector Edition ${tag}`,
   unsold: `Unclaimed Silver Armament Crate of the Season ${tag}`,
 };
+/** Any of the long names: the buttons that open an item's details are named by it. */
+const ITEM_NAMES = new RegExp(Object.values(NAMES).map((n) => exactly(n).source).join('|'));
 
 /** Sends one bid on the auction socket as the token's user and waits for it to be accepted. */
 async function bidAs(token: string, itemId: number, amount: number, username: string) {
@@ -94,7 +96,7 @@ test.afterAll(async () => {
 async function seed() {
   if (seeded) return;
   const admin = await tokenOf(ADMIN);
-  await register({ email: `long.${tag}@e2e.test`, password: PASSWORD, username: LONG_USER, playerid: String(30000000 + Math.floor(Math.random() * 9e7)) });
+  await register({ email: `long.${tag}@e2e.test`, password: PASSWORD, username: LONG_USER, playerid: String(30000000 + Math.floor(random() * 9e7)) });
   expect((await api<{ result: boolean }>(`admin/users/${encodeURIComponent(LONG_USER)}/rank`, { rank: 'admin' }, admin)).result).toBe(true);
   await api('points/transactions', { username: LONG_USER, delta: 900_000_000, reason: `Layout test grant with a long reason ${'word '.repeat(12)}` }, admin);
   const long = await tokenOf({ email: `long.${tag}@e2e.test`, password: PASSWORD });
@@ -145,7 +147,8 @@ async function go(page: Page, path: string) {
 }
 
 /** What must be on screen before a route is measured: its data with the long names. */
-function waitForData(page: Page, path: string) {
+function waitForData(page: Page, path: string, locale: 'en' | 'ar') {
+  const text = LOCALES[locale];
   switch (path) {
     case '/my-account/kingdom-store':
       // one card at a time (each scrolls), then the rest of the page from the top
@@ -153,16 +156,16 @@ function waitForData(page: Page, path: string) {
         .then(() => liveCard(page, NAMES.liveToken))
         .then(() => page.evaluate(() => window.scrollTo(0, 0)))
         .then(() => Promise.all([
-        expect(page.getByTestId('upcoming-item').filter({ hasText: NAMES.upcoming })).toBeVisible(),
-        expect(page.getByTestId('finished-item').filter({ hasText: NAMES.sold })).toBeVisible(),
-        expect(page.getByTestId('latest-bid').first()).toBeVisible(),
+        expect(page.getByRole('list', { name: text['store.upcoming'], exact: true }).getByRole('listitem').filter({ hasText: NAMES.upcoming })).toBeVisible(),
+        expect(page.getByRole('list', { name: text['store.finished'], exact: true }).getByRole('listitem').filter({ hasText: NAMES.sold })).toBeVisible(),
+        expect(page.getByRole('list', { name: text['store.latestBids'], exact: true }).getByRole('listitem').first()).toBeVisible(),
       ]));
     case '/my-kingdom/kingdom-points/store-management':
-      return expect(page.getByTestId('item-row').filter({ hasText: NAMES.upcoming })).toBeVisible();
+      return expect(page.getByRole('row').filter({ hasText: NAMES.upcoming })).toBeVisible();
     case '/my-kingdom/kingdom-points/store-history':
-      return expect(page.getByTestId('history-row').filter({ hasText: NAMES.sold })).toBeVisible();
+      return expect(page.getByRole('row').filter({ hasText: NAMES.sold })).toBeVisible();
     case '/my-kingdom/kingdom-points/point-management':
-      return expect(page.getByTestId('transaction-row').first()).toBeVisible();
+      return expect(dataRows(page.getByRole('table', { name: text['points.transactions'], exact: true })).first()).toBeVisible();
     default:
       return Promise.resolve();
   }
@@ -178,12 +181,12 @@ for (const locale of ['en', 'ar'] as const) {
       for (const [path, titleId] of ROUTES) {
         await go(page, path);
         await expect(page.getByRole('heading', { level: 1 })).toHaveText(LOCALES[locale][titleId]);
-        await waitForData(page, path);
+        await waitForData(page, path, locale);
         const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth }));
         if (scrollWidth > innerWidth) overflowing.push(`${path}: ${scrollWidth} px`);
         if (path === '/my-account/kingdom-store') {
           // #27: names wrap where there is room, never cut (each opens the item's details)
-          const cut = await page.getByTestId('item-details-open').evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
+          const cut = await page.getByRole('button', { name: ITEM_NAMES }).evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
           expect(cut, 'item names cut').toEqual([]);
         }
       }
@@ -219,12 +222,12 @@ test('issue 9 #21: in Arabic the governor id sits under its label, and the foote
   const page = await openAs(browser, 'ar', 375);
   // the id reads left to right, but is aligned like its label: to the right
   const label = page.getByText(LOCALES.ar['settings.playerid'], { exact: true });
-  const id = page.getByTestId('profile-playerid').locator('bdi');
+  const id = valueOf(page, LOCALES.ar['settings.playerid']).locator('bdi');
   await expect(id).toHaveText(/^\d+$/);
   const [l, v] = [await label.boundingBox(), await id.boundingBox()];
   expect(Math.abs(l!.x + l!.width - (v!.x + v!.width)), 'right edges of label and id').toBeLessThanOrEqual(1);
   // "Rise of Kingdoms" and "Kingdom" stay whole, in their own order, inside the Arabic sentence
-  const footer = page.getByTestId('footer');
+  const footer = page.getByRole('contentinfo');
   await expect(footer).toHaveText(LOCALES.ar['footer.credit'].replace(/<\/?(app|game)>/g, ''));
   const names = footer.locator('bdi');
   await expect(names).toHaveText(['Kingdom', 'Kingdom', 'Rise of Kingdoms']);

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { acceptCookies, accountWithRank, register, signIn } from './support';
+import { acceptCookies, accountWithRank, connection, register, signIn } from './support';
 
 test.beforeEach(async ({ page }) => acceptCookies(page));
 
@@ -51,10 +51,10 @@ for (const [rank, tag, groups] of RANK_MENUS) {
   test(`menus for a ${rank}: ${groups.join(', ')}; name, rank tag and balance in the sidebar`, async ({ page }) => {
     const account = await accountWithRank(rank);
     await signIn(page, account);
-    const sidebar = page.getByTestId('sidebar');
-    await expect(sidebar.getByTestId('user-name')).toHaveText(account.username);
+    const sidebar = page.getByRole('complementary', { name: 'Sidebar', exact: true });
+    await expect(sidebar.getByText(account.username, { exact: true })).toBeVisible();
     await expect(sidebar.locator('[data-rank]')).toHaveText(tag, { ignoreCase: true });
-    await expect(sidebar.getByTestId('user-balance')).toHaveText('0 kingdom points');
+    await expect(sidebar.getByText(/ kingdom points$/)).toHaveText('0 kingdom points');
     await expect(sidebar.locator('[data-menu-group]')).toHaveCount(groups.length);
     await expect(sidebar.getByRole('link', { name: 'Profile' })).toBeVisible();
     await expect(sidebar.getByRole('link', { name: 'Kingdom Store' })).toBeVisible();
@@ -65,7 +65,7 @@ for (const [rank, tag, groups] of RANK_MENUS) {
 
 test('submenus open and lead to their pages, every one of them built', async ({ page }) => {
   await signIn(page, await accountWithRank('admin'));
-  const sidebar = page.getByTestId('sidebar');
+  const sidebar = page.getByRole('complementary', { name: 'Sidebar', exact: true });
   await sidebar.getByText('Kingdom Settings', { exact: true }).click();
   await sidebar.getByRole('link', { name: 'Automatic Points' }).click();
   await expect(page).toHaveURL(/\/my-kingdom\/kingdom-points\/automatic-points$/);
@@ -78,15 +78,15 @@ test('submenus open and lead to their pages, every one of them built', async ({ 
 
 test('the top bar shows Connected once both sockets are authenticated', async ({ page }) => {
   await signIn(page, await register());
-  await expect(page.getByTestId('connection')).toHaveText('Connected');
+  await expect(connection(page)).toHaveText('Connected');
 });
 
 test('below 992 px the sidebar is a drawer that closes on navigation', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 800 });
   await signIn(page, await register());
-  await expect(page.getByTestId('sidebar')).toBeHidden();
-  await page.getByTestId('menu-button').click();
-  const drawer = page.getByTestId('drawer');
+  await expect(page.getByRole('complementary', { name: 'Sidebar', exact: true })).toBeHidden();
+  await page.getByRole('button', { name: 'Open menu', exact: true }).click();
+  const drawer = page.getByRole('dialog', { name: 'Kingdom', exact: true });
   await expect(drawer).toBeVisible();
   await drawer.getByRole('link', { name: 'Kingdom Store' }).click();
   await expect(page).toHaveURL(/\/my-account\/kingdom-store$/);

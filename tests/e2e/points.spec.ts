@@ -1,22 +1,22 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, acceptCookies, api, liveCard, register, signIn, tokenOf } from './support';
+import { ADMIN, acceptCookies, api, balance, chooseFile, connection, dataRows, liveCard, register, sidebar, signIn, tokenOf, uniqueTag } from './support';
 
 test('a grant reaches the player’s open page at once, with the locale’s thousands separators', async ({ page }) => {
   await acceptCookies(page);
   const player = await register();
   await signIn(page, player);
-  const balance = page.getByTestId('sidebar').getByTestId('user-balance');
-  await expect(balance).toHaveText('0 kingdom points');
-  await expect(page.getByTestId('connection')).toHaveText('Connected');
+  const points = balance(page);
+  await expect(points).toHaveText('0 kingdom points');
+  await expect(connection(page)).toHaveText('Connected');
 
   const admin = await tokenOf(ADMIN);
   const answer = await api<{ result: boolean; balance: number }>('points/transactions', { username: player.username, delta: 1_234_567, reason: 'KvK reward' }, admin);
   expect(answer).toMatchObject({ result: true, balance: 1_234_567 });
-  await expect(balance).toHaveText('1,234,567 kingdom points'); // no reload
+  await expect(points).toHaveText('1,234,567 kingdom points'); // no reload
 
   // French groups digits with a narrow no-break space
   await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
-  await expect(balance).toContainText('1\u202f234\u202f567');
+  await expect(sidebar(page, 'Barre latérale').getByText(/points du royaume$/)).toContainText('1\u202f234\u202f567');
 });
 
 async function openAs(page: Page, account: { email: string; password: string }, path: string) {
@@ -29,7 +29,7 @@ test('deducting more than a balance says so; deducting into points held by a lea
   const admin = await tokenOf(ADMIN);
   const player = await register();
   await openAs(page, ADMIN, '/my-kingdom/kingdom-points/point-management');
-  const change = page.getByTestId('points-change');
+  const change = page.getByRole('form', { name: 'Grant or deduct points', exact: true });
   await change.getByLabel('Player (username)').fill(player.username);
   await change.getByLabel('Points', { exact: true }).fill('50');
   await change.getByLabel('Reason (kept in the ledger)').fill('Fine');
@@ -38,14 +38,14 @@ test('deducting more than a balance says so; deducting into points held by a lea
 
   // 300 points, 200 of them held by a leading bid: taking 150 is not more than the balance, but into the held points
   await api('points/transactions', { username: player.username, delta: 300, reason: 'Start' }, admin);
-  const itemName = `Held ${Date.now().toString(36)}`;
+  const itemName = `Held ${uniqueTag()}`;
   await api('store/items', { itemName, start_price: 200, minIncrement: 1, duration: 600, extendWindow: 0, maxExtensions: 0 }, admin);
   const bidder = await (await page.context().browser()!.newContext()).newPage();
   await openAs(bidder, player, '/my-account/kingdom-store');
   const card = await liveCard(bidder, itemName);
-  await card.getByTestId('bid-amount').fill('200');
-  await card.getByTestId('bid-submit').click();
-  await expect(bidder.getByTestId('sidebar')).toContainText('200');
+  await card.getByRole('spinbutton', { name: /^Bid amount for / }).fill('200');
+  await card.getByRole('button', { name: 'Bid', exact: true }).click();
+  await expect(sidebar(bidder)).toContainText('200');
   await expect.poll(async () => (await api<{ players: { username: string; reserved: number }[] }>(`points/players?q=${player.username}`, undefined, admin, 'GET')).players[0]?.reserved).toBe(200);
 
   await change.getByLabel('Points', { exact: true }).fill('150');
@@ -64,17 +64,17 @@ test('transactions: a From date after To is said at once, the old rows go and no
     if (url.pathname === '/points/transactions') asked.push(url);
   });
   await openAs(page, ADMIN, '/my-kingdom/kingdom-points/point-management');
-  const list = page.getByTestId('transactions');
+  const list = page.getByRole('region', { name: 'Transactions', exact: true });
   await list.getByLabel('Player').fill(player.username);
   await page.clock.runFor(1_000);
-  await expect(list.getByTestId('transaction-row')).toHaveCount(1);
+  await expect(dataRows(list.getByRole('table'))).toHaveCount(1);
 
   await list.getByLabel('To').fill('2026-03-01');
   await list.getByLabel('From').fill('2026-03-10');
   await page.clock.runFor(1_000); // well past the filters' pause
   await expect(list.getByRole('alert')).toHaveText('The From date is after the To date: choose a From date on or before the To date.');
-  await expect(list.getByTestId('transaction-row')).toHaveCount(0);
-  await expect(list.getByTestId('no-transactions')).toHaveCount(0);
+  await expect(dataRows(list.getByRole('table'))).toHaveCount(0);
+  await expect(list.getByText(/^(There is no transaction yet\.|No transaction matches these filters\.)$/)).toHaveCount(0);
   await expect(list.getByRole('button', { name: 'Export CSV' })).toBeDisabled();
 
   // corrected, the list asks again (and was never asked with From after To)
@@ -83,7 +83,7 @@ test('transactions: a From date after To is said at once, the old rows go and no
   await page.clock.runFor(1_000);
   await answered;
   await expect(list.getByRole('alert')).toHaveCount(0);
-  await expect(list.getByTestId('no-transactions')).toHaveText('No transaction matches these filters.');
+  await expect(list.getByText(/^(There is no transaction yet\.|No transaction matches these filters\.)$/)).toHaveText('No transaction matches these filters.');
   const backwards = asked.filter((u) => u.searchParams.has('from') && u.searchParams.has('to') && Number(u.searchParams.get('from')) > Number(u.searchParams.get('to')));
   expect(backwards).toEqual([]);
 });
@@ -92,23 +92,24 @@ test('bulk award: a "governor id" column may hold usernames, a "player" column i
   const a = await register();
   const b = await register();
   await openAs(page, ADMIN, '/my-kingdom/kingdom-points/point-management');
-  const bulk = page.getByTestId('bulk-import');
-  const rows = bulk.getByTestId('bulk-row');
+  const bulk = page.getByRole('region', { name: 'Bulk award from a file', exact: true });
+  const rows = dataRows(bulk.getByRole('table'));
+  const choose = (file: { name: string; mimeType: string; buffer: Buffer }) => chooseFile(bulk.getByRole('button', { name: 'Choose a file…', exact: true }), file);
 
   const underId = ['Governor ID,Amount,Reason', `${a.playerid},5,By id`, `${b.username},7,By name`].join('\n');
-  await bulk.getByTestId('bulk-file').setInputFiles({ name: 'awards.csv', mimeType: 'text/csv', buffer: Buffer.from(underId) });
-  await expect(bulk.getByTestId('bulk-summary')).toHaveText('2 rows are valid, 0 rows have errors.');
-  await expect(rows.nth(0).getByTestId('bulk-row-match')).toHaveText('by governor id');
-  await expect(rows.nth(1).getByTestId('bulk-row-match')).toHaveText('by username');
+  await choose({ name: 'awards.csv', mimeType: 'text/csv', buffer: Buffer.from(underId) });
+  await expect(bulk.getByText(/ valid, .* errors?\.$/)).toHaveText('2 rows are valid, 0 rows have errors.');
+  await expect(rows.nth(0).getByText(/^by (governor id|username)$/)).toHaveText('by governor id');
+  await expect(rows.nth(1).getByText(/^by (governor id|username)$/)).toHaveText('by username');
   await expect(rows.nth(1)).toContainText(b.username);
 
   const underPlayer = ['Player;Points;Reason', `${b.playerid};3;Scout`, `${a.username};4;Rally`].join('\n');
-  await bulk.getByTestId('bulk-file').setInputFiles({ name: 'players.csv', mimeType: 'text/csv', buffer: Buffer.from(underPlayer) });
-  await expect(bulk.getByTestId('bulk-summary')).toHaveText('2 rows are valid, 0 rows have errors.');
-  await expect(rows.nth(0).getByTestId('bulk-row-match')).toHaveText('by governor id');
-  await expect(rows.nth(1).getByTestId('bulk-row-match')).toHaveText('by username');
+  await choose({ name: 'players.csv', mimeType: 'text/csv', buffer: Buffer.from(underPlayer) });
+  await expect(bulk.getByText(/ valid, .* errors?\.$/)).toHaveText('2 rows are valid, 0 rows have errors.');
+  await expect(rows.nth(0).getByText(/^by (governor id|username)$/)).toHaveText('by governor id');
+  await expect(rows.nth(1).getByText(/^by (governor id|username)$/)).toHaveText('by username');
   await bulk.getByRole('button', { name: 'Apply 2 changes' }).click();
-  await expect(bulk.getByTestId('bulk-applied')).toHaveText('Applied 2 changes.');
+  await expect(bulk.getByRole('status').filter({ hasText: /^Applied / })).toHaveText('Applied 2 changes.');
 });
 
 test('store history: with no filter the empty text says nothing has finished yet; with a filter, that nothing matches; From after To is said', async ({ page }) => {
@@ -118,13 +119,13 @@ test('store history: with no filter the empty text says nothing has finished yet
     (route) => route.fulfill({ json: { result: true, entries: [], sales: [], page: 1, pageSize: 50, total: 0 } }),
   );
   await openAs(page, ADMIN, '/my-kingdom/kingdom-points/store-history');
-  await expect(page.getByTestId('no-history')).toHaveText('No item has finished yet.');
+  await expect(page.getByText(/^(No item has finished yet\.|No finished item matches these filters\.)$/)).toHaveText('No item has finished yet.');
   await page.getByLabel('Buyer').fill('someone');
-  await expect(page.getByTestId('no-history')).toHaveText('No finished item matches these filters.');
+  await expect(page.getByText(/^(No item has finished yet\.|No finished item matches these filters\.)$/)).toHaveText('No finished item matches these filters.');
   await page.getByLabel('To').fill('2026-03-01');
   await page.getByLabel('From').fill('2026-03-10');
   await expect(page.getByRole('alert')).toHaveText('The From date is after the To date: choose a From date on or before the To date.');
-  await expect(page.getByTestId('no-history')).toHaveCount(0);
+  await expect(page.getByText(/^(No item has finished yet\.|No finished item matches these filters\.)$/)).toHaveCount(0);
 });
 
 test('tabs: no focus ring after a mouse click, a ring for the keyboard', async ({ page }) => {

@@ -22,18 +22,21 @@ test('the app works under its Content-Security-Policy: sockets connect, pages, m
   await signIn(page, admin);
   await expect(page.getByText('Connected')).toBeVisible(); // both sockets, on their own ports
   await page.goto('/my-account/kingdom-store');
-  await expect(page.getByTestId('live-item').or(page.getByTestId('no-live')).first()).toBeVisible();
+  await expect(page.getByRole('article').or(page.getByText('No auction is running right now.', { exact: true })).first()).toBeVisible();
   await page.goto('/my-kingdom/kingdom-points/store-management');
   await page.getByRole('button', { name: 'New item' }).click();
   await expect(page.getByRole('dialog', { name: 'New item' })).toBeVisible();
-  await page.getByTestId('image-file').setInputFiles({ name: 'relic.png', mimeType: 'image/png', buffer: PNG });
-  await expect(page.getByTestId('image-preview')).toBeVisible();
-  expect(await page.getByTestId('image-preview').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+  const chooser = page.waitForEvent('filechooser');
+  await page.getByRole('dialog', { name: 'New item' }).getByRole('button', { name: 'Upload', exact: true }).click();
+  await (await chooser).setFiles({ name: 'relic.png', mimeType: 'image/png', buffer: PNG });
+  const preview = page.getByRole('img', { name: 'Image preview', exact: true });
+  await expect(preview).toBeVisible();
+  expect(await preview.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
   await page.keyboard.press('Escape');
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await page.getByRole('combobox', { name: 'Language' }).selectOption('ar');
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
-  await page.getByTestId('language-picker').selectOption('en');
+  await page.getByRole('combobox', { name: 'اللغة', exact: true }).selectOption('en');
   expect(violations).toEqual([]);
 });
 

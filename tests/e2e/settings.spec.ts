@@ -1,20 +1,20 @@
 import { expect, test } from '@playwright/test';
-import { BASE_URL, acceptCookies, register, signIn } from './support';
+import { BASE_URL, acceptCookies, register, sidebar, signIn, valueOf } from './support';
 
 test('Arabic sets dir=rtl and mirrors the layout; the choice is saved to the account', async ({ page }) => {
   await acceptCookies(page);
   const account = await register();
   await signIn(page, account);
   await expect(page).toHaveURL(/\/my-account\/profile$/);
-  await page.getByTestId('language-picker').selectOption('ar');
+  await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption('ar');
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
   // the sidebar sits on the right in right-to-left
-  const sidebar = await page.getByTestId('sidebar').boundingBox();
+  const box = await sidebar(page, 'الشريط الجانبي').boundingBox();
   const viewport = page.viewportSize()!;
-  expect(sidebar!.x + sidebar!.width).toBeGreaterThan(viewport.width - 2);
+  expect(box!.x + box!.width).toBeGreaterThan(viewport.width - 2);
   // English texts are gone from the menu
-  await expect(page.getByTestId('sidebar').getByRole('link', { name: 'Profile' })).toHaveCount(0);
+  await expect(sidebar(page, 'الشريط الجانبي').getByRole('link', { name: 'Profile' })).toHaveCount(0);
 
   // a new session of the same account, on a device set to English, comes back in Arabic
   await page.evaluate(() => localStorage.clear());
@@ -22,7 +22,7 @@ test('Arabic sets dir=rtl and mirrors the layout; the choice is saved to the acc
   await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
   await signIn(page, account);
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
-  await expect(page.getByTestId('user-balance').first()).toContainText('نقاط المملكة');
+  await expect(sidebar(page, 'الشريط الجانبي').getByText(/نقاط المملكة/)).toBeVisible();
 });
 
 test('theme, nav-style and layout-type query parameters change the display and are remembered', async ({ page }) => {
@@ -43,7 +43,7 @@ test('theme, nav-style and layout-type query parameters change the display and a
 
 test('the cookie banner: bottom, I understand!, remembered for 150 days', async ({ page, context }) => {
   await page.goto('/signin');
-  const banner = page.getByTestId('cookie-banner');
+  const banner = page.getByRole('region', { name: 'Cookies', exact: true });
   await expect(banner).toContainText('This website uses cookies to enhance the user experience.');
   await banner.getByRole('button', { name: 'I understand!' }).click();
   await expect(banner).toBeHidden();
@@ -59,13 +59,13 @@ test('account settings: see the account, change the password with the old one', 
   await acceptCookies(page);
   const account = await register();
   await signIn(page, account);
-  await page.getByTestId('user-popover-trigger').click();
+  await page.getByRole('button', { name: 'Account menu', exact: true }).click();
   await page.getByRole('link', { name: 'Account Settings' }).click();
   await expect(page).toHaveURL(/\/my-account\/account-settings$/);
-  await expect(page.getByTestId('account-details')).toContainText(account.email);
-  await expect(page.getByTestId('account-details')).toContainText(account.playerid);
+  await expect(valueOf(page, 'Email')).toContainText(account.email);
+  await expect(valueOf(page, 'Governor ID')).toContainText(account.playerid);
 
-  const form = page.getByTestId('password-form');
+  const form = page.getByRole('form', { name: 'Change password', exact: true });
   await form.getByLabel('Current password', { exact: true }).fill('Wrong!pass9');
   await form.getByLabel('New password', { exact: true }).fill('weak');
   await form.getByLabel('Confirm new password', { exact: true }).fill('weak');

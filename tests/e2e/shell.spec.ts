@@ -1,5 +1,5 @@
 import { expect, test, type Page, type Route } from '@playwright/test';
-import { ADMIN, BASE_URL, acceptCookies, accountWithRank, api, signIn, tokenOf } from './support';
+import { ADMIN, BASE_URL, acceptCookies, accountWithRank, api, connection, dataRows, exactly, sidebar, signIn, tokenOf, uniqueTag } from './support';
 
 test.beforeEach(async ({ page }) => acceptCookies(page));
 
@@ -26,24 +26,24 @@ async function hold(page: Page, url: string | RegExp | ((url: URL) => boolean)) 
 test.describe('#3 the server out of reach keeps the shell', () => {
   test('a page whose code cannot load shows Disconnected and a Retry in the content area, and Retry loads it', async ({ page }) => {
     await signIn(page, ADMIN);
-    await expect(page.getByTestId('user-name')).toBeVisible();
+    await expect(sidebar(page).getByText(ADMIN.username, { exact: true })).toBeVisible();
     // the server goes away: no code, no data
     await page.route(`${BASE_URL}/assets/**`, (route) => route.abort('connectionrefused'));
-    await page.getByTestId('sidebar').getByRole('link', { name: 'Kingdom Store' }).click();
+    await sidebar(page).getByRole('link', { name: 'Kingdom Store' }).click();
 
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { name: 'Disconnected' })).toBeVisible();
     await expect(main.getByText('The server cannot be reached. Check your connection, then try again.')).toBeVisible();
     // the shell stays: sidebar, connection indicator, user
-    await expect(page.getByTestId('sidebar')).toBeVisible();
-    await expect(page.getByTestId('connection')).toBeVisible();
-    await expect(page.getByTestId('error-500')).toHaveCount(0);
+    await expect(sidebar(page)).toBeVisible();
+    await expect(connection(page)).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Sorry, server goes wrong' })).toHaveCount(0);
 
     // back: Retry loads the page's code again
     await page.unroute(`${BASE_URL}/assets/**`);
     await main.getByRole('button', { name: 'Retry' }).click();
     await expect(main.getByRole('heading', { name: 'Kingdom Store', level: 1 })).toBeVisible();
-    await expect(page.getByTestId('content-error')).toHaveCount(0);
+    await expect(main.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   });
 
   test('a list that cannot be fetched shows Disconnected and a Retry where its data would be', async ({ page }) => {
@@ -54,12 +54,12 @@ test.describe('#3 the server out of reach keeps the shell', () => {
 
     const main = page.getByRole('main');
     await expect(main.getByRole('heading', { name: 'Disconnected' })).toBeVisible();
-    await expect(page.getByTestId('sidebar')).toBeVisible();
+    await expect(sidebar(page)).toBeVisible();
 
     await page.unroute(`${BASE_URL}/account/groups`);
     await main.getByRole('button', { name: 'Retry' }).click();
     await expect(main.getByRole('heading', { name: 'Groups', level: 1 })).toBeVisible();
-    await expect(page.getByTestId('content-error')).toHaveCount(0);
+    await expect(main.getByRole('button', { name: 'Retry' })).toHaveCount(0);
   });
 });
 
@@ -73,7 +73,7 @@ test.describe('#6 routes above the rank', () => {
       await expect(main.getByRole('heading', { name: 'Access denied' })).toBeVisible();
       await expect(main.getByText('Your rank does not give access to this page.')).toBeVisible();
       await expect(main.getByRole('textbox')).toHaveCount(0);
-      await expect(page.getByTestId('sidebar')).toBeVisible();
+      await expect(sidebar(page)).toBeVisible();
     }
     // their own pages open as before
     await page.goto('/my-account/kingdom-store');
@@ -84,7 +84,7 @@ test.describe('#6 routes above the rank', () => {
     const account = await accountWithRank('council');
     await signIn(page, account);
     await page.goto('/my-kingdom/settings');
-    await expect(page.getByTestId('kingdom-settings')).toBeVisible();
+    await expect(page.getByRole('main').getByLabel('Kingdom name', { exact: true })).toBeVisible();
     await page.goto('/admin/scans');
     await expect(page.getByRole('main').getByRole('heading', { name: 'Access denied' })).toBeVisible();
 
@@ -97,14 +97,14 @@ test.describe('#6 routes above the rank', () => {
 test('#14 the kingdom’s name saved in Settings shows in the brand and the tab title', async ({ page }) => {
   const admin = await tokenOf(ADMIN);
   const before = (await api<{ settings: { kingdomName: string } }>('kingdom/settings', undefined, admin, 'GET')).settings.kingdomName;
-  const name = `Ember Vale ${Date.now().toString(36)}`;
+  const name = `Ember Vale ${uniqueTag()}`;
   try {
     await signIn(page, ADMIN);
     await page.goto('/my-kingdom/settings');
     await page.getByLabel('Kingdom name').fill(name);
     await page.getByRole('button', { name: 'Save settings' }).click();
-    await expect(page.getByTestId('settings-saved')).toBeVisible();
-    await expect(page.getByTestId('sidebar').getByTestId('brand')).toContainText(name);
+    await expect(page.getByRole('status').filter({ hasText: 'The settings were saved.' })).toBeVisible();
+    await expect(sidebar(page).getByRole('link', { name: exactly(`${name} Kingdom`) })).toContainText(name);
     await expect(page).toHaveTitle(`${name} · Kingdom`);
 
     // every signed-in user sees it, after a reload too
@@ -113,7 +113,7 @@ test('#14 the kingdom’s name saved in Settings shows in the brand and the tab 
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(/\/signin$/);
     await signIn(page, player);
-    await expect(page.getByTestId('sidebar').getByTestId('brand')).toContainText(name);
+    await expect(sidebar(page).getByRole('link', { name: exactly(`${name} Kingdom`) })).toContainText(name);
     await expect(page).toHaveTitle(`${name} · Kingdom`);
   } finally {
     await api('kingdom/settings', { kingdomName: before }, admin);
@@ -126,13 +126,13 @@ test.describe('#18 loading', () => {
     const list = await hold(page, (url) => url.pathname === '/points/transactions');
     await page.goto('/my-kingdom/kingdom-points/point-management');
     await list.arrived;
-    const table = page.getByTestId('transactions-table');
+    const table = page.getByRole('table', { name: 'Transactions', exact: true });
     await expect(table.getByRole('columnheader').first()).toBeVisible();
-    await expect(table.getByTestId('skeleton-row')).toHaveCount(5);
+    await expect(table.getByRole('rowgroup', { name: 'Loading…', exact: true }).getByRole('row')).toHaveCount(5);
     await expect(table).toHaveAttribute('aria-busy', 'true');
     await list.release();
-    await expect(page.getByTestId('transaction-row').or(page.getByTestId('no-transactions')).first()).toBeVisible();
-    await expect(page.getByTestId('skeleton-row')).toHaveCount(0);
+    await expect(dataRows(table).or(page.getByText('There is no transaction yet.', { exact: true })).first()).toBeVisible();
+    await expect(page.getByRole('rowgroup', { name: 'Loading…', exact: true })).toHaveCount(0);
   });
 
   test('one loader from sign-in to the first page', async ({ page }) => {
@@ -154,11 +154,11 @@ test.describe('#18 loading', () => {
     const me = await hold(page, `${BASE_URL}/auth/me`);
     await page.getByRole('button', { name: 'Login' }).click();
     await me.arrived;
-    await expect(page.getByTestId('full-page-loader')).toBeVisible();
+    await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toBeVisible();
     await me.release();
-    await expect(page.getByTestId('user-name')).toHaveText(account.username);
+    await expect(sidebar(page).getByText(account.username, { exact: true })).toBeVisible();
     await expect(page.getByRole('main').getByRole('heading', { level: 1 }).first()).toBeVisible();
-    await expect(page.getByTestId('full-page-loader')).toHaveCount(0);
+    await expect(page.getByRole('status').filter({ hasText: 'Loading…' })).toHaveCount(0);
     const seen = await page.evaluate(() => (window as unknown as { loadersSeen: string[] }).loadersSeen);
     expect(seen.filter((id) => id === 'page-loading')).toEqual([]);
     expect(seen).toContain('full-page-loader');

@@ -1,5 +1,5 @@
 import { expect, test, type Route } from '@playwright/test';
-import { BASE_URL, acceptCookies, newAccount, register, signIn } from './support';
+import { BASE_URL, acceptCookies, newAccount, register, sidebar, signIn } from './support';
 
 test.describe('with the cookie banner accepted', () => {
   test.beforeEach(async ({ page }) => acceptCookies(page));
@@ -7,7 +7,7 @@ test.describe('with the cookie banner accepted', () => {
   test('#22 without "remember me", a second tab of the same browser is signed in too, and signing out signs out both', async ({ context, page }) => {
     const account = await register();
     await signIn(page, account, { remember: false });
-    await expect(page.getByTestId('user-name')).toHaveText(account.username);
+    await expect(sidebar(page).getByText(account.username, { exact: true })).toBeVisible();
     // "remember me" off still means nothing is kept past the browser's session
     expect(await page.evaluate(() => localStorage.getItem('kingdom.token'))).toBeNull();
     const session = (await context.cookies(BASE_URL)).find((c) => c.name === 'kingdom_session');
@@ -15,7 +15,7 @@ test.describe('with the cookie banner accepted', () => {
 
     const second = await context.newPage();
     await second.goto('/my-account/kingdom-store');
-    await expect(second.getByTestId('user-name')).toHaveText(account.username);
+    await expect(sidebar(second).getByText(account.username, { exact: true })).toBeVisible();
     await expect(second).toHaveURL(/\/my-account\/kingdom-store$/);
 
     await second.getByRole('button', { name: 'Account menu' }).click();
@@ -56,7 +56,7 @@ test.describe('with the cookie banner accepted', () => {
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByLabel('Confirm Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Sign Up' }).click();
-    const success = page.getByTestId('signup-success');
+    const success = page.getByRole('status').filter({ hasText: 'Your account has been created' });
     await expect(success).toContainText('Your account has been created');
     await expect(success).toContainText('You can now sign in.');
     await success.getByRole('link', { name: 'Sign In' }).click();
@@ -66,7 +66,7 @@ test.describe('with the cookie banner accepted', () => {
 
   test('#23 the strength meter gives no verdict on an empty password', async ({ page }) => {
     await page.goto('/signup');
-    const meter = page.getByTestId('password-strength');
+    const meter = page.getByRole('meter', { name: 'Password strength', exact: true });
     await expect(meter).toBeVisible();
     await expect(meter).not.toContainText('Too weak');
     await page.getByLabel('Password', { exact: true }).fill('a');
@@ -88,7 +88,7 @@ test.describe('#23 the cookie banner covers no link of the public pages', () => 
       test(`${path} at ${viewport.width}×${viewport.height}: the ${link} link can be seen and clicked above the banner`, async ({ page }) => {
         await page.setViewportSize(viewport);
         await page.goto(path);
-        const banner = page.getByTestId('cookie-banner');
+        const banner = page.getByRole('region', { name: 'Cookies', exact: true });
         await expect(banner).toBeVisible();
         const target = page.getByRole('link', { name: link, exact: true });
         await expect(target).toBeVisible();

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, BASE_URL, acceptCookies, api, newAccount, register, signIn, tokenOf } from './support';
+import { ADMIN, BASE_URL, acceptCookies, api, chooseFile, dataRows, figure, newAccount, random, register, signIn, tokenOf, valueOf } from './support';
 
 // the file's date is midnight UTC: read it in UTC so the preview shows 29 December everywhere
 test.use({ timezoneId: 'UTC', locale: 'en-US' });
@@ -9,7 +9,7 @@ const killpoints = (t: number[]) => Math.floor(t[0] * 0.2) + t[1] * 2 + t[2] * 4
 
 /** A RokTracker v6 file of three governors (one with a long Arabic name) with ids unique to this run. */
 function scanFile() {
-  const base = 60_000_000 + Math.floor(Math.random() * 9_000_000);
+  const base = 60_000_000 + Math.floor(random() * 9_000_000);
   const governors = [
     { id: base, name: 'Aurelia the Unbroken Shieldmaiden of K3328', alliance: 'K1', power: 123_456_789, deads: 250_000, tiers: [1000, 500, 2000, 300_000, 40_000], helps: 5_000, assist: 900_000_000 },
     { id: base + 1, name: 'Borin', alliance: 'K2', power: 98_765_432, deads: 120_000, tiers: [10, 20, 30, 40_000, 5_000], helps: 700, assist: 12_000_000 },
@@ -23,8 +23,8 @@ function scanFile() {
 
 async function uploadScan(page: Page, name: string, csv: string) {
   await page.goto('/admin/scans');
-  await page.getByTestId('scan-file').setInputFiles({ name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
-  await expect(page.getByTestId('scan-preview')).toBeVisible();
+  await chooseFile(page.getByRole('button', { name: 'Choose a file', exact: true }), { name, mimeType: 'text/csv', buffer: Buffer.from(csv) });
+  await expect(page.getByLabel('Scan date', { exact: true })).toBeVisible();
 }
 
 test('upload → preview → apply → the dashboard shows the numbers the file holds; a player sees their own profile stats', async ({ page, browser }) => {
@@ -37,14 +37,14 @@ test('upload → preview → apply → the dashboard shows the numbers the file 
   await uploadScan(page, fileName, csv);
   await expect(page.getByLabel('Scan date')).toHaveValue('2025-12-29T00:00');
   await expect(page.getByText('Found in the file name; change it if it is wrong.')).toBeVisible();
-  await expect(page.getByTestId('count-rows')).toHaveText('3');
-  await expect(page.getByTestId('count-valid')).toHaveText('3');
-  await expect(page.getByTestId('count-errors')).toHaveText('0');
-  await expect(page.getByTestId('scan-new')).toContainText('New governors (3)');
-  await expect(page.getByTestId('scan-new')).toContainText('Borin');
+  await expect(valueOf(page, 'Rows')).toHaveText('3');
+  await expect(valueOf(page, 'Usable')).toHaveText('3');
+  await expect(valueOf(page, 'Cannot be used')).toHaveText('0');
+  await expect(page.getByRole('group').filter({ hasText: /^New governors \(/ })).toContainText('New governors (3)');
+  await expect(page.getByRole('group').filter({ hasText: /^New governors \(/ })).toContainText('Borin');
   await page.getByRole('button', { name: 'Apply (3 governors)' }).click();
-  await expect(page.getByTestId('scan-applied')).toContainText('3 governors');
-  const row = page.getByTestId('scan-row').filter({ hasText: fileName });
+  await expect(page.getByRole('status').filter({ hasText: /^Scan #\d+ of / })).toContainText('3 governors');
+  const row = page.getByRole('row').filter({ hasText: fileName });
   await expect(row).toContainText('Dec 29, 2025');
   await expect(row).toContainText(ADMIN.username);
 
@@ -55,34 +55,35 @@ test('upload → preview → apply → the dashboard shows the numbers the file 
   // the dashboard: totals of the file, readable (1.2B) with the exact value on hover
   await page.goto('/my-kingdom/dashboard');
   const power = governors.reduce((s, g) => s + g.power, 0);
-  await expect(page.getByTestId('total-governors-value')).toHaveText('3');
-  await expect(page.getByTestId('total-power-value')).toHaveAttribute('data-value', String(power));
-  await expect(page.getByTestId('total-power-value')).toHaveText('267.2M');
-  await expect(page.getByTestId('total-power-value')).toHaveAttribute('title', '267,222,221');
+  await expect(figure(page, 'Governors')).toHaveText('3');
+  await expect(figure(page, 'Power')).toHaveAttribute('data-value', String(power));
+  await expect(figure(page, 'Power')).toHaveText('267.2M');
+  await expect(figure(page, 'Power')).toHaveAttribute('title', '267,222,221');
   const t4 = governors.reduce((s, g) => s + g.tiers[3], 0);
-  await expect(page.getByTestId('total-t4Kills-value')).toHaveAttribute('data-value', String(t4));
-  await expect(page.getByTestId('top-power').getByRole('listitem').first()).toContainText('Aurelia');
+  await expect(figure(page, 'T4 kills')).toHaveAttribute('data-value', String(t4));
+  await expect(page.getByRole('region', { name: 'Top power', exact: true }).getByRole('listitem').first()).toContainText('Aurelia');
 
   // the governors table: every governor, sorted by power; filter by name, sort by another column
-  const table = page.getByTestId('governors-table');
-  await expect(table.getByTestId('governor-row')).toHaveCount(3);
-  await expect(table.getByTestId('governor-row').first()).toHaveAttribute('data-governor-id', String(governors[0].id));
+  const table = page.getByRole('table', { name: 'Governors', exact: true });
+  const governorRows = dataRows(table);
+  await expect(governorRows).toHaveCount(3);
+  await expect(governorRows.first()).toHaveAttribute('data-governor-id', String(governors[0].id));
   await table.getByRole('button', { name: 'Deaths' }).click();
   await expect(table.getByRole('columnheader', { name: 'Deaths' })).toHaveAttribute('aria-sort', 'descending');
   await table.getByRole('button', { name: 'Deaths' }).click();
-  await expect(table.getByTestId('governor-row').first()).toHaveAttribute('data-governor-id', String(governors[2].id));
-  await page.getByTestId('governor-search').fill('bor');
-  await expect(table.getByTestId('governor-row')).toHaveCount(1);
-  const borin = table.getByTestId('governor-row').first();
+  await expect(governorRows.first()).toHaveAttribute('data-governor-id', String(governors[2].id));
+  await page.getByRole('searchbox', { name: 'Search governors', exact: true }).fill('bor');
+  await expect(governorRows).toHaveCount(1);
+  const borin = governorRows.first();
   await expect(borin).toContainText('Borin');
   await expect(borin).toContainText('98.8M');
 
   // the governor's page, from the table
   await borin.getByRole('link', { name: 'Borin' }).click();
   await expect(page).toHaveURL(`/my-kingdom/governors/${governors[1].id}`);
-  await expect(page.getByTestId('governor-name')).toHaveText('Borin');
-  await expect(page.getByTestId('stat-power-value')).toHaveAttribute('data-value', String(governors[1].power));
-  await expect(page.getByTestId('governor-alliances')).toContainText('K2');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Borin');
+  await expect(figure(page, 'Power')).toHaveAttribute('data-value', String(governors[1].power));
+  await expect(page.getByRole('list', { name: 'Alliances seen', exact: true })).toContainText('K2');
 
   // a player whose player id is the first governor sees that governor on their profile
   const player = await register({ ...newAccount('stats'), playerid: String(governors[0].id) });
@@ -91,41 +92,41 @@ test('upload → preview → apply → the dashboard shows the numbers the file 
   await acceptCookies(mine);
   await signIn(mine, player);
   await mine.goto('/my-account/profile');
-  const overview = mine.getByTestId('profile-overview');
-  await expect(overview.getByTestId('profile-governor-name')).toHaveText(governors[0].name);
-  await expect(overview.getByTestId('stat-power-value')).toHaveAttribute('data-value', String(governors[0].power));
-  await expect(overview.getByTestId('stat-power-value')).toHaveText('123.5M');
-  await expect(overview.getByTestId('stat-t5Kills-value')).toHaveText('40,000');
+  const overview = mine.getByRole('tabpanel', { name: 'Overview', exact: true });
+  await expect(overview.getByText(governors[0].name, { exact: true })).toBeVisible();
+  await expect(figure(overview, 'Power')).toHaveAttribute('data-value', String(governors[0].power));
+  await expect(figure(overview, 'Power')).toHaveText('123.5M');
+  await expect(figure(overview, 'T5 kills')).toHaveText('40,000');
   await mine.getByRole('tab', { name: 'Kills distribution' }).click();
-  await expect(mine.getByTestId('kills-t4Kills')).toContainText('300,000');
+  await expect(mine.getByRole('tabpanel', { name: 'Kills distribution', exact: true }).getByRole('listitem').filter({ hasText: 'T4 kills' })).toContainText('300,000');
   await context.close();
 });
 
 test('a player whose governor was never scanned is told so, and what to do', async ({ page }) => {
   await acceptCookies(page);
-  const player = await register({ ...newAccount('never'), playerid: String(90_000_000 + Math.floor(Math.random() * 9_000_000)) });
+  const player = await register({ ...newAccount('never'), playerid: String(90_000_000 + Math.floor(random() * 9_000_000)) });
   await signIn(page, player);
   await page.goto('/my-account/profile');
-  await expect(page.getByTestId('profile-no-governor')).toContainText(`No scan has seen your governor (${player.playerid}) yet.`);
+  await expect(page.getByRole('tabpanel', { name: 'Overview', exact: true }).getByText(/^No scan has seen your governor/)).toContainText(`No scan has seen your governor (${player.playerid}) yet.`);
   await page.getByRole('tab', { name: 'Kills distribution' }).click();
-  await expect(page.getByTestId('profile-kills').getByTestId('profile-no-governor')).toBeVisible();
+  await expect(page.getByRole('tabpanel', { name: 'Kills distribution', exact: true }).getByText(/^No scan has seen your governor/)).toBeVisible();
 });
 
 test('rows that cannot be used: applied without them on request; a scan is deleted only after confirming', async ({ page }) => {
   await acceptCookies(page);
   await signIn(page, ADMIN);
-  const id = 70_000_000 + Math.floor(Math.random() * 9_000_000);
+  const id = 70_000_000 + Math.floor(random() * 9_000_000);
   const fileName = `TOP300-2024-01-15-3328-[skip${id}].csv`;
   const csv = [HEADER, `${id},Keeper,1000,0,,,,0,0,0,0,0,,,,,,,K1`, `0,Nobody,5,0,,,,0,0,0,0,0,,,,,,,K1`].join('\n') + '\n';
   await uploadScan(page, fileName, csv);
-  await expect(page.getByTestId('count-errors')).toHaveText('1');
-  await expect(page.getByTestId('scan-errors')).toContainText('Row 3');
-  await expect(page.getByTestId('scan-errors')).toContainText('The governor id must be a whole number from 1.');
+  await expect(valueOf(page, 'Cannot be used')).toHaveText('1');
+  await expect(page.getByRole('group').filter({ hasText: /^Rows that cannot be used \(/ })).toContainText('Row 3');
+  await expect(page.getByRole('group').filter({ hasText: /^Rows that cannot be used \(/ })).toContainText('The governor id must be a whole number from 1.');
   await expect(page.getByRole('button', { name: /^Apply \(/ })).toHaveCount(0);
   await page.getByRole('button', { name: 'Apply without the rows that cannot be used' }).click();
-  await expect(page.getByTestId('scan-applied')).toContainText('1 governor');
+  await expect(page.getByRole('status').filter({ hasText: /^Scan #\d+ of / })).toContainText('1 governor');
 
-  const row = page.getByTestId('scan-row').filter({ hasText: fileName });
+  const row = page.getByRole('row').filter({ hasText: fileName });
   await row.getByRole('button', { name: 'Delete' }).click();
   const dialog = page.getByRole('dialog', { name: 'Delete this scan?' });
   await expect(dialog).toContainText('1 governor row');
@@ -151,7 +152,7 @@ test("Player IDs: a sign-up's claim is listed, verified, a farm linked and unlin
   await signIn(page, ADMIN);
   await page.goto('/admin/player-ids');
   await page.getByLabel('Username or governor id').fill(player.username);
-  const main = page.getByTestId('player-link').filter({ hasText: String(governors[0].id) });
+  const main = page.getByRole('row').filter({ hasText: String(governors[0].id) });
   await expect(main).toContainText('Main (sign-up)');
   await expect(main).toContainText('Not yet');
   await expect(main.getByRole('link', { name: governors[0].name })).toBeVisible();
@@ -162,7 +163,7 @@ test("Player IDs: a sign-up's claim is listed, verified, a farm linked and unlin
   await page.getByLabel('Username', { exact: true }).fill(player.username);
   await page.getByRole('button', { name: 'Link', exact: true }).click();
   await expect(page.getByText(`Governor ${governors[1].id} is now linked to ${player.username}.`)).toBeVisible();
-  const farm = page.getByTestId('player-link').filter({ hasText: String(governors[1].id) });
+  const farm = page.getByRole('row').filter({ hasText: String(governors[1].id) });
   await expect(farm).toContainText('Farm');
   await farm.getByRole('button', { name: 'Unlink' }).click();
   await page.getByRole('dialog', { name: 'Unlink this governor?' }).getByRole('button', { name: 'Unlink' }).click();
@@ -170,7 +171,7 @@ test("Player IDs: a sign-up's claim is listed, verified, a farm linked and unlin
   await expect(main).toBeVisible();
 
   await page.goto('/admin/alliances');
-  const row = page.getByTestId('alliance-row').filter({ hasText: tag });
+  const row = page.getByRole('row').filter({ hasText: tag });
   await expect(row).toContainText('2');
   await row.getByLabel(`Name of ${tag}`).fill('The Vanguard');
   await row.getByRole('button', { name: 'Save' }).click();
@@ -178,6 +179,6 @@ test("Player IDs: a sign-up's claim is listed, verified, a farm linked and unlin
   await row.getByRole('checkbox', { name: `${tag} belongs to the kingdom` }).click();
   await expect(row.getByRole('checkbox', { name: `${tag} belongs to the kingdom` })).toBeChecked();
   await page.reload();
-  await expect(page.getByTestId('alliance-row').filter({ hasText: tag }).getByLabel(`Name of ${tag}`)).toHaveValue('The Vanguard');
-  await expect(page.getByTestId('alliance-row').filter({ hasText: tag }).getByRole('checkbox')).toBeChecked();
+  await expect(page.getByRole('row').filter({ hasText: tag }).getByLabel(`Name of ${tag}`)).toHaveValue('The Vanguard');
+  await expect(page.getByRole('row').filter({ hasText: tag }).getByRole('checkbox')).toBeChecked();
 });

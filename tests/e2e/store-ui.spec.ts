@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { ADMIN, BASE_URL, acceptCookies, api, liveCard, register, signIn, tokenOf } from './support';
+import { ADMIN, BASE_URL, acceptCookies, api, connection, liveCard, register, signIn, toasts, tokenOf, uniqueTag, valueOf } from './support';
 
 // a 1×1 transparent PNG
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -27,12 +27,12 @@ async function openStore(page: Page, account: { email: string; password: string 
   await acceptCookies(page);
   await signIn(page, account);
   await page.goto('/my-account/kingdom-store');
-  await expect(page.getByTestId('connection')).toHaveText('Connected');
+  await expect(connection(page)).toHaveText('Connected');
 }
 
 test('issue 9 #15: every card opens the item’s details: full name, description, the image large, prices and times', async ({ page }) => {
   const admin = await tokenOf(ADMIN);
-  const tag = Date.now().toString(36);
+  const tag = uniqueTag();
   const imageUrl = await upload(admin);
   const liveName = `Scheduled Gemstone Treasure Chest of the Northern Kingdom ${tag}`;
   const description = `A chest of gems.\nOpened only by the winner ${tag}.`;
@@ -49,12 +49,12 @@ test('issue 9 #15: every card opens the item’s details: full name, description
   await card.getByRole('button', { name: liveName }).click();
   const dialog = page.getByRole('dialog', { name: liveName });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId('details-description')).toHaveText(description.replace('\n', ' '), { useInnerText: false });
-  await expect(dialog.getByTestId('details-start-price')).toHaveText('1,500');
-  await expect(dialog.getByTestId('details-increment')).toHaveText('25');
-  await expect(dialog.getByTestId('details-starts')).not.toHaveText('—');
-  await expect(dialog.getByTestId('details-ends')).not.toHaveText('—');
-  await expect(dialog.getByTestId('details-leader')).toHaveText('No bids yet');
+  await expect(dialog).toHaveAccessibleDescription(description.replace('\n', ' '));
+  await expect(valueOf(dialog, 'Start price')).toHaveText('1,500');
+  await expect(valueOf(dialog, 'Minimum increment')).toHaveText('25');
+  await expect(valueOf(dialog, 'Starts')).not.toHaveText('—');
+  await expect(valueOf(dialog, 'Ends')).not.toHaveText('—');
+  await expect(valueOf(dialog, 'Leader')).toHaveText('No bids yet');
   const image = dialog.getByRole('img', { name: `Image of ${liveName}` });
   await expect(image).toBeVisible();
   expect((await image.boundingBox())!.width, 'larger than the 56 px thumbnail').toBeGreaterThan(200);
@@ -62,14 +62,14 @@ test('issue 9 #15: every card opens the item’s details: full name, description
   await expect(dialog).toBeHidden();
 
   // an upcoming row: the whole name (not cut), and its details
-  const row = page.getByTestId('upcoming-item').filter({ hasText: upcomingName });
+  const row = page.getByRole('list', { name: 'Upcoming', exact: true }).getByRole('listitem').filter({ hasText: upcomingName });
   const opener = row.getByRole('button', { name: upcomingName });
   await expect(opener).toHaveText(upcomingName);
   expect(await opener.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   await opener.click();
   const upcoming = page.getByRole('dialog', { name: upcomingName });
-  await expect(upcoming.getByTestId('details-description')).toHaveText(`Coming soon ${tag}`);
-  await expect(upcoming.getByTestId('details-start-price')).toHaveText('2,000');
+  await expect(upcoming).toHaveAccessibleDescription(`Coming soon ${tag}`);
+  await expect(valueOf(upcoming, 'Start price')).toHaveText('2,000');
   await upcoming.getByRole('button', { name: 'Close' }).click();
   await expect(upcoming).toBeHidden();
 
@@ -77,10 +77,10 @@ test('issue 9 #15: every card opens the item’s details: full name, description
   await expect
     .poll(async () => (await api<{ items: { itemId: number }[] }>('store/items?state=finished', undefined, admin, 'GET')).items.some((i) => i.itemId === unsold), { timeout: 20_000 })
     .toBe(true);
-  await page.getByTestId('finished-item').filter({ hasText: unsoldName }).getByRole('button', { name: unsoldName }).click();
+  await page.getByRole('list', { name: 'Finished', exact: true }).getByRole('listitem').filter({ hasText: unsoldName }).getByRole('button', { name: unsoldName }).click();
   const finished = page.getByRole('dialog', { name: unsoldName });
-  await expect(finished.getByTestId('details-result')).toHaveText('Not sold');
-  await expect(finished.getByTestId('details-start-price')).toHaveText('1,500');
+  await expect(valueOf(finished, 'Result')).toHaveText('Not sold');
+  await expect(valueOf(finished, 'Start price')).toHaveText('1,500');
 });
 
 const overlaps = (a: { x: number; y: number; width: number; height: number }, b: { x: number; y: number; width: number; height: number }) =>
@@ -98,30 +98,30 @@ for (const width of [1280, 375]) {
     const page = await context.newPage();
     const admin = await tokenOf(ADMIN);
     await openStore(page, await register());
-    const tag = `${width}-${Date.now().toString(36)}`;
+    const tag = `${width}-${uniqueTag()}`;
     const names = [1, 2, 3, 4].map((n) => `Toast relic ${n} ${tag}`);
     for (const itemName of names) {
       await createItem(admin, { itemName });
-      await expect(page.getByTestId('notification').filter({ hasText: itemName })).toBeVisible();
+      await expect(toasts(page).filter({ hasText: itemName })).toBeVisible();
     }
-    const toasts = page.getByTestId('notification');
-    await expect(toasts).toHaveCount(3);
+    const shownToasts = toasts(page);
+    await expect(shownToasts).toHaveCount(3);
     // newest on top: from the top of the screen down, the fourth item's, the third's, the second's
-    const shown = await Promise.all([0, 1, 2].map(async (i) => ({ y: (await boxOf(toasts.nth(i))).y, text: await toasts.nth(i).innerText() })));
+    const shown = await Promise.all([0, 1, 2].map(async (i) => ({ y: (await boxOf(shownToasts.nth(i))).y, text: await shownToasts.nth(i).innerText() })));
     const topDown = shown.sort((a, b) => a.y - b.y).map((t) => t.text);
     [3, 2, 1].forEach((n, i) => expect(topDown[i]).toContain(names[n]));
 
-    const covered = [page.getByRole('banner'), page.getByRole('combobox', { name: 'Language' }), page.getByTestId('user-popover-trigger'), page.getByTestId('menu-button')];
+    const covered = [page.getByRole('banner'), page.getByRole('combobox', { name: 'Language' }), page.getByRole('button', { name: 'Account menu', exact: true }), page.getByRole('button', { name: 'Open menu', exact: true })];
     // on a wide screen Latest bids heads the end column: its title and newest bid stay in sight
     // (the toasts stack up from the bottom; older bids of a long list may pass under them)
-    if (width >= 1280) covered.push(page.getByRole('heading', { name: 'Latest bids' }), page.getByTestId('latest-bid').first());
+    if (width >= 1280) covered.push(page.getByRole('heading', { name: 'Latest bids' }), page.getByRole('list', { name: 'Latest bids', exact: true }).getByRole('listitem').first());
     for (const control of covered) {
       if (!(await control.isVisible())) continue;
       const box = await boxOf(control);
-      for (let i = 0; i < 3; i++) expect(overlaps(await boxOf(toasts.nth(i)), box), `toast ${i} over ${control}`).toBe(false);
+      for (let i = 0; i < 3; i++) expect(overlaps(await boxOf(shownToasts.nth(i)), box), `toast ${i} over ${control}`).toBe(false);
     }
     for (let i = 0; i < 3; i++) {
-      const box = await boxOf(toasts.nth(i));
+      const box = await boxOf(shownToasts.nth(i));
       expect(box.x >= 0 && box.x + box.width <= width, 'inside the screen').toBe(true);
     }
     await context.close();

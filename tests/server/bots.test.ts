@@ -245,7 +245,8 @@ describe('bots: the protocol', () => {
       if (i % 50 === 49) await new Promise<void>((resolve) => setImmediate(resolve));
     }
     socket.send({ type: BOT_MSG.BOT_STATUS, state: 'idle' });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // a connection's frames are handled in order: once the probe is answered, every line before it is in the ring
+    await socket.roundTrip();
     const { snapshot, socket: watch } = await watcher();
     const mine = (snapshot.lines as { botId: number; text: string }[]).filter((l) => l.botId === bot.id);
     expect(mine.length).toBeLessThanOrEqual(1000);

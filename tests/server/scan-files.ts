@@ -1,5 +1,6 @@
 import { upload } from './back-office-helpers';
 import { call } from './helpers';
+import { random } from './seed';
 
 /** A governor as a test scan file holds it; a stat left out is not scanned. */
 export interface FileGovernor {
@@ -40,7 +41,7 @@ let files = 0;
 /** Imports a scan taken at `takenAt` (epoch ms) through the API (preview, then apply), as an admin does. */
 export async function importScan(server: { httpUrl: string }, adminToken: string, takenAt: number, governors: FileGovernor[]): Promise<{ id: number; takenAt: number }> {
   files += 1;
-  const name = `scan-${files}-${Math.random().toString(36).slice(2)}.csv`;
+  const name = `scan-${files}-${Math.floor(random() * 1e9).toString(36)}.csv`; // seeded (TEST_SEED): a failing run replays
   const form = await upload(server, '/scans/preview', adminToken, scanCsv(governors), name, 'text/csv');
   if (form.status !== 200) throw new Error(`preview failed: ${form.text}`);
   const token = (form.body.preview as { token: string }).token;

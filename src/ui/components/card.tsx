@@ -10,10 +10,12 @@ export function CardTitle({ className, ...props }: ComponentProps<'h2'>) {
 }
 
 /** A card's title with its actions (an export, a "new" button) at the inline end, wrapping on phones. */
-export function CardHeader({ title, className, children }: { title: ReactNode; className?: string; children?: ReactNode }) {
+export function CardHeader({ title, titleId, className, children }: { title: ReactNode; titleId?: string; className?: string; children?: ReactNode }) {
   return (
     <div className={cn('mb-3 flex flex-wrap items-center justify-between gap-2', className)}>
-      <CardTitle className="mb-0">{title}</CardTitle>
+      <CardTitle id={titleId} className="mb-0">
+        {title}
+      </CardTitle>
       {children}
     </div>
   );

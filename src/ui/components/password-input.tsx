@@ -28,7 +28,16 @@ export function PasswordInput({ strength = false, className, value, ...props }: 
         </button>
       </div>
       {strength && (
-        <div data-testid="password-strength" data-score={score}>
+        <div
+          role="meter"
+          aria-label={intl.formatMessage({ id: 'password.meter' })}
+          aria-valuemin={0}
+          aria-valuemax={4}
+          aria-valuenow={score}
+          aria-valuetext={intl.formatMessage({ id: `password.strength.${score}` })}
+          data-testid="password-strength"
+          data-score={score}
+        >
           <div className="flex gap-1" aria-hidden="true">
             {[1, 2, 3, 4].map((i) => (
               <span key={i} className={cn('h-1 flex-1 rounded-full', score >= i ? colours[score] : 'bg-muted')} />

@@ -52,6 +52,7 @@ export default function Notifications() {
       ))}
       {/* the toasts are in arrival order (Radix portals each into the list as it comes): shown bottom up */}
       <Toast.Viewport
+        label={intl.formatMessage({ id: 'notify.region' })}
         data-testid="notifications"
         className="fixed bottom-0 end-0 z-[60] flex w-full max-w-sm flex-col-reverse gap-2 p-4 outline-none [body:has([data-testid=cookie-banner])_&]:bottom-28 sm:[body:has([data-testid=cookie-banner])_&]:bottom-16"
       />

@@ -101,7 +101,7 @@ function ShellFrame({ children }: { children: ReactNode }) {
 
   return (
     <div className="flex min-h-screen" data-layout={layoutType} data-nav-style={navStyle}>
-      <aside data-testid="sidebar" className="sticky top-0 hidden h-screen w-64 shrink-0 flex-col border-e border-border bg-sidebar lg:flex">
+      <aside data-testid="sidebar" aria-label={intl.formatMessage({ id: 'app.sidebar' })} className="sticky top-0 hidden h-screen w-64 shrink-0 flex-col border-e border-border bg-sidebar lg:flex">
         <SidebarBody rank={rank} kingdomName={kingdomName} />
       </aside>
       <Sheet open={expanded} onOpenChange={(open) => navigation.send({ type: open ? 'OPEN' : 'CLOSE' })}>

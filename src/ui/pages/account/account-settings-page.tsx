@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useState, type FormEvent } from 'react';
-import { FormattedMessage, FormattedNumber } from 'react-intl';
+import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { isStrongPassword } from '../../../protocol/auth';
 import { COLORS, LAYOUT_TYPES, NAV_STYLES, THEMES, type Settings } from '../../../machines/settings.machine';
 import { useChild, useRuntime } from '../../app-context';
@@ -46,6 +46,7 @@ function AccountCard() {
 type PasswordErrors = Partial<Record<'oldPassword' | 'newPassword' | 'confirm', string>>;
 
 function PasswordCard() {
+  const intl = useIntl();
   const { api } = useRuntime();
   const [form, setForm] = useState({ oldPassword: '', newPassword: '', confirm: '' });
   const [errors, setErrors] = useState<PasswordErrors>({});
@@ -84,7 +85,7 @@ function PasswordCard() {
       <CardTitle>
         <FormattedMessage id="settings.changePassword" />
       </CardTitle>
-      <form noValidate className="grid max-w-md gap-4" onSubmit={submit} data-testid="password-form">
+      <form noValidate className="grid max-w-md gap-4" onSubmit={submit} aria-label={intl.formatMessage({ id: 'settings.changePassword' })} data-testid="password-form">
         {outcome?.ok && (
           <Alert variant="success">
             <FormattedMessage id="settings.passwordChanged" />

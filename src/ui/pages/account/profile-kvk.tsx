@@ -35,8 +35,8 @@ export function ProfileKvk() {
   const data = me.data;
   if (!data?.season) return null;
   return (
-    <Card className="min-w-0" data-testid="profile-kvk">
-      <CardTitle className="mb-1">
+    <Card className="min-w-0" aria-labelledby="profile-kvk-title" data-testid="profile-kvk">
+      <CardTitle id="profile-kvk-title" className="mb-1">
         <FormattedMessage id="kvk.profile.title" values={{ name: <bdi>{data.season.name}</bdi> }} />
       </CardTitle>
       <p className="mb-4 text-sm text-muted-foreground">

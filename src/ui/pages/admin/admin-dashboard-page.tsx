@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createAdminApi, type AuditFilter, type Dashboard } from '../../../api/admin';
 import { AUDIT_ACTIONS } from '../../../protocol/admin';
@@ -38,9 +38,10 @@ export default function AdminDashboardPage({ titleId }: { titleId: string }) {
 }
 
 function Stat({ labelId, children, testId }: { labelId: string; children: ReactNode; testId: string }) {
+  const label = useId();
   return (
-    <Card className="grid min-w-0 content-start gap-1 p-4" data-testid={testId}>
-      <h2 className="text-xs font-medium text-muted-foreground">
+    <Card className="grid min-w-0 content-start gap-1 p-4" aria-labelledby={label} data-testid={testId}>
+      <h2 id={label} className="text-xs font-medium text-muted-foreground">
         <FormattedMessage id={labelId} />
       </h2>
       <div className="min-w-0 text-lg font-semibold break-words">{children}</div>

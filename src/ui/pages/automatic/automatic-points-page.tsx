@@ -110,7 +110,7 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
     </Field>
   );
   return (
-    <form noValidate onSubmit={submit} className="grid min-w-0 grid-cols-1 gap-4 rounded-md border border-border p-4" data-testid="rule-form">
+    <form noValidate onSubmit={submit} className="grid min-w-0 grid-cols-1 gap-4 rounded-md border border-border p-4" aria-label={intl.formatMessage({ id: editing ? 'auto.editRule' : 'auto.newRule' })} data-testid="rule-form">
       <h3 className="text-base font-semibold">
         <FormattedMessage id={editing ? 'auto.editRule' : 'auto.newRule'} />
       </h3>
@@ -347,8 +347,8 @@ function RunCard({ rules }: { rules: Rule[] }) {
     preview.reset();
   };
   return (
-    <Card className="min-w-0" data-testid="run">
-      <CardTitle>
+    <Card className="min-w-0" aria-labelledby="auto-run-title" data-testid="run">
+      <CardTitle id="auto-run-title">
         <FormattedMessage id="auto.run" />
       </CardTitle>
       <Hint id="auto.runHint" className="mb-4" />
@@ -395,8 +395,8 @@ function RunsCard() {
   const api = useApi(createAutomaticPointsApi);
   const runs = useQuery({ queryKey: ['automatic', 'runs'], queryFn: () => api.runs(1) });
   return (
-    <Card className="min-w-0" data-testid="runs">
-      <CardTitle>
+    <Card className="min-w-0" aria-labelledby="auto-runs-title" data-testid="runs">
+      <CardTitle id="auto-runs-title">
         <FormattedMessage id="auto.runs" />
       </CardTitle>
       <QueryError error={runs.error} />

@@ -123,9 +123,10 @@ function StandingsTable({
   onMark: (s: Standing) => void;
   onUnmark: (s: Standing) => void;
 }) {
+  const intl = useIntl();
   const h = (id: StandingSort, labelId: string, numeric = true) => <SortHeader id={id} labelId={labelId} sort={sort} order={order} onSort={onSort} numeric={numeric} />;
   return (
-    <Table minWidth="78rem" className="relative" data-testid="kvk-standings">
+    <Table minWidth="78rem" className="relative" aria-label={intl.formatMessage({ id: 'kvk.standings' })} data-testid="kvk-standings">
       <thead>
         <tr>
           {h('name', 'stat.governor', false)}
@@ -220,8 +221,8 @@ function Suggested({ data, onConfirm }: { data: StandingsAnswer; onConfirm: (s: 
   const intl = useIntl();
   if (data.suggested.length === 0) return null;
   return (
-    <Card className="min-w-0 border-warning/50" data-testid="kvk-suggested">
-      <CardTitle className="mb-2 text-base">
+    <Card className="min-w-0 border-warning/50" aria-labelledby="kvk-suggested-title" data-testid="kvk-suggested">
+      <CardTitle id="kvk-suggested-title" className="mb-2 text-base">
         <FormattedMessage id="kvk.suggested.title" values={{ count: data.counts.suggested }} />
       </CardTitle>
       <p className="mb-3 text-sm text-muted-foreground">
@@ -253,8 +254,8 @@ function Suggested({ data, onConfirm }: { data: StandingsAnswer; onConfirm: (s: 
 
 function AllianceTotals({ data }: { data: StandingsAnswer }) {
   return (
-    <Card className="min-w-0" data-testid="kvk-alliances">
-      <CardTitle>
+    <Card className="min-w-0" aria-labelledby="kvk-alliances-title" data-testid="kvk-alliances">
+      <CardTitle id="kvk-alliances-title">
         <FormattedMessage id="kvk.alliances" />
       </CardTitle>
       <Table minWidth="44rem">

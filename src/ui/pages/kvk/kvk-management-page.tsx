@@ -128,8 +128,8 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
     </Field>
   );
   return (
-    <Card className="min-w-0" data-testid="kvk-editor">
-      <CardTitle>
+    <Card className="min-w-0" aria-labelledby="kvk-editor-title" data-testid="kvk-editor">
+      <CardTitle id="kvk-editor-title">
         {season ? <FormattedMessage id="kvk.edit.title" values={{ name: <bdi>{season.name}</bdi> }} /> : <FormattedMessage id="kvk.new.title" />}
       </CardTitle>
       <form noValidate onSubmit={submit} className="grid gap-4">
@@ -254,8 +254,8 @@ function Marks({ season }: { season: Season }) {
   const [governorId, setGovernorId] = useState('');
   const [marking, setMarking] = useState<{ governorId: number; name: string } | null>(null);
   return (
-    <Card className="min-w-0" data-testid="kvk-marks">
-      <CardTitle>
+    <Card className="min-w-0" aria-labelledby="kvk-marks-title" data-testid="kvk-marks">
+      <CardTitle id="kvk-marks-title">
         <FormattedMessage id="kvk.marks.title" values={{ name: <bdi>{season.name}</bdi> }} />
       </CardTitle>
       <form

@@ -102,8 +102,8 @@ function MigrantList({ kind, rows, total, fileName }: { kind: 'arrived' | 'left'
     filename: fileName,
   });
   return (
-    <Card className="min-w-0" data-testid={`migrants-${kind}`}>
-      <CardHeader title={<FormattedMessage id={kind === 'arrived' ? 'migrants.arrivedTitle' : 'migrants.leftTitle'} values={{ count: total }} />}>
+    <Card className="min-w-0" aria-labelledby={`migrants-${kind}-title`} data-testid={`migrants-${kind}`}>
+      <CardHeader titleId={`migrants-${kind}-title`} title={<FormattedMessage id={kind === 'arrived' ? 'migrants.arrivedTitle' : 'migrants.leftTitle'} values={{ count: total }} />}>
         <ExportCsvButton filename={fileName} fetchCsv={exportCsv} disabled={rows.length === 0} />
       </CardHeader>
       {rows.length === 0 ? (

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { FormattedMessage, FormattedNumber } from 'react-intl';
+import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createPointsApi, type BulkPreview } from '../../../api/points';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -69,6 +69,7 @@ function PreviewTable({ preview }: { preview: BulkPreview }) {
 
 /** Bulk award from a CSV or XLSX file: upload, preview with an error on each bad row, apply all or nothing. */
 export function BulkImportCard() {
+  const intl = useIntl();
   const points = useApi(createPointsApi);
   const queryClient = useQueryClient();
   const input = useRef<HTMLInputElement>(null);
@@ -94,7 +95,7 @@ export function BulkImportCard() {
   const data = preview.data;
   const canApply = !!data && data.invalid === 0 && data.valid > 0 && !apply.isPending;
   return (
-    <Card data-testid="bulk-import">
+    <Card aria-label={intl.formatMessage({ id: 'bulk.title' })} data-testid="bulk-import">
       <CardTitle>
         <FormattedMessage id="bulk.title" />
       </CardTitle>

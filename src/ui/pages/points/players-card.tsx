@@ -53,7 +53,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
 
   const done = change.data;
   return (
-    <form noValidate onSubmit={submit(1)} className="grid gap-4" data-testid="points-change">
+    <form noValidate onSubmit={submit(1)} className="grid gap-4" aria-label={intl.formatMessage({ id: 'points.change' })} data-testid="points-change">
       {done && (
         <Alert variant="success" data-testid="change-done">
           <FormattedMessage

@@ -58,7 +58,7 @@ export function TransactionsCard() {
   const rows = list.data?.transactions ?? [];
 
   return (
-    <Card data-testid="transactions">
+    <Card aria-label={intl.formatMessage({ id: 'points.transactions' })} data-testid="transactions">
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <CardTitle className="mb-0">
           <FormattedMessage id="points.transactions" />
@@ -95,7 +95,7 @@ export function TransactionsCard() {
           <FormattedMessage id={filtered ? 'points.noTransactions' : 'points.noTransactionsYet'} />
         </p>
       ) : (
-        <Table minWidth="52rem" data-testid="transactions-table" loading={list.isPending} columns={7}>
+        <Table minWidth="52rem" aria-label={intl.formatMessage({ id: 'points.transactions' })} data-testid="transactions-table" loading={list.isPending} columns={7}>
           <thead>
             <tr>
               {['at', 'player', 'kind', 'delta', 'balanceAfter', 'reason', 'actor'].map((c) => (

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { SortingState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
-import { FormattedDate, FormattedMessage } from 'react-intl';
+import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import type { GovernorFilters, GovernorSort, KingdomSummary } from '../../../api/scans';
 import { Card, CardHeader, CardTitle } from '../../components/card';
 import { PageTitle } from '../../components/page-header';
@@ -34,6 +34,7 @@ function Totals({ summary }: { summary: KingdomSummary }) {
 
 /** A top-10 list: by a stat, or by its gain since the compared scan. */
 function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort: GovernorSort; gain?: boolean; scan?: number; compare?: number }) {
+  const intl = useIntl();
   const scansApi = useScansApi();
   const filters: GovernorFilters = { scan, compare, sort, order: 'desc', gain };
   const top = useQuery({
@@ -42,7 +43,7 @@ function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort
     enabled: (!gain || compare !== undefined),
   });
   return (
-    <Card className="min-w-0" data-testid={`top-${gain ? 'gain' : sort}`}>
+    <Card className="min-w-0" aria-label={intl.formatMessage({ id: titleId })} data-testid={`top-${gain ? 'gain' : sort}`}>
       <CardTitle className="text-base">
         <FormattedMessage id={titleId} />
       </CardTitle>

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { FormattedDate, FormattedMessage } from 'react-intl';
+import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
 import { Card, CardTitle } from '../../components/card';
 import { Spinner } from '../../components/loader';
@@ -11,6 +11,7 @@ const HISTORY_STATS = ['power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'he
 
 /** A governor's page (issue 12): the latest numbers, history over scans, names and alliances seen. */
 export default function GovernorPage() {
+  const intl = useIntl();
   const scansApi = useScansApi();
   const { governorId = '' } = useParams<{ governorId: string }>();
   const id = /^\d{1,15}$/.test(governorId) ? Number(governorId) : null;
@@ -76,7 +77,7 @@ export default function GovernorPage() {
               <CardTitle className="text-base">
                 <FormattedMessage id="governor.alliances" />
               </CardTitle>
-              <ul className="flex flex-wrap gap-2 text-sm" data-testid="governor-alliances">
+              <ul className="flex flex-wrap gap-2 text-sm" aria-label={intl.formatMessage({ id: 'governor.alliances' })} data-testid="governor-alliances">
                 {g.alliances.map((a) => (
                   <li key={a} className="rounded bg-muted px-2 py-0.5">
                     <bdi>{a || '—'}</bdi>

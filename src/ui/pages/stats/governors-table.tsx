@@ -2,7 +2,7 @@ import { keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
 import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type SortingState } from '@tanstack/react-table';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { GovernorFilters, GovernorRow, GovernorSort } from '../../../api/scans';
 import { cn } from '../../lib/cn';
 import { useScansApi, Change, GovernorLink, Num, QueryError } from './shared';
@@ -94,6 +94,7 @@ const RowView = memo(function RowView({ row, table }: { row: TableRow; table: Go
  * virtualised and pages load as the reader scrolls, so 5,000 governors stay smooth.
  */
 export function GovernorsTable({ filters, sorting, onSorting }: { filters: Omit<GovernorFilters, 'sort' | 'order'>; sorting: SortingState; onSorting: (s: SortingState) => void }) {
+  const intl = useIntl();
   const scansApi = useScansApi();
   const sort = sorting[0];
   const query = useMemo<GovernorFilters>(() => ({ ...filters, sort: sort?.id as GovernorSort | undefined, order: sort ? (sort.desc ? 'desc' : 'asc') : undefined }), [filters, sort]);
@@ -136,7 +137,7 @@ export function GovernorsTable({ filters, sorting, onSorting }: { filters: Omit<
         {pages.isFetching && ' …'}
       </p>
       <div ref={scroller} className="max-h-[70vh] overflow-auto rounded-md border border-border" data-testid="governors-table">
-        <table className="w-full table-fixed text-sm" style={{ minWidth: `${headers.reduce((s, h) => s + parseFloat(width(h.column.id)), 0)}rem` }}>
+        <table aria-label={intl.formatMessage({ id: 'dashboard.governors' })} className="w-full table-fixed text-sm" style={{ minWidth: `${headers.reduce((s, h) => s + parseFloat(width(h.column.id)), 0)}rem` }}>
           <colgroup>
             {headers.map((h) => (
               <col key={h.id} style={{ width: width(h.column.id) }} />

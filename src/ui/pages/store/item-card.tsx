@@ -81,7 +81,7 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
   const c = useSelector(item, (s) => s.context);
   const noBids = c.username === 'server';
   return (
-    <article className="flex h-full flex-col gap-3 rounded-lg border border-border bg-card p-4" data-testid="live-item" data-item-id={c.itemId}>
+    <article aria-label={c.itemName} className="flex h-full flex-col gap-3 rounded-lg border border-border bg-card p-4" data-testid="live-item" data-item-id={c.itemId}>
       <div className="flex gap-3">
         <ItemImage url={c.imageUrl} name={c.itemName} />
         <div className="min-w-0 flex-1">

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { useEffect } from 'react';
-import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { selectUpcoming, selectUpcomingError } from '../../../machines/board.machine';
 import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
@@ -15,6 +15,7 @@ const FINISHED_SHOWN = 20;
 
 /** The scheduled items, as the board keeps them: it fetches them while this list is shown and drops each one as it starts or is cancelled. */
 function Upcoming() {
+  const intl = useIntl();
   const board = useChild('board');
   useEffect(() => {
     board.send({ type: 'UPCOMING.WATCH' });
@@ -37,7 +38,7 @@ function Upcoming() {
     );
   }
   return (
-    <ul className="divide-y divide-border" data-testid="upcoming">
+    <ul className="divide-y divide-border" aria-label={intl.formatMessage({ id: 'store.upcoming' })} data-testid="upcoming">
       {items.map((it) => (
         <li key={it.itemId} className="grid gap-0.5 py-2 text-sm" data-testid="upcoming-item">
           <ItemDetailsDialog phase="scheduled" facts={it} trigger={<ItemNameButton name={it.itemName} className="font-medium" />} />
@@ -74,6 +75,7 @@ function StoreClosedNotice() {
 
 /** /my-account/kingdom-store: the live board, the 5 latest bids, upcoming and finished items. */
 export default function KingdomStorePage({ titleId }: { titleId: string }) {
+  const intl = useIntl();
   const board = useChild('board');
   const { live, finished } = useItemGroups(board);
   return (
@@ -119,7 +121,7 @@ export default function KingdomStorePage({ titleId }: { titleId: string }) {
                 <FormattedMessage id="store.noFinished" />
               </p>
             ) : (
-              <ul className="divide-y divide-border" data-testid="finished">
+              <ul className="divide-y divide-border" aria-label={intl.formatMessage({ id: 'store.finished' })} data-testid="finished">
                 {finished.slice(0, FINISHED_SHOWN).map((item) => (
                   <FinishedItemRow key={item.id} item={item} />
                 ))}

@@ -1,9 +1,10 @@
 import { useSelector } from '@xstate/react';
-import { FormattedMessage, FormattedNumber, FormattedTime } from 'react-intl';
+import { FormattedMessage, FormattedNumber, FormattedTime, useIntl } from 'react-intl';
 import { useChild } from '../../app-context';
 
 /** The 5 latest bids, newest first. */
 export function LatestBids() {
+  const intl = useIntl();
   const bids = useSelector(useChild('board'), (s) => s.context.latestBids);
   if (bids.length === 0) {
     return (
@@ -13,7 +14,7 @@ export function LatestBids() {
     );
   }
   return (
-    <ol className="divide-y divide-border" data-testid="latest-bids">
+    <ol className="divide-y divide-border" aria-label={intl.formatMessage({ id: 'store.latestBids' })} data-testid="latest-bids">
       {bids.map((bid) => (
         <li key={`${bid.itemId}:${bid.amount}`} className="flex items-baseline justify-between gap-3 py-2 text-sm" data-testid="latest-bid">
           {/* who, then on what: each on its own line, so a long name never mixes with the other in right-to-left */}
