@@ -201,8 +201,10 @@ describe('idle and slow connections', () => {
 
 describe('sessions', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
+  // the sockets tell an ended session by this clock: the test moves it, no time has to pass
+  const sessions = new ManualClock();
   beforeAll(async () => {
-    server = await startTestServer({ heartbeatMs: 100 });
+    server = await startTestServer({ heartbeatMs: 100 }, { sessionClock: sessions.now });
     await signedIn(server, 'admin');
   });
   afterAll(() => server.close());
@@ -215,9 +217,11 @@ describe('sessions', () => {
   it('a socket closes when its session expires, without sending anything', async () => {
     const account = await signedIn(server);
     const { session } = await sessionOf(account.username);
-    await server.db.updateTable('sessions').set({ expires_at: Date.now() + 400 }).where('id', '=', session.id).execute();
+    await server.db.updateTable('sessions').set({ expires_at: sessions.t + 60_000 }).where('id', '=', session.id).execute();
     const socket = await authedSocket(server.auctionUrl, account.token);
     expect((await socket.next()).type).toBe('HISTORY');
+    // the session ends: the next heartbeat's sweep finds it
+    sessions.advance(120_000);
     expect((await socket.closed).code).toBe(WS_CLOSE_UNAUTHENTICATED);
     expect(socket.drain()).toEqual([]);
   });
