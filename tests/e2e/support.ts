@@ -157,6 +157,8 @@ export async function chooseFile(button: Locator, file: { name: string; mimeType
 
 /** The cell of `row` in the column whose header reads `column` (the table's header row names its columns). */
 export async function cell(row: Locator, column: string): Promise<Locator> {
+  // the row may still be on its way (a list refetched after an edit): its table's headers are read once it is there
+  await row.first().waitFor();
   const headers = (await row.locator('xpath=ancestor::table[1]').first().getByRole('columnheader').allTextContents()).map((h) => h.replace(/[▲▼]/g, '').trim());
   const index = headers.indexOf(column);
   if (index < 0) throw new Error(`no column headed “${column}” (the headers: ${headers.join(', ')})`);
