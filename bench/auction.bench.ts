@@ -768,14 +768,22 @@ if (Object.keys(cpu).length) {
 }
 const cores = os.cpus().length;
 if (suites.pg && suites.pg2) {
+  // how busy the whole machine was at each target's last step (the first failing one, or the top): server(s) + clients + everything else
+  const busiest = (x: SuiteResult) => {
+    const last = x.ramp[x.ramp.length - 1] ?? x.fixed[x.fixed.length - 1];
+    return last ? { rate: last.offeredRate, server: last.serverCpuPct, total: last.serverCpuPct + last.clientCpuPct + last.otherCpuPct } : null;
+  };
+  const one = busiest(suites.pg);
+  const two = busiest(suites.pg2);
+  const busyAt = (b: ReturnType<typeof busiest>) => (b ? `${b.total.toFixed(0)}% of ${cores * 100}% busy at ${b.rate}/s (servers ${b.server.toFixed(0)}%)` : '?');
   lines.push(
     '',
-    `What the cores allow: this machine has ${cores} cores, and the two server processes share them with PostgreSQL and with the client threads ` +
-      `(${SOCKETS} sockets' reads, all in this process). A second process only helps when a free core is there to run it; here the cores are ` +
-      `already busy at the single process's limit (server + PostgreSQL + clients ≥ ${cores * 100}% near the top of the ramp), so the pair can at best ` +
-      `match one process. Each bid also costs the other process its NOTIFY, a read of the bid's rows and a broadcast to its half of the sockets: ` +
-      `2 procs use ${cpu.pg2 !== undefined && cpu.pg !== undefined ? `${cpu.pg2.toFixed(2)} ms of CPU per bid (both together) against ${cpu.pg.toFixed(2)} ms for one` : 'more CPU per bid than one'}. ` +
-      'The ratio above measures that cost of the split, not the scaling of a many-core host.',
+    `What the cores allow: this machine has ${cores} cores; the server processes, PostgreSQL (in "others") and the client threads holding the ` +
+      `${SOCKETS} sockets all run on them. A second server process can only add throughput when a core is left idle by the first one and ` +
+      `by PostgreSQL and the clients; measured at the last ramp step: 1 process ${busyAt(one)}, 2 processes ${busyAt(two)}. ` +
+      `Each bid also costs the second process a NOTIFY, a read of the bid's rows and a broadcast to its half of the sockets: ` +
+      `${cpu.pg2 !== undefined && cpu.pg !== undefined ? `${cpu.pg2.toFixed(2)} ms of server CPU per bid for both together, against ${cpu.pg.toFixed(2)} ms for one process` : 'see the CPU per bid above'}. ` +
+      `So on ${cores} cores the 2-process ratio shows what the split costs or saves here, not how the pair scales on a host with free cores.`,
   );
 }
 lines.push('');
