@@ -228,8 +228,10 @@ export class ClientPool {
     this.workers = Array.from({ length: count }, (_, i) => new ClientWorker(i));
   }
 
-  connect(url: string, shares: { tokens: string[]; items: ItemSpec[] }[], concurrency: number) {
-    return Promise.all(this.workers.map((w, i) => w.ask({ cmd: 'connect', url, tokens: shares[i].tokens, items: shares[i].items, concurrency }, 'connected')));
+  /** `url`: one server for every worker, or one per worker (several server processes, each holding the sockets of one worker). */
+  connect(url: string | string[], shares: { tokens: string[]; items: ItemSpec[] }[], concurrency: number) {
+    const urlOf = (i: number) => (Array.isArray(url) ? url[i % url.length] : url);
+    return Promise.all(this.workers.map((w, i) => w.ask({ cmd: 'connect', url: urlOf(i), tokens: shares[i].tokens, items: shares[i].items, concurrency }, 'connected')));
   }
 
   startPhase(rate: number, startAt: number, count: number): void {

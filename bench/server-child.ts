@@ -1,7 +1,10 @@
 /**
  * The Kingdom server under test, in its own process (so it never shares an event loop with the
- * 1,000 client sockets): `node --import tsx bench/server-child.ts <dataDir>`. Listens on 127.0.0.1,
- * random ports, prints one JSON line (its URLs and the SQLite settings of its connection) and runs
+ * 1,000 client sockets): `node --import tsx bench/server-child.ts <dataDir> [databaseUrl [jwtSecret]]`.
+ * With a databaseUrl (postgres://…) it runs on PostgreSQL, as DATABASE_URL makes the server do; two
+ * children given the same database and the same jwtSecret serve one kingdom together (a token signed
+ * by one is good at the other). Listens on 127.0.0.1,
+ * random ports, prints one JSON line (its URLs and the durability settings of its database) and runs
  * until SIGTERM, SIGINT or the end of its stdin (the parent died). Only three settings differ from
  * production: cheap argon2 (setting up 1,000 accounts), a login limit that lets one address sign
  * 1,000 accounts in, and the sockets' per-address limits (all 1,000 players come from 127.0.0.1);
@@ -13,11 +16,13 @@ import { ephemeralConfig } from '../server/config';
 import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
 import { stopWithParent } from './child-lifecycle';
 
-const dataDir = process.argv[2];
-if (!dataDir) throw new Error('usage: server-child.ts <dataDir>');
+const [dataDir, databaseUrl, jwtSecret] = process.argv.slice(2);
+if (!dataDir) throw new Error('usage: server-child.ts <dataDir> [databaseUrl [jwtSecret]]');
 
 const server = await startServer(
   ephemeralConfig(dataDir, {
+    databaseUrl: databaseUrl || null,
+    jwtSecret: jwtSecret || null,
     loginRateLimit: { perEmail: 100, perAddress: 100_000, windowMs: 60_000 },
     socketLimits: {
       ...DEFAULT_SOCKET_LIMITS,
@@ -29,10 +34,13 @@ const server = await startServer(
   }),
 );
 
-// the durability settings of the server's own connection, for the SQLite baseline to copy
+// the durability settings of the server's own connection, for the SQLite baseline to copy (on PostgreSQL: the server's settings, reported)
 const pragmas: Record<string, unknown> = {};
-for (const name of ['journal_mode', 'synchronous', 'foreign_keys', 'busy_timeout', 'locking_mode', 'wal_autocheckpoint', 'page_size', 'cache_size', 'temp_store', 'mmap_size']) {
-  const { rows } = await sql.raw<Record<string, unknown>>(`pragma ${name}`).execute(server.db);
+const settingNames = databaseUrl
+  ? ['fsync', 'synchronous_commit', 'full_page_writes', 'wal_sync_method', 'shared_buffers', 'server_version']
+  : ['journal_mode', 'synchronous', 'foreign_keys', 'busy_timeout', 'locking_mode', 'wal_autocheckpoint', 'page_size', 'cache_size', 'temp_store', 'mmap_size'];
+for (const name of settingNames) {
+  const { rows } = await sql.raw<Record<string, unknown>>(`${databaseUrl ? 'show' : 'pragma'} ${name}`).execute(server.db);
   pragmas[name] = rows[0] ? Object.values(rows[0])[0] : null;
 }
 

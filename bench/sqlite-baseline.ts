@@ -68,9 +68,10 @@ export async function sqliteBaseline(dataDir: string, serverPragmas: Record<stri
   // two bidders and 125 live items, as in the socket runs
   const now = Date.now();
   const addUser = db.prepare(
-    "insert into users (email, username, playerid, password_hash, rank, balance, reserved, created_at) values (?, ?, '1', 'x', 'user', 1000000000, 0, ?)",
+    "insert into users (email, username, playerid, password_hash, rank, balance, reserved, created_at) values (?, ?, ?, 'x', 'user', 1000000000, 0, ?)",
   );
-  const users = [1, 2].map((n) => Number(addUser.run(`bench${n}@bench.test`, `bench${n}`, now).lastInsertRowid));
+  // a governor id belongs to one account (migration 0007)
+  const users = [1, 2].map((n) => Number(addUser.run(`bench${n}@bench.test`, `bench${n}`, String(n), now).lastInsertRowid));
   const addItem = db.prepare(
     "insert into items (name, start_price, min_increment, starts_at, duration_s, ends_at, extend_window_s, max_extensions, state, amount, created_at, started_at) values (?, 1, 1, ?, 3600, ?, 0, 0, 'live', 1, ?, ?)",
   );

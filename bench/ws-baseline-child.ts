@@ -6,13 +6,27 @@
  * size) to every authenticated socket. No database, no checks, no queue: the floor of what
  * broadcasting these frames to these sockets costs on this machine.
  *
- * `node --import tsx bench/ws-baseline-child.ts <config.json>`; config: {items: {[id]: {name, endsAt}}, users: {[token]: username}}.
+ * `floor` as the second argument makes it the tuned floor of fan-out instead (issue 15): each
+ * BID_CREATED is encoded to bytes and framed ONCE (ws's own Sender.frame: header + payload, one
+ * buffer), then that buffer is written raw to every authenticated socket's underlying net.Socket,
+ * each socket corked for the rest of the event-loop turn (uncorked by one setImmediate), so a burst of
+ * bids leaves a socket in one write. Nothing else: no per-socket framing, no checks, no queue.
+ * Plain mode (the default) sends the string per socket, which ws encodes and frames per socket.
+ *
+ * `node --import tsx bench/ws-baseline-child.ts <config.json> [floor]`; config: {items: {[id]: {name, endsAt}}, users: {[token]: username}}.
  * Prints {auctionUrl} as one JSON line; runs until SIGTERM, SIGINT or the end of its stdin.
  */
 import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
+import * as wsModule from 'ws';
 import { WebSocket, WebSocketServer } from 'ws';
+
+/** ws exports its Sender (wrapper.mjs), but @types/ws does not declare it. */
+const { Sender } = wsModule as unknown as {
+  Sender: { frame(data: Buffer, options: { fin: boolean; opcode: number; mask: boolean; readOnly: boolean; rsv1: boolean }): Buffer[] };
+};
 
 interface BaselineConfig {
   items: Record<string, { name: string; endsAt: number }>;
@@ -22,6 +36,32 @@ interface BaselineConfig {
 const configPath = process.argv[2];
 if (!configPath) throw new Error('usage: ws-baseline-child.ts <config.json>');
 const config = JSON.parse(fs.readFileSync(configPath, 'utf8')) as BaselineConfig;
+const floor = process.argv[3] === 'floor';
+
+/** The floor's fan-out: one framed buffer, raw to every socket, corked until the turn ends. */
+const corked = new Set<Socket>();
+let flushScheduled = false;
+function flush(): void {
+  flushScheduled = false;
+  for (const socket of corked) socket.uncork();
+  corked.clear();
+}
+function rawBroadcast(text: string): void {
+  const frame = Buffer.concat(Sender.frame(Buffer.from(text), { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false }));
+  for (const client of authed) {
+    if (client.readyState !== WebSocket.OPEN) continue;
+    const socket = (client as unknown as { _socket: Socket })._socket;
+    if (!corked.has(socket)) {
+      socket.cork();
+      corked.add(socket);
+      if (!flushScheduled) {
+        flushScheduled = true;
+        setImmediate(flush);
+      }
+    }
+    socket.write(frame);
+  }
+}
 
 const server = http.createServer();
 const wss = new WebSocketServer({ server, maxPayload: 64 * 1024 });
@@ -52,7 +92,8 @@ wss.on('connection', (ws) => {
       type: 'BID_CREATED',
       data: { itemId, itemName: item.name, amount, username, timer: Math.max(0, Math.ceil((item.endsAt - now) / 1000)), timestamp: now, endsAt: item.endsAt },
     });
-    for (const client of authed) if (client.readyState === WebSocket.OPEN) client.send(text);
+    if (floor) rawBroadcast(text);
+    else for (const client of authed) if (client.readyState === WebSocket.OPEN) client.send(text);
   });
   ws.on('close', () => authed.delete(ws));
   ws.on('error', () => undefined);
