@@ -6,7 +6,7 @@ import type { Db } from '../db/open';
 import type { ItemRow, UserRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 import { isPostgres } from '../db/dialect';
-import { balancesOf, publish } from '../cluster/events';
+import { balancesOf, publish, type OwnBids } from '../cluster/events';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
 import { endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type BidView } from './bid-view';
@@ -41,6 +41,8 @@ export interface BiddingDeps {
   queue: Serial;
   /** The engine's picture of the committed state, for refusing bids early. */
   bidView: BidView;
+  /** Clustered: the bids being committed here, so telling their events needs no read. */
+  ownBids?: OwnBids;
 }
 
 type BidOutcome =
@@ -184,13 +186,14 @@ export class Bidding {
    */
   private async placeBid(trx: Queryable, userId: number, request: BidRequest, at: number, now: number): Promise<BidOutcome> {
     const { itemId, requestId, amount } = request;
-    if (isPostgres(trx)) await lockRows(trx, itemId, userId);
+    // PostgreSQL: the rows are locked first, and read by the same statements
+    const locked = isPostgres(trx) ? await lockRows(trx, itemId, userId) : null;
     const first = await this.storedAnswer(trx, userId, requestId);
     if (first) return first;
 
     const settings = await trx.selectFrom('kingdom_settings').select('store_open').where('id', '=', 1).executeTakeFirst();
-    const row = await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
-    const bidder = await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
+    const row = locked ? locked.item : await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
+    const bidder = locked ? locked.bidder : await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
     const item = row ? itemFacts(row) : null;
     const mayBid = row ? await mayBidOn(trx, row, bidder) : true;
     const verdict = judgeBid({ storeOpen: !(settings && settings.store_open === 0), item, endMayMove: false, mayBid, bidder }, amount, at);
@@ -234,6 +237,7 @@ export class Bidding {
       .executeTakeFirstOrThrow();
     const bid = toBid({ item_id: item.id, item_name: row.name, amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions });
     // the other processes hear of it when it commits, in commit order (nothing on SQLite)
+    this.deps.ownBids?.add(bidId, { bid, userId: bidder.id, itemId: item.id });
     await publish(trx, { k: 'bid', bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]) });
     return { kind: 'accepted', bid, bidder: updated, outbid, item: { id: item.id, amount, leaderId: bidder.id, endsAt, extensions } };
   }
@@ -246,10 +250,13 @@ export class Bidding {
  * outbid, in id order (two bids that outbid each other's bidders on two items cannot deadlock), so
  * one player's points are never spent twice by bids on different items.
  */
-async function lockRows(trx: Queryable, itemId: number, userId: number): Promise<void> {
-  const item = await trx.selectFrom('items').select('leader_id').where('id', '=', itemId).forUpdate().executeTakeFirst();
+async function lockRows(trx: Queryable, itemId: number, userId: number): Promise<{ item: ItemRow | undefined; bidder: UserRow }> {
+  const item = await trx.selectFrom('items').selectAll().where('id', '=', itemId).forUpdate().executeTakeFirst();
   const ids = [...new Set([userId, item?.leader_id ?? userId])].sort((a, b) => a - b);
-  await trx.selectFrom('users').select('id').where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  const users = await trx.selectFrom('users').selectAll().where('id', 'in', ids).orderBy('id').forUpdate().execute();
+  const bidder = users.find((u) => u.id === userId);
+  if (!bidder) throw new Error(`no account ${userId}`);
+  return { item, bidder };
 }
 
 async function mayBidOn(trx: Queryable, item: ItemRow, user: UserRow): Promise<boolean> {

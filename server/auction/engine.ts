@@ -5,7 +5,7 @@ import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
-import type { ClusterEvent } from '../cluster/events';
+import { OwnBids, type ClusterEvent } from '../cluster/events';
 import { relay } from '../cluster/relay';
 import { BidView } from './bid-view';
 import { Bidding, type BidAnswer, type BidRequest, type EarlyRefusalAudit } from './bidding';
@@ -69,6 +69,8 @@ export class AuctionEngine implements AuctionService {
    * and is told from there (`remote`), so every process tells it in the same order.
    */
   readonly announcer: Hub;
+  /** Clustered: the bids being committed here (their events are told without reading them back). */
+  private readonly ownBids = new OwnBids();
   /** Clustered: the events from PostgreSQL, told one after the other in the order they came. */
   private readonly deliveries = new Serial();
   readonly bids: Bidding;
@@ -84,7 +86,7 @@ export class AuctionEngine implements AuctionService {
     this.bidView = new BidView({ shared: deps.clustered ?? false });
     this.announcer = deps.clustered ? mutedHub(deps.hub) : deps.hub;
     const exclusive = <T>(job: () => Promise<T>) => this.exclusive(job);
-    this.bids = new Bidding({ db: deps.db, hub: this.announcer, now: deps.now, log: deps.log, queue: this.queue, bidView: this.bidView });
+    this.bids = new Bidding({ ownBids: deps.clustered ? this.ownBids : undefined, db: deps.db, hub: this.announcer, now: deps.now, log: deps.log, queue: this.queue, bidView: this.bidView });
     this.settlement = new Settlement({
       db: deps.db,
       hub: this.announcer,
@@ -142,7 +144,7 @@ export class AuctionEngine implements AuctionService {
    * the leader re-arms its timer when the schedule may have moved.
    */
   remote(event: ClusterEvent): Promise<void> {
-    const deps = { db: this.db, hub: this.hub, bidView: this.bidView };
+    const deps = { db: this.db, hub: this.hub, bidView: this.bidView, ownBids: this.ownBids };
     const told = this.deliveries.run(() => relay(deps, event));
     const after =
       event.k === 'bid' || event.k === 'users' || event.k === 'all-users'

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import { isPostgres } from '../db/dialect';
-import type { Queryable } from '../db/write';
+import type { Bid } from '../../src/protocol/socket';
+import { runAtCommit, type Queryable } from '../db/write';
 
 /**
  * What one server process tells the others that serve the same kingdom (DESIGN.md, "Beyond one
@@ -59,8 +60,29 @@ export async function publish(db: Queryable, event: ClusterEvent): Promise<void>
   if (!isPostgres(db)) return;
   const sent: ClusterEvent = event.k === 'users' && event.u.length > MAX_IDS ? { k: 'all-users' } : event;
   if (sent.k === 'users' && sent.u.length === 0) return;
-  const envelope: Envelope = { o: ORIGIN, e: sent };
-  await sql`select pg_notify(${CHANNEL}, ${JSON.stringify(envelope)})`.execute(db);
+  const payload = JSON.stringify({ o: ORIGIN, e: sent } satisfies Envelope);
+  // in a write transaction: sent with its COMMIT, one round trip (the payload holds ids and numbers only)
+  if (runAtCommit(db, `select pg_notify('${CHANNEL}', '${payload.replace(/'/g, "''")}')`)) return;
+  await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(db);
+}
+
+/**
+ * The bids this process is committing, by bid id, so that telling its own 'bid' event needs no
+ * read of the row it just wrote (another process's bid is read). Bounded: an entry whose event
+ * never comes (a rollback) falls out.
+ */
+export class OwnBids {
+  private readonly bids = new Map<number, { bid: Bid; userId: number; itemId: number }>();
+  constructor(private readonly max = 1000) {}
+  add(bidId: number, entry: { bid: Bid; userId: number; itemId: number }): void {
+    this.bids.set(bidId, entry);
+    if (this.bids.size > this.max) this.bids.delete(this.bids.keys().next().value as number);
+  }
+  take(bidId: number): { bid: Bid; userId: number; itemId: number } | undefined {
+    const entry = this.bids.get(bidId);
+    this.bids.delete(bidId);
+    return entry;
+  }
 }
 
 /** Reads an envelope; null for anything that is not one (another program on the channel). */

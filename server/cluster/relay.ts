@@ -6,12 +6,13 @@ import type { BidView } from '../auction/bid-view';
 import { selectBids, toBid } from '../auction/wire';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
-import type { Balance, ClusterEvent } from './events';
+import type { Balance, ClusterEvent, OwnBids } from './events';
 
 export interface RelayDeps {
   db: Db;
   hub: Hub;
   bidView: BidView;
+  ownBids?: OwnBids;
 }
 
 /** VIRTUAL_BALANCE_UPDATE with the balances a commit left (to the accounts with sockets here), their connections' copies updated. */
@@ -37,9 +38,11 @@ export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void>
   const { db, hub, bidView } = deps;
   switch (event.k) {
     case 'bid': {
-      const row = await selectBids(db).select(['b.user_id']).where('b.id', '=', event.bid).executeTakeFirst();
-      if (!row) return;
-      const bid = toBid(row);
+      const own = deps.ownBids?.take(event.bid);
+      const read = own ? null : await selectBids(db).select(['b.user_id']).where('b.id', '=', event.bid).executeTakeFirst();
+      if (!own && !read) return;
+      const bid = own ? own.bid : toBid(read as NonNullable<typeof read>);
+      const row = own ? { user_id: own.userId, item_id: own.itemId } : (read as NonNullable<typeof read>);
       // the picture follows: the item's lead and end as this bid left them
       bidView.bidCommitted({ id: row.item_id, amount: bid.amount, leaderId: row.user_id, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, []);
       hub.broadcast('auction', { type: MSG.BID_CREATED, data: bid });

@@ -41,14 +41,15 @@ export async function writeTransaction<T>(db: Db, fn: (trx: Queryable) => Promis
   const postgres = isPostgres(db);
   return db.connection().execute(async (conn) => {
     if (postgres) {
-      await sql`begin`.execute(conn);
+      // one round trip: BEGIN and the lock (a statement list without parameters goes as one simple query)
+      const lock = options.lock === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
       try {
-        if (options.lock === 'shared') await sql`select pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY})`.execute(conn);
-        else await sql`select pg_advisory_xact_lock(${WRITE_LOCK_KEY})`.execute(conn);
+        await sql.raw(`begin; select ${lock}(${WRITE_LOCK_KEY})`).execute(conn);
       } catch (error) {
         await sql`rollback`.execute(conn).catch(() => undefined);
         throw error;
       }
+      deferred.set(conn, []);
     } else {
       await sql`begin immediate`.execute(conn);
     }
@@ -56,12 +57,30 @@ export async function writeTransaction<T>(db: Db, fn: (trx: Queryable) => Promis
     try {
       result = await fn(conn);
     } catch (error) {
+      deferred.delete(conn);
       await sql`rollback`.execute(conn).catch(() => undefined);
       throw error;
     }
-    await sql`commit`.execute(conn);
+    const atCommit = deferred.get(conn) ?? [];
+    deferred.delete(conn);
+    // PostgreSQL: what waits for the commit goes with it, in one round trip
+    await sql.raw([...atCommit, 'commit'].join('; ')).execute(conn);
     return result;
   });
+}
+
+/** Statements that run with a PostgreSQL write transaction's COMMIT, by transaction. */
+const deferred = new WeakMap<object, string[]>();
+
+/**
+ * Runs `statement` (no parameters: its values written in) just before `trx` commits, in the same
+ * round trip as the COMMIT; false when `trx` is not a PostgreSQL write transaction (run it now).
+ */
+export function runAtCommit(trx: Queryable, statement: string): boolean {
+  const list = deferred.get(trx);
+  if (!list) return false;
+  list.push(statement);
+  return true;
 }
 
 /** True for an error raised by the database itself (better-sqlite3's SqliteError: code SQLITE_…; pg's DatabaseError). */
