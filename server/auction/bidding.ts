@@ -11,7 +11,7 @@ import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
 import { endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type BidView } from './bid-view';
 import { groupsOf } from './groups';
-import type { Serial } from './serial';
+import type { BidLanes } from './lanes';
 import { readEligibility, selectBids, toBid } from './wire';
 
 /** A CREATE_BID as the engine takes it: `amount` unchecked (anything but a valid amount is BID_AMOUNT_ERROR). */
@@ -37,8 +37,8 @@ export interface BiddingDeps {
   hub: Hub;
   now: Clock;
   log: FastifyBaseLogger;
-  /** The engine's one queue: every bid takes its place in it. */
-  queue: Serial;
+  /** Where each bid's job runs: the engine's one queue, or (clustered) a lane per item (lanes.ts). */
+  lanes: BidLanes;
   /** The engine's picture of the committed state, for refusing bids early. */
   bidView: BidView;
   /** Clustered: the bids being committed here, so telling their events needs no read. */
@@ -106,7 +106,7 @@ export class Bidding {
    */
   private auditRefusal(audit: EarlyRefusalAudit, userId: number, request: BidRequest, at: number, early: Promise<BidAnswer>): void {
     const rollback = new Error('audit: roll back');
-    const dryRun = this.deps.queue.run(async () => {
+    const dryRun = this.deps.lanes.run(request.itemId, async () => {
       let outcome: BidOutcome | null = null;
       await writeTransaction(this.deps.db, async (trx) => {
         outcome = await this.placeBid(trx, userId, request, at, at);
@@ -143,7 +143,7 @@ export class Bidding {
   private queueBid(userId: number, request: BidRequest, at: number): Promise<BidAnswer> {
     const { bidView, hub, db, log } = this.deps;
     bidView.bidQueued(userId, request.itemId, request.requestId);
-    return this.deps.queue.run(async () => {
+    return this.deps.lanes.run(request.itemId, async () => {
       try {
         let outcome: BidOutcome;
         try {

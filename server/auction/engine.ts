@@ -11,6 +11,7 @@ import { BidView } from './bid-view';
 import { Bidding, type BidAnswer, type BidRequest, type EarlyRefusalAudit } from './bidding';
 import type { Scheduler } from './scheduler';
 import { Serial } from './serial';
+import { ItemLanes, OneQueue, type BidLanes } from './lanes';
 import { Settlement } from './settlement';
 import { StoreItems } from './store-items';
 import { auctionSnapshot } from './store-queries';
@@ -69,6 +70,8 @@ export class AuctionEngine implements AuctionService {
    * and is told from there (`remote`), so every process tells it in the same order.
    */
   readonly announcer: Hub;
+  /** Where bids run: the queue (alone) or a lane per item (clustered). */
+  private readonly lanes: BidLanes;
   /** Clustered: the bids being committed here (their events are told without reading them back). */
   private readonly ownBids = new OwnBids();
   /** Clustered: the events from PostgreSQL, told one after the other in the order they came. */
@@ -85,8 +88,9 @@ export class AuctionEngine implements AuctionService {
     this.log = deps.log;
     this.bidView = new BidView({ shared: deps.clustered ?? false });
     this.announcer = deps.clustered ? mutedHub(deps.hub) : deps.hub;
+    this.lanes = deps.clustered ? new ItemLanes(this.queue) : new OneQueue(this.queue);
     const exclusive = <T>(job: () => Promise<T>) => this.exclusive(job);
-    this.bids = new Bidding({ ownBids: deps.clustered ? this.ownBids : undefined, db: deps.db, hub: this.announcer, now: deps.now, log: deps.log, queue: this.queue, bidView: this.bidView });
+    this.bids = new Bidding({ ownBids: deps.clustered ? this.ownBids : undefined, db: deps.db, hub: this.announcer, now: deps.now, log: deps.log, lanes: this.lanes, bidView: this.bidView });
     this.settlement = new Settlement({
       db: deps.db,
       hub: this.announcer,
@@ -110,7 +114,10 @@ export class AuctionEngine implements AuctionService {
    */
   exclusive<T>(job: () => Promise<T>): Promise<T> {
     this.bidView.otherQueued();
+    // (clustered: after every bid that arrived before it; alone, those are in the queue already)
+    const bidsBefore = this.lanes.pending();
     return this.queue.run(async () => {
+      await bidsBefore;
       try {
         return await job();
       } finally {
@@ -172,12 +179,14 @@ export class AuctionEngine implements AuctionService {
   /** Resolves once the events delivered so far have been told and the queue has drained (tests). */
   async idle(): Promise<void> {
     await this.deliveries.idle();
+    await this.lanes.pending();
     await this.queue.idle();
   }
 
   /** Stops the timer and waits for the queue to drain. */
   async stop(): Promise<void> {
     this.scheduler.stop();
+    await this.lanes.pending();
     await this.queue.idle();
   }
 
@@ -198,6 +207,8 @@ export class AuctionEngine implements AuctionService {
 
   /** HISTORY: in the queue (never older than a frame sent before it), but not `exclusive`: it changes nothing. */
   history(): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
+    // clustered: after every event told so far (frames come from the events there)
+    if (this.announcer !== this.hub) return this.deliveries.run(() => auctionSnapshot(this.db, this.now()));
     return this.queue.run(() => auctionSnapshot(this.db, this.now()));
   }
 

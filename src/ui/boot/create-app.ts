@@ -2,7 +2,6 @@ import { createActor, fromPromise, type ActorRefFrom } from 'xstate';
 import { createApi, type Api } from '../../api/client';
 import { createHttp } from '../../api/http';
 import { endpoints } from '../../api/config';
-import { createStoreApi } from '../../api/store';
 import { appWith } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
 import { boardMachine } from '../../machines/board.machine';
@@ -27,7 +26,6 @@ export function createApp() {
     unauthorized: () => auth?.send({ type: 'REVALIDATE' }),
   });
   const api: Api = createApi(http);
-  const storeApi = createStoreApi(http);
 
   // the other tabs of this browser hear of a sign-in or sign-out (a session cookie fires no storage event)
   const reportProtocolErrors = createProtocolErrorReporter();
@@ -58,7 +56,8 @@ export function createApp() {
       }),
       // the board keeps the upcoming items: it asks the store's REST list for them
       board: boardMachine.provide({
-        actors: { fetchUpcoming: fromPromise(() => storeApi.listItems('scheduled')) },
+        // (the store's API and its schemas load with the first fetch, not with the sign-in page)
+        actors: { fetchUpcoming: fromPromise(async () => (await import('../../api/store')).createStoreApi(http).listItems('scheduled')) },
       }),
       settings: settingsMachine.provide({
         actions: { persist: (_, settings) => storeSettings(settings) },
