@@ -15,10 +15,32 @@ export interface Connection {
 export type AuthedConnection = Connection & { auth: AuthContext };
 
 /** The TCP socket under a ws connection: ws keeps it in a private field, the one way to cork it or write a ready frame to it. */
-type Tcp = { cork(): void; uncork(): void; write(chunk: Buffer): boolean; writable: boolean };
+type Tcp = { cork(): void; uncork(): void; write(chunk: Buffer): boolean; writable: boolean; writableLength: number };
 function tcpOf(ws: WebSocket): Tcp | null {
   const socket = (ws as unknown as { _socket?: Tcp })._socket;
   return socket && typeof socket.cork === 'function' && typeof socket.write === 'function' ? socket : null;
+}
+
+/**
+ * How a connection is written to, worked out on its first write (its extensions are settled by the
+ * handshake): `raw` when a ready frame may go straight to the TCP socket (no extension negotiated:
+ * permessage-deflate would compress and set RSV1; the server does not offer it, but a connection
+ * that has it gets ws.send). With no extension, ws buffers nothing of its own (it queues only to
+ * deflate, or for a Blob, which the server never sends), so what waits is the TCP socket's
+ * `writableLength`.
+ */
+interface Route {
+  tcp: Tcp | null;
+  raw: boolean;
+}
+const routes = new WeakMap<WebSocket, Route>();
+function routeOf(ws: WebSocket): Route {
+  let route = routes.get(ws);
+  if (!route) {
+    const tcp = tcpOf(ws);
+    routes.set(ws, (route = { tcp, raw: tcp !== null && ws.extensions === '' }));
+  }
+  return route;
 }
 
 /**
@@ -52,7 +74,14 @@ function removeFrom<K>(map: Map<K, Set<Connection>>, key: K, conn: Connection) {
  * everyone or one user through it, and logout or a password change closes a session's sockets.
  */
 export class Hub {
-  constructor(private readonly limits: Pick<SocketLimits, 'maxBufferedBytes' | 'closeGraceMs'> = DEFAULT_SOCKET_LIMITS) {}
+  /**
+   * `monotonic`: milliseconds from a monotonic clock (tests pass their own), for spacing flushes
+   * `limits.coalesceMs` apart.
+   */
+  constructor(
+    private readonly limits: Pick<SocketLimits, 'maxBufferedBytes' | 'closeGraceMs' | 'coalesceMs'> = DEFAULT_SOCKET_LIMITS,
+    private readonly monotonic: () => number = () => performance.now(),
+  ) {}
 
   private readonly byUser = new Map<number, Set<Connection>>();
   private readonly bySession = new Map<string, Set<Connection>>();
@@ -85,43 +114,51 @@ export class Hub {
   }
 
   /**
-   * Frames leave in order, but each socket is corked until the end of this event-loop turn, so
-   * the frames it gets in one turn (a burst of bids) go out in one write instead of one each.
+   * Frames leave in order, but each socket is corked until the next flush, so the frames it gets
+   * in between (a burst of bids) go out in one write (one system call) instead of one each. A
+   * flush comes at the end of the event-loop turn, or, when the previous one was less than
+   * `coalesceMs` ago, that long after it: when bids come faster than that, each socket is written
+   * to at most once every `coalesceMs` whatever the rate, and a frame waits at most that long.
    */
   private readonly corked = new Set<Tcp>();
   private flushScheduled = false;
+  private lastFlushAt = Number.NEGATIVE_INFINITY;
+
+  private cork(tcp: Tcp): void {
+    if (this.corked.has(tcp)) return;
+    tcp.cork();
+    this.corked.add(tcp);
+    if (this.flushScheduled) return;
+    this.flushScheduled = true;
+    const wait = this.lastFlushAt + this.limits.coalesceMs - this.monotonic();
+    if (wait >= 1) setTimeout(() => this.flush(), wait);
+    else setImmediate(() => this.flush());
+  }
 
   /**
-   * The ready frame goes straight to the TCP socket when ws would write exactly those bytes itself:
-   * no extension negotiated (permessage-deflate would compress and set RSV1; the server does not
-   * offer it, but a connection that has it gets ws.send). ws's sender writes synchronously to the
-   * same socket and the server sends no Blob (the one thing ws queues without deflate), so frames
-   * sent either way keep their order.
+   * The ready frame goes straight to the TCP socket when ws would write exactly those bytes itself
+   * (see Route). ws's sender writes synchronously to the same socket and the server sends no Blob
+   * (the one thing ws queues without deflate), so frames sent either way keep their order.
    */
   private write(conn: Connection, out: Outgoing): void {
     const { ws } = conn;
     if (ws.readyState !== WebSocket.OPEN) return;
+    const { tcp, raw } = routeOf(ws);
     // a client that does not read is dropped, not buffered for without end
-    if (ws.bufferedAmount + out.frame.length > this.limits.maxBufferedBytes) {
+    const waiting = raw && tcp ? tcp.writableLength : ws.bufferedAmount;
+    if (waiting + out.frame.length > this.limits.maxBufferedBytes) {
       this.detach(conn);
       ws.terminate();
       return;
     }
-    const tcp = tcpOf(ws);
-    if (tcp && !this.corked.has(tcp)) {
-      tcp.cork();
-      this.corked.add(tcp);
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => this.flush());
-      }
-    }
-    if (tcp && tcp.writable && ws.extensions === '') tcp.write(out.frame);
+    if (tcp) this.cork(tcp);
+    if (raw && tcp && tcp.writable) tcp.write(out.frame);
     else ws.send(out.payload, { binary: false });
   }
 
   private flush(): void {
     this.flushScheduled = false;
+    this.lastFlushAt = this.monotonic();
     for (const tcp of this.corked) tcp.uncork();
     this.corked.clear();
   }

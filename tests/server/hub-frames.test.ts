@@ -38,8 +38,7 @@ afterEach(async () => {
 });
 
 let nextId = 1;
-async function hubServer(perMessageDeflate: boolean) {
-  const hub = new Hub();
+async function hubServer(perMessageDeflate: boolean, hub = new Hub()) {
   const server = http.createServer();
   const wss = new WebSocketServer({ server, perMessageDeflate: perMessageDeflate ? { threshold: 0 } : false });
   const attached: Connection[] = [];
@@ -67,6 +66,7 @@ async function hubServer(perMessageDeflate: boolean) {
     const ws = new WebSocket(url, { perMessageDeflate: offerDeflate });
     const received: unknown[] = [];
     let bytesOnWire = 0;
+    let reads = 0;
     ws.on('message', (data: Buffer, isBinary) => {
       expect(isBinary).toBe(false);
       received.push(JSON.parse(data.toString('utf8')));
@@ -76,7 +76,10 @@ async function hubServer(perMessageDeflate: boolean) {
       ws.once('error', reject);
     });
     const socket = (ws as unknown as { _socket: NodeJS.EventEmitter })._socket;
-    socket.prependListener('data', (chunk: Buffer) => (bytesOnWire += chunk.length));
+    socket.prependListener('data', (chunk: Buffer) => {
+      bytesOnWire += chunk.length;
+      reads += 1;
+    });
     closers.push(async () => ws.terminate());
     const conn = await attachedConn;
     /** Resolves once `count` messages arrived (the test's own timeout bounds the wait). */
@@ -90,7 +93,7 @@ async function hubServer(perMessageDeflate: boolean) {
         ws.on('message', check);
         check();
       });
-    return { ws, conn, received, receivedAll, bytesOnWire: () => bytesOnWire };
+    return { ws, conn, received, receivedAll, bytesOnWire: () => bytesOnWire, reads: () => reads };
   };
   return { hub, attached, client };
 }
@@ -143,7 +146,7 @@ describe('Hub fan-out', () => {
 
   it('drops a socket whose unread frames pass the buffer limit, as before', async () => {
     const { client } = await hubServer(false);
-    const hub = new Hub({ maxBufferedBytes: 200_000, closeGraceMs: 100 });
+    const hub = new Hub({ maxBufferedBytes: 200_000, closeGraceMs: 100, coalesceMs: 5 });
     const c = await client(false);
     const conn: Connection = { id: nextId++, channel: 'auction', ws: c.conn.ws, auth: null };
     hub.attach(conn, { user: { id: 999 }, sessionId: 's', sessionExpiresAt: Infinity } as unknown as AuthContext);
@@ -152,5 +155,32 @@ describe('Hub fan-out', () => {
     expect(hub.count('auction')).toBe(1);
     hub.broadcast('auction', message(2, 70_000));
     expect(hub.count('auction')).toBe(0);
+  });
+
+  it('writes the frames of a busy stretch to each socket together, at most once every coalesceMs', async () => {
+    let now = 0;
+    const hub = new Hub({ maxBufferedBytes: 1024 * 1024, closeGraceMs: 100, coalesceMs: 30 }, () => now);
+    const { client } = await hubServer(false, hub);
+    const a = await client(false);
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+    // quiet: the first frame leaves at the end of its turn
+    hub.broadcast('auction', message(0, 10));
+    await a.receivedAll(1);
+    expect(a.reads()).toBe(1);
+    // three frames on three turns, all within 30 ms of that flush (the clock stands still): one write
+    for (const n of [1, 2, 3]) {
+      hub.broadcast('auction', message(n, 10));
+      await nextTurn();
+    }
+    expect(a.received).toHaveLength(1);
+    expect(await a.receivedAll(4)).toEqual([0, 1, 2, 3].map((n) => message(n, 10)));
+    expect(a.reads()).toBe(2);
+    // quiet again (the clock moved on): each frame leaves at the end of its own turn
+    for (const n of [4, 5]) {
+      now += 30;
+      hub.broadcast('auction', message(n, 10));
+      await a.receivedAll(n + 1);
+    }
+    expect(a.reads()).toBe(4);
   });
 });
