@@ -11,7 +11,7 @@ import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
 import { endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type BidView } from './bid-view';
 import { groupsOf } from './groups';
-import type { BidLanes } from './lanes';
+import type { BidLanes, Written } from './lanes';
 import { readEligibility, selectBids, toBid } from './wire';
 
 /** A CREATE_BID as the engine takes it: `amount` unchecked (anything but a valid amount is BID_AMOUNT_ERROR). */
@@ -141,33 +141,34 @@ export class Bidding {
   }
 
   private queueBid(userId: number, request: BidRequest, at: number): Promise<BidAnswer> {
-    const { bidView, hub, db, log } = this.deps;
+    const { bidView, hub, log } = this.deps;
     bidView.bidQueued(userId, request.itemId, request.requestId);
-    return this.deps.lanes.run(request.itemId, async () => {
-      try {
-        let outcome: BidOutcome;
+    return this.deps.lanes.write(request.itemId, {
+      write: (trx) => this.placeBid(trx, userId, request, at, this.deps.now()),
+      after: (result: Written<BidOutcome>): BidAnswer => {
         try {
-          outcome = await writeTransaction(db, (trx) => this.placeBid(trx, userId, request, at, this.deps.now()), { lock: 'shared' });
-        } catch (error) {
-          log.error({ err: error, userId, itemId: request.itemId }, 'bid failed');
-          return errorFrame(isDatabaseError(error) ? 'DATABASE_ERROR' : 'SYSTEM_ERROR', request.itemId, request.requestId);
-        }
-        if (outcome.kind === 'accepted') {
-          bidView.bidCommitted(outcome.item, outcome.outbid ? [outcome.bidder, outcome.outbid] : [outcome.bidder]);
-          // committed: now everyone hears of it
-          hub.broadcast('auction', { type: MSG.BID_CREATED, data: outcome.bid });
-          if (outcome.outbid) {
-            hub.sendToUser(outcome.outbid.id, 'auction', { type: MSG.OUTBID, data: outcome.bid });
-            announceBalance(hub, outcome.outbid);
+          if (!result.ok) {
+            log.error({ err: result.error, userId, itemId: request.itemId }, 'bid failed');
+            return errorFrame(isDatabaseError(result.error) ? 'DATABASE_ERROR' : 'SYSTEM_ERROR', request.itemId, request.requestId);
           }
-          announceBalance(hub, outcome.bidder);
-          return null;
+          const outcome = result.value;
+          if (outcome.kind === 'accepted') {
+            bidView.bidCommitted(outcome.item, outcome.outbid ? [outcome.bidder, outcome.outbid] : [outcome.bidder]);
+            // committed: now everyone hears of it
+            hub.broadcast('auction', { type: MSG.BID_CREATED, data: outcome.bid });
+            if (outcome.outbid) {
+              hub.sendToUser(outcome.outbid.id, 'auction', { type: MSG.OUTBID, data: outcome.bid });
+              announceBalance(hub, outcome.outbid);
+            }
+            announceBalance(hub, outcome.bidder);
+            return null;
+          }
+          if (outcome.kind === 'rejected' && outcome.bidder) bidView.userRead(outcome.bidder);
+          return answerOf(outcome, request.requestId);
+        } finally {
+          bidView.bidDone(userId, request.itemId, request.requestId);
         }
-        if (outcome.kind === 'rejected' && outcome.bidder) bidView.userRead(outcome.bidder);
-        return answerOf(outcome, request.requestId);
-      } finally {
-        bidView.bidDone(userId, request.itemId, request.requestId);
-      }
+      },
     });
   }
 

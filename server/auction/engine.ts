@@ -72,6 +72,11 @@ export class AuctionEngine implements AuctionService {
   readonly announcer: Hub;
   /** Where bids run: the queue (alone) or a lane per item (clustered). */
   private readonly lanes: BidLanes;
+
+  /** Write transactions run for bids so far, and the bids they carried (group commit, lanes.ts). */
+  get bidCommits(): { transactions: number; bids: number } {
+    return { ...this.lanes.commits };
+  }
   /** Clustered: the bids being committed here (their events are told without reading them back). */
   private readonly ownBids = new OwnBids();
   /** Clustered: the events from PostgreSQL, told one after the other in the order they came. */
@@ -88,7 +93,7 @@ export class AuctionEngine implements AuctionService {
     this.log = deps.log;
     this.bidView = new BidView({ shared: deps.clustered ?? false });
     this.announcer = deps.clustered ? mutedHub(deps.hub) : deps.hub;
-    this.lanes = deps.clustered ? new ItemLanes(this.queue) : new OneQueue(this.queue);
+    this.lanes = deps.clustered ? new ItemLanes(this.queue, deps.db) : new OneQueue(this.queue, deps.db);
     const exclusive = <T>(job: () => Promise<T>) => this.exclusive(job);
     this.bids = new Bidding({ ownBids: deps.clustered ? this.ownBids : undefined, db: deps.db, hub: this.announcer, now: deps.now, log: deps.log, lanes: this.lanes, bidView: this.bidView });
     this.settlement = new Settlement({

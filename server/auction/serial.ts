@@ -6,8 +6,11 @@
  */
 export class Serial {
   private tail: Promise<unknown> = Promise.resolve();
+  /** Jobs queued so far: a job is the last one queued while this still equals what it was just after queuing it. */
+  queued = 0;
 
   run<T>(job: () => Promise<T>): Promise<T> {
+    this.queued += 1;
     const result = this.tail.then(job);
     this.tail = result.then(
       () => undefined,

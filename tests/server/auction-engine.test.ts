@@ -17,7 +17,7 @@ import {
   type Bidder,
 } from './auction-helpers';
 import { authedSocket, call, signedIn, startTestServer } from './helpers';
-import { failInserts } from './test-database';
+import { failInserts, onPostgres } from './test-database';
 
 const clock = new ManualClock();
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -324,6 +324,68 @@ describe('errors inside the engine', () => {
     expect(await errorFor(mia.auction, requestId)).toEqual(error('SYSTEM_ERROR', item.itemId, requestId));
     expect(await snapshot(item.itemId, mia)).toEqual(before);
     expect(mia.auction.isOpen).toBe(true);
+  });
+});
+
+describe('group commit', () => {
+  it('bids that arrive in one turn commit in one transaction (SQLite), each judged on the ones before it; a bid whose write fails is undone alone', async () => {
+    const olga = await bidder(server, admin.token, 10_000);
+    const pavel = await bidder(server, admin.token, 10_000);
+    const shield = await createItem(server, admin.token, { start_price: 100, minIncrement: 10 });
+    const bow = await createItem(server, admin.token, { start_price: 100, minIncrement: 10 });
+    // the bow's bid of 120 fails to write, as a full disk would make it
+    const allow = await failInserts(server.db, 'bids', 'disk says no', `new.item_id = ${bow.itemId} and new.amount = 120`);
+    await server.auction.idle();
+    const before = server.auction.bidCommits;
+    const id = (n: number) => `group-${n}-${newRequestId()}`;
+    const requests = [
+      { user: olga, itemId: shield.itemId, amount: 100, requestId: id(1) },
+      { user: pavel, itemId: shield.itemId, amount: 105, requestId: id(2) }, // judged after olga's 100: below 110
+      { user: pavel, itemId: shield.itemId, amount: 110, requestId: id(3) }, // outbids olga
+      { user: olga, itemId: bow.itemId, amount: 120, requestId: id(4) }, // the write fails
+      { user: pavel, itemId: bow.itemId, amount: 100, requestId: id(5) },
+    ];
+    // one turn: no await between them
+    const answers = await Promise.all(requests.map((r) => server.auction.createBid({ id: r.user.id }, { itemId: r.itemId, amount: r.amount, requestId: r.requestId })));
+    await allow();
+    const after = server.auction.bidCommits;
+    // (PostgreSQL: each bid commits on its own, in its item's lane)
+    expect({ transactions: after.transactions - before.transactions, bids: after.bids - before.bids }).toEqual({ transactions: onPostgres ? 5 : 1, bids: 5 });
+    expect(answers).toEqual([
+      null,
+      error('BID_AMOUNT_ERROR', shield.itemId, requests[1].requestId),
+      null,
+      error('DATABASE_ERROR', bow.itemId, requests[3].requestId),
+      null,
+    ]);
+    expect(await itemRow(server.db, shield.itemId)).toMatchObject({ leader_id: pavel.id, amount: 110 });
+    expect(await itemRow(server.db, bow.itemId)).toMatchObject({ leader_id: pavel.id, amount: 100 });
+    // the failed bid left nothing: no bid, no remembered answer, no points reserved for it
+    const stored = await server.db.selectFrom('bid_requests').select('request_id').where('request_id', 'in', requests.map((r) => r.requestId)).execute();
+    expect(stored.map((r) => r.request_id).sort()).toEqual([requests[0], requests[1], requests[2], requests[4]].map((r) => r.requestId).sort());
+    expect((await userRow(server.db, olga.id)).reserved).toBe(0);
+    expect((await userRow(server.db, pavel.id)).reserved).toBe(210);
+    // everyone heard the accepted ones, in commit order
+    await bidCreated(olga.auction, shield.itemId, 100, olga.username);
+    await bidCreated(olga.auction, shield.itemId, 110, pavel.username);
+    await bidCreated(olga.auction, bow.itemId, 100, pavel.username);
+    await expectBooksBalance(server.db);
+  });
+
+  it('a change queued between two bids keeps its place: the bids after it commit apart from the ones before', async () => {
+    const rosa = await bidder(server, admin.token, 10_000);
+    const item = await createItem(server, admin.token, { start_price: 100, minIncrement: 10 });
+    await server.auction.idle();
+    const before = server.auction.bidCommits;
+    const bid = (amount: number) => server.auction.createBid({ id: rosa.id }, { itemId: item.itemId, amount, requestId: newRequestId() });
+    const first = bid(100);
+    const history = server.auction.history();
+    const second = bid(120);
+    expect(await Promise.all([first, second])).toEqual([null, null]);
+    // the snapshot was taken between them: it has the first bid and not the second
+    expect((await history).items.find((i) => i.itemId === item.itemId)).toMatchObject({ amount: 100 });
+    const after = server.auction.bidCommits;
+    expect(after.transactions - before.transactions).toBe(2);
   });
 });
 
