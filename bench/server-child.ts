@@ -30,6 +30,7 @@ const server = await startServer(
       handshakes: { perSecond: 1_000_000, burst: 1_000_000 },
       socketsPerAddress: 100_000,
       anonymousPerAddress: 100_000,
+      ...(process.env.KINGDOM_BENCH_COALESCE_MS ? { coalesceMs: Number(process.env.KINGDOM_BENCH_COALESCE_MS) } : {}),
     },
   }),
 );

@@ -13,7 +13,12 @@
  * bids leaves a socket in one write. Nothing else: no per-socket framing, no checks, no queue.
  * Plain mode (the default) sends the string per socket, which ws encodes and frames per socket.
  *
- * `node --import tsx bench/ws-baseline-child.ts <config.json> [floor]`; config: {items: {[id]: {name, endsAt}}, users: {[token]: username}}.
+ * `floor <ms>` also spaces the flushes as the server's hub does (SocketLimits.coalesceMs): a flush
+ * comes at the end of the turn, or, when the previous one was less than <ms> ago, that long after
+ * it. The same fan-out as the server's, with nothing else: the floor to hold the server to once
+ * both coalesce.
+ *
+ * `node --import tsx bench/ws-baseline-child.ts <config.json> [floor [ms]]`; config: {items: {[id]: {name, endsAt}}, users: {[token]: username}}.
  * Prints {auctionUrl} as one JSON line; runs until SIGTERM, SIGINT or the end of its stdin.
  */
 import fs from 'node:fs';
@@ -37,14 +42,23 @@ const configPath = process.argv[2];
 if (!configPath) throw new Error('usage: ws-baseline-child.ts <config.json>');
 const config = JSON.parse(fs.readFileSync(configPath, 'utf8')) as BaselineConfig;
 const floor = process.argv[3] === 'floor';
+const windowMs = floor ? Number(process.argv[4] ?? 0) : 0;
 
 /** The floor's fan-out: one framed buffer, raw to every socket, corked until the turn ends. */
 const corked = new Set<Socket>();
 let flushScheduled = false;
+let lastFlushAt = Number.NEGATIVE_INFINITY;
 function flush(): void {
   flushScheduled = false;
+  lastFlushAt = performance.now();
   for (const socket of corked) socket.uncork();
   corked.clear();
+}
+function scheduleFlush(): void {
+  flushScheduled = true;
+  const wait = lastFlushAt + windowMs - performance.now();
+  if (wait >= 1) setTimeout(flush, wait);
+  else setImmediate(flush);
 }
 function rawBroadcast(text: string): void {
   const frame = Buffer.concat(Sender.frame(Buffer.from(text), { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false }));
@@ -54,10 +68,7 @@ function rawBroadcast(text: string): void {
     if (!corked.has(socket)) {
       socket.cork();
       corked.add(socket);
-      if (!flushScheduled) {
-        flushScheduled = true;
-        setImmediate(flush);
-      }
+      if (!flushScheduled) scheduleFlush();
     }
     socket.write(frame);
   }
