@@ -1,3 +1,4 @@
+import { isAccountEvent, tellAccountEvent } from './cluster/accounts';
 import type { AddressInfo } from 'node:net';
 import { AuctionEngine, type Clock } from './auction/engine';
 import { createAuthenticator } from './auth/authenticate';
@@ -76,7 +77,10 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const link = clustered
     ? new ClusterLink({
         url: config.databaseUrl as string,
-        onEvent: (event) => void auction.remote(event),
+        onEvent: (event, own) => {
+          if (!isAccountEvent(event)) return void auction.remote(event);
+          if (!own) tellAccountEvent({ db, hub }, event).catch((error: unknown) => app.log.warn({ err: error, event: event.k }, 'telling an account event from PostgreSQL failed'));
+        },
         onLeader: (leader) => {
           app.log.info({ leader }, leader ? 'this process now runs the auction schedule' : 'this process no longer runs the auction schedule');
           return auction.setLeader(leader);

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { MAX_SESSIONS, publish } from '../cluster/events';
 import type { Db } from '../db/open';
 import type { SessionRow } from '../db/schema';
 import type { Queryable } from '../db/write';
@@ -56,6 +57,16 @@ export async function revokeUserSessionsIn(trx: Queryable, userId: number, now: 
 
 function revoked(db: Db, sessionIds: string[]): void {
   if (sessionIds.length === 0) return;
+  tellRevoked(db, sessionIds);
+  // the other processes close theirs too (PostgreSQL; nothing on SQLite). If this is lost, each
+  // process's heartbeat sweep still finds the revoked sessions.
+  for (let i = 0; i < sessionIds.length; i += MAX_SESSIONS) {
+    publish(db, { k: 'revoked', s: sessionIds.slice(i, i + MAX_SESSIONS) }).catch(() => undefined);
+  }
+}
+
+/** Tells this process's listeners (its sockets) of revoked sessions; `revoked` events from other processes come here. */
+export function tellRevoked(db: Db, sessionIds: string[]): void {
   for (const listener of revokedListeners.get(db) ?? []) listener(sessionIds);
 }
 

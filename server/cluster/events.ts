@@ -34,7 +34,11 @@ export type ClusterEvent =
   /** Many accounts changed (a bulk award): every process re-reads the ones it has sockets for. */
   | { k: 'all-users' }
   /** The schedule may have an earlier start or end (an item created or edited): the scheduler's leader re-arms. */
-  | { k: 'schedule' };
+  | { k: 'schedule' }
+  /** Sessions were revoked (logout, password change, an account disabled or signed out everywhere): their sockets close everywhere at once. */
+  | { k: 'revoked'; s: string[] }
+  /** An account's rank changed: its connections see the new row, its user sockets get STATUS. */
+  | { k: 'account'; user: number };
 
 /** PostgreSQL's channel for the kingdom's events. */
 export const CHANNEL = 'kingdom_events';
@@ -44,6 +48,8 @@ export const ORIGIN = `${process.pid}.${randomBytes(4).toString('hex')}`;
 
 /** Above this many ids, one `all-users` is sent instead (a NOTIFY payload stays far below its 8,000 bytes). */
 const MAX_IDS = 200;
+/** Session ids (36 characters) one 'revoked' event carries; more go in several. */
+export const MAX_SESSIONS = 100;
 
 export interface Envelope {
   o: string;

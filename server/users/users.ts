@@ -1,3 +1,4 @@
+import { publish } from '../cluster/events';
 import { sql } from 'kysely';
 import { AUTH_ERRORS, type User } from '../../src/protocol/auth';
 import type { Db } from '../db/open';
@@ -53,6 +54,8 @@ export async function setUserRank(db: Db, id: number, rank: string, actor: Audit
     }
     const updated = await trx.updateTable('users').set({ rank }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
     if (current.rank !== rank) await recordAudit(trx, { actor, action: 'rank.change', target: current.username, detail: { from: current.rank, to: rank } }, now);
+    // the server processes' sockets of this account hear of it at the commit (PostgreSQL; nothing on SQLite)
+    await publish(trx, { k: 'account', user: id });
     return updated;
   });
 }

@@ -162,6 +162,24 @@ describe.runIf(onPostgres)('three processes serving one kingdom', () => {
     const update = await userSocket.waitFor((f) => f.type === 'VIRTUAL_BALANCE_UPDATE' && (f.data as Frame['data'])?.balance === before.balance + 777, 10_000);
     expect(update.type).toBe('VIRTUAL_BALANCE_UPDATE');
 
+    // ── a rank change and a revocation reach the account's sockets on another process at once ──
+    // (at once: each process's own sweep of revoked sessions runs only every 20 s, its heartbeat)
+    const promoted = players[3];
+    const promotedSocket = await authedSocket(procs[1].userUrl, promoted.token);
+    sockets.push(promotedSocket);
+    promotedSocket.send({ type: 'GET_STATUS' });
+    await promotedSocket.nextOf('STATUS');
+    const ranked = await call(procs[0], 'POST', `/admin/users/${promoted.username}/rank`, { token: admin.token, body: { rank: 'council' } });
+    expect(ranked.status, ranked.text).toBe(200);
+    await promotedSocket.waitFor((f) => f.type === 'STATUS' && (f.data as { rank?: string } | undefined)?.rank === 'council', 5_000);
+    const signedOut = bidders[4]; // its auction socket is on process 1
+    const revokedAt = Date.now();
+    const revoked = await call(procs[0], 'POST', `/accounts/${signedOut.username}/revoke-sessions`, { token: admin.token });
+    expect(revoked.status, revoked.text).toBe(200);
+    const closed = await Promise.race([signedOut.socket.closed, new Promise<null>((resolve) => setTimeout(() => resolve(null), 5_000))]);
+    expect(closed?.code, 'closed at once by the other process').toBe(4401);
+    expect(Date.now() - revokedAt).toBeLessThan(5_000);
+
     // ── the leader killed: another takes the schedule over and settles what was due, once ──
     const ending = await create(procs[1], { itemName: 'Ends After The Kill', duration: 10 });
     const buyer = bidders[1];
