@@ -14,33 +14,30 @@ export interface Connection {
 
 export type AuthedConnection = Connection & { auth: AuthContext };
 
-/** The TCP socket under a ws connection: ws keeps it in a private field, the one way to cork it or write a ready frame to it. */
-type Tcp = { cork(): void; uncork(): void; write(chunk: Buffer): boolean; writable: boolean; writableLength: number };
+/** The TCP socket under a ws connection: ws keeps it in a private field, the one way to write a ready frame to it. */
+type Tcp = { write(chunk: Buffer): boolean; writable: boolean; writableLength: number };
 function tcpOf(ws: WebSocket): Tcp | null {
   const socket = (ws as unknown as { _socket?: Tcp })._socket;
-  return socket && typeof socket.cork === 'function' && typeof socket.write === 'function' ? socket : null;
+  return socket && typeof socket.write === 'function' ? socket : null;
 }
 
 /**
  * How a connection is written to, worked out on its first write (its extensions are settled by the
- * handshake): `raw` when a ready frame may go straight to the TCP socket (no extension negotiated:
- * permessage-deflate would compress and set RSV1; the server does not offer it, but a connection
- * that has it gets ws.send). With no extension, ws buffers nothing of its own (it queues only to
- * deflate, or for a Blob, which the server never sends), so what waits is the TCP socket's
- * `writableLength`.
+ * handshake): `tcp` when ready frames may go straight to the TCP socket, that is when no extension
+ * was negotiated (permessage-deflate would compress and set RSV1; the server does not offer it,
+ * but a connection that has it gets ws.send, at once, frame by frame). With no extension ws
+ * buffers nothing of its own (it queues only to deflate, or for a Blob, which the server never
+ * sends), so what waits is the TCP socket's `writableLength`.
  */
-interface Route {
-  tcp: Tcp | null;
-  raw: boolean;
-}
-const routes = new WeakMap<WebSocket, Route>();
-function routeOf(ws: WebSocket): Route {
-  let route = routes.get(ws);
-  if (!route) {
-    const tcp = tcpOf(ws);
-    routes.set(ws, (route = { tcp, raw: tcp !== null && ws.extensions === '' }));
+const routes = new WeakMap<WebSocket, Tcp | null>();
+function rawTcp(ws: WebSocket): Tcp | null {
+  let tcp = routes.get(ws);
+  if (tcp === undefined) {
+    const socket = tcpOf(ws);
+    tcp = socket && ws.extensions === '' ? socket : null;
+    routes.set(ws, tcp);
   }
-  return route;
+  return tcp;
 }
 
 /**
@@ -54,6 +51,36 @@ interface Outgoing {
 function outgoing(msg: ServerMsg): Outgoing {
   const payload = Buffer.from(JSON.stringify(msg));
   return { payload, frame: textFrame(payload) };
+}
+
+/**
+ * One connection's part of the frames waiting for the next flush, when it is not simply "every
+ * broadcast of its channel": `start`, the first of the channel's waiting broadcasts it gets (it
+ * joined the channel after the ones before), and its own frames, each after the broadcasts that
+ * were waiting when it was sent (`at`).
+ */
+interface Own {
+  start: number;
+  frames: { at: number; frame: Buffer }[];
+}
+
+/** What waits for the next flush: each channel's broadcasts, once for all, and the connections' own frames. */
+interface Waiting {
+  broadcasts: Map<Channel, Buffer[]>;
+  own: Map<Connection, Own>;
+}
+
+/** A connection's bytes, in order: its own frames between the broadcasts it gets (`member`: it is in the channel now). */
+function bytesFor(broadcasts: Buffer[], all: () => Buffer, own: Own | undefined, member: boolean): Buffer | null {
+  if (!own) return member && broadcasts.length ? all() : null;
+  const parts: Buffer[] = [];
+  let cursor = own.start;
+  for (const { at, frame } of own.frames) {
+    if (member) for (; cursor < at; cursor++) parts.push(broadcasts[cursor]);
+    parts.push(frame);
+  }
+  if (member) for (; cursor < broadcasts.length; cursor++) parts.push(broadcasts[cursor]);
+  return parts.length === 0 ? null : parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
 function addTo<K>(map: Map<K, Set<Connection>>, key: K, conn: Connection) {
@@ -86,6 +113,8 @@ export class Hub {
   private readonly byUser = new Map<number, Set<Connection>>();
   private readonly bySession = new Map<string, Set<Connection>>();
   private readonly byChannel = new Map<Channel, Set<Connection>>();
+  /** The members of a channel that ws writes itself (an extension was negotiated): broadcasts reach them frame by frame. */
+  private readonly viaWs = new Map<Channel, Set<Connection>>();
 
   attach(conn: Connection, auth: AuthContext): AuthedConnection {
     this.detach(conn);
@@ -93,6 +122,16 @@ export class Hub {
     addTo(this.byUser, auth.user.id, conn);
     addTo(this.bySession, auth.sessionId, conn);
     addTo(this.byChannel, conn.channel, conn);
+    if (!rawTcp(conn.ws)) addTo(this.viaWs, conn.channel, conn);
+    // the broadcasts waiting now were sent before it joined
+    const waiting = this.waiting;
+    const before = waiting?.broadcasts.get(conn.channel)?.length ?? 0;
+    if (waiting && before > 0) {
+      const own = this.ownOf(waiting, conn);
+      // its own frames so far were sent before it joined: they come first
+      for (const frame of own.frames) frame.at = 0;
+      own.start = before;
+    }
     return conn as AuthedConnection;
   }
 
@@ -106,6 +145,8 @@ export class Hub {
 
   detach(conn: Connection): void {
     if (!conn.auth) return;
+    this.release(conn);
+    removeFrom(this.viaWs, conn.channel, conn);
     removeFrom(this.byUser, conn.auth.user.id, conn);
     removeFrom(this.bySession, conn.auth.sessionId, conn);
     removeFrom(this.byChannel, conn.channel, conn);
@@ -114,53 +155,104 @@ export class Hub {
   }
 
   /**
-   * Frames leave in order, but each socket is corked until the next flush, so the frames it gets
-   * in between (a burst of bids) go out in one write (one system call) instead of one each. A
+   * Frames leave in order, and not one write per frame: each waits for the next flush, which
+   * writes every connection once, its frames since the last flush together (one system call per
+   * socket however many bids there were). A broadcast is kept once for all its channel's sockets,
+   * and joined once per flush, so a burst of bids costs per socket one write, not one per bid. A
    * flush comes at the end of the event-loop turn, or, when the previous one was less than
-   * `coalesceMs` ago, that long after it: when bids come faster than that, each socket is written
-   * to at most once every `coalesceMs` whatever the rate, and a frame waits at most that long.
+   * `coalesceMs` ago, that long after it: a frame waits at most that long, and a quiet socket gets
+   * its frame at the end of the turn. A connection that leaves the channel (closed, signed out)
+   * gets what was waiting for it first.
    */
-  private readonly corked = new Set<Tcp>();
-  private flushScheduled = false;
+  private waiting: Waiting | null = null;
   private lastFlushAt = Number.NEGATIVE_INFINITY;
 
-  private cork(tcp: Tcp): void {
-    if (this.corked.has(tcp)) return;
-    tcp.cork();
-    this.corked.add(tcp);
-    if (this.flushScheduled) return;
-    this.flushScheduled = true;
+  private schedule(): Waiting {
+    if (this.waiting) return this.waiting;
+    const waiting: Waiting = { broadcasts: new Map(), own: new Map() };
+    this.waiting = waiting;
     const wait = this.lastFlushAt + this.limits.coalesceMs - this.monotonic();
     if (wait >= 1) setTimeout(() => this.flush(), wait);
     else setImmediate(() => this.flush());
+    return waiting;
   }
 
-  /**
-   * The ready frame goes straight to the TCP socket when ws would write exactly those bytes itself
-   * (see Route). ws's sender writes synchronously to the same socket and the server sends no Blob
-   * (the one thing ws queues without deflate), so frames sent either way keep their order.
-   */
+  private ownOf(waiting: Waiting, conn: Connection): Own {
+    let own = waiting.own.get(conn);
+    if (!own) {
+      // a connection with nothing of its own yet gets every broadcast waiting (it was in the channel)
+      own = { start: 0, frames: [] };
+      waiting.own.set(conn, own);
+    }
+    return own;
+  }
+
+  /** One connection's own frame: after the broadcasts waiting now, before the ones that follow. */
   private write(conn: Connection, out: Outgoing): void {
     const { ws } = conn;
     if (ws.readyState !== WebSocket.OPEN) return;
-    const { tcp, raw } = routeOf(ws);
-    // a client that does not read is dropped, not buffered for without end
-    const waiting = raw && tcp ? tcp.writableLength : ws.bufferedAmount;
-    if (waiting + out.frame.length > this.limits.maxBufferedBytes) {
-      this.detach(conn);
-      ws.terminate();
-      return;
-    }
-    if (tcp) this.cork(tcp);
-    if (raw && tcp && tcp.writable) tcp.write(out.frame);
-    else ws.send(out.payload, { binary: false });
+    if (!rawTcp(ws)) return this.sendNow(conn, out);
+    const waiting = this.schedule();
+    this.ownOf(waiting, conn).frames.push({ at: waiting.broadcasts.get(conn.channel)?.length ?? 0, frame: out.frame });
   }
 
-  private flush(): void {
-    this.flushScheduled = false;
+  /** Through ws (a connection with an extension), at once: a client that does not read is dropped, not buffered for without end. */
+  private sendNow(conn: Connection, out: Outgoing): void {
+    const { ws } = conn;
+    if (ws.bufferedAmount + out.frame.length > this.limits.maxBufferedBytes) return this.drop(conn);
+    ws.send(out.payload, { binary: false });
+  }
+
+  /** The bytes go out to the TCP socket, unless the client has stopped reading (then it is dropped). */
+  private writeRaw(conn: Connection, bytes: Buffer): void {
+    const { ws } = conn;
+    const tcp = rawTcp(ws);
+    if (ws.readyState !== WebSocket.OPEN || !tcp || !tcp.writable) return;
+    if (tcp.writableLength + bytes.length > this.limits.maxBufferedBytes) return this.drop(conn);
+    tcp.write(bytes);
+  }
+
+  private drop(conn: Connection): void {
+    this.waiting?.own.delete(conn);
+    // terminated first: nothing more is written to it while it leaves
+    conn.ws.terminate();
+    this.detach(conn);
+  }
+
+  /** Writes everything waiting, each connection once (normally called by the schedule; a server that stops calls it first). */
+  flush(): void {
+    const waiting = this.waiting;
+    if (!waiting) return;
+    this.waiting = null;
     this.lastFlushAt = this.monotonic();
-    for (const tcp of this.corked) tcp.uncork();
-    this.corked.clear();
+    for (const [channel, broadcasts] of waiting.broadcasts) {
+      let joined: Buffer | null = null;
+      const all = () => (joined ??= broadcasts.length === 1 ? broadcasts[0] : Buffer.concat(broadcasts));
+      for (const conn of [...(this.byChannel.get(channel) ?? [])]) {
+        if (waiting.own.has(conn) || !rawTcp(conn.ws)) continue;
+        this.writeRaw(conn, all());
+      }
+    }
+    for (const [conn, own] of waiting.own) {
+      const broadcasts = waiting.broadcasts.get(conn.channel) ?? [];
+      const bytes = bytesFor(broadcasts, () => Buffer.concat(broadcasts), own, this.isMember(conn));
+      if (bytes) this.writeRaw(conn, bytes);
+    }
+  }
+
+  private isMember(conn: Connection): boolean {
+    return conn.auth !== null && (this.byChannel.get(conn.channel)?.has(conn) ?? false);
+  }
+
+  /** A connection leaves its channel: what was waiting for it goes out now, so nothing it was sent is lost. */
+  private release(conn: Connection): void {
+    const waiting = this.waiting;
+    if (!waiting || !rawTcp(conn.ws)) return;
+    const own = waiting.own.get(conn);
+    waiting.own.delete(conn);
+    const broadcasts = waiting.broadcasts.get(conn.channel) ?? [];
+    const bytes = bytesFor(broadcasts, () => Buffer.concat(broadcasts), own, this.isMember(conn));
+    if (bytes) this.writeRaw(conn, bytes);
   }
 
   send(conn: Connection, msg: ServerMsg): void {
@@ -169,9 +261,16 @@ export class Hub {
 
   /** To every authenticated connection of a channel. */
   broadcast(channel: Channel, msg: ServerMsg): void {
-    // encoded and framed once for every socket, not once per socket
+    const members = this.byChannel.get(channel);
+    if (!members?.size) return;
+    // encoded and framed once for every socket, kept once for the next flush
     const out = outgoing(msg);
-    for (const conn of this.byChannel.get(channel) ?? []) this.write(conn, out);
+    const waiting = this.schedule();
+    let list = waiting.broadcasts.get(channel);
+    if (!list) waiting.broadcasts.set(channel, (list = []));
+    list.push(out.frame);
+    // the few connections ws writes itself (an extension) get it now
+    for (const conn of this.viaWs.get(channel) ?? []) if (conn.ws.readyState === WebSocket.OPEN) this.sendNow(conn, out);
   }
 
   /** To every connection of one user on a channel (a user may have several tabs). */
@@ -210,6 +309,8 @@ export class Hub {
 
   /** Closes a connection: its closing handshake, then terminated after closeGraceMs if the client does not answer. */
   close(conn: Connection, code: number, reason: string): void {
+    // what was waiting for it goes first (a member's when it leaves the channel, below)
+    if (!conn.auth) this.release(conn);
     this.detach(conn);
     const { ws } = conn;
     if (ws.readyState === WebSocket.CLOSED) return;

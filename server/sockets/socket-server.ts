@@ -439,6 +439,8 @@ export async function startSocketServer(
     async close() {
       clearInterval(heartbeat);
       unsubscribe();
+      // what is waiting for the next flush goes before the closing frames
+      hub.flush();
       for (const ws of wss.clients) ws.close(GOING_AWAY, 'Server shutting down');
       for (const peer of peers) peer.conn.ws.close(GOING_AWAY, 'Server shutting down');
       await new Promise<void>((resolve) => wss.close(() => resolve()));

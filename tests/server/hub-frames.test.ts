@@ -150,11 +150,13 @@ describe('Hub fan-out', () => {
     const c = await client(false);
     const conn: Connection = { id: nextId++, channel: 'auction', ws: c.conn.ws, auth: null };
     hub.attach(conn, { user: { id: 999 }, sessionId: 's', sessionExpiresAt: Infinity } as unknown as AuthContext);
-    // corked for this turn, nothing leaves: the second frame of 140 kB (70,000 é) passes 200 kB
+    // both wait for the flush, written together: 280 kB (2 × 70,000 é) pass 200 kB
     hub.broadcast('auction', message(1, 70_000));
-    expect(hub.count('auction')).toBe(1);
     hub.broadcast('auction', message(2, 70_000));
+    expect(hub.count('auction')).toBe(1);
+    hub.flush();
     expect(hub.count('auction')).toBe(0);
+    expect(c.conn.ws.readyState).not.toBe(WebSocket.OPEN);
   });
 
   it('writes the frames of a busy stretch to each socket together, at most once every coalesceMs', async () => {
@@ -182,5 +184,39 @@ describe('Hub fan-out', () => {
       await a.receivedAll(n + 1);
     }
     expect(a.reads()).toBe(4);
+  });
+
+  it('a connection that joins while frames wait gets its own earlier frames first, then only the broadcasts after it joined', async () => {
+    const { client } = await hubServer(false);
+    const hub = new Hub({ maxBufferedBytes: 1024 * 1024, closeGraceMs: 100, coalesceMs: 5 });
+    const a = await client(false);
+    const b = await client(false);
+    const connA: Connection = { id: nextId++, channel: 'auction', ws: a.conn.ws, auth: null };
+    const connB: Connection = { id: nextId++, channel: 'auction', ws: b.conn.ws, auth: null };
+    const authFor = (id: number) => ({ user: { id }, sessionId: `s${id}`, sessionExpiresAt: Infinity }) as unknown as AuthContext;
+    hub.attach(connA, authFor(1));
+    const error = { type: 'ERROR', error_type: 'UNAUTHENTICATED' } as unknown as ServerMsg;
+    hub.broadcast('auction', message(1, 10));
+    hub.send(connB, error); // before it is signed in
+    hub.attach(connB, authFor(2));
+    hub.broadcast('auction', message(2, 10));
+    hub.sendToUser(2, 'auction', message(3, 10));
+    hub.broadcast('auction', message(4, 10));
+    expect(await a.receivedAll(3)).toEqual([message(1, 10), message(2, 10), message(4, 10)]);
+    expect(await b.receivedAll(4)).toEqual([error, message(2, 10), message(3, 10), message(4, 10)]);
+  });
+
+  it('a connection closed while frames wait gets them before its closing frame', async () => {
+    const { client } = await hubServer(false);
+    const hub = new Hub({ maxBufferedBytes: 1024 * 1024, closeGraceMs: 1_000, coalesceMs: 5 });
+    const a = await client(false);
+    const closed = new Promise<number>((resolve) => a.ws.once('close', (code) => resolve(code)));
+    const conn: Connection = { id: nextId++, channel: 'auction', ws: a.conn.ws, auth: null };
+    hub.attach(conn, { user: { id: 7 }, sessionId: 's7', sessionExpiresAt: Infinity } as unknown as AuthContext);
+    hub.broadcast('auction', message(1, 10));
+    hub.sendToUser(7, 'auction', message(2, 10));
+    hub.close(conn, 4401, 'Session revoked');
+    expect(await closed).toBe(4401);
+    expect(a.received).toEqual([message(1, 10), message(2, 10)]);
   });
 });
