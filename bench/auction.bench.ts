@@ -54,7 +54,8 @@ const FIXED = [
 /** PostgreSQL's targets run only 100 bids/s (250 and 500 are above what one durable commit per bid carries here: those phases would only time a queue, and the ramp finds the limit). */
 const FIXED_PG = FIXED.filter((f) => f.rate <= 100);
 /** The ramp's offered rates (bids/s), 3 s each; it stops at the first step that fails SUSTAIN. */
-const RAMP = [25, 50, 75, 100, 125, 150, 175, 200, 250, 300, 400, 500, 650, 800, 1000, 1300, 1600, 2000];
+// above 500 the steps are about 12 % apart (not 25 %), so a sustained rate is not rounded down by a whole quarter
+const RAMP = [25, 50, 75, 100, 125, 150, 175, 200, 250, 300, 400, 500, 575, 650, 725, 800, 900, 1000, 1150, 1300, 1450, 1600, 1800, 2000];
 const RAMP_STEP_S = 3;
 /**
  * A step is sustained when ≥ 99 % of its bids were accepted, every accepted bid reached all 1,000
