@@ -1,7 +1,7 @@
-import { isAccountEvent, tellAccountEvent } from './cluster/accounts';
 import type { AddressInfo } from 'node:net';
 import { AuctionEngine, type Clock } from './auction/engine';
 import { createAuthenticator } from './auth/authenticate';
+import { isAccountEvent, tellAccountEvent } from './cluster/accounts';
 import { loadJwtSecret } from './auth/jwt-secret';
 import { createPasswordHasher } from './auth/passwords';
 import { BotHub, type BotLimits } from './bots/hub';

@@ -32,7 +32,6 @@ interface Group {
   jobs: { job: WriteJob<unknown, unknown>; resolve: (answer: unknown) => void; reject: (error: unknown) => void }[];
   /** The queue's count just after this group was queued: bids join while nothing was queued after it. */
   queuedAt: number;
-  started: boolean;
 }
 
 /**
@@ -46,6 +45,7 @@ interface Group {
  * committed, and each is judged on the writes of the bids before it, as if they had run one by one.
  */
 export class OneQueue implements BidLanes {
+  /** The group waiting to start, that bids may still join (cleared as it starts). */
   private open: Group | null = null;
   readonly commits = { transactions: 0, bids: 0 };
 
@@ -62,16 +62,15 @@ export class OneQueue implements BidLanes {
     return new Promise<T>((resolve, reject) => {
       const entry = { job: job as WriteJob<unknown, unknown>, resolve: resolve as (answer: unknown) => void, reject };
       const open = this.open;
-      if (open && !open.started && open.queuedAt === this.queue.queued && open.jobs.length < GROUP_MAX) {
+      if (open && open.queuedAt === this.queue.queued && open.jobs.length < GROUP_MAX) {
         open.jobs.push(entry);
         return;
       }
-      const group: Group = { jobs: [entry], queuedAt: 0, started: false };
+      const group: Group = { jobs: [entry], queuedAt: 0 };
       this.open = group;
       void this.queue.run(async () => {
         // the bids read in the rest of this turn join the group
         await nextTurn();
-        group.started = true;
         if (this.open === group) this.open = null;
         await this.commitGroup(group);
       });

@@ -71,8 +71,8 @@ interface Waiting {
 }
 
 /** A connection's bytes, in order: its own frames between the broadcasts it gets (`member`: it is in the channel now). */
-function bytesFor(broadcasts: Buffer[], all: () => Buffer, own: Own | undefined, member: boolean): Buffer | null {
-  if (!own) return member && broadcasts.length ? all() : null;
+function bytesFor(broadcasts: Buffer[], own: Own | undefined, member: boolean): Buffer | null {
+  if (!own) return member && broadcasts.length ? Buffer.concat(broadcasts) : null;
   const parts: Buffer[] = [];
   let cursor = own.start;
   for (const { at, frame } of own.frames) {
@@ -126,12 +126,8 @@ export class Hub {
     // the broadcasts waiting now were sent before it joined
     const waiting = this.waiting;
     const before = waiting?.broadcasts.get(conn.channel)?.length ?? 0;
-    if (waiting && before > 0) {
-      const own = this.ownOf(waiting, conn);
-      // its own frames so far were sent before it joined: they come first
-      for (const frame of own.frames) frame.at = 0;
-      own.start = before;
-    }
+    // (its own frames so far were sent before it joined, so they come first: their `at` ≤ `before`)
+    if (waiting && before > 0) this.ownOf(waiting, conn).start = before;
     return conn as AuthedConnection;
   }
 
@@ -233,11 +229,13 @@ export class Hub {
         this.writeRaw(conn, all());
       }
     }
-    for (const [conn, own] of waiting.own) {
-      const broadcasts = waiting.broadcasts.get(conn.channel) ?? [];
-      const bytes = bytesFor(broadcasts, () => Buffer.concat(broadcasts), own, this.isMember(conn));
-      if (bytes) this.writeRaw(conn, bytes);
-    }
+    for (const [conn, own] of waiting.own) this.writeWaiting(waiting, conn, own);
+  }
+
+  /** A connection's part of what waits: its own frames among the broadcasts it gets. */
+  private writeWaiting(waiting: Waiting, conn: Connection, own: Own | undefined): void {
+    const bytes = bytesFor(waiting.broadcasts.get(conn.channel) ?? [], own, this.isMember(conn));
+    if (bytes) this.writeRaw(conn, bytes);
   }
 
   private isMember(conn: Connection): boolean {
@@ -250,9 +248,7 @@ export class Hub {
     if (!waiting || !rawTcp(conn.ws)) return;
     const own = waiting.own.get(conn);
     waiting.own.delete(conn);
-    const broadcasts = waiting.broadcasts.get(conn.channel) ?? [];
-    const bytes = bytesFor(broadcasts, () => Buffer.concat(broadcasts), own, this.isMember(conn));
-    if (bytes) this.writeRaw(conn, bytes);
+    this.writeWaiting(waiting, conn, own);
   }
 
   send(conn: Connection, msg: ServerMsg): void {

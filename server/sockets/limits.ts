@@ -50,7 +50,7 @@ export interface SocketLimits {
   /** Time for the closing handshake before a closed connection is terminated. */
   closeGraceMs: number;
   /**
-   * Writes to the sockets are held (corked) and flushed together at most this often: under a
+   * Writes to the sockets are held and flushed together at most this often: under a
    * burst of bids each socket gets one write per this many ms, carrying every frame since the last,
    * instead of one write per bid; a frame waits at most this long. When it is quiet (the last flush
    * was longer ago) a frame leaves at the end of its event-loop turn. A write costs a system call

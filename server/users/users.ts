@@ -1,6 +1,6 @@
-import { publish } from '../cluster/events';
 import { sql } from 'kysely';
 import { AUTH_ERRORS, type User } from '../../src/protocol/auth';
+import { publish } from '../cluster/events';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { writeTransaction } from '../db/write';
@@ -53,9 +53,11 @@ export async function setUserRank(db: Db, id: number, rank: string, actor: Audit
       if (admins <= 1) throw new Conflict(AUTH_ERRORS.lastAdmin);
     }
     const updated = await trx.updateTable('users').set({ rank }).where('id', '=', id).returningAll().executeTakeFirstOrThrow();
-    if (current.rank !== rank) await recordAudit(trx, { actor, action: 'rank.change', target: current.username, detail: { from: current.rank, to: rank } }, now);
-    // the server processes' sockets of this account hear of it at the commit (PostgreSQL; nothing on SQLite)
-    await publish(trx, { k: 'account', user: id });
+    if (current.rank !== rank) {
+      await recordAudit(trx, { actor, action: 'rank.change', target: current.username, detail: { from: current.rank, to: rank } }, now);
+      // the server processes' sockets of this account hear of it at the commit (PostgreSQL; nothing on SQLite)
+      await publish(trx, { k: 'account', user: id });
+    }
     return updated;
   });
 }
