@@ -6,6 +6,7 @@
  * records: a bid's latency is the latest receive over every socket of every worker minus its send.
  */
 import { parentPort } from 'node:worker_threads';
+import type { Socket } from 'node:net';
 import { WebSocket } from 'ws';
 import {
   bidKey,
@@ -23,9 +24,6 @@ if (!parentPort) throw new Error('client-worker.ts runs as a worker thread');
 const port = parentPort;
 const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
 
-const BID_CREATED_PREFIX = '{"type":"BID_CREATED"';
-const ERROR_PREFIX = '{"type":"ERROR"';
-const HISTORY_PREFIX = '{"type":"HISTORY"';
 
 let sockets: WebSocket[] = [];
 let items: ItemSpec[] = [];
@@ -48,26 +46,34 @@ let progress: Progress = { doneSending: true, sent: 0, answered: 0, accepted: 0,
 let frameBytes = 0;
 let pump: NodeJS.Timeout | null = null;
 
-/** The integer after `marker` in `s` (the frames are compact JSON, so a fixed marker finds a field). */
-function intAfter(s: string, marker: string): number {
-  const at = s.indexOf(marker);
-  if (at < 0) return NaN;
-  let i = at + marker.length;
+const BID_CREATED = Buffer.from('{"type":"BID_CREATED"');
+const ERROR = Buffer.from('{"type":"ERROR"');
+const HISTORY = Buffer.from('{"type":"HISTORY"');
+const ITEM_ID = Buffer.from('"itemId":');
+const AMOUNT = Buffer.from('"amount":');
+
+const startsWith = (buf: Buffer, start: number, end: number, prefix: Buffer) =>
+  end - start >= prefix.length && buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
+
+/** The integer after `marker` in buf[start, end) (the frames are compact JSON, so a fixed marker finds a field). */
+function intAfter(buf: Buffer, start: number, end: number, marker: Buffer): number {
+  const at = buf.indexOf(marker, start);
+  if (at < 0 || at >= end) return NaN;
   let n = 0;
-  for (; i < s.length; i++) {
-    const c = s.charCodeAt(i) - 48;
+  for (let i = at + marker.length; i < end; i++) {
+    const c = buf[i] - 48;
     if (c < 0 || c > 9) break;
     n = n * 10 + c;
   }
   return n;
 }
 
-function onFrame(index: number, data: Buffer, t: number): void {
-  const s = data.toString('latin1');
-  if (s.startsWith(BID_CREATED_PREFIX)) {
-    const key = bidKey(intAfter(s, '"itemId":'), intAfter(s, '"amount":'));
+/** A text frame from the server once the socket is authenticated: buf[start, end), received at t. */
+function onFrame(index: number, buf: Buffer, start: number, end: number, t: number): void {
+  if (startsWith(buf, start, end, BID_CREATED)) {
+    const key = bidKey(intAfter(buf, start, end, ITEM_ID), intAfter(buf, start, end, AMOUNT));
     progress.deliveries += 1;
-    frameBytes += data.length;
+    frameBytes += end - start;
     const r = recv.get(key);
     if (r) {
       r.n += 1;
@@ -81,7 +87,8 @@ function onFrame(index: number, data: Buffer, t: number): void {
     }
     return;
   }
-  if (s.startsWith(ERROR_PREFIX)) {
+  const s = buf.toString('utf8', start, end);
+  if (startsWith(buf, start, end, ERROR)) {
     const frame = JSON.parse(s) as { error_type?: string; data?: { requestId?: string } };
     const type = frame.error_type ?? '?';
     errors[type] = (errors[type] ?? 0) + 1;
@@ -98,6 +105,56 @@ function onFrame(index: number, data: Buffer, t: number): void {
   otherFrames[type] = (otherFrames[type] ?? 0) + 1;
 }
 
+// ── receiving ────────────────────────────────────────────────────────────────────────────────
+/**
+ * The frames a socket receives are read here, off its TCP stream, and not by ws's receiver: the
+ * 1,000 client sockets share the machine's two cores with the server under test, and ws's
+ * per-message work (a Buffer per frame, an event per frame) made the clients the busiest thing on
+ * the machine at 250 bids/s, so that they, not the server, set the latency. The server's frames
+ * are unmasked and unfragmented (ws never fragments what it sends); each read is timed once, when
+ * it arrives, and every frame in it gets that time. A ping is answered with a pong (the server's
+ * heartbeat), a close frame ends the socket. ws still makes the handshake and sends (masked) frames.
+ */
+function readFrames(ws: WebSocket, onText: (buf: Buffer, start: number, end: number, t: number) => void, onClose: (code: number) => void): void {
+  const socket = (ws as unknown as { _socket: Socket })._socket;
+  let pending: Buffer | null = null;
+  socket.removeAllListeners('data');
+  socket.on('data', (chunk: Buffer) => {
+    const t = nowMs();
+    const buf: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
+    pending = null;
+    let at = 0;
+    while (at + 2 <= buf.length) {
+      const b0 = buf[at];
+      let length = buf[at + 1] & 0x7f;
+      let header = 2;
+      if (length === 126) {
+        if (at + 4 > buf.length) break;
+        length = buf.readUInt16BE(at + 2);
+        header = 4;
+      } else if (length === 127) {
+        if (at + 10 > buf.length) break;
+        length = buf.readUInt32BE(at + 2) * 2 ** 32 + buf.readUInt32BE(at + 6);
+        header = 10;
+      }
+      if (at + header + length > buf.length) break;
+      const start = at + header;
+      const end = start + length;
+      at = end;
+      if ((b0 & 0x80) === 0) throw new Error('the server sent a fragmented frame; this client reads whole frames only');
+      const opcode = b0 & 0x0f;
+      if (opcode === 0x1) onText(buf, start, end, t);
+      else if (opcode === 0x9) ws.pong(buf.subarray(start, end));
+      else if (opcode === 0x8) {
+        onClose(length >= 2 ? buf.readUInt16BE(start) : 1005);
+        socket.destroy();
+        return;
+      }
+    }
+    if (at < buf.length) pending = Buffer.from(buf.subarray(at));
+  });
+}
+
 // ── connecting ───────────────────────────────────────────────────────────────────────────────
 function openOne(url: string, token: string, index: number): Promise<{ ws: WebSocket; historyBytes: number }> {
   return new Promise((resolve, reject) => {
@@ -110,22 +167,28 @@ function openOne(url: string, token: string, index: number): Promise<{ ws: WebSo
         reject(error);
       }
     });
-    ws.on('open', () => ws.send(JSON.stringify({ type: 'AUTHENTICATION', access_token: `Bearer ${token}` })));
-    ws.on('message', (data: Buffer) => {
-      const t = nowMs();
-      if (!authed) {
-        const s = data.toString('latin1', 0, 40);
-        if (s.startsWith(HISTORY_PREFIX)) {
-          authed = true;
-          clearTimeout(timer);
-          resolve({ ws, historyBytes: data.length });
-        } else if (s.startsWith(ERROR_PREFIX)) {
-          clearTimeout(timer);
-          reject(new Error(`socket ${index}: ${data.toString()}`));
-        }
-        return;
-      }
-      onFrame(index, data, t);
+    ws.on('open', () => {
+      readFrames(
+        ws,
+        (buf, start, end, t) => {
+          if (authed) return onFrame(index, buf, start, end, t);
+          if (startsWith(buf, start, end, HISTORY)) {
+            authed = true;
+            clearTimeout(timer);
+            resolve({ ws, historyBytes: end - start });
+          } else if (startsWith(buf, start, end, ERROR)) {
+            clearTimeout(timer);
+            reject(new Error(`socket ${index}: ${buf.toString('utf8', start, end)}`));
+          }
+        },
+        (code) => {
+          if (!authed) {
+            clearTimeout(timer);
+            reject(new Error(`socket ${index} closed (${code}) before HISTORY`));
+          }
+        },
+      );
+      ws.send(JSON.stringify({ type: 'AUTHENTICATION', access_token: `Bearer ${token}` }));
     });
     ws.on('close', (code) => {
       if (!authed) {
