@@ -24,7 +24,6 @@ if (!parentPort) throw new Error('client-worker.ts runs as a worker thread');
 const port = parentPort;
 const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage(msg, transfer);
 
-
 let sockets: WebSocket[] = [];
 let items: ItemSpec[] = [];
 
