@@ -292,7 +292,8 @@ interface Target {
 async function runPhase({ pids, pool }: Target, rate: number, seconds: number, drainCapMs: number): Promise<PhaseResult> {
   // every target quiet, not only this one: a baseline that could not carry the last rate (plain ws
   // at 500/s drains for half a minute) would otherwise still be sending while this phase runs
-  for (const other of pools) await settle(other);
+  // (all at once: each waits for 300 ms of quiet, so one after the other cost that per target per phase)
+  await Promise.all(pools.map((other) => settle(other)));
   const count = Math.round(rate * seconds);
   const serverCpu = () => pids.reduce((n, pid) => n + cpuSecondsOf(pid), 0);
   const cpu0 = { server: serverCpu(), client: process.cpuUsage(), machine: machineBusySeconds(), at: nowMs() };
