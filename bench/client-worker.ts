@@ -19,6 +19,7 @@ import {
   type Progress,
   type ToWorker,
 } from './common';
+import { BID_CREATED_ITEM, bidKeyOf, ERROR, FrameReader, HISTORY, startsWith } from './frames';
 
 if (!parentPort) throw new Error('client-worker.ts runs as a worker thread');
 const port = parentPort;
@@ -45,32 +46,10 @@ let progress: Progress = { doneSending: true, sent: 0, answered: 0, accepted: 0,
 let frameBytes = 0;
 let pump: NodeJS.Timeout | null = null;
 
-const BID_CREATED = Buffer.from('{"type":"BID_CREATED"');
-const ERROR = Buffer.from('{"type":"ERROR"');
-const HISTORY = Buffer.from('{"type":"HISTORY"');
-const ITEM_ID = Buffer.from('"itemId":');
-const AMOUNT = Buffer.from('"amount":');
-
-const startsWith = (buf: Buffer, start: number, end: number, prefix: Buffer) =>
-  end - start >= prefix.length && buf.compare(prefix, 0, prefix.length, start, start + prefix.length) === 0;
-
-/** The integer after `marker` in buf[start, end) (the frames are compact JSON, so a fixed marker finds a field). */
-function intAfter(buf: Buffer, start: number, end: number, marker: Buffer): number {
-  const at = buf.indexOf(marker, start);
-  if (at < 0 || at >= end) return NaN;
-  let n = 0;
-  for (let i = at + marker.length; i < end; i++) {
-    const c = buf[i] - 48;
-    if (c < 0 || c > 9) break;
-    n = n * 10 + c;
-  }
-  return n;
-}
-
 /** A text frame from the server once the socket is authenticated: buf[start, end), received at t. */
 function onFrame(index: number, buf: Buffer, start: number, end: number, t: number): void {
-  if (startsWith(buf, start, end, BID_CREATED)) {
-    const key = bidKey(intAfter(buf, start, end, ITEM_ID), intAfter(buf, start, end, AMOUNT));
+  if (startsWith(buf, start, end, BID_CREATED_ITEM)) {
+    const key = bidKeyOf(buf, start, end);
     progress.deliveries += 1;
     frameBytes += end - start;
     const r = recv.get(key);
@@ -109,48 +88,27 @@ function onFrame(index: number, buf: Buffer, start: number, end: number, t: numb
  * The frames a socket receives are read here, off its TCP stream, and not by ws's receiver: the
  * 1,000 client sockets share the machine's two cores with the server under test, and ws's
  * per-message work (a Buffer per frame, an event per frame) made the clients the busiest thing on
- * the machine at 250 bids/s, so that they, not the server, set the latency. The server's frames
- * are unmasked and unfragmented (ws never fragments what it sends); each read is timed once, when
- * it arrives, and every frame in it gets that time. A ping is answered with a pong (the server's
- * heartbeat), a close frame ends the socket. ws still makes the handshake and sends (masked) frames.
+ * the machine at 250 bids/s, so that they, not the server, set the latency. Each read is timed
+ * once, when it arrives, and every frame in it gets that time (frames.ts splits them). A ping is
+ * answered with a pong (the server's heartbeat), a close frame ends the socket. ws still makes the
+ * handshake and sends (masked) frames.
  */
 function readFrames(ws: WebSocket, onText: (buf: Buffer, start: number, end: number, t: number) => void, onClose: (code: number) => void): void {
   const socket = (ws as unknown as { _socket: Socket })._socket;
-  let pending: Buffer | null = null;
+  const reader = new FrameReader();
   socket.removeAllListeners('data');
   socket.on('data', (chunk: Buffer) => {
     const t = nowMs();
-    const buf: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
-    pending = null;
-    let at = 0;
-    while (at + 2 <= buf.length) {
-      const b0 = buf[at];
-      let length = buf[at + 1] & 0x7f;
-      let header = 2;
-      if (length === 126) {
-        if (at + 4 > buf.length) break;
-        length = buf.readUInt16BE(at + 2);
-        header = 4;
-      } else if (length === 127) {
-        if (at + 10 > buf.length) break;
-        length = buf.readUInt32BE(at + 2) * 2 ** 32 + buf.readUInt32BE(at + 6);
-        header = 10;
-      }
-      if (at + header + length > buf.length) break;
-      const start = at + header;
-      const end = start + length;
-      at = end;
-      if ((b0 & 0x80) === 0) throw new Error('the server sent a fragmented frame; this client reads whole frames only');
-      const opcode = b0 & 0x0f;
+    reader.push(chunk, (opcode, buf, start, end) => {
       if (opcode === 0x1) onText(buf, start, end, t);
       else if (opcode === 0x9) ws.pong(buf.subarray(start, end));
       else if (opcode === 0x8) {
-        onClose(length >= 2 ? buf.readUInt16BE(start) : 1005);
+        onClose(end - start >= 2 ? buf.readUInt16BE(start) : 1005);
         socket.destroy();
-        return;
+        return false;
       }
-    }
-    if (at < buf.length) pending = Buffer.from(buf.subarray(at));
+      return true;
+    });
   });
 }
 
