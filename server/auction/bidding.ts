@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { sql } from 'kysely';
 import { MSG, type Bid, type ErrorType, type ServerMsgOf } from '../../src/protocol/socket';
 import { isEligible } from '../../src/protocol/store';
 import type { Clock } from '../clock';
@@ -175,7 +176,11 @@ export class Bidding {
   /** The first answer to this user's requestId, when one is stored. */
   private async storedAnswer(db: Queryable, userId: number, requestId: string): Promise<Exclude<BidOutcome, { kind: 'accepted' }> | null> {
     const first = await db.selectFrom('bid_requests').selectAll().where('user_id', '=', userId).where('request_id', '=', requestId).executeTakeFirst();
-    if (!first) return null;
+    return first ? this.answerOfRequest(db, first) : null;
+  }
+
+  /** The answer a stored request was given: its refusal, or its bid (read back). */
+  private async answerOfRequest(db: Queryable, first: { bid_id: number | null; error_type: string | null; item_id: number }): Promise<Exclude<BidOutcome, { kind: 'accepted' }>> {
     if (first.bid_id === null) return { kind: 'rejected', errorType: first.error_type as ErrorType, itemId: first.item_id };
     const stored = await selectBids(db).where('b.id', '=', first.bid_id).executeTakeFirstOrThrow();
     return { kind: 'repeat', bid: toBid(stored) };
@@ -189,10 +194,15 @@ export class Bidding {
     const { itemId, requestId, amount } = request;
     // PostgreSQL: the rows are locked first, and read by the same statements
     const locked = isPostgres(trx) ? await lockRows(trx, itemId, userId) : null;
-    const first = await this.storedAnswer(trx, userId, requestId);
-    if (first) return first;
-
-    const settings = await trx.selectFrom('kingdom_settings').select('store_open').where('id', '=', 1).executeTakeFirst();
+    // the first answer to this requestId, if any, and the store's settings: one statement (one round trip on PostgreSQL)
+    const head = await trx
+      .selectFrom(sql<{ one: number }>`(select 1 as one)`.as('one'))
+      .leftJoin('kingdom_settings as s', (join) => join.on('s.id', '=', 1))
+      .leftJoin('bid_requests as r', (join) => join.on('r.user_id', '=', userId).on('r.request_id', '=', requestId))
+      .select(['s.store_open', 'r.user_id as asked_by', 'r.bid_id', 'r.error_type', 'r.item_id'])
+      .executeTakeFirstOrThrow();
+    if (head.asked_by !== null) return this.answerOfRequest(trx, { bid_id: head.bid_id, error_type: head.error_type, item_id: head.item_id as number });
+    const settings = head.store_open === null ? undefined : { store_open: head.store_open };
     const row = locked ? locked.item : await trx.selectFrom('items').selectAll().where('id', '=', itemId).executeTakeFirst();
     const bidder = locked ? locked.bidder : await trx.selectFrom('users').selectAll().where('id', '=', userId).executeTakeFirstOrThrow();
     const item = row ? itemFacts(row) : null;
@@ -209,39 +219,131 @@ export class Bidding {
     const ownLead = item.leaderId === bidder.id ? item.amount : 0;
     // soft close: an accepted bid in the last extendWindow seconds moves the end, a limited number of times
     const { endsAt, extensions } = endAfterBid(item, at);
-    const { id: bidId } = await trx
-      .insertInto('bids')
-      .values({ item_id: item.id, user_id: bidder.id, amount, ends_at: endsAt, created_at: at, extensions })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    await trx.insertInto('bid_requests').values({ user_id: userId, request_id: requestId, item_id: itemId, bid_id: bidId, error_type: null, created_at: now }).execute();
-    await trx
-      .updateTable('items')
-      .set({ leader_id: bidder.id, amount, ends_at: endsAt, extensions })
-      .where('id', '=', item.id)
-      .where('state', '=', 'live')
-      .executeTakeFirstOrThrow();
-    let outbid: UserRow | null = null;
-    if (item.leaderId !== null && item.leaderId !== bidder.id) {
-      outbid = await trx
-        .updateTable('users')
-        .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
-        .where('id', '=', item.leaderId)
-        .returningAll()
-        .executeTakeFirstOrThrow();
-    }
-    const updated = await trx
-      .updateTable('users')
-      .set((eb) => ({ reserved: eb('reserved', '+', amount - ownLead) }))
-      .where('id', '=', bidder.id)
-      .returningAll()
-      .executeTakeFirstOrThrow();
+    const written = locked
+      ? await writeBidPostgres(trx, {
+          itemId: item.id,
+          bidderId: bidder.id,
+          amount,
+          endsAt,
+          extensions,
+          at,
+          requestId,
+          now,
+          outbidId: item.leaderId !== null && item.leaderId !== bidder.id ? item.leaderId : null,
+          released: item.amount,
+          reserved: amount - ownLead,
+        })
+      : await writeBidOneByOne(trx, item, bidder, { amount, endsAt, extensions, at, requestId, now, ownLead });
+    const { bidId, outbid, updated } = written;
     const bid = toBid({ item_id: item.id, item_name: row.name, amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions });
     // the other processes hear of it when it commits, in commit order (nothing on SQLite)
     this.deps.ownBids?.add(bidId, { bid, userId: bidder.id, itemId: item.id });
     await publish(trx, { k: 'bid', bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]) });
     return { kind: 'accepted', bid, bidder: updated, outbid, item: { id: item.id, amount, leaderId: bidder.id, endsAt, extensions } };
   }
+}
+
+/** What an accepted bid wrote: the bid's id, and the bidder's and the outbid leader's rows as they are now. */
+interface BidWritten {
+  bidId: number;
+  updated: UserRow;
+  outbid: UserRow | null;
+}
+
+/**
+ * SQLite: an accepted bid's writes, one statement each (they cost no round trip there): the bid, its
+ * request, the item's new leader and amount, the outbid leader's reservation released, the
+ * bidder's reserved (a leader raising their own bid reserves only the difference).
+ */
+async function writeBidOneByOne(
+  trx: Queryable,
+  item: { id: number; leaderId: number | null; amount: number },
+  bidder: UserRow,
+  w: { amount: number; endsAt: number; extensions: number; at: number; requestId: string; now: number; ownLead: number },
+): Promise<BidWritten> {
+  const { id: bidId } = await trx
+    .insertInto('bids')
+    .values({ item_id: item.id, user_id: bidder.id, amount: w.amount, ends_at: w.endsAt, created_at: w.at, extensions: w.extensions })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await trx.insertInto('bid_requests').values({ user_id: bidder.id, request_id: w.requestId, item_id: item.id, bid_id: bidId, error_type: null, created_at: w.now }).execute();
+  await trx
+    .updateTable('items')
+    .set({ leader_id: bidder.id, amount: w.amount, ends_at: w.endsAt, extensions: w.extensions })
+    .where('id', '=', item.id)
+    .where('state', '=', 'live')
+    .executeTakeFirstOrThrow();
+  let outbid: UserRow | null = null;
+  if (item.leaderId !== null && item.leaderId !== bidder.id) {
+    outbid = await trx
+      .updateTable('users')
+      .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
+      .where('id', '=', item.leaderId)
+      .returningAll()
+      .executeTakeFirstOrThrow();
+  }
+  const updated = await trx
+    .updateTable('users')
+    .set((eb) => ({ reserved: eb('reserved', '+', w.amount - w.ownLead) }))
+    .where('id', '=', bidder.id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  return { bidId, updated, outbid };
+}
+
+/**
+ * PostgreSQL: the same writes in one statement (data-modifying WITH queries), so one round trip
+ * instead of five: each runs exactly once, on rows this transaction has locked (lockRows), and the
+ * two users updated are different rows (`outbidId` is never the bidder). A live item that is not
+ * updated fails the bid, as on SQLite.
+ */
+async function writeBidPostgres(
+  trx: Queryable,
+  w: {
+    itemId: number;
+    bidderId: number;
+    amount: number;
+    endsAt: number;
+    extensions: number;
+    at: number;
+    requestId: string;
+    now: number;
+    /** The leader this bid outbids, whose reservation (`released`) is released; null when there is none or it is the bidder. */
+    outbidId: number | null;
+    released: number;
+    /** What the bidder's reserved grows by. */
+    reserved: number;
+  },
+): Promise<BidWritten> {
+  const { rows } = await sql<UserRow & { who: 'bidder' | 'outbid'; bid_id: number; items_updated: number }>`
+    with b as (
+      insert into bids (item_id, user_id, amount, ends_at, created_at, extensions)
+      values (${w.itemId}, ${w.bidderId}, ${w.amount}, ${w.endsAt}, ${w.at}, ${w.extensions}) returning id
+    ), r as (
+      insert into bid_requests (user_id, request_id, item_id, bid_id, error_type, created_at)
+      select ${w.bidderId}, ${w.requestId}, ${w.itemId}, b.id, null, ${w.now} from b
+    ), i as (
+      update items set leader_id = ${w.bidderId}, amount = ${w.amount}, ends_at = ${w.endsAt}, extensions = ${w.extensions}
+      where id = ${w.itemId} and state = 'live' returning id
+    ), o as (
+      update users set reserved = reserved - ${w.released} where id = ${w.outbidId} returning *
+    ), u as (
+      update users set reserved = reserved + ${w.reserved} where id = ${w.bidderId} returning *
+    )
+    select 'bidder' as who, (select id from b) as bid_id, (select count(*) from i) as items_updated, u.* from u
+    union all
+    select 'outbid', (select id from b), (select count(*) from i), o.* from o
+  `.execute(trx);
+  const user = (who: 'bidder' | 'outbid'): UserRow | null => {
+    const row = rows.find((r) => r.who === who);
+    if (!row) return null;
+    const { who: _who, bid_id: _bid, items_updated: _items, ...rest } = row;
+    return rest;
+  };
+  const updated = user('bidder');
+  const outbid = user('outbid');
+  if (!updated || rows[0].items_updated !== 1 || (w.outbidId !== null && !outbid)) throw new Error(`bid on item ${w.itemId}: the item or a user was not updated`);
+  return { bidId: rows[0].bid_id, updated, outbid };
 }
 
 /**
