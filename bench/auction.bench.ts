@@ -257,6 +257,8 @@ interface PhaseResult {
   serverCpuMsPerBid: number;
   frameBytes: number;
   otherFrames: Record<string, number>;
+  /** The Kingdom server alone (SQLite): the write transactions run for bids during the phase, and the bids they carried (group commit). */
+  commits?: { transactions: number; bids: number };
 }
 
 /**
@@ -287,14 +289,17 @@ interface Target {
   pool: ClientPool;
   /** Its fixed-rate phases. */
   fixed: { rate: number; seconds: number }[];
+  /** The server's bid transactions so far (the SQLite server: its group commit). */
+  commits?: () => Promise<{ transactions: number; bids: number }>;
 }
 
-async function runPhase({ pids, pool }: Target, rate: number, seconds: number, drainCapMs: number): Promise<PhaseResult> {
+async function runPhase({ pids, pool, commits }: Target, rate: number, seconds: number, drainCapMs: number): Promise<PhaseResult> {
   // every target quiet, not only this one: a baseline that could not carry the last rate (plain ws
   // at 500/s drains for half a minute) would otherwise still be sending while this phase runs
   // (all at once: each waits for 300 ms of quiet, so one after the other cost that per target per phase)
   await Promise.all(pools.map((other) => settle(other)));
   const count = Math.round(rate * seconds);
+  const commits0 = await commits?.();
   const serverCpu = () => pids.reduce((n, pid) => n + cpuSecondsOf(pid), 0);
   const cpu0 = { server: serverCpu(), client: process.cpuUsage(), machine: machineBusySeconds(), at: nowMs() };
   const startAt = nowMs() + 100;
@@ -321,7 +326,9 @@ async function runPhase({ pids, pool }: Target, rate: number, seconds: number, d
   const otherCpuPct = Math.max(0, ((machineBusySeconds() - cpu0.machine) / wall) * 100 - serverCpuPct - clientCpuPct);
   const merged = merge(await pool.collect(), rate, seconds);
   const serverCpuMsPerBid = merged.accepted ? ((serverCpuPct / 100) * wall * 1000) / merged.accepted : NaN;
-  return { ...merged, drainMs, drained, serverCpuPct, clientCpuPct, clientSysPct, otherCpuPct, serverCpuMsPerBid };
+  const commits1 = commits0 && (await commits?.());
+  const phaseCommits = commits0 && commits1 ? { transactions: commits1.transactions - commits0.transactions, bids: commits1.bids - commits0.bids } : undefined;
+  return { ...merged, drainMs, drained, serverCpuPct, clientCpuPct, clientSysPct, otherCpuPct, serverCpuMsPerBid, commits: phaseCommits };
 }
 
 function merge(parts: Collected[], offeredRate: number, seconds: number) {
@@ -623,14 +630,18 @@ try {
 
   // 3. the sockets, then every phase on each target in turn
   const targets: [Target, SuiteResult][] = [];
-  const addTarget = async (key: keyof typeof suites, name: string, pids: number[], url: string | string[], world: World, fixed: Target['fixed']) => {
-    const target: Target = { name, pids, pool: new ClientPool(WORKERS), fixed };
+  const addTarget = async (key: keyof typeof suites, name: string, pids: number[], url: string | string[], world: World, fixed: Target['fixed'], commits?: Target['commits']) => {
+    const target: Target = { name, pids, pool: new ClientPool(WORKERS), fixed, commits };
     pools.push(target.pool);
     const suite = emptySuite(await connect(target, url, shares(world)));
     suites[key] = suite;
     targets.push([target, suite]);
   };
-  if (parts.has('sqlite')) await addTarget('sqlite', 'kingdom', [sqliteServer!.pid], sqliteServer!.info.auctionUrl, sqliteWorld!, FIXED);
+  if (parts.has('sqlite')) {
+    const server = sqliteServer!;
+    const commits = async () => (await server.ask<{ commits: { transactions: number; bids: number } }>('commits')).commits;
+    await addTarget('sqlite', 'kingdom', [server.pid], server.info.auctionUrl, sqliteWorld!, FIXED, commits);
+  }
   if (wsChild) await addTarget('ws', 'ws', [wsChild.pid], wsChild.info.auctionUrl, baselineWorld, FIXED);
   if (floorChild) await addTarget('floor', 'floor', [floorChild.pid], floorChild.info.auctionUrl, baselineWorld, FIXED);
   if (floorwChild) await addTarget('floorw', `floor ${COALESCE_MS}ms`, [floorwChild.pid], floorwChild.info.auctionUrl, baselineWorld, FIXED);
@@ -759,6 +770,12 @@ if (kingdom) {
       const r = at(kingdom, rate)!;
       return `${rate}/s ${fmt(r.answerMs.p50)}/${fmt(r.answerMs.p99)} ms`;
     }).join(', ')} (server); ${frames.join(' vs ')}`,
+  );
+  lines.push(
+    `group commit (server, SQLite): bids per write transaction ${FIXED.map(({ rate }) => {
+      const c = at(kingdom, rate)?.commits;
+      return `${rate}/s ${c && c.transactions ? `${(c.bids / c.transactions).toFixed(1)} (${c.transactions} transactions)` : '—'}`;
+    }).join(', ')}`,
   );
   lines.push('');
 }

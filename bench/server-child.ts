@@ -48,6 +48,7 @@ for (const name of settingNames) {
 stopWithParent(server, dataDir);
 
 /**
+ * `commits` on stdin: the write transactions run for bids so far and the bids they carried.
  * `engine-alone <seconds>` on stdin: bids straight into the engine (AuctionEngine.createBid, the
  * call the auction socket makes), one after the other, for that long: the engine's own rate with
  * no socket in the way (run it once the sockets are gone, or it broadcasts to them). Two funded
@@ -93,7 +94,10 @@ process.stdin.on('data', (chunk: string) => {
   for (let newline = input.indexOf('\n'); newline >= 0; newline = input.indexOf('\n')) {
     const [command, arg] = input.slice(0, newline).trim().split(/\s+/);
     input = input.slice(newline + 1);
-    if (command === 'engine-alone') {
+    if (command === 'commits') {
+      // the engine's write transactions for bids so far, and the bids they carried (the group commit, server/auction/lanes.ts)
+      process.stdout.write(`${JSON.stringify({ commits: server.auction.bidCommits })}\n`);
+    } else if (command === 'engine-alone') {
       engineAlone(Number(arg) || 3).then(
         (result) => process.stdout.write(`${JSON.stringify({ engineAlone: result })}\n`),
         (error: unknown) => process.stdout.write(`${JSON.stringify({ error: String(error) })}\n`),
