@@ -13,6 +13,7 @@ import type { Hub } from '../sockets/hub';
 import { endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type BidView } from './bid-view';
 import { groupsOf } from './groups';
 import type { BidLanes, Written } from './lanes';
+import { moveReserved } from './reservations';
 import { readEligibility, selectBids, toBid } from './wire';
 
 /** A CREATE_BID as the engine takes it: `amount` unchecked (anything but a valid amount is BID_AMOUNT_ERROR). */
@@ -273,21 +274,8 @@ async function writeBidOneByOne(
     .where('id', '=', item.id)
     .where('state', '=', 'live')
     .executeTakeFirstOrThrow();
-  let outbid: UserRow | null = null;
-  if (item.leaderId !== null && item.leaderId !== bidder.id) {
-    outbid = await trx
-      .updateTable('users')
-      .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
-      .where('id', '=', item.leaderId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-  }
-  const updated = await trx
-    .updateTable('users')
-    .set((eb) => ({ reserved: eb('reserved', '+', w.amount - w.ownLead) }))
-    .where('id', '=', bidder.id)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  const outbid = item.leaderId !== null && item.leaderId !== bidder.id ? await moveReserved(trx, item.leaderId, -item.amount) : null;
+  const updated = await moveReserved(trx, bidder.id, w.amount - w.ownLead);
   return { bidId, updated, outbid };
 }
 

@@ -12,6 +12,7 @@ import { bookIn } from '../points/ledger';
 import type { Hub } from '../sockets/hub';
 import { announceStart } from './announce';
 import { balancesOf, publish } from '../cluster/events';
+import { moveReserved } from './reservations';
 import { Scheduler } from './scheduler';
 
 /** Runs a job alone in the engine's queue (AuctionEngine.exclusive). */
@@ -160,11 +161,7 @@ export class Settlement {
         await publish(trx, { k: 'settle', item: item.id, u: [] });
         return { item, winner: null };
       }
-      await trx
-        .updateTable('users')
-        .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
-        .where('id', '=', item.leader_id)
-        .execute();
+      await moveReserved(trx, item.leader_id, -item.amount);
       await trx.insertInto('sales').values({ item_id: item.id, user_id: item.leader_id, amount: item.amount, at: item.ends_at }).execute();
       const { user } = await bookIn(trx, { userId: item.leader_id, delta: -item.amount, kind: 'purchase', reason: `Won "${item.name}"`, actorId: null }, now);
       await publish(trx, { k: 'settle', item: item.id, u: balancesOf([user]) });

@@ -3,7 +3,6 @@ import { MSG } from '../../src/protocol/socket';
 import { copyName, STARTS_AT_PAST_TOLERANCE_MS, STORE_ERRORS, type createItemBody, type editItemBody, type StoreItem } from '../../src/protocol/store';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
-import type { UserRow } from '../db/schema';
 import { writeTransaction } from '../db/write';
 import { recordAuditBy } from '../audit/audit';
 import { Conflict, Invalid, NotFound } from '../errors';
@@ -13,6 +12,7 @@ import type { Hub } from '../sockets/hub';
 import { announceStart } from './announce';
 import { balancesOf, publish } from '../cluster/events';
 import type { Scheduler } from './scheduler';
+import { moveReserved } from './reservations';
 import type { Exclusive } from './settlement';
 import { readEligibility, selectItems, toStoreItem, writeEligibility } from './wire';
 
@@ -94,15 +94,7 @@ export class StoreItems {
         if (!item) throw new NotFound(STORE_ERRORS.unknownItem);
         if (item.state !== 'scheduled' && item.state !== 'live') throw new Conflict(STORE_ERRORS.notCancellable);
         await trx.updateTable('items').set({ state: 'cancelled', settled_at: now }).where('id', '=', item.id).where('state', '=', item.state).executeTakeFirstOrThrow();
-        let released: UserRow | null = null;
-        if (item.state === 'live' && item.leader_id !== null) {
-          released = await trx
-            .updateTable('users')
-            .set((eb) => ({ reserved: eb('reserved', '-', item.amount) }))
-            .where('id', '=', item.leader_id)
-            .returningAll()
-            .executeTakeFirstOrThrow();
-        }
+        const released = item.state === 'live' && item.leader_id !== null ? await moveReserved(trx, item.leader_id, -item.amount) : null;
         await recordAuditBy(trx, actorId, 'item.cancel', item.name, { itemId: item.id, was: item.state, ...(released ? { released: released.username, amount: item.amount } : {}) }, now);
         if (item.state === 'live') await publish(trx, { k: 'cancel', item: item.id });
         if (released) await publish(trx, { k: 'users', u: balancesOf([released]) });

@@ -1,0 +1,18 @@
+import type { UserRow } from '../db/schema';
+import type { Queryable } from '../db/write';
+
+/**
+ * Moves a player's reserved points (what their leads on live items hold back from their balance)
+ * by `by`, inside the write transaction that changes the lead: a lead taken or raised reserves
+ * its amount (`by` > 0); a lead that ends (outbid, the item cancelled or sold) releases it
+ * (`by` < 0). Bids, cancellations and settlement all move them here, except a bid on PostgreSQL,
+ * whose writes go as one statement (bidding.ts, writeBidPostgres). Answers the user's row as it is now.
+ */
+export function moveReserved(trx: Queryable, userId: number, by: number): Promise<UserRow> {
+  return trx
+    .updateTable('users')
+    .set((eb) => ({ reserved: eb('reserved', '+', by) }))
+    .where('id', '=', userId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
