@@ -1,3 +1,4 @@
+import { prepared } from '../db/prepared';
 import type { UserRow } from '../db/schema';
 import type { Queryable } from '../db/write';
 
@@ -9,10 +10,14 @@ import type { Queryable } from '../db/write';
  * whose writes go as one statement (bidding.ts, writeBidPostgres). Answers the user's row as it is now.
  */
 export function moveReserved(trx: Queryable, userId: number, by: number): Promise<UserRow> {
-  return trx
-    .updateTable('users')
-    .set((eb) => ({ reserved: eb('reserved', '+', by) }))
-    .where('id', '=', userId)
-    .returningAll()
-    .executeTakeFirstOrThrow();
+  return move.only(trx, { userId, by });
 }
+
+/** Built once: every bid runs it, once or twice (server/db/prepared.ts). */
+const move = prepared((db, a: { userId: number; by: number }) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({ reserved: eb('reserved', '+', a.by) }))
+    .where('id', '=', a.userId)
+    .returningAll(),
+);
