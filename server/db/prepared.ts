@@ -64,7 +64,8 @@ export function prepared<A extends Record<string, unknown>, R>(build: (db: Query
     }
     return found;
   };
-  const run = (db: Queryable, args: A): Promise<QueryResult<R>> => {
+  // async: a missing argument is a rejection, as a failed statement is
+  const run = async (db: Queryable, args: A): Promise<QueryResult<R>> => {
     const { query, parameters } = compile(db);
     const values = parameters.map((p) => {
       if (!('argument' in p)) return p.value;
