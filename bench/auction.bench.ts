@@ -923,6 +923,11 @@ for (const t of targets.within1_5xOfWs) {
 if (targets.sustainedVsFloor) {
   const t = targets.sustainedVsFloor;
   lines.push(`  sustained ≥ ${TARGET.ratioToFloor}× of the tuned floor: ${t.server.toFixed(0)} / ${t.floor.toFixed(0)} bids/s = ${fx(t.ratio)} — ${t.met ? 'MET' : 'MISSED'}`);
+  // each climb of the server ran step by step beside the same climb of the floor: their ratios, for the reader (the verdict stays the medians')
+  if (kingdom && floorBase && kingdom.rampTries.length > 1 && kingdom.rampTries.length === floorBase.rampTries.length) {
+    const paired = kingdom.rampTries.map((c, i) => fx(ratio(c.sustainedRate, floorBase.rampTries[i].sustainedRate)));
+    lines.push(`    (climb by climb, server and floor taking turns at each step: ${paired.join(', ')})`);
+  }
   if (suites.floorw) {
     const w = ratio(t.server, suites.floorw.sustainedRate);
     lines.push(`    (the server spaces its flushes ${COALESCE_MS} ms apart under load; the floor doing the same: ${suites.floorw.sustainedRate.toFixed(0)} bids/s, server/that floor ${fx(w)}, ${w >= TARGET.ratioToFloor ? 'at or above' : 'below'} ${TARGET.ratioToFloor}×)`);
