@@ -2,6 +2,15 @@ import { prepared } from '../db/prepared';
 import type { UserRow } from '../db/schema';
 import type { Queryable } from '../db/write';
 
+/** Built once: every bid runs it, once or twice (server/db/prepared.ts). */
+const move = prepared((db, a: { userId: number; by: number }) =>
+  db
+    .updateTable('users')
+    .set((eb) => ({ reserved: eb('reserved', '+', a.by) }))
+    .where('id', '=', a.userId)
+    .returningAll(),
+);
+
 /**
  * Moves a player's reserved points (what their leads on live items hold back from their balance)
  * by `by`, inside the write transaction that changes the lead: a lead taken or raised reserves
@@ -12,12 +21,3 @@ import type { Queryable } from '../db/write';
 export function moveReserved(trx: Queryable, userId: number, by: number): Promise<UserRow> {
   return move.only(trx, { userId, by });
 }
-
-/** Built once: every bid runs it, once or twice (server/db/prepared.ts). */
-const move = prepared((db, a: { userId: number; by: number }) =>
-  db
-    .updateTable('users')
-    .set((eb) => ({ reserved: eb('reserved', '+', a.by) }))
-    .where('id', '=', a.userId)
-    .returningAll(),
-);
