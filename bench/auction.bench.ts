@@ -425,30 +425,28 @@ const brief = (r: PhaseResult) =>
   `last socket p50 ${fmt(r.lastSocketMs.p50)} p99 ${fmt(r.lastSocketMs.p99)} ms; delivered ${r.deliveredPerS.toFixed(0)}/s; ` +
   `cpu server ${r.serverCpuPct.toFixed(0)}% clients ${r.clientCpuPct.toFixed(0)}% (system ${r.clientSysPct.toFixed(0)}%) others ${r.otherCpuPct.toFixed(0)}%; send lag p99 ${fmt(r.sendLagMs.p99)} ms`;
 
-interface SuiteResult {
+/** One climb of the ramp by one target. */
+interface Climb {
+  steps: PhaseResult[];
+  /** Highest ramp step that passed SUSTAIN (its delivered rate), or 0. */
+  sustainedRate: number;
+  sustainedStep: number;
+  /** The first step that failed, and what it carried anyway. */
+  firstFailed: { offeredRate: number; deliveredPerS: number; p99: number } | null;
+}
+
+/** A target's figures; its sustained rate, step and first failure are the median climb's. */
+interface SuiteResult extends Omit<Climb, 'steps'> {
   connectMs: number;
   historyBytes: number;
   warmup: PhaseResult[];
   /** Every try of each fixed phase, in the order of `fixed` (which holds each phase's median try). */
   fixedTries: PhaseResult[][];
   fixed: PhaseResult[];
-  /** The median climb's steps (by sustained rate; the lower middle one of an even count), and its figures below. */
+  /** The median climb's steps (by sustained rate; the lower middle one of an even count). */
   ramp: PhaseResult[];
-  /** Highest ramp step that passed SUSTAIN (its delivered rate), or 0. */
-  sustainedRate: number;
-  sustainedStep: number;
-  /** The first step that failed, and what it carried anyway. */
-  firstFailed: { offeredRate: number; deliveredPerS: number; p99: number } | null;
   /** Every climb of the ramp, in the order they ran (`ramp` and the figures above are the median one's). */
   rampTries: Climb[];
-}
-
-/** One climb of the ramp by one target. */
-interface Climb {
-  steps: PhaseResult[];
-  sustainedRate: number;
-  sustainedStep: number;
-  firstFailed: { offeredRate: number; deliveredPerS: number; p99: number } | null;
 }
 
 async function connect(target: Target, url: string | string[], parts: ReturnType<typeof shares>): Promise<{ connectMs: number; historyBytes: number }> {
