@@ -93,7 +93,9 @@ export class StoreItems {
         const item = await selectItems(trx).where('i.id', '=', itemId).executeTakeFirst();
         if (!item) throw new NotFound(STORE_ERRORS.unknownItem);
         if (item.state !== 'scheduled' && item.state !== 'live') throw new Conflict(STORE_ERRORS.notCancellable);
-        await trx.updateTable('items').set({ state: 'cancelled', settled_at: now }).where('id', '=', item.id).where('state', '=', item.state).executeTakeFirstOrThrow();
+        const cancelled = await trx.updateTable('items').set({ state: 'cancelled', settled_at: now }).where('id', '=', item.id).where('state', '=', item.state).executeTakeFirst();
+        // (an update without RETURNING answers a count, never no row: the count is the guard)
+        if (cancelled.numUpdatedRows !== 1n) throw new Conflict(STORE_ERRORS.notCancellable);
         const released = item.state === 'live' && item.leader_id !== null ? await moveReserved(trx, item.leader_id, -item.amount) : null;
         await recordAuditBy(trx, actorId, 'item.cancel', item.name, { itemId: item.id, was: item.state, ...(released ? { released: released.username, amount: item.amount } : {}) }, now);
         if (item.state === 'live') await publish(trx, { k: 'cancel', item: item.id });
