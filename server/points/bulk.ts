@@ -98,9 +98,14 @@ function parseAmount(cell: Cell | undefined): { amount: number | null; error: st
   return { amount: value, error: null };
 }
 
-/** The accounts a file may name, by ASCII-lowercased username (as the NOCASE column compares) and by governor id. */
+/**
+ * The accounts a file may name: by ASCII-lowercased username (as the NOCASE column compares), by
+ * the governor a link gives them (Player IDs: a sign-up's claim, a farm, a corrected main) and by
+ * the governor id they signed up with.
+ */
 interface Directory {
   byName: Map<string, UserRow>;
+  byGovernor: Map<string, { user: UserRow; verified: boolean }>;
   byPlayerId: Map<string, UserRow[]>;
 }
 
@@ -108,13 +113,34 @@ const asciiLower = (s: string) => s.replace(/[A-Z]/g, (c) => c.toLowerCase());
 
 async function directory(db: Db): Promise<Directory> {
   const users = await db.selectFrom('users').selectAll().execute();
+  const links = await db.selectFrom('governor_links').select(['governor_id', 'user_id', 'verified']).execute();
   const byName = new Map<string, UserRow>();
+  const byId = new Map<number, UserRow>();
   const byPlayerId = new Map<string, UserRow[]>();
   for (const user of users) {
     byName.set(asciiLower(user.username), user);
+    byId.set(user.id, user);
     byPlayerId.set(user.playerid, [...(byPlayerId.get(user.playerid) ?? []), user]);
   }
-  return { byName, byPlayerId };
+  const byGovernor = new Map<string, { user: UserRow; verified: boolean }>();
+  for (const link of links) {
+    const user = byId.get(link.user_id);
+    if (user) byGovernor.set(String(link.governor_id), { user, verified: link.verified === 1 });
+  }
+  return { byName, byGovernor, byPlayerId };
+}
+
+/**
+ * The account a governor id pays, as automatic points pay it: the account the governor is linked
+ * to, else the one account that signed up with it. An id that several accounts signed up with (only
+ * a database from before ids were unique has one) stays ambiguous until an admin verifies its link.
+ */
+function byGovernorId(users: Directory, value: string): UserRow | 'ambiguous' | null {
+  const linked = users.byGovernor.get(value);
+  const claimants = users.byPlayerId.get(value) ?? [];
+  if (linked && (linked.verified || claimants.length <= 1)) return linked.user;
+  if (claimants.length > 1) return 'ambiguous';
+  return claimants[0] ?? null;
 }
 
 /**
@@ -123,12 +149,12 @@ async function directory(db: Db): Promise<Directory> {
  */
 function findPlayer(users: Directory, value: string, prefer: BulkMatch | null): { user: UserRow; matchedBy: BulkMatch } | { error: string } {
   const digits = /^\d+$/.test(value);
-  const byId = digits ? (users.byPlayerId.get(value) ?? []) : [];
+  const byId = digits ? byGovernorId(users, value) : null;
   const byName = users.byName.get(asciiLower(value));
   const order: BulkMatch[] = prefer === 'username' ? ['username', 'playerid'] : ['playerid', 'username'];
   for (const kind of order) {
-    if (kind === 'playerid' && byId.length > 1) return { error: BULK_ROW_ERRORS.ambiguousPlayerId };
-    if (kind === 'playerid' && byId.length === 1) return { user: byId[0], matchedBy: 'playerid' };
+    if (kind === 'playerid' && byId === 'ambiguous') return { error: BULK_ROW_ERRORS.ambiguousPlayerId };
+    if (kind === 'playerid' && byId !== null && byId !== 'ambiguous') return { user: byId, matchedBy: 'playerid' };
     if (kind === 'username' && byName) return { user: byName, matchedBy: 'username' };
   }
   if (!digits) return { error: BULK_ROW_ERRORS.unknownUsername };
@@ -185,7 +211,8 @@ export async function checkRows(db: Db, raw: RawRow[]): Promise<{ rows: BulkRow[
       } else {
         ({ user, matchedBy } = found);
         username = user.username;
-        playerid = user.playerid;
+        // the governor the row names (a farm's own id), or the account's own when named by username
+        playerid = matchedBy === 'playerid' ? given[0].value : user.playerid;
       }
     }
 

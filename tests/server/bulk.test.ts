@@ -212,6 +212,28 @@ describe('bulk award preview', () => {
     ]);
   });
 
+  it('pays a governor id to the account it is linked to, as automatic points do: a farm, and a main an admin moved to another account', async () => {
+    const a = await player();
+    const b = await player();
+    const farm = String(6_000_000 + uniqueNumber());
+    const link = (governorId: string, username: string) => call(server, 'PUT', `/player-ids/${governorId}`, { token: admin.token, body: { username, verified: true } });
+    expect((await link(farm, a.username)).status).toBe(200);
+    // a's sign-up id, linked by an admin to b (a's claim was someone else's governor)
+    expect((await link(a.playerid, b.username)).status).toBe(200);
+    const answer = await preview(`governor id,amount,reason
+${farm},30,farm award
+${a.playerid},40,main award
+`);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ valid: 2, invalid: 0 });
+    expect((answer.body.rows as { username: string; playerid: string; matchedBy: string }[]).map((r) => [r.username, r.playerid, r.matchedBy])).toEqual([
+      [a.username, farm, 'playerid'],
+      [b.username, a.playerid, 'playerid'],
+    ]);
+    expect((await apply(answer.body.token as string)).body).toEqual({ result: true, applied: 2 });
+    expect([await balanceOf(a.username), await balanceOf(b.username)]).toEqual([30, 40]);
+  });
+
   it('says "more than the balance" for a deduction larger than the balance, and "below the reserved points" only when bids hold them', async () => {
     const a = await player();
     await grant(server, admin.token, a.username, 100);
