@@ -11,6 +11,7 @@ import * as m0009 from './migrations/0009_kvk';
 import * as m0010 from './migrations/0010_automatic_points';
 import * as m0011 from './migrations/0011_administration';
 import * as m0012 from './migrations/0012_bots';
+import * as m0013 from './migrations/0013_run_scan_times';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -26,6 +27,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0010_automatic_points': m0010,
   '0011_administration': m0011,
   '0012_bots': m0012,
+  '0013_run_scan_times': m0013,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };

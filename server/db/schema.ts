@@ -249,6 +249,9 @@ export interface PointsRunsTable {
   rule_id: number;
   from_scan_id: number;
   to_scan_id: number;
+  /** When the two scans were taken (0013; null for a run whose scans were deleted before it). */
+  from_taken_at: number | null;
+  to_taken_at: number | null;
   entries: number;
   total: number;
   actor_id: number | null;

@@ -255,16 +255,17 @@ export async function planRun(db: Queryable, rule: Rule, from: Scan, to: Scan): 
   return { rule, from, to, awards, unlinked, total, unlinkedTotal };
 }
 
-/** Earlier runs of the rule whose scans overlap [from, to] in time: the same gain would be paid twice. */
+/**
+ * Earlier runs of the rule whose scans overlap [from, to] in time: the same gain would be paid twice.
+ * A run keeps its scans' times, so it still counts after a scan of it is deleted or imported again.
+ */
 async function overlapping(db: Queryable, rule: Rule, from: Scan, to: Scan): Promise<{ id: number; fromScanId: number; toScanId: number }[]> {
   const rows = await db
     .selectFrom('points_runs as r')
-    .innerJoin('scans as f', 'f.id', 'r.from_scan_id')
-    .innerJoin('scans as t', 't.id', 'r.to_scan_id')
     .select(['r.id', 'r.from_scan_id', 'r.to_scan_id'])
     .where('r.rule_id', '=', rule.id)
-    .where('f.taken_at', '<', to.takenAt)
-    .where('t.taken_at', '>', from.takenAt)
+    .where('r.from_taken_at', '<', to.takenAt)
+    .where('r.to_taken_at', '>', from.takenAt)
     .orderBy('r.id')
     .limit(20)
     .execute();
@@ -287,7 +288,7 @@ export async function bookRun(db: Db, plan: Plan, actor: Actor, auto: boolean, n
       if (already !== null) throw new Conflict(alreadyAppliedText(already));
       const { id } = await trx
         .insertInto('points_runs')
-        .values({ rule_id: rule.id, from_scan_id: from.id, to_scan_id: to.id, entries: plan.awards.length, total: plan.total, actor_id: actor.id, auto: auto ? 1 : 0, created_at: now })
+        .values({ rule_id: rule.id, from_scan_id: from.id, to_scan_id: to.id, from_taken_at: from.takenAt, to_taken_at: to.takenAt, entries: plan.awards.length, total: plan.total, actor_id: actor.id, auto: auto ? 1 : 0, created_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
       const touched = await bookManyIn(

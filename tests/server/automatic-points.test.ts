@@ -170,6 +170,28 @@ describe('a run: preview, then apply', () => {
     await expectBooksBalance(server.db);
   });
 
+  it('warns of an overlap with a run already paid, even after a scan of that run was deleted and imported again', async () => {
+    const a = await claimant();
+    const first = { id: a.governorId, killpoints: 1_000_000 };
+    const fromAt = Date.UTC(2026, 2, nextDay++);
+    const from = await importScan(server, admin.token, fromAt, [first]);
+    const to = await scanAt([{ id: a.governorId, killpoints: 3_000_000 }]);
+    const ruleId = ((await rule({ name: 'Overlap', stat: 'killpoints', per: 1_000_000, points: 10 })).body.rule as { id: number }).id;
+    const paid = await apply(ruleId, ((await preview(ruleId, from.id, to.id)).body.preview as RulePreview).token);
+    expect(paid.status, paid.text).toBe(200);
+    const runId = (paid.body.run as { id: number }).id;
+
+    // the run's first scan goes, and the same governors come back as a new scan taken at the same time
+    expect((await call(server, 'DELETE', `/scans/${from.id}`, { token: admin.token })).status).toBe(200);
+    const again = await importScan(server, admin.token, fromAt, [first]);
+    expect(again.id).not.toBe(from.id);
+    const shown = await preview(ruleId, again.id, to.id);
+    expect(shown.status, shown.text).toBe(200);
+    // the same gain: the preview says it was paid by the earlier run
+    expect((shown.body.preview as RulePreview).overlaps).toEqual([{ id: runId, fromScanId: from.id, toScanId: to.id }]);
+    expect(await balanceOf(a.username)).toBe(20);
+  });
+
   it('pays a season’s DKP over the two scans, weighted by the season’s weights', async () => {
     const a = await claimant();
     const from = await scanAt([{ id: a.governorId, t4Kills: 1_000, t5Kills: 500, deads: 200 }]);
