@@ -263,13 +263,16 @@ export async function startSocketServer(
 
   function handleFrame(peer: Peer, data: RawData, isBinary: boolean): Promise<void> | void {
     const { conn } = peer;
-    if (isBinary) return refuseFrame(peer, 'WS_ERROR', { reason: 'binary' });
-    if (byteLength(data) > MAX_FRAME_BYTES) return refuseFrame(peer, 'WS_ERROR', { reason: 'too-large' });
+    // before authentication every frame but AUTHENTICATION is answered UNAUTHENTICATED (DESIGN.md),
+    // whatever else is wrong with it
+    const refuse = (errorType: ErrorType, failure: Parameters<typeof refuseFrame>[2]) => refuseFrame(peer, conn.auth ? errorType : 'UNAUTHENTICATED', failure);
+    if (isBinary) return refuse('WS_ERROR', { reason: 'binary' });
+    if (byteLength(data) > MAX_FRAME_BYTES) return refuse('WS_ERROR', { reason: 'too-large' });
     let parsed: unknown;
     try {
       parsed = JSON.parse(data.toString());
     } catch {
-      return refuseFrame(peer, 'JSON_ERROR', { reason: 'json' });
+      return refuse('JSON_ERROR', { reason: 'json' });
     }
     const type = typeof parsed === 'object' && parsed !== null ? (parsed as { type?: unknown }).type : undefined;
 

@@ -24,6 +24,13 @@ describe.each([
     expect(await socket.next()).toEqual(error('UNAUTHENTICATED'));
     socket.send({ type: 'CREATE_BID', data: { itemId: 1, amount: 10, requestId: 'r1' } });
     expect(await socket.next()).toEqual(error('UNAUTHENTICATED'));
+    // not JSON, binary, over the size limit: still "authenticate first"
+    socket.send('this is not json');
+    expect(await socket.next()).toEqual(error('UNAUTHENTICATED'));
+    socket.ws.send(Buffer.from([1, 2, 3]), { binary: true });
+    expect(await socket.next()).toEqual(error('UNAUTHENTICATED'));
+    socket.send({ type: 'GET_STATUS', pad: 'x'.repeat(MAX_FRAME_BYTES) });
+    expect(await socket.next()).toEqual(error('UNAUTHENTICATED'));
     expect(socket.isOpen).toBe(true);
     socket.close();
   });
