@@ -19,6 +19,7 @@ import { findBotByToken } from './registry';
 export const BOT_SOCKET_TEXTS = {
   badToken: 'Unknown or revoked bot token: a bot connects with the token shown when it was registered.',
   helloFirst: 'Send BOT_HELLO first.',
+  badHello: 'BOT_HELLO needs the bot token (at most 200 characters) and the bot\'s version (at most 50), as text; commands, when sent, are up to 20 names of letters, digits and dashes.',
   helloTwice: 'This connection already said hello.',
   notJson: 'Frames are JSON text.',
   badFrame: 'This frame does not match the bot protocol.',
@@ -142,8 +143,10 @@ export function attachBotSockets(server: Server, ctx: AppContext, hub: BotHub): 
       const frame = botFrame.safeParse(parsed);
       if (!frame.success) {
         if (botId === null) {
-          error(BOT_SOCKET_TEXTS.helloFirst);
-          ws.close(BOT_CLOSE.unauthorized, 'Hello first');
+          // a hello that does not match says so; anything else is told to say hello first
+          const hello = typeof parsed === 'object' && parsed !== null && (parsed as { type?: unknown }).type === BOT_MSG.BOT_HELLO;
+          error(hello ? BOT_SOCKET_TEXTS.badHello : BOT_SOCKET_TEXTS.helloFirst);
+          ws.close(BOT_CLOSE.unauthorized, hello ? 'Bad hello' : 'Hello first');
           return;
         }
         return error(BOT_SOCKET_TEXTS.badFrame);

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BOT_CLOSE, BOT_MSG, BOT_OFFLINE_AFTER_MS, watchMsg } from '../../src/protocol/bots';
 import { Agent } from '../../scripts/agent/agent';
 import { startServer } from '../../server/app';
+import { BOT_SOCKET_TEXTS } from '../../server/bots/sockets';
 import { ephemeralConfig } from '../../server/config';
 import { call, leadershipServer, signedIn, startTestServer, TestSocket } from './helpers';
 
@@ -107,8 +108,14 @@ describe('bots: the protocol', () => {
     expect(await bad.nextOf(BOT_MSG.BOT_ERROR)).toMatchObject({ error: expect.stringContaining('Unknown or revoked bot token') });
     expect((await bad.closed).code).toBe(BOT_CLOSE.unauthorized);
 
+    // a user's token is no bot token (and longer than one): the hello does not match, and says what it needs
     const user = await helloBot(ctx.admin.token);
+    expect(await user.nextOf(BOT_MSG.BOT_ERROR)).toMatchObject({ error: BOT_SOCKET_TEXTS.badHello });
     expect((await user.closed).code).toBe(BOT_CLOSE.unauthorized);
+    const noVersion = await TestSocket.open(botsUrl());
+    noVersion.send({ type: BOT_MSG.BOT_HELLO, token });
+    expect(await noVersion.nextOf(BOT_MSG.BOT_ERROR)).toMatchObject({ error: BOT_SOCKET_TEXTS.badHello });
+    expect((await noVersion.closed).code).toBe(BOT_CLOSE.unauthorized);
     const userAuth = await TestSocket.open(botsUrl());
     userAuth.send({ type: 'AUTHENTICATION', access_token: `Bearer ${ctx.admin.token}` });
     expect(await userAuth.nextOf(BOT_MSG.BOT_ERROR)).toMatchObject({ error: 'Send BOT_HELLO first.' });
