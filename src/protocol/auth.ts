@@ -199,7 +199,38 @@ export type StatusAnswer = z.infer<typeof statusAnswer>;
 export const resultAnswer = z.looseObject({ result: z.boolean(), error: z.optional(z.nullable(z.string())) });
 export type ResultAnswer = z.infer<typeof resultAnswer>;
 
-/** The first message of a schema error, for a `{result:false, error}` answer. */
-export function firstIssue(error: { issues: readonly { message: string }[] }): string {
-  return error.issues[0]?.message ?? AUTH_ERRORS.invalidBody;
+/** A schema issue, as zod reports it (only what `firstIssue` reads). */
+interface Issue {
+  message: string;
+  code?: string;
+  path?: readonly PropertyKey[];
+  expected?: string;
+}
+
+/** zod's own text for an issue the schema gave no text of its own. */
+const ZOD_DEFAULT = 'Invalid input';
+
+const EXPECTED: Record<string, string> = {
+  boolean: 'true or false',
+  string: 'text',
+  number: 'a number',
+  int: 'a whole number',
+  bigint: 'a whole number',
+  array: 'a list',
+  object: 'an object',
+};
+
+/**
+ * The first message of a schema error, for a `{result:false, error}` answer: the schema's own text,
+ * or, where it has none (zod's bare "Invalid input"), one that names the field and what it must be.
+ */
+export function firstIssue(error: { issues: readonly Issue[] }): string {
+  const issue = error.issues[0];
+  if (!issue) return AUTH_ERRORS.invalidBody;
+  if (issue.message !== ZOD_DEFAULT) return issue.message;
+  const path = issue.path ?? [];
+  const field = path.length ? path.map((p, i) => (typeof p === 'number' ? `[${p}]` : `${i ? '.' : ''}${String(p)}`)).join('') : 'The request';
+  if (issue.code === 'invalid_type' && issue.expected && EXPECTED[issue.expected]) return `${field} must be ${EXPECTED[issue.expected]}.`;
+  if (issue.code === 'invalid_union' || issue.code === 'invalid_value') return `${field} is not one of the forms or values allowed here.`;
+  return `${field} is not valid here.`;
 }

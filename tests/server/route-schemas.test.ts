@@ -37,6 +37,19 @@ describe('routes validated by Fastify from zod schemas keep the texts and status
     expect(query.body).toEqual({ result: false, error: POINTS_ERRORS.badKind });
   });
 
+  it('a field whose schema has no text of its own: a sentence that names it and what it must be, never a bare "Invalid input"', async () => {
+    const cases: [string, string, Record<string, unknown>, string][] = [
+      ['POST', '/scans/apply', { token: 'x', skipInvalid: 'yes' }, 'skipInvalid must be true or false.'],
+      ['POST', '/store/items', itemBody({ eligibility: 'all' }), 'eligibility must be an object.'],
+      ['POST', '/bots/1/commands', { command: 'ping', args: [{}] }, 'args[0] must be text.'],
+      ['POST', '/bots/1/commands', { command: 'ping', args: 'x' }, 'args must be a list.'],
+    ];
+    for (const [method, url, body, error] of cases) {
+      const answer = await call(server, method, url, { token: admin.token, body });
+      expect([url, answer.status, answer.body]).toEqual([url, 400, { result: false, error }]);
+    }
+  });
+
   it('a path parameter that names nothing is a 404 with the unknown-item text', async () => {
     for (const id of ['abc', '0', '-1', '1.5', '1234567890123456']) {
       const answer = await call(server, 'POST', `/store/items/${id}/cancel`, { token: admin.token });
