@@ -31,8 +31,16 @@ test('deducting more than a balance says so; deducting into points held by a lea
   await openAs(page, ADMIN, '/my-kingdom/kingdom-points/point-management');
   const change = page.getByRole('form', { name: 'Grant or deduct points', exact: true });
   await change.getByLabel('Player (username)').fill(player.username);
-  await change.getByLabel('Points', { exact: true }).fill('50');
   await change.getByLabel('Reason (kept in the ledger)').fill('Fine');
+  // a sign in the field would turn the button around ("-25" and Deduct granted 25): refused, nothing booked
+  for (const button of ['Deduct', 'Grant']) {
+    await change.getByLabel('Points', { exact: true }).fill('-25');
+    await change.getByRole('button', { name: button, exact: true }).click();
+    await expect(change.getByText('Enter the points without a sign: Grant adds them, Deduct takes them away.')).toBeVisible();
+  }
+  const players = await api<{ players: { username: string; balance: number }[] }>(`points/players?q=${player.username}`, undefined, admin, 'GET');
+  expect(players.players[0]?.balance).toBe(0);
+  await change.getByLabel('Points', { exact: true }).fill('50');
   await change.getByRole('button', { name: 'Deduct' }).click();
   await expect(change.getByRole('alert')).toHaveText('This would deduct more than the balance.');
 

@@ -42,8 +42,10 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
       const n = amount.trim() === '' ? Number.NaN : Number(amount);
       const body = { username, delta: sign * n, reason };
       const parsed = transactionBody.safeParse(body);
-      if (!parsed.success) {
-        setErrors(formErrors<keyof Errors>(intl, parsed.error.issues));
+      // the button gives the sign: "-25" with Deduct would otherwise grant 25
+      const noSign: Errors = n < 0 ? { delta: intl.formatMessage({ id: 'points.error.noSign' }) } : {};
+      if (!parsed.success || n < 0) {
+        setErrors({ ...(parsed.success ? {} : formErrors<keyof Errors>(intl, parsed.error.issues)), ...noSign });
         return;
       }
       setErrors({});
