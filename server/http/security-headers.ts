@@ -52,6 +52,8 @@ export async function registerSecurityHeaders(app: FastifyInstance, ctx: AppCont
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:', 'https:', 'http:'],
         fontSrc: ["'self'", 'data:'],
+        // the bidding-start chime is made in the page and played from a blob: URL (src/ui/boot/sound.ts)
+        mediaSrc: ["'self'", 'blob:'],
         connectSrc: ["'self'", (request) => sockets(request as IncomingMessage), ...(sentry ? [sentry] : [])],
         workerSrc: ["'self'", 'blob:'],
         objectSrc: ["'none'"],

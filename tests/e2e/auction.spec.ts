@@ -77,3 +77,30 @@ test('a bid the item’s ranks exclude is explained before sending', async ({ pa
   await expect(card.getByText('Only some ranks may bid on this item.', { exact: true })).toBeVisible();
   await expect(card.getByRole('button', { name: 'Bid', exact: true })).toBeDisabled();
 });
+
+test('an item that starts while the store is open plays the chime: the page’s own security policy lets it load', async ({ page }) => {
+  // every media load the page's policy blocks, and how each play() ended
+  await page.addInitScript(() => {
+    const seen = { blocked: [] as string[], plays: [] as string[] };
+    (window as unknown as { chime: typeof seen }).chime = seen;
+    document.addEventListener('securitypolicyviolation', (e) => seen.blocked.push(`${e.effectiveDirective} ${e.blockedURI}`));
+    const play = HTMLMediaElement.prototype.play;
+    HTMLMediaElement.prototype.play = function (this: HTMLMediaElement) {
+      const started = play.call(this);
+      started.then(
+        () => seen.plays.push('played'),
+        (error: Error) => seen.plays.push(error.name),
+      );
+      return started;
+    };
+  });
+  const player = await register();
+  await openStore(page, player);
+  const itemName = `Chime ${uniqueTag()}`;
+  await api('store/items', { itemName, start_price: 10, minIncrement: 1, duration: 600, extendWindow: 0, maxExtensions: 0 }, await tokenOf(ADMIN));
+  await expect(page.getByRole('article', { name: itemName, exact: true })).toBeVisible();
+  const chime = () => page.evaluate(() => (window as unknown as { chime: { blocked: string[]; plays: string[] } }).chime);
+  await expect.poll(async () => (await chime()).plays.length).toBeGreaterThan(0);
+  // the sign-in's click lets the page play sound; a blocked blob: source would end NotSupportedError
+  expect(await chime()).toEqual({ blocked: [], plays: ['played'] });
+});
