@@ -20,7 +20,9 @@ export type NotificationInput = Omit<Notification, 'id' | 'duration'> & { durati
 
 export type NotificationsEvent =
   | { type: 'NOTIFY'; notification: NotificationInput }
-  | { type: 'DISMISS'; id: number };
+  | { type: 'DISMISS'; id: number }
+  /** Closes the notification with this key, if one is open (a sign-in's error once it has succeeded). */
+  | { type: 'DISMISS_KEY'; key: string };
 
 export const DEFAULT_DURATION_MS = 6000;
 /** At most this many on screen (issue 9 #16: a pile of toasts hides the page); a new one drops the oldest. */
@@ -56,6 +58,12 @@ export const notificationsMachine = setup({
           nextId: context.nextId + 1,
         });
         enqueue.raise({ type: 'DISMISS', id: notification.id }, { delay: notification.duration, id: `dismiss-${notification.id}` });
+      }),
+    },
+    DISMISS_KEY: {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const same = context.items.find((n) => n.key === event.key);
+        if (same) enqueue.raise({ type: 'DISMISS', id: same.id });
       }),
     },
     DISMISS: {

@@ -106,6 +106,12 @@ test('sign-in: required fields, then a failure notification titled Error with th
   await expect(toast).toContainText('Error');
   await expect(toast).toContainText('The email or password is incorrect.');
   await expect(page).toHaveURL(/\/signin$/);
+
+  // the right password: signed in, and the failed try's notification is gone with it
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+  await expect(toasts(page).filter({ hasText: 'The email or password is incorrect.' })).toHaveCount(0);
 });
 
 test('an email typed in capitals with spaces signs in, and "remember me" off keeps the token for this session only', async ({ page }) => {

@@ -35,6 +35,19 @@ describe('notifications machine', () => {
     expect(t.items()[1].values).toEqual({ item: 'Golden Key', amount: 150 });
   });
 
+  it('DISMISS_KEY closes the open notification with that key, and its timer, and leaves the others', () => {
+    const t = start();
+    t.notify({ kind: 'error', titleId: 'notify.error', text: 'The email or password is incorrect.', key: 'sign-in-error' });
+    t.notify({ titleId: 'other' });
+    t.actor.send({ type: 'DISMISS_KEY', key: 'sign-in-error' });
+    expect(t.items().map((n) => n.titleId)).toEqual(['other']);
+    // no key open: nothing happens
+    t.actor.send({ type: 'DISMISS_KEY', key: 'sign-in-error' });
+    expect(t.ids()).toEqual([2]);
+    t.clock.increment(DEFAULT_DURATION_MS);
+    expect(t.ids()).toEqual([]);
+  });
+
   it('dismisses itself after the default duration of the simulated clock', () => {
     const t = start();
     t.notify();

@@ -12,6 +12,9 @@ import { Spinner } from '../../components/loader';
 import { PasswordInput } from '../../components/password-input';
 import { AuthLayout, AuthSwitch } from './auth-layout';
 
+/** A failed try's notification: one at a time, closed when a try succeeds. */
+const SIGN_IN_ERROR = 'sign-in-error';
+
 export default function SignInPage() {
   const { api } = useRuntime();
   const auth = useChild('auth');
@@ -20,8 +23,12 @@ export default function SignInPage() {
     signInMachine.provide({
       actors: { login: fromPromise(({ input }) => api.login(input)) },
       actions: {
-        signedIn: (_, { token, remember }) => auth.send({ type: 'LOGGED_IN', token, remember }),
-        notifyFailure: (_, { text }) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text } }),
+        signedIn: (_, { token, remember }) => {
+          // an earlier try's error is over once signed in
+          notifications.send({ type: 'DISMISS_KEY', key: SIGN_IN_ERROR });
+          auth.send({ type: 'LOGGED_IN', token, remember });
+        },
+        notifyFailure: (_, { text }) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text, key: SIGN_IN_ERROR } }),
       },
     }),
   );
