@@ -23,3 +23,22 @@ export async function makeAppendOnly(db: Kysely<unknown>, table: string, message
   await sql`create trigger ${sql.id(`${table}_no_delete`)} before delete on ${sql.table(table)}
     begin select raise(abort, ${sql.lit(message)}); end`.execute(db);
 }
+
+/**
+ * Runs `fill` with `table`'s refusal of updates lifted, then puts the refusal back as
+ * `makeAppendOnly` made it: a migration filling in a column it has just added to rows already
+ * there. Migrations run in a transaction, so no other write can slip through meanwhile.
+ */
+export async function fillAppendOnly(db: Kysely<unknown>, table: string, message: string, fill: () => Promise<void>): Promise<void> {
+  if (isPostgres(db)) {
+    const trigger = sql.id(`${table}_no_change`);
+    await sql`alter table ${sql.table(table)} disable trigger ${trigger}`.execute(db);
+    await fill();
+    await sql`alter table ${sql.table(table)} enable trigger ${trigger}`.execute(db);
+    return;
+  }
+  await sql`drop trigger ${sql.id(`${table}_no_update`)}`.execute(db);
+  await fill();
+  await sql`create trigger ${sql.id(`${table}_no_update`)} before update on ${sql.table(table)}
+    begin select raise(abort, ${sql.lit(message)}); end`.execute(db);
+}

@@ -1,13 +1,15 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { alreadyAppliedText, RULE_ERRORS, rulePreview, type Award, type RulePreview, type Unlinked } from '../../src/protocol/automatic-points';
 import { startServer } from '../../server/app';
 import { ephemeralConfig } from '../../server/config';
 import { automaticPointsFor } from '../../server/points/automatic';
 import { expectBooksBalance } from './auction-helpers';
-import { authedSocket, call, leadershipServer, login, newAccount, register, signedIn } from './helpers';
+import { authedSocket, call, leadershipServer, login, newAccount, register, signedIn, startTestServer } from './helpers';
+import * as m0013 from '../../server/db/migrations/0013_run_scan_times';
 import { importScan, type FileGovernor } from './scan-files';
 import { failInserts } from './test-database';
 
@@ -353,3 +355,31 @@ describe('a rule with auto on runs by itself whenever a scan arrives', () => {
     await expectBooksBalance(server.db);
   });
 });
+
+describe('migration 0013 on a database with runs from before it', () => {
+  it('fills in the times of each run whose scans still exist, and runs stay append-only', async () => {
+    const fresh = await startTestServer();
+    try {
+      const db = fresh.db;
+      const scanRow = (taken_at: number, sha256: string) =>
+        db.insertInto('scans').values({ taken_at, kind: 'kingdom', rows: 0, file_name: `${sha256}.csv`, sha256, source: 'upload', created_at: 1, uploaded_by: null }).returning('id').executeTakeFirstOrThrow();
+      const a = await scanRow(1_000, 'h1');
+      const b = await scanRow(2_000, 'h2');
+      const ruleId = (await db.insertInto('points_rules').values({ name: 'Old', stat: 'killpoints', per: 1, points: 1, cap: null, auto: 0, season_id: null, created_at: 1, updated_at: 1, updated_by: null, deleted_at: null }).returning('id').executeTakeFirstOrThrow()).id;
+      // the schema as it was before 0013, and two runs made then: one whose first scan is gone since
+      await m0013.down(db as never);
+      await sql`insert into points_runs (rule_id, from_scan_id, to_scan_id, entries, total, actor_id, auto, created_at) values (${ruleId}, ${a.id}, ${b.id}, 0, 0, null, 0, 1), (${ruleId}, 424242, ${b.id}, 0, 0, null, 0, 1)`.execute(db);
+      await m0013.up(db as never);
+      const runs = await db.selectFrom('points_runs').select(['from_scan_id', 'from_taken_at', 'to_taken_at']).orderBy('id').execute();
+      expect(runs).toEqual([
+        { from_scan_id: a.id, from_taken_at: 1_000, to_taken_at: 2_000 },
+        { from_scan_id: 424242, from_taken_at: null, to_taken_at: 2_000 },
+      ]);
+      await expect(sql`update points_runs set total = 5`.execute(db)).rejects.toThrow(/append-only/);
+      await expect(sql`delete from points_runs`.execute(db)).rejects.toThrow(/append-only/);
+    } finally {
+      await fresh.close();
+    }
+  });
+});
+
