@@ -1,4 +1,5 @@
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { isPostgres } from './dialect';
 import * as m0001 from './migrations/0001_users_sessions';
 import * as m0002 from './migrations/0002_points_ledger';
 import * as m0003 from './migrations/0003_auction';
@@ -30,10 +31,32 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_run_scan_times': m0013,
 };
 
-const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+/**
+ * SQLite: each migration in a transaction of its own. Kysely runs them in transactions only where
+ * its adapter claims transactional DDL (PostgreSQL), so on SQLite a migration that failed half way
+ * left its first changes behind, recorded as not applied, and the next start failed on them (a
+ * column already there). SQLite's DDL is transactional: now a failed migration leaves nothing.
+ */
+function atomic(migration: Migration): Migration {
+  return {
+    ...migration,
+    async up(db) {
+      await sql`begin immediate`.execute(db);
+      try {
+        await migration.up(db);
+      } catch (error) {
+        await sql`rollback`.execute(db);
+        throw error;
+      }
+      await sql`commit`.execute(db);
+    },
+  };
+}
 
-/** Brings the database to the latest schema; throws (with the failing migration's name) on error. */
-export async function migrateToLatest(db: Kysely<unknown>): Promise<void> {
+/** Brings the database to the latest schema; throws (with the failing migration's name) on error. `migrations`: tests pass their own. */
+export async function migrateToLatest(db: Kysely<unknown>, migrations: Record<string, Migration> = MIGRATIONS): Promise<void> {
+  const own = isPostgres(db) ? migrations : Object.fromEntries(Object.entries(migrations).map(([name, m]) => [name, atomic(m)]));
+  const provider: MigrationProvider = { getMigrations: async () => own };
   const migrator = new Migrator({ db, provider });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
