@@ -53,9 +53,14 @@ export function ScanField({ labelId, ...select }: { labelId: string } & Paramete
 }
 
 /** A governor's name linking to their page (every table links there). */
+/**
+ * A governor's name, linked to its page. Its direction is the name's own (dir="auto"), so a name cut
+ * short loses its end, not its beginning: a Latin name in an Arabic page used to show only its last
+ * words. It still sits at the page's start side (rtl:text-right) when it fits.
+ */
 export function GovernorLink({ governorId, name, className }: { governorId: number; name: string; className?: string }) {
   return (
-    <Link href={`/my-kingdom/governors/${governorId}`} className={cn('font-medium text-primary underline-offset-4 hover:underline', className)}>
+    <Link href={`/my-kingdom/governors/${governorId}`} dir="auto" className={cn('font-medium text-primary underline-offset-4 hover:underline rtl:text-right', className)}>
       <bdi>{name || `#${governorId}`}</bdi>
     </Link>
   );

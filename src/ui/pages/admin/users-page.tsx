@@ -156,7 +156,8 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                   </Td>
                   <Td className="max-lg:px-1">
                     <CellCaption id="admin.users.rank" until="lg" />
-                    <span className="flex items-center gap-2">
+                    {/* (a phone's half-width cell: the select goes under the tag rather than being squeezed unreadable) */}
+                    <span className="flex flex-wrap items-center gap-2">
                       <RankTag rank={user.rank} className="lg:hidden" />
                       <NativeSelect
                         aria-label={intl.formatMessage({ id: 'admin.users.rankOf' }, { username: user.username })}

@@ -150,7 +150,8 @@ function StandingsTable({
       <TableBody>
         {data.standings.map((s) => (
           <tr key={s.governorId} data-testid="kvk-row" data-governor-id={s.governorId} data-status={s.status}>
-            <Td className="max-w-56">
+            {/* (the table scrolls sideways anyway: a name keeps room to be read rather than shrinking to a few letters) */}
+            <Td className="min-w-44 max-w-56">
               <GovernorName governorId={s.governorId} name={s.name} />
             </Td>
             <Td>
