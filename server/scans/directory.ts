@@ -6,6 +6,8 @@ import {
   STATS,
   type AllianceRow,
   type MetricScope,
+  OWN_GOVERNORS_MAX,
+  type OwnGovernor,
   type PlayerLink,
   type Scan,
   type Series,
@@ -132,6 +134,31 @@ export async function governorsOf(db: Db, userId: number): Promise<number[]> {
     .orderBy('l.governor_id')
     .execute();
   return rows.sort((a, b) => Number(String(b.governor_id) === b.playerid) - Number(String(a.governor_id) === a.playerid)).map((r) => r.governor_id);
+}
+
+/** GET governors/mine: the account's governors, main (its sign-up's claim) first, each with its name in the latest scan that saw it. */
+export async function ownGovernors(db: Db, userId: number): Promise<OwnGovernor[]> {
+  const rows = await db
+    .selectFrom('governor_links as l')
+    .innerJoin('users as u', 'u.id', 'l.user_id')
+    .select(['l.governor_id', 'l.verified', 'u.playerid'])
+    .select((eb) =>
+      eb
+        .selectFrom('scan_rows as r')
+        .innerJoin('scans as s', 's.id', 'r.scan_id')
+        .select('r.name')
+        .whereRef('r.governor_id', '=', 'l.governor_id')
+        .orderBy('s.taken_at', 'desc')
+        .orderBy('s.id', 'desc')
+        .limit(1)
+        .as('name'),
+    )
+    .where('l.user_id', '=', userId)
+    .orderBy('l.governor_id')
+    .limit(OWN_GOVERNORS_MAX)
+    .execute();
+  const governors = rows.map((r) => ({ governorId: r.governor_id, name: r.name ?? null, main: String(r.governor_id) === r.playerid, verified: r.verified === 1 }));
+  return governors.sort((a, b) => Number(b.main) - Number(a.main));
 }
 
 /**

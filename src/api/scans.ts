@@ -4,6 +4,7 @@ import {
   governorDetail,
   governorRow,
   kingdomSummary,
+  ownGovernor,
   playerLink,
   scan,
   scanPreview,
@@ -15,6 +16,7 @@ import {
   type GovernorsFilter,
   type KingdomSummary,
   type MetricScope,
+  type OwnGovernor,
   type PlayerLink,
   type Scan,
   type ScanPreview,
@@ -42,6 +44,7 @@ const governorsAnswer = z.object({
   governors: z.array(governorRow),
 });
 const governorAnswer = z.object({ result: z.literal(true), governor: governorDetail });
+const ownGovernorsAnswer = z.object({ result: z.literal(true), governors: z.array(ownGovernor) });
 const alliancesAnswer = z.object({ result: z.literal(true), scan: z.nullable(scan), alliances: z.array(allianceRow) });
 const seriesAnswer = z.object({ result: z.literal(true), ...series.shape });
 const allianceSaved = z.object({ result: z.literal(true), alliance: z.object({ tag: z.string(), name: z.string(), ours: z.boolean() }) });
@@ -68,6 +71,8 @@ export interface ScansApi {
   governors(filters: GovernorFilters, page: number, pageSize: number): Promise<GovernorsPage>;
   governorsCsv(filters: GovernorFilters): Promise<{ blob: Blob; filename: string | null }>;
   governor(governorId: number): Promise<GovernorDetail>;
+  /** The signed-in account's governors, main first (GET governors/mine). */
+  ownGovernors(): Promise<OwnGovernor[]>;
   alliances(scanId?: number): Promise<AllianceRow[]>;
   saveAlliance(tag: string, body: { name?: string; ours?: boolean }): Promise<{ tag: string; name: string; ours: boolean }>;
   playerIds(q: string, page: number): Promise<z.infer<typeof linksAnswer>>;
@@ -147,6 +152,9 @@ export function createScansApi(client: KyInstance): ScansApi {
     },
     async governor(governorId) {
       return (await answer(await client.get(`governors/${governorId}`), governorAnswer)).governor;
+    },
+    async ownGovernors() {
+      return (await answer(await client.get('governors/mine'), ownGovernorsAnswer)).governors;
     },
     async alliances(scanId) {
       return (await answer(await client.get('alliances', { searchParams: params({ scan: scanId }) }), alliancesAnswer)).alliances;

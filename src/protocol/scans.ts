@@ -336,6 +336,11 @@ export const PLAYER_ID_ERRORS = {
 /** An account's link to a governor: its claimed main (the sign-up's player id) or a farm an admin linked; verified by an admin. */
 export const playerLink = z.object({ governorId: z.int(), username: z.string(), verified: z.boolean(), main: z.boolean(), name: z.nullable(z.string()) });
 export type PlayerLink = z.infer<typeof playerLink>;
+/** GET governors/mine: the caller's own governors (its sign-up's claim and those an admin linked), main first; name null when no scan has seen it. */
+export const ownGovernor = z.object({ governorId: z.int(), name: z.nullable(z.string()), main: z.boolean(), verified: z.boolean() });
+export type OwnGovernor = z.infer<typeof ownGovernor>;
+/** The most governors GET governors/mine answers (a main and its farms are a handful). */
+export const OWN_GOVERNORS_MAX = 50;
 export const playerIdsQuery = z.object({ q: z.optional(z.string().check(z.maxLength(64, PLAYER_ID_ERRORS.badQuery))), page: queryInt(SCAN_ERRORS.badPage) });
 export const playerLinkBody = z.object({
   username: z.string({ error: PLAYER_ID_ERRORS.usernameRequired }).check(z.minLength(1, PLAYER_ID_ERRORS.usernameRequired), z.maxLength(64, PLAYER_ID_ERRORS.unknownUser)),

@@ -99,6 +99,14 @@ test('upload → preview → apply → the dashboard shows the numbers the file 
   await expect(figure(overview, 'T5 kills')).toHaveText('40,000');
   await mine.getByRole('tab', { name: 'Kills distribution' }).click();
   await expect(mine.getByRole('tabpanel', { name: 'Kills distribution', exact: true }).getByRole('listitem').filter({ hasText: 'T4 kills' })).toContainText('300,000');
+
+  // an admin links the second governor to the player (a farm): the profile lets them pick it
+  await api(`player-ids/${governors[1].id}`, { username: player.username, verified: true }, await tokenOf(ADMIN), 'PUT');
+  await mine.reload();
+  const picker = mine.getByRole('combobox', { name: 'Governor', exact: true });
+  await expect(picker.getByRole('option')).toHaveText([`${governors[0].name} · ${governors[0].id} · Main (sign-up)`, `Borin · ${governors[1].id}`]);
+  await picker.selectOption({ label: `Borin · ${governors[1].id}` });
+  await expect(figure(mine.getByRole('tabpanel', { name: 'Overview', exact: true }), 'Power')).toHaveAttribute('data-value', String(governors[1].power));
   await context.close();
 });
 

@@ -338,6 +338,30 @@ describe('ranks', () => {
     expect(other.body).toEqual({ result: false, error: SCAN_ERRORS.notYourGovernor });
     now += 1;
   });
+
+  it('governors/mine: the caller\'s own governors, main first, farms an admin linked, named when a scan has seen them', async () => {
+    const farm = governor();
+    await importFile(v6Csv([farm]), 'mine-2031-02-01.csv');
+    const player = await register(server, { ...newAccount('mine'), playerid: String(nextId++) });
+    const token = await login(server, player.email);
+    expect((await call(server, 'GET', '/governors/mine')).status).toBe(401);
+    // the sign-up's claim, never scanned
+    expect((await call(server, 'GET', '/governors/mine', { token })).body).toEqual({
+      result: true,
+      governors: [{ governorId: Number(player.playerid), name: null, main: true, verified: false }],
+    });
+    expect((await call(server, 'PUT', `/player-ids/${farm.id}`, { token: admin.token, body: { username: player.username, verified: true } })).status).toBe(200);
+    const mine = await call(server, 'GET', '/governors/mine', { token });
+    expect(mine.body.governors).toEqual([
+      { governorId: Number(player.playerid), name: null, main: true, verified: false },
+      { governorId: farm.id, name: farm.name, main: false, verified: true },
+    ]);
+    // and the linked farm's page is theirs to read
+    expect((await call(server, 'GET', `/governors/${farm.id}`, { token })).status).toBe(200);
+    // another account's list is its own
+    expect((await call(server, 'GET', '/governors/mine', { token: council.token })).body.governors).not.toContainEqual(expect.objectContaining({ governorId: farm.id }));
+    now += 1;
+  });
 });
 
 describe('alliances, metrics, gains and player ids', () => {

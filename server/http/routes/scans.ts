@@ -6,6 +6,7 @@ import {
   allianceBody,
   allianceRow,
   alliancesQuery,
+  ownGovernor,
   playerIdsQuery,
   playerLink,
   playerLinkBody,
@@ -26,7 +27,7 @@ import {
   summaryQuery,
 } from '../../../src/protocol/scans';
 import type { AppContext } from '../../context';
-import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
+import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownGovernors, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
 import { warmRunningSeasons } from '../../kvk/standings';
 import { readScanFile } from '../../scans/read';
 import { automaticPointsOf } from './automatic-points';
@@ -219,6 +220,21 @@ export function scanRoutes(ctx: AppContext) {
           (g) => [g.governorId, g.name, g.alliance, g.kingdom, ...STATS.map((s) => g[s]), ...(withChange ? STATS.map((s) => g.change?.[s] ?? null) : [])],
         );
       },
+    );
+
+    app.get(
+      '/governors/mine',
+      {
+        preValidation: requireRank(ctx, 'signed-in'),
+        schema: {
+          summary:
+            "The caller's own governors: its sign-up's claim (main) and the governors an admin linked (farms), main first, with each one's name in the latest scan that saw it (null: never scanned yet) and whether the link is verified",
+          tags: ['scans'],
+          security: BEARER,
+          response: { 200: resultTrue({ governors: z.array(ownGovernor) }), ...resultErrors(401) },
+        },
+      },
+      async (request) => ({ result: true as const, governors: await ownGovernors(ctx.db, authOf(request).user.id) }),
     );
 
     app.get(

@@ -1,47 +1,70 @@
 import { useQuery } from '@tanstack/react-query';
-import { useSelector } from '@xstate/react';
-import { FormattedMessage } from 'react-intl';
-import { ApiError } from '../../../api/client';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { createScansApi } from '../../../api/scans';
-import { useChild } from '../../app-context';
+import type { OwnGovernor } from '../../../protocol/scans';
 import { Card, CardTitle } from '../../components/card';
+import { Label } from '../../components/label';
+import { NativeSelect } from '../../components/native-select';
 import { Spinner } from '../../components/loader';
 import { useApi } from '../../lib/use-api';
 import { KillsBars, ScannedOn, StatsGrid, Trend } from '../../components/stats/governor-view';
 import { QueryError } from '../../components/query-error';
 
-/** The signed-in player's governor (the account's player id) and its history; 404 means never scanned. */
-function useOwnGovernor() {
+/** The signed-in account's governors (its sign-up's claim and the farms an admin linked), main first. */
+export function useOwnGovernors() {
   const scans = useApi(createScansApi);
-  const playerid = useSelector(useChild('auth'), (s) => s.context.user?.playerid ?? '');
-  const id = /^\d{1,15}$/.test(playerid) && Number(playerid) > 0 ? Number(playerid) : null;
-  const query = useQuery({ queryKey: ['stats', 'governor', id], queryFn: () => scans.governor(id!), enabled: id !== null, retry: false });
-  const neverScanned = query.error instanceof ApiError && query.error.status === 404;
-  return { id, query, neverScanned };
+  return useQuery({ queryKey: ['stats', 'own-governors'], queryFn: () => scans.ownGovernors() });
 }
 
-/** No linked governor, or one never scanned: a clear sentence and what to do. */
-function Missing({ id, neverScanned }: { id: number | null; neverScanned: boolean }) {
-  if (id !== null && !neverScanned) return null;
+/** A governor's history, asked for only once a scan has seen it (a never-scanned one has none to ask for). */
+function useHistory(own: OwnGovernor | null) {
+  const scans = useApi(createScansApi);
+  const id = own && own.name !== null ? own.governorId : null;
+  return useQuery({ queryKey: ['stats', 'governor', id], queryFn: () => scans.governor(id!), enabled: id !== null, retry: false });
+}
+
+/** No governor linked to the account, or one never scanned: a clear sentence and what to do. */
+function Missing({ own }: { own: OwnGovernor | null }) {
+  if (own && own.name !== null) return null;
   return (
     <Card data-testid="profile-no-governor">
       <p className="text-sm">
-        <FormattedMessage id={id === null ? 'governor.notLinked' : 'governor.neverScanned'} values={{ id: <bdi dir="ltr">{id}</bdi> }} />
+        <FormattedMessage id={own === null ? 'governor.notLinked' : 'governor.neverScanned'} values={{ id: <bdi dir="ltr">{own?.governorId}</bdi> }} />
       </p>
     </Card>
   );
 }
 
+/** Which of the account's governors the profile shows, when it has more than one (a main and its farms). */
+export function GovernorPicker({ governors, value, onChange }: { governors: OwnGovernor[]; value: number | null; onChange: (governorId: number) => void }) {
+  const intl = useIntl();
+  if (governors.length < 2) return null;
+  return (
+    <div className="grid max-w-sm gap-1.5">
+      <Label htmlFor="profile-governor">
+        <FormattedMessage id="stat.governor" />
+      </Label>
+      <NativeSelect id="profile-governor" value={value ?? ''} onChange={(e) => onChange(Number(e.target.value))}>
+        {governors.map((g) => (
+          <option key={g.governorId} value={g.governorId}>
+            {`${g.name ?? '—'} · ${g.governorId}${g.main ? ` · ${intl.formatMessage({ id: 'stats.playerIds.main' })}` : ''}`}
+          </option>
+        ))}
+      </NativeSelect>
+    </div>
+  );
+}
+
 /** Profile → Overview: power, T4 and T5 kills, deaths, helps and resource assistance with their change and a trend. */
-export function ProfileOverview() {
-  const { id, query, neverScanned } = useOwnGovernor();
+export function ProfileOverview({ own }: { own: OwnGovernor | null }) {
+  const query = useHistory(own);
   const g = query.data;
   const latest = g?.history[g.history.length - 1];
   return (
     <div className="grid gap-4" data-testid="profile-overview">
-      <Missing id={id} neverScanned={neverScanned} />
-      {!neverScanned && <QueryError error={query.error} />}
-      {query.isPending && id !== null && <Spinner />}
+      <Missing own={own} />
+      <QueryError error={query.error} />
+      {query.isFetching && !g && <Spinner />}
       {g && latest && (
         <>
           <div className="flex flex-wrap items-baseline gap-x-3">
@@ -65,14 +88,14 @@ export function ProfileOverview() {
 }
 
 /** Profile → Kills distribution: kills by tier as bars with the numbers. */
-export function ProfileKills() {
-  const { id, query, neverScanned } = useOwnGovernor();
+export function ProfileKills({ own }: { own: OwnGovernor | null }) {
+  const query = useHistory(own);
   const latest = query.data?.history[query.data.history.length - 1];
   return (
     <div className="grid gap-4" data-testid="profile-kills">
-      <Missing id={id} neverScanned={neverScanned} />
-      {!neverScanned && <QueryError error={query.error} />}
-      {query.isPending && id !== null && <Spinner />}
+      <Missing own={own} />
+      <QueryError error={query.error} />
+      {query.isFetching && !query.data && <Spinner />}
       {latest && (
         <Card className="min-w-0">
           <KillsBars entry={latest} />
