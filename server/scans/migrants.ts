@@ -66,12 +66,14 @@ export async function diffScans(db: Queryable, earlier: number, later: number, o
   const join = isPostgres(db) ? sql`join` : sql`cross join`;
   const arrivedFrom = sql`with ids(g) as (${members(later, ka)} except ${members(earlier, kb)})
     select a.governor_id as governorId, a.name, a.alliance, a.power, a.kingdom from ids ${join} scan_rows a on a.scan_id = ${later} and a.governor_id = ids.g`;
-  // still in the later scan, but not a member: its kingdom column names another kingdom
+  // still in the later scan, but not a member: its kingdom column names another kingdom, the one
+  // shown (where they went); the others show the kingdom they were seen in
   const leftFrom = sql`with ids(g) as (${members(earlier, kb)} except ${members(later, ka)})
-    select b.governor_id as governorId, b.name, b.alliance, b.power, b.kingdom,
-      case when exists (select 1 from scan_rows x where x.scan_id = ${later} and x.governor_id = b.governor_id) then 'kingdom-changed'
+    select b.governor_id as governorId, b.name, b.alliance, b.power, coalesce(x.kingdom, b.kingdom) as kingdom,
+      case when x.governor_id is not null then 'kingdom-changed'
            when b.power < ${cutoff} then 'below-cutoff' else 'unknown' end as reason
-    from ids ${join} scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g`;
+    from ids ${join} scan_rows b on b.scan_id = ${earlier} and b.governor_id = ids.g
+    left join scan_rows x on x.scan_id = ${later} and x.governor_id = b.governor_id`;
   // each direction in one query: its migrants' rows read once (materialized), counted and summed,
   // and the `limit` largest as one JSON text in the answer's shape (one parse, not 1,000 row objects)
   const order = sql`power is null, power desc, governorId`;

@@ -60,7 +60,9 @@ describe('migrants between two scans', () => {
       [4, 'unknown'],
       [2, 'below-cutoff'],
     ]);
-    expect(left[0]).toMatchObject({ name: 'G3', alliance: 'ABC', power: 79_000_000 });
+    // a kingdom change shows where they went; the others the kingdom they were seen in
+    expect(left[0]).toMatchObject({ name: 'G3', alliance: 'ABC', power: 79_000_000, kingdom: 9999 });
+    expect(left[1]).toMatchObject({ kingdom: K });
     expect(answer.body.counts).toEqual({ arrived: 1, left: 3 });
     expect(answer.body.power).toEqual({ arrived: 30_000_000, left: 79_000_000 + 60_000_000 + 5_000_000 });
     expect(answer.body.reasons).toEqual({ 'kingdom-changed': 1, 'below-cutoff': 1, unknown: 1 });
