@@ -29,7 +29,7 @@ export const AUTH_ERRORS = {
   usernameRequired: 'Please fill in a valid username',
   usernameTooLong: `The username may have at most ${USERNAME_MAX_LENGTH} characters.`,
   playerIdRequired: 'Please fill in a valid governer id',
-  playerIdDigits: 'The governor id must contain digits only.',
+  playerIdDigits: 'The governor id must be a number of at most 12 digits.',
   weakPassword:
     'Password must contain minimum eight characters, at least one uppercase letter, one number and one special character!',
   emailTaken: 'An account with this email already exists.',
