@@ -38,7 +38,8 @@ export class UnauthorizedError extends ApiError {
  * signed-in user's token from the REST core's hook (src/api/http.ts).
  */
 export interface Api {
-  login(body: { email: string; password: string }): Promise<string>;
+  /** `locale`: the language picked on the sign-in page, when one was (it becomes the account's). */
+  login(body: { email: string; password: string; locale?: string }): Promise<string>;
   me(token: string): Promise<User>;
   logout(token: string): Promise<void>;
   register(body: RegisterBody): Promise<void>;

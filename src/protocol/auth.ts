@@ -62,6 +62,8 @@ export const loginBody = z.object({
     z.minLength(1, AUTH_ERRORS.passwordRequired),
     z.maxLength(PASSWORD_MAX_LENGTH, AUTH_ERRORS.wrongCredentials),
   ),
+  /** The language picked on the sign-in page, if one was: it becomes the account's (else the account's own stays). */
+  locale: z.optional(z.enum(LOCALES, { error: AUTH_ERRORS.invalidLocale })),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 

@@ -142,3 +142,19 @@ test('logout from the popover revokes the token and returns to /signin', async (
   const me = await page.request.post('/auth/me', { headers: { authorization: `Bearer ${token}` } });
   expect(me.status()).toBe(401);
 });
+
+test('a language picked on the sign-in page stays after signing in, and becomes the account’s', async ({ page }) => {
+  const account = await register();
+  await page.goto('/signin');
+  await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption('ar');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await page.locator('input[type=email]').fill(account.email);
+  await page.locator('input[type=password]').fill(account.password);
+  await page.locator('button[type=submit]').click();
+  await expect(page).toHaveURL(/\/my-account\/profile$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('الملف الشخصي');
+  await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  // the account keeps it: a fresh page (the account's language is read again) is still in Arabic
+  await page.reload();
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('الملف الشخصي');
+});

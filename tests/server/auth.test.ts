@@ -102,6 +102,20 @@ describe('POST /auth/login', () => {
     expect((await call(server, 'POST', '/auth/me', { token })).status).toBe(200);
   });
 
+  it('makes a language picked on the sign-in page the account\'s; without one the account keeps its own; a wrong password changes nothing', async () => {
+    const account = await register(server);
+    const localeOf = async (token: string) => ((await call(server, 'POST', '/auth/me', { token })).body.user as { locale: string }).locale;
+    const wrong = await call(server, 'POST', '/auth/login', { body: { email: account.email, password: 'Wrong0ne!', locale: 'fr' } });
+    expect(wrong.status).toBe(401);
+    const picked = await call(server, 'POST', '/auth/login', { body: { email: account.email, password: PASSWORD, locale: 'ar' } });
+    expect(picked.status).toBe(200);
+    expect(await localeOf((picked.body.token as { access_token: string }).access_token)).toBe('ar');
+    const plain = await call(server, 'POST', '/auth/login', { body: { email: account.email, password: PASSWORD } });
+    expect(await localeOf((plain.body.token as { access_token: string }).access_token)).toBe('ar');
+    const bad = await call(server, 'POST', '/auth/login', { body: { email: account.email, password: PASSWORD, locale: 'xx' } });
+    expect(bad).toMatchObject({ status: 400, body: { result: false, token: null, error: AUTH_ERRORS.invalidLocale } });
+  });
+
   it('answers the same 401 for a wrong password and an unknown email', async () => {
     const account = await register(server);
     const wrong = await call(server, 'POST', '/auth/login', { body: { email: account.email, password: 'Wrong0ne!' } });

@@ -68,7 +68,7 @@ export function authRoutes(ctx: AppContext) {
         config: { answer: 'login' },
         preValidation: loginLimit,
         schema: {
-          summary: 'Sign in; answers an access token (30 days) for the Authorization header and the sockets. A disabled account gets 403.',
+          summary: 'Sign in; answers an access token (30 days) for the Authorization header and the sockets. A disabled account gets 403. An optional locale (the language picked on the sign-in page) becomes the account\'s.',
           description: 'Limited per email and per client address; over the limit answers 429.',
           tags: ['auth'],
           body: loginBody,
@@ -85,6 +85,8 @@ export function authRoutes(ctx: AppContext) {
         if (!(await passwords.verify(user.password_hash, input.password))) throw new Unauthenticated(AUTH_ERRORS.wrongCredentials);
         // said only to whoever knows the password: an admin disabled the account
         if (user.disabled_at !== null) throw new Forbidden(ADMIN_ERRORS.disabled);
+        // a language picked on the sign-in page becomes the account's, so signing in does not undo it
+        if (input.locale !== undefined && input.locale !== user.locale) await db.updateTable('users').set({ locale: input.locale }).where('id', '=', user.id).execute();
         const session = await createSession(db, user.id);
         noteSeen(db, user, Date.now());
         const token = await signAccessToken(ctx.jwtSecret, { userId: user.id, sessionId: session.id }, session.expires_at);

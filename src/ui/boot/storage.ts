@@ -57,3 +57,19 @@ export function readSettings(): Partial<Settings> {
 export function storeSettings(settings: Settings): void {
   safe(() => localStorage.setItem(SETTINGS_KEY, JSON.stringify(settings)), undefined);
 }
+
+const PICKED_LOCALE_KEY = 'kingdom.locale.picked';
+
+/** A language picked while signed out (the sign-in page's picker): the next sign-in makes it the account's. */
+export function rememberPickedLocale(locale: string): void {
+  safe(() => sessionStorage.setItem(PICKED_LOCALE_KEY, locale), undefined);
+}
+
+/** The language picked while signed out, if one was (kept until a sign-in succeeds). */
+export function pickedLocale(): string | null {
+  return safe(() => sessionStorage.getItem(PICKED_LOCALE_KEY), null);
+}
+
+export function forgetPickedLocale(): void {
+  safe(() => sessionStorage.removeItem(PICKED_LOCALE_KEY), undefined);
+}

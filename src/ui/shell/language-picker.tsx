@@ -3,6 +3,7 @@ import { useIntl } from 'react-intl';
 import { LANGUAGE_NAMES } from '../../locales/names';
 import { LOCALES, type Locale } from '../../protocol/locales';
 import { useChild, useRuntime } from '../app-context';
+import { rememberPickedLocale } from '../boot/storage';
 import { NativeSelect } from '../components/native-select';
 
 /** Changes the interface language; a signed-in account also keeps it on the server. */
@@ -17,6 +18,8 @@ export function LanguagePicker({ className }: { className?: string }) {
   function change(value: string) {
     const next = value as Locale;
     settings.send({ type: 'SET', settings: { locale: next } });
+    // signed out (the sign-in page): the sign-in carries it, so the account's saved language does not undo it
+    if (!signedIn) rememberPickedLocale(next);
     if (signedIn) {
       api.setLocale(next).then(
         (user) => auth.send({ type: 'USER_UPDATED', user }),

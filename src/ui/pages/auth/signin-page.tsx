@@ -3,6 +3,7 @@ import { FormattedMessage } from 'react-intl';
 import { fromPromise } from 'xstate';
 import { signInMachine } from '../../../machines/signIn.machine';
 import { useChild, useRuntime } from '../../app-context';
+import { forgetPickedLocale, pickedLocale } from '../../boot/storage';
 import { Button } from '../../components/button';
 import { Checkbox } from '../../components/checkbox';
 import { Field } from '../../components/field';
@@ -21,7 +22,14 @@ export default function SignInPage() {
   const notifications = useChild('notifications');
   const signIn = useActorRef(
     signInMachine.provide({
-      actors: { login: fromPromise(({ input }) => api.login(input)) },
+      actors: {
+        login: fromPromise(async ({ input }) => {
+          const locale = pickedLocale();
+          const token = await api.login(locale ? { ...input, locale } : input);
+          forgetPickedLocale();
+          return token;
+        }),
+      },
       actions: {
         signedIn: (_, { token, remember }) => {
           // an earlier try's error is over once signed in
