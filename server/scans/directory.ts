@@ -136,12 +136,13 @@ export async function governorsOf(db: Db, userId: number): Promise<number[]> {
   return rows.sort((a, b) => Number(String(b.governor_id) === b.playerid) - Number(String(a.governor_id) === a.playerid)).map((r) => r.governor_id);
 }
 
-/** GET governors/mine: the account's governors, main (its sign-up's claim) first, each with its name in the latest scan that saw it. */
-export async function ownGovernors(db: Db, userId: number): Promise<OwnGovernor[]> {
-  const rows = await db
-    .selectFrom('governor_links as l')
-    .innerJoin('users as u', 'u.id', 'l.user_id')
-    .select(['l.governor_id', 'l.verified', 'u.playerid'])
+/** Links between accounts and governors, with the account's row. */
+const links = (db: Db) => db.selectFrom('governor_links as l').innerJoin('users as u', 'u.id', 'l.user_id');
+
+/** Each link's governor, account and whether verified, with the governor's name in the latest scan that saw it (null: never scanned). */
+function namedLinks(query: ReturnType<typeof links>) {
+  return query
+    .select(['l.governor_id', 'l.verified', 'u.username', 'u.playerid'])
     .select((eb) =>
       eb
         .selectFrom('scan_rows as r')
@@ -152,8 +153,12 @@ export async function ownGovernors(db: Db, userId: number): Promise<OwnGovernor[
         .orderBy('s.id', 'desc')
         .limit(1)
         .as('name'),
-    )
-    .where('l.user_id', '=', userId)
+    );
+}
+
+/** GET governors/mine: the account's governors, main (its sign-up's claim) first, each with its name in the latest scan that saw it. */
+export async function ownGovernors(db: Db, userId: number): Promise<OwnGovernor[]> {
+  const rows = await namedLinks(links(db).where('l.user_id', '=', userId))
     .orderBy('l.governor_id')
     .limit(OWN_GOVERNORS_MAX)
     .execute();
@@ -166,7 +171,7 @@ export async function ownGovernors(db: Db, userId: number): Promise<OwnGovernor[
  * that saw it; q is a username (contains, any case) or a governor id (starts with).
  */
 export async function listPlayerLinks(db: Db, q: string | undefined, page = 1): Promise<{ links: PlayerLink[]; total: number; page: number; pageSize: number }> {
-  let query = db.selectFrom('governor_links as l').innerJoin('users as u', 'u.id', 'l.user_id');
+  let query = links(db);
   const text = q?.trim();
   if (text) {
     const like = `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
@@ -175,19 +180,7 @@ export async function listPlayerLinks(db: Db, q: string | undefined, page = 1): 
       : query.where(sql`u.username`, 'like', sql`${like} escape '\\'`);
   }
   const { total } = await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const rows = await query
-    .select(['l.governor_id', 'l.verified', 'u.username', 'u.playerid'])
-    .select((eb) =>
-      eb
-        .selectFrom('scan_rows as r')
-        .innerJoin('scans as s', 's.id', 'r.scan_id')
-        .select('r.name')
-        .whereRef('r.governor_id', '=', 'l.governor_id')
-        .orderBy('s.taken_at', 'desc')
-        .orderBy('s.id', 'desc')
-        .limit(1)
-        .as('name'),
-    )
+  const rows = await namedLinks(query)
     .orderBy('l.user_id', 'desc')
     .orderBy('l.governor_id')
     .limit(PLAYER_IDS_PAGE_SIZE)
