@@ -150,6 +150,7 @@ describe('OpenAPI, docs and CORS', () => {
         '/kingdom/summary',
         '/governors',
         '/governors.csv',
+        '/governors/mine',
         '/governors/{governorId}',
         '/alliances',
         '/alliances/{tag}',
