@@ -18,9 +18,13 @@ export async function makeAppendOnly(db: Kysely<unknown>, table: string, message
       for each statement execute function ${fn}()`.execute(db);
     return;
   }
-  await sql`create trigger ${sql.id(`${table}_no_update`)} before update on ${sql.table(table)}
-    begin select raise(abort, ${sql.lit(message)}); end`.execute(db);
-  await sql`create trigger ${sql.id(`${table}_no_delete`)} before delete on ${sql.table(table)}
+  await sqliteRefusal(db, table, 'update', message);
+  await sqliteRefusal(db, table, 'delete', message);
+}
+
+/** SQLite: the trigger `<table>_no_<change>` that refuses every UPDATE or DELETE of `table` with `message`. */
+function sqliteRefusal(db: Kysely<unknown>, table: string, change: 'update' | 'delete', message: string) {
+  return sql`create trigger ${sql.id(`${table}_no_${change}`)} before ${sql.raw(change)} on ${sql.table(table)}
     begin select raise(abort, ${sql.lit(message)}); end`.execute(db);
 }
 
@@ -39,6 +43,5 @@ export async function fillAppendOnly(db: Kysely<unknown>, table: string, message
   }
   await sql`drop trigger ${sql.id(`${table}_no_update`)}`.execute(db);
   await fill();
-  await sql`create trigger ${sql.id(`${table}_no_update`)} before update on ${sql.table(table)}
-    begin select raise(abort, ${sql.lit(message)}); end`.execute(db);
+  await sqliteRefusal(db, table, 'update', message);
 }

@@ -124,20 +124,20 @@ export async function ownsGovernor(db: Db, userId: number, governorId: number): 
   return link?.user_id === userId;
 }
 
-/** The account's governors, its main (the sign-up's claim) first. */
-export async function governorsOf(db: Db, userId: number): Promise<number[]> {
-  const rows = await db
-    .selectFrom('governor_links as l')
-    .innerJoin('users as u', 'u.id', 'l.user_id')
-    .select(['l.governor_id', 'u.playerid'])
-    .where('l.user_id', '=', userId)
-    .orderBy('l.governor_id')
-    .execute();
-  return rows.sort((a, b) => Number(String(b.governor_id) === b.playerid) - Number(String(a.governor_id) === a.playerid)).map((r) => r.governor_id);
-}
-
 /** Links between accounts and governors, with the account's row. */
 const links = (db: Db) => db.selectFrom('governor_links as l').innerJoin('users as u', 'u.id', 'l.user_id');
+
+/** Whether a link's governor is its account's main one (the sign-up's claim). */
+const isMain = (row: { governor_id: number; playerid: string }) => String(row.governor_id) === row.playerid;
+
+/** Links sorted main first, in their order otherwise (the sort is stable). */
+const mainFirst = <R extends { governor_id: number; playerid: string }>(rows: R[]): R[] => rows.sort((a, b) => Number(isMain(b)) - Number(isMain(a)));
+
+/** The account's governors, its main (the sign-up's claim) first. */
+export async function governorsOf(db: Db, userId: number): Promise<number[]> {
+  const rows = await links(db).select(['l.governor_id', 'u.playerid']).where('l.user_id', '=', userId).orderBy('l.governor_id').execute();
+  return mainFirst(rows).map((r) => r.governor_id);
+}
 
 /** Each link's governor, account and whether verified, with the governor's name in the latest scan that saw it (null: never scanned). */
 function namedLinks(query: ReturnType<typeof links>) {
@@ -162,8 +162,7 @@ export async function ownGovernors(db: Db, userId: number): Promise<OwnGovernor[
     .orderBy('l.governor_id')
     .limit(OWN_GOVERNORS_MAX)
     .execute();
-  const governors = rows.map((r) => ({ governorId: r.governor_id, name: r.name ?? null, main: String(r.governor_id) === r.playerid, verified: r.verified === 1 }));
-  return governors.sort((a, b) => Number(b.main) - Number(a.main));
+  return mainFirst(rows).map((r) => ({ governorId: r.governor_id, name: r.name ?? null, main: isMain(r), verified: r.verified === 1 }));
 }
 
 /**
@@ -187,7 +186,7 @@ export async function listPlayerLinks(db: Db, q: string | undefined, page = 1): 
     .offset((page - 1) * PLAYER_IDS_PAGE_SIZE)
     .execute();
   return {
-    links: rows.map((r) => ({ governorId: r.governor_id, username: r.username, verified: r.verified === 1, main: String(r.governor_id) === r.playerid, name: r.name ?? null })),
+    links: rows.map((r) => ({ governorId: r.governor_id, username: r.username, verified: r.verified === 1, main: isMain(r), name: r.name ?? null })),
     total: Number(total),
     page,
     pageSize: PLAYER_IDS_PAGE_SIZE,

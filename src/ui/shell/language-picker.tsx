@@ -18,8 +18,6 @@ export function LanguagePicker({ className }: { className?: string }) {
   function change(value: string) {
     const next = value as Locale;
     settings.send({ type: 'SET', settings: { locale: next } });
-    // signed out (the sign-in page): the sign-in carries it, so the account's saved language does not undo it
-    if (!signedIn) rememberPickedLocale(next);
     if (signedIn) {
       api.setLocale(next).then(
         (user) => auth.send({ type: 'USER_UPDATED', user }),
@@ -27,6 +25,9 @@ export function LanguagePicker({ className }: { className?: string }) {
           /* the choice still holds on this device */
         },
       );
+    } else {
+      // signed out (the sign-in page): the sign-in carries it, so the account's saved language does not undo it
+      rememberPickedLocale(next);
     }
   }
 

@@ -52,9 +52,8 @@ export function ScanField({ labelId, ...select }: { labelId: string } & Paramete
   );
 }
 
-/** A governor's name linking to their page (every table links there). */
 /**
- * A governor's name, linked to its page. Its direction is the name's own (dir="auto"), so a name cut
+ * A governor's name, linked to its page (every table links there). Its direction is the name's own (dir="auto"), so a name cut
  * short loses its end, not its beginning: a Latin name in an Arabic page used to show only its last
  * words. It still sits at the page's start side (rtl:text-right) when it fits.
  */
