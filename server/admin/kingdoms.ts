@@ -1,6 +1,6 @@
 import type { z } from 'zod/mini';
 import { Conflict, NotFound } from '../errors';
-import { ADMIN_ERRORS, type Kingdom, type kingdomBody, type kingdomEditBody } from '../../src/protocol/admin';
+import { ADMIN_ERRORS, KINGDOMS_MAX, type Kingdom, type kingdomBody, type kingdomEditBody } from '../../src/protocol/admin';
 import { recordAudit, type AuditEntry } from '../audit/audit';
 import type { Db } from '../db/open';
 import type { Queryable } from '../db/write';
@@ -26,15 +26,12 @@ export async function listKingdoms(db: Db): Promise<Kingdom[]> {
   return rows.map((r) => toKingdom(r, ours));
 }
 
-/** The most kingdoms the site keeps: far more than any kingdom meets, and a bound on the list's size. */
-export const KINGDOMS_MAX = 1_000;
-
 export async function createKingdom(db: Db, body: z.output<typeof kingdomBody>, actor: Actor, now: number): Promise<Kingdom> {
   return writeTransaction(db, async (trx) => {
     const existing = await trx.selectFrom('kingdoms').select('number').where('number', '=', body.number).executeTakeFirst();
     if (existing) throw new Conflict(ADMIN_ERRORS.kingdomExists);
     const { n } = await trx.selectFrom('kingdoms').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
-    if (Number(n) >= KINGDOMS_MAX) throw new Conflict(`The site keeps at most ${KINGDOMS_MAX} kingdoms: remove one first.`);
+    if (Number(n) >= KINGDOMS_MAX) throw new Conflict(ADMIN_ERRORS.tooManyKingdoms);
     const camp = body.camp ?? '';
     await trx.insertInto('kingdoms').values({ number: body.number, name: body.name, camp, created_at: now, updated_at: now, updated_by: actor.id }).execute();
     await recordAudit(trx, { actor, action: 'kingdom.create', target: String(body.number), detail: { name: body.name, camp } }, now);

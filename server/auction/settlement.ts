@@ -2,7 +2,9 @@ import type { FastifyBaseLogger } from 'fastify';
 import { sql } from 'kysely';
 import type { z } from 'zod/mini';
 import type { KingdomSettings, settingsBody } from '../../src/protocol/settings';
+import { LEDGER_REASONS } from '../../src/protocol/points';
 import { MSG, type ServerMsgOf } from '../../src/protocol/socket';
+import { fill } from '../../src/protocol/texts';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
 import { writeTransaction, type Queryable } from '../db/write';
@@ -163,7 +165,7 @@ export class Settlement {
       }
       await moveReserved(trx, item.leader_id, -item.amount);
       await trx.insertInto('sales').values({ item_id: item.id, user_id: item.leader_id, amount: item.amount, at: item.ends_at }).execute();
-      const { user } = await bookIn(trx, { userId: item.leader_id, delta: -item.amount, kind: 'purchase', reason: `Won "${item.name}"`, actorId: null }, now);
+      const { user } = await bookIn(trx, { userId: item.leader_id, delta: -item.amount, kind: 'purchase', reason: fill(LEDGER_REASONS.won, { item: item.name }), actorId: null }, now);
       await publish(trx, { k: 'settle', item: item.id, u: balancesOf([user]) });
       return { item, winner: user };
     });

@@ -1,17 +1,10 @@
 import { AUTH_ERRORS } from '../../src/protocol/auth';
+import { HTTP_ERRORS } from '../../src/protocol/http';
 import { PasswordsBusyError } from '../auth/passwords';
 import { DomainError, type DomainErrorKind } from '../errors';
 
-/** Texts of the server's own HTTP errors (the account and sign-in texts are AUTH_ERRORS). */
-export const HTTP_ERRORS = {
-  bodyTooLarge: 'The request body is too large.',
-  badRequest: 'The request is not valid.',
-  notFound: 'There is no API route at this address.',
-  internal: 'Something went wrong on the server. Please try again later.',
-  uploadIncomplete: 'The upload was cut off before its end: please send the file again.',
-  invalidUtf8: 'The request body is not valid UTF-8 text.',
-  busy: 'The server is busy. Please try again in a moment.',
-} as const;
+/** Texts of the server's own HTTP errors: on the wire contract, so the client can translate them. */
+export { HTTP_ERRORS };
 
 /** How a route answers, so its errors keep the route's shape (DESIGN.md, wire contract). */
 export type AnswerShape = 'status' | 'login' | 'me' | 'result';

@@ -1,6 +1,7 @@
 import { Conflict, Invalid, NotFound } from '../errors';
 import { sql } from 'kysely';
 import {
+  KVK_TEMPLATES,
   bracket as bracketSchema,
   KVK_ERRORS,
   KVK_MAX_SEASONS,
@@ -14,6 +15,7 @@ import {
   type Season,
   type Weights,
 } from '../../src/protocol/kvk';
+import { fill } from '../../src/protocol/texts';
 import * as z from 'zod/mini';
 import { recordAudit } from '../audit/audit';
 import type { Db } from '../db/open';
@@ -150,7 +152,7 @@ async function checkScans(db: Queryable, input: SeasonInput): Promise<void> {
     const from = await scanRef(db, w.fromScanId);
     const to = await scanRef(db, w.toScanId);
     if (!from || !to) throw new Invalid(KVK_ERRORS.unknownWindowScan);
-    if (!after(to, from)) throw new Invalid(`${KVK_ERRORS.windowBackwards} (${w.name})`);
+    if (!after(to, from)) throw new Invalid(fill(KVK_TEMPLATES.windowBackwardsIn, { window: w.name }));
   }
 }
 

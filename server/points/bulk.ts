@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import {
+  POINTS_TEMPLATES,
   BULK_MAX_ROWS,
   BULK_ROW_ERRORS,
   BULK_TOKEN_TTL_MS,
@@ -10,6 +11,7 @@ import {
   type BulkPreview,
   type BulkRow,
 } from '../../src/protocol/points';
+import { fill } from '../../src/protocol/texts';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { Conflict, Invalid } from '../errors';
@@ -296,7 +298,7 @@ export class BulkPreviews {
       },
       {
         actorId,
-        refusalText: (index, message) => `Line ${rows()[index].line} (${rows()[index].username}): ${message} Nothing was applied.`,
+        refusalText: (index, message) => fill(POINTS_TEMPLATES.bulkRefusal, { line: rows()[index].line, username: rows()[index].username, message }),
         audit: ({ users }) => ({
           action: 'points.bulk',
           target: `${rows().length} rows`,

@@ -1,5 +1,6 @@
 import readXlsxFile from 'read-excel-file/node';
-import { SCAN_ERRORS, SCAN_MAX_ROWS } from '../../src/protocol/scans';
+import { SCAN_ERRORS, SCAN_MAX_ROWS, SCAN_TEMPLATES } from '../../src/protocol/scans';
+import { fill } from '../../src/protocol/texts';
 
 import { honestXlsx, readCsv, type FileTexts } from '../points/bulk-file';
 import type { InflateLimits } from '../points/unzip';
@@ -83,9 +84,9 @@ function readJsonLines(text: string): Table {
     try {
       value = JSON.parse(line);
     } catch {
-      throw new Invalid(`${SCAN_ERRORS.badJsonLine} (line ${i + 1})`);
+      throw new Invalid(fill(SCAN_TEMPLATES.badJsonLineAt, { line: i + 1 }));
     }
-    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Invalid(`${SCAN_ERRORS.badJsonLine} (line ${i + 1})`);
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Invalid(fill(SCAN_TEMPLATES.badJsonLineAt, { line: i + 1 }));
     if (objects.length >= SCAN_MAX_ROWS) throw new Invalid(SCAN_ERRORS.tooManyRows);
     for (const key of Object.keys(value)) {
       if (!index.has(key)) {

@@ -14,6 +14,8 @@ export const AUDIT_PAGE_SIZE = 50;
 export const KINGDOM_NAME_MAX = 60;
 export const KINGDOM_CAMP_MAX = 40;
 export const KINGDOM_NUMBER_MAX = 99_999;
+/** The most kingdoms the site keeps (a bound on the table and its page). */
+export const KINGDOMS_MAX = 1_000;
 
 export const ADMIN_ERRORS = {
   badQuery: 'The search may have at most 64 characters.',
@@ -30,6 +32,8 @@ export const ADMIN_ERRORS = {
   unknownKingdom: 'No kingdom has this number.',
   badActor: 'The actor may have at most 64 characters.',
   badAction: 'The action may have at most 64 characters.',
+  tooManyKingdoms: `The site keeps at most ${KINGDOMS_MAX} kingdoms: remove one first.`,
+  tooManyCalls: 'Too many administration calls: wait a minute.',
 } as const;
 
 /** A query-string whole number from 1 (an empty one counts as absent). */

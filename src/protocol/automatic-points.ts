@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { fill } from './texts';
 import { MAX_POINTS_DELTA } from './points';
 
 /**
@@ -49,12 +50,18 @@ export const RULE_ERRORS = {
   badPage: 'The page must be a whole number from 1.',
 } as const;
 
-/** The refusal of a second run of one rule over one pair of scans. */
-export const alreadyAppliedText = (runId: number) => `This rule was already applied to these two scans (run #${runId}): a run is applied at most once. Nothing was applied.`;
+/** Texts that name a value (src/protocol/texts.ts: the client reads the values back to translate). */
+export const RULE_TEMPLATES = {
+  /** The refusal of a second run of one rule over one pair of scans. */
+  alreadyApplied: 'This rule was already applied to these two scans (run #{runId}): a run is applied at most once. Nothing was applied.',
+  /** The ledger entry's reason: names the rule and the scans (and the governor, when an account has several). */
+  reason: 'Automatic points: rule #{ruleId} "{rule}", scans #{from} → #{to}, governor {governorId}',
+} as const;
 
-/** The ledger entry's reason: names the rule and the scans (and the governor, when an account has several). */
+export const alreadyAppliedText = (runId: number) => fill(RULE_TEMPLATES.alreadyApplied, { runId });
+
 export function automaticReason(rule: { id: number; name: string }, fromScanId: number, toScanId: number, governorId: number): string {
-  return `Automatic points: rule #${rule.id} "${rule.name}", scans #${fromScanId} → #${toScanId}, governor ${governorId}`;
+  return fill(RULE_TEMPLATES.reason, { ruleId: rule.id, rule: rule.name, from: fromScanId, to: toScanId, governorId });
 }
 
 const wholeIn = (min: number, max: number, error: string) => z.int({ error }).check(z.gte(min, error), z.lte(max, error));

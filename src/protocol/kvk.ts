@@ -63,6 +63,11 @@ export const KVK_ERRORS = {
   scanInUse: 'This scan is used by a KvK season (as its start, its end or a window): change the season first.',
 } as const;
 
+/** A refusal that names a value (src/protocol/texts.ts). */
+export const KVK_TEMPLATES = {
+  windowBackwardsIn: `${KVK_ERRORS.windowBackwards} ({window})`,
+} as const;
+
 export const weights = z.object(
   {
     t4Kills: z.number({ error: KVK_ERRORS.weights }).check(z.gte(0, KVK_ERRORS.weights), z.lte(KVK_MAX_WEIGHT, KVK_ERRORS.weightTooLarge)),

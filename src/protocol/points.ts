@@ -45,6 +45,17 @@ export const POINTS_ERRORS = {
   bulkHasErrors: 'Some rows have errors: correct the file and upload it again. Nothing was applied.',
 } as const;
 
+/** Texts that name a value (src/protocol/texts.ts: the client reads the values back to translate). */
+export const POINTS_TEMPLATES = {
+  /** A bulk award refused at apply time: its line, its player and the ledger's reason (`{message}`). */
+  bulkRefusal: 'Line {line} ({username}): {message} Nothing was applied.',
+} as const;
+
+/** The reasons the system writes on ledger entries (a person's reasons are their own words). */
+export const LEDGER_REASONS = {
+  won: 'Won "{item}"',
+} as const;
+
 /** Texts of a bad row in a bulk award file. */
 export const BULK_ROW_ERRORS = {
   noPlayer: 'Give the governor id or the username of the player.',

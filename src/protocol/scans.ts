@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { fill } from './texts';
 
 /**
  * Governors and scans on the wire (DESIGN.md, "Governors and scans"): a governor is a game account
@@ -76,7 +77,8 @@ export const SCANS_PAGE_SIZE = 50;
 export const GOVERNORS_PAGE_SIZE = 100;
 export const GOVERNORS_MAX_PAGE_SIZE = 500;
 /** Scanner sentinels (RokTracker): -1 unknown, -2 skipped, -3 not a number. */
-export const SENTINELS: Record<number, string> = { [-1]: 'unknown', [-2]: 'skipped', [-3]: 'not a number' };
+export const SENTINEL_TEXTS = { unknown: 'unknown', skipped: 'skipped', notANumber: 'not a number' } as const;
+export const SENTINELS: Record<number, string> = { [-1]: SENTINEL_TEXTS.unknown, [-2]: SENTINEL_TEXTS.skipped, [-3]: SENTINEL_TEXTS.notANumber };
 
 export const SCAN_ERRORS = {
   noFile: 'Please choose a scan file: CSV, XLSX or JSON Lines (form field "file").',
@@ -107,19 +109,33 @@ export const SCAN_ERRORS = {
   badGain: 'Sorting by gains (gain=1) needs a stat to sort by and a scan to compare with.',
 } as const;
 
-/** The refusal of a file already imported (same SHA-256), naming its scan. */
-export const duplicateFileText = (scanId: number, takenAt: string) => `This file was already imported: it is scan #${scanId} of ${takenAt}. Nothing was imported.`;
+/** Scan refusals that name a value (src/protocol/texts.ts: the client reads the values back to translate). */
+export const SCAN_TEMPLATES = {
+  /** A file already imported (same SHA-256), naming its scan. */
+  duplicateFile: 'This file was already imported: it is scan #{scanId} of {takenAt}. Nothing was imported.',
+  badJsonLineAt: `${SCAN_ERRORS.badJsonLine} (line {line})`,
+} as const;
 
-/** Texts of a row that cannot be used, and of a warning. */
-export const SCAN_ROW_TEXTS = {
+export const duplicateFileText = (scanId: number, takenAt: string) => fill(SCAN_TEMPLATES.duplicateFile, { scanId, takenAt });
+
+/** Texts of a row that cannot be used, and of a warning; `{meaning}` is one of SENTINELS. */
+export const SCAN_ROW_TEMPLATES = {
   badGovernorId: 'The governor id must be a whole number from 1.',
-  duplicate: (firstRow: number) => `The same governor id is already on row ${firstRow}.`,
-  sentinel: (column: string, value: number) => `${column}: the scanner wrote ${value} (${SENTINELS[value]}), kept as not scanned.`,
-  notNumber: (column: string) => `${column}: not a whole number, kept as not scanned.`,
-  killpointsMismatch: (expected: number, found: number) =>
-    `Kill points ${found.toLocaleString('en')} do not match the kills by tier (${expected.toLocaleString('en')}): a likely misread.`,
-  wentDown: (column: string, before: number, now: number) =>
-    `${column} went down from ${before.toLocaleString('en')} to ${now.toLocaleString('en')} since the previous scan: a likely misread.`,
+  duplicate: 'The same governor id is already on row {firstRow}.',
+  sentinel: '{column}: the scanner wrote {value} ({meaning}), kept as not scanned.',
+  notNumber: '{column}: not a whole number, kept as not scanned.',
+  killpointsMismatch: 'Kill points {found} do not match the kills by tier ({expected}): a likely misread.',
+  wentDown: '{column} went down from {before} to {now} since the previous scan: a likely misread.',
+} as const;
+
+const count = (n: number) => n.toLocaleString('en');
+export const SCAN_ROW_TEXTS = {
+  badGovernorId: SCAN_ROW_TEMPLATES.badGovernorId,
+  duplicate: (firstRow: number) => fill(SCAN_ROW_TEMPLATES.duplicate, { firstRow }),
+  sentinel: (column: string, value: number) => fill(SCAN_ROW_TEMPLATES.sentinel, { column, value, meaning: SENTINELS[value] }),
+  notNumber: (column: string) => fill(SCAN_ROW_TEMPLATES.notNumber, { column }),
+  killpointsMismatch: (expected: number, found: number) => fill(SCAN_ROW_TEMPLATES.killpointsMismatch, { found: count(found), expected: count(expected) }),
+  wentDown: (column: string, before: number, now: number) => fill(SCAN_ROW_TEMPLATES.wentDown, { column, before: count(before), now: count(now) }),
 } as const;
 
 /** How the game counts kill points from kills by tier (DESIGN.md): a scan whose kill points differ was likely misread. */

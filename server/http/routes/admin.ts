@@ -64,7 +64,7 @@ export function adminRoutes(ctx: AppContext) {
       return async (request: FastifyRequest) => {
         await rank(request);
         const answer = await perAccount(request);
-        if (!answer.isAllowed && answer.isExceeded) throw new TooMany('Too many administration calls: wait a minute.');
+        if (!answer.isAllowed && answer.isExceeded) throw new TooMany(ADMIN_ERRORS.tooManyCalls);
       };
     };
     const admin = guard('admin');
