@@ -1,12 +1,14 @@
 /**
  * npm run check:locales — every locale has exactly English's keys, every value is a string that
- * parses as ICU MessageFormat, and each keeps English's placeholders. Exits 1 and names each
- * problem otherwise.
+ * parses as ICU MessageFormat, and each keeps English's placeholders; every language but English
+ * says each of the server's texts (checkServerTexts). Exits 1 and names each problem otherwise.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parse, TYPE, type MessageFormatElement } from '@formatjs/icu-messageformat-parser';
+import { SERVER_TEXTS } from '../src/locales/server-texts';
 import { LOCALES } from '../src/protocol/locales';
+import { holesOf } from '../src/protocol/texts';
 
 const DIR = join(import.meta.dirname, '..', 'src', 'locales');
 
@@ -55,12 +57,65 @@ export function checkLocales(read: (locale: string) => unknown): string[] {
   return problems;
 }
 
+/** The numbers a text names, as digits (a thousands comma does not count). */
+const numbersOf = (text: string) => (text.match(/\d[\d,]*/g) ?? []).map((n) => n.replace(/,/g, '')).sort();
+
+/**
+ * The server's texts in each language but English (src/locales/server/<locale>.json): exactly the
+ * protocol's keys, each a non-empty string with English's holes and English's numbers (a limit
+ * said wrong is worse than one said in English).
+ */
+export function checkServerTexts(read: (locale: string) => unknown, english: Readonly<Record<string, string>> = SERVER_TEXTS): string[] {
+  const problems: string[] = [];
+  for (const locale of LOCALES) {
+    if (locale === 'en') continue;
+    let texts: Record<string, unknown>;
+    try {
+      texts = read(locale) as Record<string, unknown>;
+    } catch (error) {
+      problems.push(`server/${locale}: cannot be read: ${(error as Error).message}`);
+      continue;
+    }
+    for (const key of Object.keys(english)) if (!(key in texts)) problems.push(`server/${locale}: missing key ${key}`);
+    for (const [key, value] of Object.entries(texts)) {
+      if (!(key in english)) {
+        problems.push(`server/${locale}: extra key ${key}`);
+        continue;
+      }
+      if (typeof value !== 'string' || value.trim() === '') {
+        problems.push(`server/${locale}: ${key} is not a non-empty string`);
+        continue;
+      }
+      const want = holesOf(english[key]).sort().join(',');
+      const got = holesOf(value).sort().join(',');
+      if (want !== got) problems.push(`server/${locale}: ${key} has holes {${got}}, English has {${want}}`);
+      const wantNumbers = numbersOf(english[key]).join(' ');
+      const gotNumbers = numbersOf(value).join(' ');
+      if (wantNumbers !== gotNumbers) problems.push(`server/${locale}: ${key} names the numbers [${gotNumbers}], English names [${wantNumbers}]`);
+    }
+  }
+  return problems;
+}
+
+/** Keys written twice in a locale file (JSON.parse keeps the last one silently). */
+export function duplicateKeys(raw: string): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const m of raw.matchAll(/^\s*"((?:[^"\\]|\\.)*)"\s*:/gm)) (seen.has(m[1]) ? twice : seen).add(m[1]);
+  return [...twice];
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const problems = checkLocales((locale) => JSON.parse(readFileSync(join(DIR, `${locale}.json`), 'utf8')));
+  const files = [...LOCALES.map((l) => `${l}.json`), ...LOCALES.filter((l) => l !== 'en').map((l) => `server/${l}.json`)];
+  const problems = [
+    ...files.flatMap((file) => duplicateKeys(readFileSync(join(DIR, file), 'utf8')).map((key) => `${file}: key ${key} is written twice`)),
+    ...checkLocales((locale) => JSON.parse(readFileSync(join(DIR, `${locale}.json`), 'utf8'))),
+    ...checkServerTexts((locale) => JSON.parse(readFileSync(join(DIR, 'server', `${locale}.json`), 'utf8'))),
+  ];
   if (problems.length) {
     for (const p of problems) console.error(p);
     console.error(`locale check: ${problems.length} problem(s)`);
     process.exit(1);
   }
-  console.log(`locale check: ${LOCALES.length} locales, every key present, placeholders match`);
+  console.log(`locale check: ${LOCALES.length} locales, every key present, placeholders match; server texts in every language, holes and numbers kept`);
 }

@@ -1,6 +1,7 @@
 import type { MessageFormatElement } from 'react-intl';
 import type { Locale } from '../protocol/locales';
 import en from './en.json';
+import type { ServerTexts } from './server-texts';
 
 /** Locale messages: precompiled ICU ASTs in the app (see scripts/vite-precompile-messages.ts). */
 export type Messages = Record<string, string> | Record<string, MessageFormatElement[]>;
@@ -18,4 +19,18 @@ const loaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Messages }
 export async function loadMessages(locale: Locale): Promise<Messages> {
   if (locale === 'en') return { ...englishMessages, ...((await import('./en.json?pages')).default as unknown as Messages) } as Messages;
   return (await loaders[locale]()).default;
+}
+
+/** The server's texts in a language (null for English: the wire's own texts), loaded on demand with its messages. */
+const serverLoaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: ServerTexts }>> = {
+  zh: () => import('./server/zh.json'),
+  ar: () => import('./server/ar.json'),
+  it: () => import('./server/it.json'),
+  es: () => import('./server/es.json'),
+  fr: () => import('./server/fr.json'),
+};
+
+export async function loadServerTexts(locale: Locale): Promise<ServerTexts | null> {
+  if (locale === 'en') return null;
+  return (await serverLoaders[locale]()).default;
 }

@@ -1,0 +1,83 @@
+import { ADMIN_ERRORS } from '../protocol/admin';
+import { AUTH_ERRORS } from '../protocol/auth';
+import { RULE_ERRORS, RULE_TEMPLATES } from '../protocol/automatic-points';
+import { BOT_ERRORS } from '../protocol/bots';
+import { HTTP_ERRORS } from '../protocol/http';
+import { KVK_ERRORS, KVK_TEMPLATES } from '../protocol/kvk';
+import { MIGRANT_ERRORS } from '../protocol/migrants';
+import { BULK_ROW_ERRORS, LEDGER_REASONS, POINTS_ERRORS, POINTS_TEMPLATES } from '../protocol/points';
+import { ALLIANCE_ERRORS, METRIC_ERRORS, PLAYER_ID_ERRORS, SCAN_ERRORS, SCAN_ROW_TEMPLATES, SCAN_TEMPLATES, SENTINEL_TEXTS } from '../protocol/scans';
+import { SETTINGS_ERRORS } from '../protocol/settings';
+import { STORE_ERRORS } from '../protocol/store';
+import { fill, holesOf, templateReader } from '../protocol/texts';
+
+/**
+ * The texts the server sends a person (refusals, a scan's row notes, the system's ledger reasons)
+ * are English on the wire, word for word as the protocol writes them. Each has a key here,
+ * `GROUP.name`; src/locales/server/<locale>.json says them in the other languages, and
+ * translateServerText finds a text's key (or reads a template's values back) to say it in the
+ * reader's language. A text it does not know (a person's own words) stays as it is.
+ */
+export const SERVER_TEXT_GROUPS = {
+  ADMIN_ERRORS,
+  AUTH_ERRORS,
+  RULE_ERRORS,
+  RULE_TEMPLATES,
+  BOT_ERRORS,
+  HTTP_ERRORS,
+  KVK_ERRORS,
+  KVK_TEMPLATES,
+  MIGRANT_ERRORS,
+  POINTS_ERRORS,
+  POINTS_TEMPLATES,
+  BULK_ROW_ERRORS,
+  LEDGER_REASONS,
+  SCAN_ERRORS,
+  SCAN_TEMPLATES,
+  SCAN_ROW_TEMPLATES,
+  SENTINEL_TEXTS,
+  ALLIANCE_ERRORS,
+  METRIC_ERRORS,
+  PLAYER_ID_ERRORS,
+  SETTINGS_ERRORS,
+  STORE_ERRORS,
+} as const satisfies Record<string, Record<string, string>>;
+
+/** Every server text by key, in English. */
+export const SERVER_TEXTS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(SERVER_TEXT_GROUPS).flatMap(([group, texts]) => Object.entries(texts).map(([name, text]) => [`${group}.${name}`, text])),
+);
+
+/** A language's server texts by key; English has none (the wire's texts are English). */
+export type ServerTexts = Readonly<Record<string, string>>;
+
+/** Holes whose value is itself a server text (the ledger's refusal in a bulk line, a sentinel's meaning). */
+const NESTED = new Set(['message', 'meaning']);
+
+const keyOf = new Map<string, string>();
+for (const [key, text] of Object.entries(SERVER_TEXTS)) if (holesOf(text).length === 0 && !keyOf.has(text)) keyOf.set(text, key);
+
+const templates = Object.entries(SERVER_TEXTS)
+  .filter(([, text]) => holesOf(text).length > 0)
+  .map(([key, text]) => ({ key, read: templateReader(text) }));
+
+function exact(text: string, texts: ServerTexts): string {
+  const key = keyOf.get(text);
+  return (key && texts[key]) || text;
+}
+
+/** A server's text in the reader's language (`texts` null: English, as sent); one it does not know, as it is. */
+export function translateServerText(text: string, texts: ServerTexts | null): string {
+  if (!texts || !text) return text;
+  const key = keyOf.get(text);
+  if (key) return texts[key] || text;
+  for (const template of templates) {
+    const values = template.read(text);
+    if (!values) continue;
+    const translated = texts[template.key];
+    if (!translated) return text;
+    for (const name of Object.keys(values)) if (NESTED.has(name)) values[name] = exact(values[name], texts);
+    return fill(translated, values);
+  }
+  return text;
+}
