@@ -2,24 +2,27 @@ import { DirectionProvider } from '@radix-ui/react-direction';
 import { useSelector } from '@xstate/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
-import { englishMessages, loadMessages, type Messages } from '../locales/load';
+import { englishMessages, loadMessages, loadServerTexts, type Messages } from '../locales/load';
+import type { ServerTexts } from '../locales/server-texts';
 import { RTL_LOCALES, type Locale } from '../protocol/locales';
 import { useChild } from './app-context';
+import { ServerTextsContext } from './lib/server-text';
 
 /**
  * The language, direction and theme of the document follow the settings actor: Arabic sets
- * dir=rtl on <html> and on Radix's direction provider, so every primitive mirrors.
+ * dir=rtl on <html> and on Radix's direction provider, so every primitive mirrors. The server's
+ * texts in that language load with its messages (useServerText).
  */
 export function AppIntlProvider({ children }: { children: ReactNode }) {
   const settingsRef = useChild('settings');
   const settings = useSelector(settingsRef, (s) => s.context);
-  const [loaded, setLoaded] = useState<{ locale: Locale; messages: Messages }>({ locale: 'en', messages: englishMessages });
+  const [loaded, setLoaded] = useState<{ locale: Locale; messages: Messages; server: ServerTexts | null }>({ locale: 'en', messages: englishMessages, server: null });
 
   useEffect(() => {
     let live = true;
-    loadMessages(settings.locale).then(
-      (messages) => live && setLoaded({ locale: settings.locale, messages }),
-      () => live && setLoaded({ locale: 'en', messages: englishMessages }),
+    Promise.all([loadMessages(settings.locale), loadServerTexts(settings.locale)]).then(
+      ([messages, server]) => live && setLoaded({ locale: settings.locale, messages, server }),
+      () => live && setLoaded({ locale: 'en', messages: englishMessages, server: null }),
     );
     return () => {
       live = false;
@@ -41,7 +44,9 @@ export function AppIntlProvider({ children }: { children: ReactNode }) {
 
   return (
     <IntlProvider locale={loaded.locale} messages={loaded.messages} defaultLocale="en" onError={reportMissing}>
-      <DirectionProvider dir={dir}>{children}</DirectionProvider>
+      <ServerTextsContext.Provider value={loaded.server}>
+        <DirectionProvider dir={dir}>{children}</DirectionProvider>
+      </ServerTextsContext.Provider>
     </IntlProvider>
   );
 }

@@ -5,6 +5,7 @@ import { useChild } from '../app-context';
 import { cn } from '../lib/cn';
 import type { Notification } from '../../machines/notifications.machine';
 import { RTL_LOCALES, type Locale } from '../../protocol/locales';
+import { useServerText } from '../lib/server-text';
 
 /** Names (items, players) keep their own direction inside a translated sentence; numbers stay numbers for ICU. */
 const isolated = (values: Notification['values']) =>
@@ -25,6 +26,7 @@ const KIND: Record<Notification['kind'], string> = {
  */
 export default function Notifications() {
   const intl = useIntl();
+  const say = useServerText();
   const ref = useChild('notifications');
   const items = useSelector(ref, (s) => s.context.items);
   const rtl = RTL_LOCALES.includes(intl.locale as Locale);
@@ -43,7 +45,7 @@ export default function Notifications() {
             <FormattedMessage id={n.titleId} values={isolated(n.values)} />
           </Toast.Title>
           <Toast.Description className="mt-1 text-sm text-muted-foreground wrap-anywhere">
-            {n.textId ? <FormattedMessage id={n.textId} values={isolated(n.values)} /> : n.text}
+            {n.textId ? <FormattedMessage id={n.textId} values={isolated(n.values)} /> : say(n.text ?? '')}
           </Toast.Description>
           <Toast.Close aria-label={intl.formatMessage({ id: 'notify.dismiss' })} className="absolute end-3 top-3 cursor-pointer text-muted-foreground hover:text-foreground">
             ✕

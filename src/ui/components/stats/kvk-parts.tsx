@@ -1,8 +1,7 @@
-import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import type { KvkStatus } from '../../../api/kvk';
-import { KVK_ERRORS } from '../../../protocol/kvk';
 import { cn } from '../../lib/cn';
-import { Alert } from '../alert';
+import { QueryError } from '../query-error';
 import { Progress } from '../progress';
 
 // KvK parts the KvK pages and a player's profile share.
@@ -40,24 +39,8 @@ export function ProgressBar({ value, labelId, testId }: { value: number; labelId
   );
 }
 
-/** The server's KvK texts in the reader's language (a text it does not know stays as it is; a window's name after its text is kept). */
-export function kvkError(intl: IntlShape, message: string): string {
-  for (const [key, text] of Object.entries(KVK_ERRORS)) {
-    // query errors (a bad sort or page) come from no form and keep the server's text
-    if (!(`kvk.error.${key}` in intl.messages)) continue;
-    if (message === text) return intl.formatMessage({ id: `kvk.error.${key}` });
-    if (message.startsWith(`${text} (`)) return `${intl.formatMessage({ id: `kvk.error.${key}` })} ${message.slice(text.length + 1)}`;
-  }
-  return message;
-}
-
+/** A KvK call's refusal, in the reader's language (a window's name after its text is kept). */
 export function KvkAlert({ error }: { error: unknown }) {
-  const intl = useIntl();
-  if (!error) return null;
-  return (
-    <Alert variant="error">
-      <bdi>{kvkError(intl, (error as Error).message)}</bdi>
-    </Alert>
-  );
+  return <QueryError error={error} />;
 }
 

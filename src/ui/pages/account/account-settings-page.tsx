@@ -13,6 +13,7 @@ import { PasswordInput } from '../../components/password-input';
 import { RankTag } from '../../components/rank-tag';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/select';
 import { LanguagePicker } from '../../shell/language-picker';
+import { QueryError } from '../../components/query-error';
 
 function AccountCard() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);
@@ -50,7 +51,7 @@ function PasswordCard() {
   const { api } = useRuntime();
   const [form, setForm] = useState({ oldPassword: '', newPassword: '', confirm: '' });
   const [errors, setErrors] = useState<PasswordErrors>({});
-  const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; error: string } | null>(null);
+  const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; error: unknown } | null>(null);
   const [busy, setBusy] = useState(false);
 
   async function submit(e: FormEvent) {
@@ -69,7 +70,7 @@ function PasswordCard() {
       setForm({ oldPassword: '', newPassword: '', confirm: '' });
       setOutcome({ ok: true });
     } catch (error) {
-      setOutcome({ ok: false, error: error instanceof Error ? error.message : String(error) });
+      setOutcome({ ok: false, error });
     } finally {
       setBusy(false);
     }
@@ -91,7 +92,7 @@ function PasswordCard() {
             <FormattedMessage id="settings.passwordChanged" />
           </Alert>
         )}
-        {outcome && !outcome.ok && <Alert variant="error">{outcome.error}</Alert>}
+        {outcome && !outcome.ok && <QueryError error={outcome.error} />}
         {fields.map(([key, labelId, strength]) => (
           <Field key={key} id={key} labelId={labelId} errorId={errors[key]}>
             <PasswordInput

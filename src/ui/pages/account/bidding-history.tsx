@@ -2,10 +2,10 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
 import { createStoreOfficeApi } from '../../../api/store-office';
-import { Alert } from '../../components/alert';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
+import { QueryError } from '../../components/query-error';
 
 /** The profile's "My Bidding History": the player's won items, newest first, paginated. */
 export function BiddingHistory() {
@@ -17,7 +17,7 @@ export function BiddingHistory() {
     placeholderData: keepPreviousData,
     staleTime: 0,
   });
-  if (history.isError) return <Alert variant="error"><bdi>{(history.error as Error).message}</bdi></Alert>;
+  if (history.isError) return <QueryError error={history.error} />;
   const { sales, pageSize, total } = history.data ?? { sales: [], pageSize: 0, total: 0 };
   if (history.isSuccess && total === 0) {
     return (

@@ -1,9 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
-import { Alert } from '../../components/alert';
 import { Card } from '../../components/card';
 import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
+import { QueryError } from '../../components/query-error';
 
 /** /my-account/groups: the groups the player belongs to (they decide who may bid on some items). */
 export default function GroupsPage({ titleId }: { titleId: string }) {
@@ -18,7 +18,7 @@ export default function GroupsPage({ titleId }: { titleId: string }) {
         <p className="mb-4 text-sm text-muted-foreground">
           <FormattedMessage id="myGroups.hint" />
         </p>
-        {groups.isError && <Alert variant="error"><bdi>{(groups.error as Error).message}</bdi></Alert>}
+        {groups.isError && <QueryError error={groups.error} />}
         {groups.isSuccess &&
           (groups.data.length === 0 ? (
             <p className="text-sm" data-testid="no-groups">

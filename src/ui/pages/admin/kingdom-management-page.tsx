@@ -12,7 +12,7 @@ import { CardRow, Table, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
-import { QueryError } from '../../components/query-error';
+import { ErrorText, QueryError } from '../../components/query-error';
 import { Hint } from '../../components/hint';
 
 const validNumber = (v: string) => /^\d{1,5}$/.test(v.trim()) && Number(v) >= 1 && Number(v) <= KINGDOM_NUMBER_MAX;
@@ -192,7 +192,7 @@ function EditRow({ kingdom, onDone, onCancel }: { kingdom: Kingdom; onDone: () =
         </div>
         {save.error && (
           <p role="alert" className="mt-1 text-xs text-danger">
-            <bdi>{(save.error as Error).message}</bdi>
+            <bdi><ErrorText error={save.error} /></bdi>
           </p>
         )}
       </Td>

@@ -20,7 +20,7 @@ import { Field } from '../../components/field';
 import { useDebounced } from '../../lib/use-debounced';
 import { usePagedFilter } from '../../lib/use-paged-filter';
 import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
-import { QueryError } from '../../components/query-error';
+import { ErrorText, QueryError } from '../../components/query-error';
 import { Hint } from '../../components/hint';
 import { When } from './shared';
 
@@ -232,7 +232,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
             {intl.formatMessage({ id: p.kind === 'revoke' ? 'admin.users.revokeText' : 'admin.users.disableText' }, { username: p.user.username })}
             {confirm.error && (
               <span role="alert" className="mt-2 block text-danger">
-                <bdi>{(confirm.error as Error).message}</bdi>
+                <bdi><ErrorText error={confirm.error} /></bdi>
               </span>
             )}
           </>

@@ -16,6 +16,7 @@ import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { Hint } from '../../components/hint';
 import { BotActivity, BotOptions, BotPage, LogList, OnlineText, StateBadge, useBotNames, useBotWatch } from './shared';
+import { QueryError } from '../../components/query-error';
 
 /** Admin → Servers → Console (`?bot=ID`): one bot's live log and a command line, each command with its answer. */
 export default function BotConsolePage({ titleId }: { titleId: string }) {
@@ -171,7 +172,7 @@ function CommandPanel({ botId, online, known, commands }: { botId: number; onlin
           {invalid}
         </p>
       )}
-      {send.error && <Alert variant="error">{send.error.message}</Alert>}
+      <QueryError error={send.error} />
     </Card>
   );
 }

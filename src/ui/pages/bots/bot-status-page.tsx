@@ -16,6 +16,7 @@ import { Field } from '../../components/field';
 import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { Hint } from '../../components/hint';
 import { BotActivity, BotPage, OnlineText, StateBadge, useBotWatch } from './shared';
+import { QueryError } from '../../components/query-error';
 
 /** Admin → Servers → Status: every bot, online or not, its state and progress; register, rotate, revoke. */
 export default function BotStatusPage({ titleId }: { titleId: string }) {
@@ -57,8 +58,8 @@ export default function BotStatusPage({ titleId }: { titleId: string }) {
         }}
       />
       {shown && <TokenOnce registered={shown} onDone={() => setShown(null)} />}
-      {(rotate.error || revoke.error) && <Alert variant="error">{(rotate.error ?? revoke.error)?.message}</Alert>}
-      {listed.error && !ready && <Alert variant="error">{listed.error.message}</Alert>}
+      <QueryError error={rotate.error ?? revoke.error} />
+      {!ready && <QueryError error={listed.error} />}
       {list.length === 0 && (ready || listed.isSuccess) ? (
         <Card>
           <Hint id="bots.none" />
@@ -168,11 +169,7 @@ function RegisterForm({ onRegistered }: { onRegistered: (r: Registered) => void 
           <FormattedMessage id="bots.register" />
         </Button>
       </form>
-      {register.error && (
-        <Alert variant="error" className="mt-3">
-          {register.error.message}
-        </Alert>
-      )}
+      <QueryError error={register.error} className="mt-3" />
     </Card>
   );
 }

@@ -4,6 +4,7 @@ import { FormattedMessage, useIntl } from 'react-intl';
 import type { Group, KingdomSettings, SettingsBody } from '../../../api/kingdom';
 import { settingsBody } from '../../../protocol/settings';
 import { Alert } from '../../components/alert';
+import { ErrorText, QueryError } from '../../components/query-error';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
@@ -131,7 +132,7 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
           </span>
         </label>
       </Card>
-      {save.isError && <Alert variant="error"><bdi>{(save.error as Error).message}</bdi></Alert>}
+      {save.isError && <QueryError error={save.error} />}
       {save.isSuccess && (
         <Alert variant="success" data-testid="settings-saved">
           <FormattedMessage id="kingdom.saved" />
@@ -221,7 +222,7 @@ function GroupCard({ group }: { group: Group }) {
       </form>
       {(member.isError || remove.isError) && (
         <p role="alert" className="mt-2 text-xs text-danger">
-          <bdi>{((member.error ?? remove.error) as Error).message}</bdi>
+          <bdi><ErrorText error={member.error ?? remove.error} /></bdi>
         </p>
       )}
     </li>
@@ -263,12 +264,8 @@ function GroupsCard() {
           <FormattedMessage id="groups.create" />
         </Button>
       </form>
-      {create.isError && (
-        <Alert variant="error" className="mb-4">
-          <bdi>{(create.error as Error).message}</bdi>
-        </Alert>
-      )}
-      {groups.isError && <Alert variant="error"><bdi>{(groups.error as Error).message}</bdi></Alert>}
+      {create.isError && <QueryError error={create.error} className="mb-4" />}
+      {groups.isError && <QueryError error={groups.error} />}
       {groups.isSuccess && list.length === 0 ? (
         <p className="text-sm text-muted-foreground">
           <FormattedMessage id="groups.none" />
@@ -293,7 +290,7 @@ export default function KingdomSettingsPage({ titleId }: { titleId: string }) {
       <h1 className="text-2xl font-semibold">
         <FormattedMessage id={titleId} />
       </h1>
-      {settings.isError && <Alert variant="error"><bdi>{(settings.error as Error).message}</bdi></Alert>}
+      {settings.isError && <QueryError error={settings.error} />}
       {settings.data && <SettingsForm settings={settings.data} />}
       <GroupsCard />
     </div>

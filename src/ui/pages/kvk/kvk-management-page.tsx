@@ -17,7 +17,8 @@ import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 import { Empty, GovernorLink, useScans } from '../../components/stats/scan-parts';
 import { Hint } from '../../components/hint';
-import { kvkError, KvkAlert, MarkDialog, StatusTag, useUnmark } from './shared';
+import { useServerText } from '../../lib/server-text';
+import { KvkAlert, MarkDialog, StatusTag, useUnmark } from './shared';
 
 interface Draft {
   name: string;
@@ -99,6 +100,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
   const kvk = useApi(createKvkApi);
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => (season ? toDraft(season) : EMPTY));
+  const say = useServerText();
   const [invalid, setInvalid] = useState<string | null>(null);
   const save = useMutation({
     mutationFn: (body: SeasonBody) => (season ? kvk.update(season.id, body) : kvk.create(body)),
@@ -117,7 +119,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
     const body = toBody(draft);
     const parsed = seasonBody.safeParse(body);
     if (!parsed.success) {
-      setInvalid(kvkError(intl, parsed.error.issues[0].message));
+      setInvalid(parsed.error.issues[0].message);
       return;
     }
     save.mutate(body);
@@ -230,7 +232,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
           ))}
         </Section>
 
-        {invalid && <ErrorAlert>{invalid}</ErrorAlert>}
+        {invalid && <ErrorAlert>{say(invalid)}</ErrorAlert>}
         <KvkAlert error={save.error} />
         <div className="flex flex-wrap justify-end gap-2">
           <Button type="button" variant="outline" onClick={onCancel}>

@@ -8,10 +8,13 @@ import { Card, CardTitle } from '../../components/card';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
+import { ErrorText, QueryError } from '../../components/query-error';
+import { useServerText } from '../../lib/server-text';
 
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 function PreviewTable({ preview }: { preview: BulkPreview }) {
+  const say = useServerText();
   return (
     <Table minWidth="40rem" data-testid="bulk-preview">
       <thead>
@@ -52,7 +55,7 @@ function PreviewTable({ preview }: { preview: BulkPreview }) {
             <Td data-testid="bulk-row-check">
               {row.error ? (
                 <bdi className="text-danger" data-testid="bulk-row-error">
-                  {row.error}
+                  {say(row.error)}
                 </bdi>
               ) : (
                 <span className="text-success">
@@ -116,7 +119,7 @@ export function BulkImportCard() {
           <FormattedMessage id="bulk.reading" />
         </p>
       )}
-      {preview.isError && <Alert variant="error"><bdi>{(preview.error as Error).message}</bdi></Alert>}
+      {preview.isError && <QueryError error={preview.error} />}
       {apply.isSuccess && (
         <Alert variant="success" data-testid="bulk-applied">
           <FormattedMessage id="bulk.applied" values={{ count: apply.data }} />
@@ -124,7 +127,7 @@ export function BulkImportCard() {
       )}
       {apply.isError && (
         <Alert variant="error" data-testid="bulk-apply-failed" className="mb-3">
-          <FormattedMessage id="bulk.applyFailed" values={{ error: (apply.error as Error).message }} />
+          <FormattedMessage id="bulk.applyFailed" values={{ error: <ErrorText error={apply.error} /> }} />
         </Alert>
       )}
       {data && (

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { FormattedMessage, FormattedNumber } from 'react-intl';
 import { createPointsApi } from '../../../api/points';
 import { Alert } from '../../components/alert';
+import { QueryError } from '../../components/query-error';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Table, Td, Th } from '../../components/table';
@@ -23,11 +24,7 @@ export function LedgerCheckCard() {
       <Button variant="outline" disabled={check.isPending} onClick={() => check.mutate()} data-testid="ledger-run">
         <FormattedMessage id={check.isPending ? 'ledger.running' : 'ledger.run'} />
       </Button>
-      {check.isError && (
-        <Alert variant="error" className="mt-4">
-          <bdi>{(check.error as Error).message}</bdi>
-        </Alert>
-      )}
+      {check.isError && <QueryError error={check.error} className="mt-4" />}
       {result?.ok && (
         <Alert variant="success" className="mt-4" data-testid="ledger-ok">
           <FormattedMessage id="ledger.ok" values={{ accounts: result.accounts }} />

@@ -4,6 +4,7 @@ import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createPointsApi, type PointsPlayer } from '../../../api/points';
 import { transactionBody } from '../../../protocol/points';
 import { Alert } from '../../components/alert';
+import { QueryError } from '../../components/query-error';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
@@ -64,7 +65,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
           />
         </Alert>
       )}
-      {change.isError && <Alert variant="error"><bdi>{(change.error as Error).message}</bdi></Alert>}
+      {change.isError && <QueryError error={change.error} />}
       <div className="grid gap-4 sm:grid-cols-2">
         <Field id="change-username" labelId="points.player" error={errors.username}>
           <Input value={username} onChange={(e) => onUsername(e.target.value)} autoComplete="off" dir="auto" />
@@ -169,7 +170,7 @@ export function PlayersCard() {
             className="mb-3"
             data-testid="player-search"
           />
-          {players.isError && <Alert variant="error"><bdi>{(players.error as Error).message}</bdi></Alert>}
+          {players.isError && <QueryError error={players.error} />}
           {players.isSuccess && list.length === 0 ? (
             <p className="text-sm text-muted-foreground">
               <FormattedMessage id="points.noPlayers" />

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { dayEnd, dayStart } from '../../../api/rest';
 import { HISTORY_OUTCOMES, createStoreOfficeApi, type HistoryFilters, type HistoryOutcome } from '../../../api/store-office';
-import { Alert } from '../../components/alert';
 import { Card } from '../../components/card';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
@@ -15,6 +14,7 @@ import { Field } from '../../components/field';
 import { ExportCsvButton } from '../../components/export-csv-button';
 import { useDebounced } from '../../lib/use-debounced';
 import { periodBackwards, today } from '../../lib/period';
+import { QueryError } from '../../components/query-error';
 
 interface Draft {
   user: string;
@@ -78,7 +78,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
             <Input type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
           </Field>
         </div>
-        {!backwards && history.isError && <Alert variant="error"><bdi>{(history.error as Error).message}</bdi></Alert>}
+        {!backwards && history.isError && <QueryError error={history.error} />}
         {backwards || history.isError ? null : history.isSuccess && rows.length === 0 ? (
           <p className="text-sm text-muted-foreground" data-testid="no-history">
             <FormattedMessage id={filtered ? 'history.none' : 'history.noneYet'} />

@@ -3,7 +3,6 @@ import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { TRANSACTION_KINDS, createPointsApi, type TransactionFilters, type TransactionKind } from '../../../api/points';
 import { dayEnd, dayStart } from '../../../api/rest';
-import { Alert } from '../../components/alert';
 import { Card, CardTitle } from '../../components/card';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
@@ -15,6 +14,8 @@ import { Field } from '../../components/field';
 import { ExportCsvButton } from '../../components/export-csv-button';
 import { useDebounced } from '../../lib/use-debounced';
 import { periodBackwards, today } from '../../lib/period';
+import { QueryError } from '../../components/query-error';
+import { useServerText } from '../../lib/server-text';
 
 interface Draft {
   username: string;
@@ -39,6 +40,7 @@ export function toTransactionFilters(d: Draft): TransactionFilters {
 export function TransactionsCard() {
   const points = useApi(createPointsApi);
   const intl = useIntl();
+  const say = useServerText();
   const [draft, setDraft] = useState<Draft>(EMPTY);
   const [page, setPage] = useState(1);
   const filters = toTransactionFilters(useDebounced(draft));
@@ -89,7 +91,7 @@ export function TransactionsCard() {
           <Input type="date" value={draft.to} min={draft.from || undefined} onChange={(e) => set({ to: e.target.value })} />
         </Field>
       </div>
-      {!backwards && list.isError && <Alert variant="error"><bdi>{(list.error as Error).message}</bdi></Alert>}
+      {!backwards && list.isError && <QueryError error={list.error} />}
       {backwards || list.isError ? null : list.isSuccess && rows.length === 0 ? (
         <p className="text-sm text-muted-foreground" data-testid="no-transactions">
           <FormattedMessage id={filtered ? 'points.noTransactions' : 'points.noTransactionsYet'} />
@@ -126,7 +128,7 @@ export function TransactionsCard() {
                   <FormattedNumber value={t.balanceAfter} />
                 </Td>
                 <Td dir="auto" className="max-w-72 text-start break-words">
-                  {t.reason}
+                  {t.kind === 'purchase' || t.kind === 'automatic' ? say(t.reason) : t.reason}
                 </Td>
                 <Td>{t.actor ? <bdi>{t.actor}</bdi> : <FormattedMessage id="points.system" />}</Td>
               </tr>

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ErrorText } from '../../components/query-error';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { AllianceRow } from '../../../api/scans';
@@ -90,7 +91,7 @@ function AllianceLine({ row }: { row: AllianceRow }) {
         </form>
         {save.error && (
           <p className="mt-1 text-xs text-danger" role="alert">
-            <bdi>{(save.error as Error).message}</bdi>
+            <bdi><ErrorText error={save.error} /></bdi>
           </p>
         )}
       </Td>

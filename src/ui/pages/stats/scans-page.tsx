@@ -15,6 +15,7 @@ import { Table, Td, Th } from '../../components/table';
 import { cn } from '../../lib/cn';
 import { ConfirmDialog } from '../../components/stats/confirm-dialog';
 import { useScansApi, QueryError } from './shared';
+import { useServerText } from '../../lib/server-text';
 
 const ACCEPT = '.csv,.xlsx,.jsonl,.ndjson,.json,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Lists longer than this are cut, with "and N more" (a 5,000-row file may warn on every row). */
@@ -53,6 +54,7 @@ function More({ total }: { total: number }) {
 }
 
 function Issues({ issues, kind }: { issues: ScanIssue[]; kind: 'error' | 'warning' }) {
+  const say = useServerText();
   return (
     <>
       <ul className="grid gap-1 text-sm">
@@ -66,7 +68,7 @@ function Issues({ issues, kind }: { issues: ScanIssue[]; kind: 'error' | 'warnin
                 {issue.governorId}
               </span>
             )}
-            <bdi className={kind === 'error' ? 'text-danger' : 'text-warning'}>{issue.text}</bdi>
+            <bdi className={kind === 'error' ? 'text-danger' : 'text-warning'}>{say(issue.text)}</bdi>
           </li>
         ))}
       </ul>

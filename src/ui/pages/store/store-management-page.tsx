@@ -7,6 +7,7 @@ import { RANKS } from '../../../protocol/ranks';
 import { ITEM_STATES, createItemBody, type CreateItemBody, type EditItemBody, type ItemState, type StoreItem } from '../../../protocol/store';
 import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
+import { ErrorText } from '../../components/query-error';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
@@ -25,6 +26,7 @@ import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
 import { formErrors } from '../../lib/form-errors';
+import { useServerText } from '../../lib/server-text';
 
 interface Form {
   itemName: string;
@@ -148,6 +150,7 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
   const intl = useIntl();
   const storeOffice = useApi(createStoreOfficeApi);
   const input = useRef<HTMLInputElement>(null);
+  const say = useServerText();
   const [problem, setProblem] = useState<string | null>(null);
   const upload = useMutation({
     mutationFn: (file: File) => storeOffice.upload(file),
@@ -228,7 +231,7 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
       )}
       {shown && (
         <p id="item-imageUrl-error" role="alert" className="text-xs text-danger" data-testid="image-error">
-          {shown}
+          {say(shown)}
         </p>
       )}
     </div>
@@ -294,7 +297,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
         <DialogBody className="grid content-start gap-4">
           {save.isError && (
             <Alert variant="error">
-              <FormattedMessage id="manage.failed" values={{ error: (save.error as Error).message }} />
+              <FormattedMessage id="manage.failed" values={{ error: <ErrorText error={save.error} /> }} />
             </Alert>
           )}
           <div className="grid gap-4 md:grid-cols-2">
@@ -457,7 +460,7 @@ function ItemsList({
     <>
       {items.isError && (
         <Alert variant="error">
-          <FormattedMessage id="store.loadFailed" values={{ error: (items.error as Error).message }} />
+          <FormattedMessage id="store.loadFailed" values={{ error: <ErrorText error={items.error} /> }} />
         </Alert>
       )}
       {shown.length === 0 ? (
