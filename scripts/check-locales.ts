@@ -57,8 +57,8 @@ export function checkLocales(read: (locale: string) => unknown): string[] {
   return problems;
 }
 
-/** The numbers a text names, as digits (a thousands comma does not count). */
-const numbersOf = (text: string) => (text.match(/\d[\d,]*/g) ?? []).map((n) => n.replace(/,/g, '')).sort();
+/** The numbers a text names, as digits: a language's thousands separator (1,000 1.000 1 000) does not count. */
+const numbersOf = (text: string) => (text.match(/\d(?:[\d,.\u00a0\u202f ]*\d)?/g) ?? []).map((n) => n.replace(/\D/g, '')).sort();
 
 /**
  * The server's texts in each language but English (src/locales/server/<locale>.json): exactly the

@@ -30,7 +30,15 @@ const serverLoaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: Serv
   fr: () => import('./server/fr.json'),
 };
 
-export async function loadServerTexts(locale: Locale): Promise<ServerTexts | null> {
+/** Says a server's text in one language. */
+export type ServerTextTranslator = (text: string) => string;
+
+/**
+ * The translator of the server's texts into a language, or null for English. The catalog and its
+ * reader load with the language (they name every protocol text, so they stay off the first page).
+ */
+export async function loadServerTexts(locale: Locale): Promise<ServerTextTranslator | null> {
   if (locale === 'en') return null;
-  return (await serverLoaders[locale]()).default;
+  const [{ translateServerText }, texts] = await Promise.all([import('./server-texts'), serverLoaders[locale]()]);
+  return (text) => translateServerText(text, texts.default);
 }

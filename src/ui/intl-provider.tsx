@@ -2,8 +2,7 @@ import { DirectionProvider } from '@radix-ui/react-direction';
 import { useSelector } from '@xstate/react';
 import { useEffect, useState, type ReactNode } from 'react';
 import { IntlProvider } from 'react-intl';
-import { englishMessages, loadMessages, loadServerTexts, type Messages } from '../locales/load';
-import type { ServerTexts } from '../locales/server-texts';
+import { englishMessages, loadMessages, loadServerTexts, type Messages, type ServerTextTranslator } from '../locales/load';
 import { RTL_LOCALES, type Locale } from '../protocol/locales';
 import { useChild } from './app-context';
 import { ServerTextsContext } from './lib/server-text';
@@ -16,7 +15,7 @@ import { ServerTextsContext } from './lib/server-text';
 export function AppIntlProvider({ children }: { children: ReactNode }) {
   const settingsRef = useChild('settings');
   const settings = useSelector(settingsRef, (s) => s.context);
-  const [loaded, setLoaded] = useState<{ locale: Locale; messages: Messages; server: ServerTexts | null }>({ locale: 'en', messages: englishMessages, server: null });
+  const [loaded, setLoaded] = useState<{ locale: Locale; messages: Messages; server: ServerTextTranslator | null }>({ locale: 'en', messages: englishMessages, server: null });
 
   useEffect(() => {
     let live = true;

@@ -29,7 +29,7 @@ test('a refused sign-in is said in the language picked, and follows a change of 
 });
 
 test('a council member reading French sees the ledger’s refusal in French', async ({ page }) => {
-  const council = await accountWithRank('council', 'srvfr');
+  const council = await accountWithRank('council');
   const player = await register(newAccount('srvpl'));
   await signInIn(page, 'fr', council);
   await page.waitForURL((url) => !url.pathname.startsWith('/signin'));

@@ -1,11 +1,12 @@
-import { createContext, useCallback, useContext } from 'react';
-import { translateServerText, type ServerTexts } from '../../locales/server-texts';
+import { createContext, useContext } from 'react';
+import type { ServerTextTranslator } from '../../locales/load';
 
-/** The reader's language's server texts (null: English), given by AppIntlProvider with its messages. */
-export const ServerTextsContext = createContext<ServerTexts | null>(null);
+/** Says the server's texts in the reader's language (null: English, as sent); given by AppIntlProvider with its messages. */
+export const ServerTextsContext = createContext<ServerTextTranslator | null>(null);
+
+const asSent = (text: string) => text;
 
 /** Says a server's text (a refusal, a row's note, a system reason) in the reader's language. */
-export function useServerText(): (text: string) => string {
-  const texts = useContext(ServerTextsContext);
-  return useCallback((text: string) => translateServerText(text, texts), [texts]);
+export function useServerText(): ServerTextTranslator {
+  return useContext(ServerTextsContext) ?? asSent;
 }

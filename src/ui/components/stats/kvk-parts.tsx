@@ -1,7 +1,10 @@
-import { FormattedMessage, useIntl } from 'react-intl';
+import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { KvkStatus } from '../../../api/kvk';
+import { KVK_ERRORS } from '../../../protocol/kvk';
 import { cn } from '../../lib/cn';
-import { QueryError } from '../query-error';
+import { isUnreachable } from '../../lib/unreachable';
+import { Alert } from '../alert';
+import { useErrorText } from '../query-error';
 import { Progress } from '../progress';
 
 // KvK parts the KvK pages and a player's profile share.
@@ -39,8 +42,29 @@ export function ProgressBar({ value, labelId, testId }: { value: number; labelId
   );
 }
 
-/** A KvK call's refusal, in the reader's language (a window's name after its text is kept). */
+/**
+ * The KvK form's texts in the reader's language, in the form's own words ("requirement rows" for
+ * brackets); a window's name after its text is kept. Any other text goes to `say` (the server's
+ * texts in the reader's language).
+ */
+export function kvkError(intl: IntlShape, message: string, say: (text: string) => string): string {
+  for (const [key, text] of Object.entries(KVK_ERRORS)) {
+    // query errors (a bad sort or page) come from no form and keep the server's text
+    if (!(`kvk.error.${key}` in intl.messages)) continue;
+    if (message === text) return intl.formatMessage({ id: `kvk.error.${key}` });
+    if (message.startsWith(`${text} (`)) return `${intl.formatMessage({ id: `kvk.error.${key}` })} ${message.slice(text.length + 1)}`;
+  }
+  return say(message);
+}
+
 export function KvkAlert({ error }: { error: unknown }) {
-  return <QueryError error={error} />;
+  const intl = useIntl();
+  const text = useErrorText();
+  if (!error) return null;
+  return (
+    <Alert variant="error">
+      <bdi>{isUnreachable(error) ? text(error) : kvkError(intl, (error as Error).message, text)}</bdi>
+    </Alert>
+  );
 }
 

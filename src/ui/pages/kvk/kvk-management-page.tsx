@@ -18,7 +18,7 @@ import { Field } from '../../components/field';
 import { Empty, GovernorLink, useScans } from '../../components/stats/scan-parts';
 import { Hint } from '../../components/hint';
 import { useServerText } from '../../lib/server-text';
-import { KvkAlert, MarkDialog, StatusTag, useUnmark } from './shared';
+import { kvkError, KvkAlert, MarkDialog, StatusTag, useUnmark } from './shared';
 
 interface Draft {
   name: string;
@@ -119,7 +119,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
     const body = toBody(draft);
     const parsed = seasonBody.safeParse(body);
     if (!parsed.success) {
-      setInvalid(parsed.error.issues[0].message);
+      setInvalid(kvkError(intl, parsed.error.issues[0].message, say));
       return;
     }
     save.mutate(body);
@@ -232,7 +232,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
           ))}
         </Section>
 
-        {invalid && <ErrorAlert>{say(invalid)}</ErrorAlert>}
+        {invalid && <ErrorAlert>{invalid}</ErrorAlert>}
         <KvkAlert error={save.error} />
         <div className="flex flex-wrap justify-end gap-2">
           <Button type="button" variant="outline" onClick={onCancel}>

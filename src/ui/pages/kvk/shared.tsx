@@ -9,7 +9,7 @@ import { Input } from '../../components/input';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../../components/field';
 
-export { KvkAlert, ProgressBar, StatusTag } from '../../components/stats/kvk-parts';
+export { KvkAlert, ProgressBar, StatusTag, kvkError } from '../../components/stats/kvk-parts';
 import { KvkAlert } from '../../components/stats/kvk-parts';
 
 /**
