@@ -76,7 +76,8 @@ export function translateServerText(text: string, texts: ServerTexts | null): st
     if (!values) continue;
     const translated = texts[template.key];
     if (!translated) return text;
-    for (const name of Object.keys(values)) if (NESTED.has(name)) values[name] = exact(values[name], texts);
+    // each value isolated (FSI … PDI): a Latin name or "#12" keeps its own direction in an Arabic sentence
+    for (const name of Object.keys(values)) values[name] = `\u2068${NESTED.has(name) ? exact(values[name], texts) : values[name]}\u2069`;
     return fill(translated, values);
   }
   return text;

@@ -11,6 +11,8 @@ import { fill, holesOf } from '../../src/protocol/texts';
 
 const shipped = (locale: string) => JSON.parse(readFileSync(`src/locales/server/${locale}.json`, 'utf8')) as ServerTexts;
 const fr = shipped('fr');
+/** A value as the translation writes it: isolated, so it keeps its own direction. */
+const iso = (values: Record<string, string | number>) => Object.fromEntries(Object.entries(values).map(([k, v]) => [k, `\u2068${v}\u2069`]));
 const ar = shipped('ar');
 
 describe('fill and read back', () => {
@@ -25,7 +27,7 @@ describe('fill and read back', () => {
       const holes = holesOf(text);
       if (!holes.length) continue;
       const values = Object.fromEntries(holes.map((h, i) => [h, `v${i} x`]));
-      expect(translateServerText(fill(text, values), echo)).toBe(`${key}|${holes.map((_, i) => `v${i} x`).join('|')}`);
+      expect(translateServerText(fill(text, values), echo)).toBe(`${key}|${holes.map((_, i) => `\u2068v${i} x\u2069`).join('|')}`);
     }
   });
 });
@@ -42,24 +44,24 @@ describe('a server text in the reader’s language', () => {
 
   it('keeps the values of a template: ids, dates, names', () => {
     const said = translateServerText(duplicateFileText(12, '2024-03-03'), fr);
-    expect(said).toBe(fill(fr['SCAN_TEMPLATES.duplicateFile'], { scanId: 12, takenAt: '2024-03-03' }));
-    expect(said).toContain('#12');
+    expect(said).toBe(fill(fr['SCAN_TEMPLATES.duplicateFile'], iso({ scanId: 12, takenAt: '2024-03-03' })));
+    expect(said).toContain('#\u206812\u2069');
     expect(said).toContain('2024-03-03');
-    expect(translateServerText(alreadyAppliedText(7), ar)).toBe(fill(ar['RULE_TEMPLATES.alreadyApplied'], { runId: 7 }));
+    expect(translateServerText(alreadyAppliedText(7), ar)).toBe(fill(ar['RULE_TEMPLATES.alreadyApplied'], iso({ runId: 7 })));
     const reason = automaticReason({ id: 3, name: 'Power "up", (x)' }, 10, 11, 123456);
-    expect(translateServerText(reason, fr)).toBe(fill(fr['RULE_TEMPLATES.reason'], { ruleId: 3, rule: 'Power "up", (x)', from: 10, to: 11, governorId: 123456 }));
+    expect(translateServerText(reason, fr)).toBe(fill(fr['RULE_TEMPLATES.reason'], iso({ ruleId: 3, rule: 'Power "up", (x)', from: 10, to: 11, governorId: 123456 })));
   });
 
   it('translates a protocol text inside a template (a bulk line’s ledger refusal, a sentinel’s meaning)', () => {
     const line = fill(POINTS_TEMPLATES.bulkRefusal, { line: 4, username: 'Zed', message: POINTS_ERRORS.moreThanBalance });
-    expect(translateServerText(line, fr)).toBe(fill(fr['POINTS_TEMPLATES.bulkRefusal'], { line: 4, username: 'Zed', message: fr['POINTS_ERRORS.moreThanBalance'] }));
-    expect(translateServerText(SCAN_ROW_TEXTS.sentinel('T5 Kills', -2), ar)).toBe(fill(ar['SCAN_ROW_TEMPLATES.sentinel'], { column: 'T5 Kills', value: -2, meaning: ar['SENTINEL_TEXTS.skipped'] }));
+    expect(translateServerText(line, fr)).toBe(fill(fr['POINTS_TEMPLATES.bulkRefusal'], iso({ line: 4, username: 'Zed', message: fr['POINTS_ERRORS.moreThanBalance'] })));
+    expect(translateServerText(SCAN_ROW_TEXTS.sentinel('T5 Kills', -2), ar)).toBe(fill(ar['SCAN_ROW_TEMPLATES.sentinel'], iso({ column: 'T5 Kills', value: -2, meaning: ar['SENTINEL_TEXTS.skipped'] })));
   });
 
   it('leaves a text it does not know, and a person’s own words in a hole, as they are', () => {
     expect(translateServerText('Bought for the alliance fort', fr)).toBe('Bought for the alliance fort');
     const line = fill(POINTS_TEMPLATES.bulkRefusal, { line: 2, username: 'Zed', message: 'Some other words.' });
-    expect(translateServerText(line, fr)).toBe(fill(fr['POINTS_TEMPLATES.bulkRefusal'], { line: 2, username: 'Zed', message: 'Some other words.' }));
+    expect(translateServerText(line, fr)).toBe(fill(fr['POINTS_TEMPLATES.bulkRefusal'], iso({ line: 2, username: 'Zed', message: 'Some other words.' })));
     expect(translateServerText(BULK_ROW_ERRORS.amount, {})).toBe(BULK_ROW_ERRORS.amount);
   });
 });
