@@ -54,7 +54,8 @@ export function classifyError(error: unknown): { statusCode: number; message: st
   // a flood of sign-ups or sign-ins filled the password-hashing queue: try again, nothing was done
   if (error instanceof PasswordsBusyError) return { statusCode: 503, message: HTTP_ERRORS.busy };
   const { code, statusCode } = (error ?? {}) as { code?: unknown; statusCode?: unknown };
-  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { statusCode: 400, message: HTTP_ERRORS.bodyTooLarge };
+  if (code === 'FST_ERR_CTP_BODY_TOO_LARGE') return { statusCode: 413, message: HTTP_ERRORS.bodyTooLarge };
+  if (code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return { statusCode: 415, message: HTTP_ERRORS.jsonOnly };
   if (typeof code === 'string' && code.startsWith('FST_ERR_CTP_')) return { statusCode: 400, message: AUTH_ERRORS.invalidBody };
   if (typeof statusCode === 'number' && statusCode >= 400 && statusCode < 500) {
     return { statusCode, message: HTTP_ERRORS.badRequest };

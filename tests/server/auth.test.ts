@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_ERRORS } from '../../src/protocol/auth';
+import { HTTP_ERRORS } from '../../src/protocol/http';
 import { call, login, newAccount, register, signedIn, authedSocket, startTestServer, PASSWORD } from './helpers';
 
 let server: Awaited<ReturnType<typeof startTestServer>>;
@@ -49,22 +50,25 @@ describe('POST /auth/register', () => {
     expect(answer.body).toEqual({ status: 'error', error });
   });
 
-  it('refuses malformed JSON, a missing body and another content type with 400 in its shape', async () => {
-    for (const options of [
-      { raw: '{"email": "a@b.c", ' },
-      {},
-      { raw: 'email=a@b.c', contentType: 'application/x-www-form-urlencoded' },
-      { raw: 'hello', contentType: 'text/plain' },
-    ]) {
+  it('refuses malformed JSON and a missing body with 400, another content type with 415 that says to send JSON, in its shape', async () => {
+    for (const options of [{ raw: '{"email": "a@b.c", ' }, {}]) {
       const answer = await call(server, 'POST', '/auth/register', options);
       expect(answer.status).toBe(400);
       expect(answer.body).toEqual({ status: 'error', error: AUTH_ERRORS.invalidBody });
     }
+    for (const options of [
+      { raw: 'email=a@b.c', contentType: 'application/x-www-form-urlencoded' },
+      { raw: '{"email": "a@b.c"}', contentType: 'text/plain' },
+    ]) {
+      const answer = await call(server, 'POST', '/auth/register', options);
+      expect(answer.status).toBe(415);
+      expect(answer.body).toEqual({ status: 'error', error: HTTP_ERRORS.jsonOnly });
+    }
   });
 
-  it('refuses a body that is too large with 400, not 500', async () => {
+  it('refuses a body that is too large with 413, not 500', async () => {
     const answer = await call(server, 'POST', '/auth/register', { body: { ...newAccount(), username: 'x'.repeat(40_000) } });
-    expect(answer.status).toBe(400);
+    expect(answer.status).toBe(413);
     expect(answer.body.status).toBe('error');
     expect(answer.body.error).toMatch(/too large/);
   });

@@ -28,12 +28,16 @@ describe('classifyError', () => {
     expect(classifyError(again)).toEqual({ statusCode: 409, message: 'Line 2: below reserved' });
   });
 
-  it('turns body-parsing errors into 400s', () => {
+  it('turns body-parsing errors into 413 (too large), 415 (not JSON) and 400 (the rest)', () => {
     expect(classifyError(Object.assign(new Error('x'), { code: 'FST_ERR_CTP_BODY_TOO_LARGE', statusCode: 413 }))).toEqual({
-      statusCode: 400,
+      statusCode: 413,
       message: HTTP_ERRORS.bodyTooLarge,
     });
     expect(classifyError(Object.assign(new Error('x'), { code: 'FST_ERR_CTP_INVALID_MEDIA_TYPE', statusCode: 415 }))).toEqual({
+      statusCode: 415,
+      message: HTTP_ERRORS.jsonOnly,
+    });
+    expect(classifyError(Object.assign(new Error('x'), { code: 'FST_ERR_CTP_EMPTY_JSON_BODY', statusCode: 400 }))).toEqual({
       statusCode: 400,
       message: AUTH_ERRORS.invalidBody,
     });
