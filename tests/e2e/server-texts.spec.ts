@@ -28,13 +28,16 @@ test('a refused sign-in is said in the language picked, and follows a change of 
   await expect(notices('en')).toContainText('The email or password is incorrect.');
 });
 
-test('a council member reading French sees the ledger’s refusal in French', async ({ page }) => {
+test('a council member reading French sees the form’s and the ledger’s refusals in French', async ({ page }) => {
   const council = await accountWithRank('council');
   const player = await register(newAccount('srvpl'));
   await signInIn(page, 'fr', council);
   await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
   await page.goto('/my-kingdom/kingdom-points/point-management');
   const fr = pageTexts('fr');
+  // the form checks with the protocol's schema first: its field errors are said in French too
+  await page.getByRole('button', { name: fr['points.deduct'], exact: true }).click();
+  await expect(page.getByText(serverTexts('fr')['POINTS_ERRORS.usernameRequired'], { exact: true })).toBeVisible();
   await page.getByLabel(fr['points.player'], { exact: true }).fill(player.username);
   await page.getByLabel(fr['points.amount'], { exact: true }).fill('50');
   await page.getByLabel(fr['points.reason'], { exact: true }).fill('Amende');

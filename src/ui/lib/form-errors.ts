@@ -35,12 +35,15 @@ const LOCALIZED: Record<string, [id: string, values: Record<string, number>]> = 
   [SETTINGS_ERRORS.kingdomNumber]: ['kingdom.error.number', { min: 1, max: KINGDOM_NUMBER_MAX }],
 };
 
-/** A schema issue of an item or settings form in the reader's language (a text it does not know stays as it is). */
-export function localizedError(intl: IntlShape, issue: { message: string; path: readonly PropertyKey[] }): string {
+/**
+ * A schema issue of a form in the reader's language: in the form's own unit and number format where
+ * LOCALIZED says it, else as the server's texts are said (`say`, from useServerText).
+ */
+export function localizedError(intl: IntlShape, say: (text: string) => string, issue: { message: string; path: readonly PropertyKey[] }): string {
   // a group name's own length checks carry zod's default text: say what the field wants
   if (issue.path[0] === 'eligibility' && issue.path[1] === 'groups') return intl.formatMessage({ id: 'manage.error.groups' }, { max: GROUP_NAME_MAX });
   const found = LOCALIZED[issue.message];
-  return found ? intl.formatMessage({ id: found[0] }, found[1]) : issue.message;
+  return found ? intl.formatMessage({ id: found[0] }, found[1]) : say(issue.message);
 }
 
 /** A schema issue as it comes from zod (`safeParse(...).error.issues`). */
@@ -56,13 +59,14 @@ export interface SchemaIssue {
  */
 export function formErrors<F extends string>(
   intl: IntlShape,
+  say: (text: string) => string,
   issues: readonly SchemaIssue[],
   fieldOf: (path: readonly PropertyKey[]) => F | undefined = (path) => (path.length > 0 ? (String(path[0]) as F) : undefined),
 ): Partial<Record<F, string>> {
   const errors: Partial<Record<F, string>> = {};
   for (const issue of issues) {
     const field = fieldOf(issue.path);
-    if (field !== undefined && errors[field] === undefined) errors[field] = localizedError(intl, issue);
+    if (field !== undefined && errors[field] === undefined) errors[field] = localizedError(intl, say, issue);
   }
   return errors;
 }

@@ -14,6 +14,7 @@ import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
 import { Field } from '../../components/field';
 import { formErrors } from '../../lib/form-errors';
+import { useServerText } from '../../lib/server-text';
 
 interface Draft {
   kingdomName: string;
@@ -67,6 +68,7 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
     setDraft({ ...draft, ...patch });
     if (save.isSuccess) save.reset();
   };
+  const say = useServerText();
   const [errors, setErrors] = useState<Partial<Record<keyof Draft, string>>>({});
   function submit(e: FormEvent) {
     e.preventDefault();
@@ -75,7 +77,7 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
     if (!parsed.success) {
       // in the reader's language, the field's own unit (minutes for the duration) and number format
       setErrors(
-        formErrors<keyof Draft>(intl, parsed.error.issues, (path) => {
+        formErrors<keyof Draft>(intl, say, parsed.error.issues, (path) => {
           const [top, sub] = path.map(String);
           return (top === 'defaults' ? (sub === 'duration' ? 'durationMinutes' : sub) : top) as keyof Draft;
         }),

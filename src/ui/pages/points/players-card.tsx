@@ -16,6 +16,7 @@ import { cn } from '../../lib/cn';
 import { Field } from '../../components/field';
 import { formErrors } from '../../lib/form-errors';
 import { useDebounced } from '../../lib/use-debounced';
+import { useServerText } from '../../lib/server-text';
 
 type Errors = Partial<Record<'username' | 'delta' | 'reason', string>>;
 
@@ -26,6 +27,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
   const queryClient = useQueryClient();
   const [amount, setAmount] = useState('');
   const [reason, setReason] = useState('');
+  const say = useServerText();
   const [errors, setErrors] = useState<Errors>({});
   const change = useMutation({
     mutationFn: (body: { username: string; delta: number; reason: string }) => points.change(body),
@@ -46,7 +48,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
       // the button gives the sign: "-25" with Deduct would otherwise grant 25
       const noSign: Errors = n < 0 ? { delta: intl.formatMessage({ id: 'points.error.noSign' }) } : {};
       if (!parsed.success || n < 0) {
-        setErrors({ ...(parsed.success ? {} : formErrors<keyof Errors>(intl, parsed.error.issues)), ...noSign });
+        setErrors({ ...(parsed.success ? {} : formErrors<keyof Errors>(intl, say, parsed.error.issues)), ...noSign });
         return;
       }
       setErrors({});

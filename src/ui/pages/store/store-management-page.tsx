@@ -241,6 +241,7 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
 /** Create an item, or edit a scheduled one (the server refuses once it started). */
 function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreItem | null; onDone: () => void }) {
   const intl = useIntl();
+  const say = useServerText();
   const storeApi = useApi(createStoreApi);
   const storeOffice = useApi(createStoreOfficeApi);
   const queryClient = useQueryClient();
@@ -267,7 +268,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
     const body = toBody(form);
     const parsed = createItemBody.safeParse(body);
     if (!parsed.success) {
-      setErrors(formErrors(intl, parsed.error.issues, fieldOf));
+      setErrors(formErrors(intl, say, parsed.error.issues, fieldOf));
       return;
     }
     setErrors({});
