@@ -21,14 +21,8 @@ export async function loadMessages(locale: Locale): Promise<Messages> {
   return (await loaders[locale]()).default;
 }
 
-/** The server's texts in a language (null for English: the wire's own texts), loaded on demand with its messages. */
-const serverLoaders: Record<Exclude<Locale, 'en'>, () => Promise<{ default: ServerTexts }>> = {
-  zh: () => import('./server/zh.json'),
-  ar: () => import('./server/ar.json'),
-  it: () => import('./server/it.json'),
-  es: () => import('./server/es.json'),
-  fr: () => import('./server/fr.json'),
-};
+/** The server's texts in each language but English (the wire's own), loaded on demand with its messages. */
+const serverTextFiles = import.meta.glob<{ default: ServerTexts }>('./server/*.json');
 
 /** Says a server's text in one language. */
 export type ServerTextTranslator = (text: string) => string;
@@ -39,6 +33,6 @@ export type ServerTextTranslator = (text: string) => string;
  */
 export async function loadServerTexts(locale: Locale): Promise<ServerTextTranslator | null> {
   if (locale === 'en') return null;
-  const [{ translateServerText }, texts] = await Promise.all([import('./server-texts'), serverLoaders[locale]()]);
+  const [{ translateServerText }, texts] = await Promise.all([import('./server-texts'), serverTextFiles[`./server/${locale}.json`]()]);
   return (text) => translateServerText(text, texts.default);
 }
