@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, acceptCookies, api, balance, connection, register, reserved, signIn, toasts, tokenOf, uniqueTag, valueOf } from './support';
+import { ADMIN, acceptCookies, api, balance, connection, liveCard, register, reserved, signIn, toasts, tokenOf, uniqueTag, valueOf } from './support';
 
 async function openStore(page: Page, account: { email: string; password: string }) {
   await acceptCookies(page);
@@ -103,4 +103,18 @@ test('an item that starts while the store is open plays the chime: the page’s 
   await expect.poll(async () => (await chime()).plays.length).toBeGreaterThan(0);
   // the sign-in's click lets the page play sound; a blocked blob: source would end NotSupportedError
   expect(await chime()).toEqual({ blocked: [], plays: ['played'] });
+});
+
+test('any amount from the minimum up can be bid, not only the increment’s steps (213 on an item of +10)', async ({ page }) => {
+  const admin = await tokenOf(ADMIN);
+  const player = await register();
+  await api('points/transactions', { username: player.username, delta: 1_000, reason: 'Auction test' }, admin);
+  const itemName = `Off-step relic ${uniqueTag()}`;
+  await api('store/items', { itemName, start_price: 100, minIncrement: 10, duration: 600, extendWindow: 0, maxExtensions: 0 }, admin);
+  await openStore(page, player);
+  const card = await liveCard(page, itemName);
+  await card.getByRole('spinbutton', { name: /^Bid amount for / }).fill('213');
+  await card.getByRole('button', { name: 'Bid', exact: true }).click();
+  await expect(valueOf(card, 'Current bid')).toHaveText('213');
+  await expect(reserved(page)).toHaveText('213 reserved');
 });

@@ -56,6 +56,8 @@ export function BidBox({ item }: { item: ItemRef }) {
   return (
     <form
       className="grid gap-2"
+      // checkBid is the rule (at least the minimum, any amount above it): the field's step only sets the arrow keys' stride
+      noValidate
       onSubmit={(e) => {
         e.preventDefault();
         send(amount);
