@@ -452,7 +452,9 @@ export class AutomaticPoints {
   /**
    * A scan was applied: every rule with auto on runs over it and the scan before it (by takenAt),
    * after the import has answered, one run at a time. Only for the newest scan: a scan filed in the
-   * past would overlap runs already paid. A run already applied, or that pays no account, is skipped.
+   * past would overlap runs already paid. A run already applied, or that pays no account, is skipped;
+   * so is one whose time overlaps a run of the rule already paid (the newest scan replaced a deleted
+   * one, say): paying it again is a person's decision, made on the preview that names the overlap.
    */
   scanArrived(scan: Scan): void {
     this.chain = this.chain.then(() => this.runAuto(scan)).catch((error: unknown) => this.log.error({ err: error, scan: scan.id }, 'automatic points after a scan failed'));
@@ -472,6 +474,11 @@ export class AutomaticPoints {
     for (const rule of rules) {
       try {
         if ((await existingRun(this.db, rule.id, previous.id, scan.id)) !== null) continue;
+        const overlaps = await overlapping(this.db, rule, previous, scan);
+        if (overlaps.length) {
+          this.log.warn({ rule: rule.id, from: previous.id, to: scan.id, overlaps: overlaps.map((o) => o.id) }, 'automatic points did not run by themselves: the time overlaps a run already paid');
+          continue;
+        }
         const plan = await planRun(this.db, rule, previous, scan);
         if (plan.awards.length === 0) continue;
         const run = await this.book(plan, SYSTEM, true);

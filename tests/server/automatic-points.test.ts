@@ -354,6 +354,24 @@ describe('a rule with auto on runs by itself whenever a scan arrives', () => {
     expect((await preview(ruleId, s1.id, s2.id)).status).toBe(409);
     await expectBooksBalance(server.db);
   });
+
+  it('not over a time already paid: the newest scan deleted and imported again (corrected) pays nothing by itself', async () => {
+    const a = await claimant();
+    await scanAt([{ id: a.governorId, t4Kills: 0 }]);
+    const ruleId = ((await rule({ name: 'T4 auto', stat: 't4Kills', per: 10, points: 1, auto: true })).body.rule as { id: number }).id;
+    const newestAt = Date.UTC(2026, 2, nextDay++);
+    const newest = await importScan(server, admin.token, newestAt, [{ id: a.governorId, t4Kills: 500 }]);
+    await automaticPointsFor(server.db)!.idle();
+    expect(await balanceOf(a.username)).toBe(50);
+    expect((await call(server, 'DELETE', `/scans/${newest.id}`, { token: admin.token })).status).toBe(200);
+    // the corrected file (its figure read right this time), taken at the same moment
+    await importScan(server, admin.token, newestAt, [{ id: a.governorId, t4Kills: 100 }]);
+    await automaticPointsFor(server.db)!.idle();
+    expect(await balanceOf(a.username)).toBe(50);
+    const runs = (await call(server, 'GET', '/points/runs', { token: council.token })).body.runs as { ruleId: number }[];
+    expect(runs.filter((r) => r.ruleId === ruleId)).toHaveLength(1);
+    await expectBooksBalance(server.db);
+  });
 });
 
 describe('migration 0013 on a database with runs from before it', () => {
