@@ -1,5 +1,5 @@
 import { assign, fromPromise, setup } from 'xstate';
-import { EMAIL_RULE, PLAYER_ID_RULE, isStrongPassword } from '../protocol/auth';
+import { EMAIL_RULE, PLAYER_ID_RULE, isStrongPassword, normalisePlayerId } from '../protocol/auth';
 import { errorText } from './signIn.machine';
 
 /**
@@ -24,7 +24,7 @@ export function validateSignUp(v: SignUpValues): SignUpErrors {
   const errors: SignUpErrors = {};
   if (!v.username.trim()) errors.username = 'signup.usernameRequired';
   if (!v.playerid.trim()) errors.playerid = 'signup.playeridRequired';
-  else if (!PLAYER_ID_RULE.test(v.playerid.trim())) errors.playerid = 'signup.playeridRequired';
+  else if (!PLAYER_ID_RULE.test(normalisePlayerId(v.playerid))) errors.playerid = 'signup.playeridRequired';
   if (!EMAIL_RULE.test(v.email.trim())) errors.email = 'signup.emailInvalid';
   if (!isStrongPassword(v.password)) errors.password = 'signup.passwordRule';
   if (!v.confirm) errors.confirm = 'signup.confirmRequired';

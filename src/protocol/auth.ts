@@ -14,7 +14,9 @@ export const PASSWORD_RULE = /^(?=.*[a-z])(?=.*[A-Z])(?=.*\d)(?=.*[^A-Za-z0-9]).
 export const USERNAME_MAX_LENGTH = 32;
 export const EMAIL_MAX_LENGTH = 254;
 /** Governor ids are all digits; twelve is more than any game server hands out. */
-export const PLAYER_ID_RULE = /^\d{1,12}$/;
+export const PLAYER_ID_RULE = /^[1-9]\d{0,11}$/;
+/** A governor id as stored: trimmed, without leading zeros ("051000002" is governor 51000002, whose claim it would dodge). */
+export const normalisePlayerId = (id: string) => id.trim().replace(/^0+(?=\d)/, '');
 export const EMAIL_RULE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 export function isStrongPassword(value: string): boolean {
@@ -29,7 +31,7 @@ export const AUTH_ERRORS = {
   usernameRequired: 'Please fill in a valid username',
   usernameTooLong: `The username may have at most ${USERNAME_MAX_LENGTH} characters.`,
   playerIdRequired: 'Please fill in a valid governer id',
-  playerIdDigits: 'The governor id must be a number of at most 12 digits.',
+  playerIdDigits: 'The governor id must be a whole number from 1, of at most 12 digits.',
   weakPassword:
     'Password must contain minimum eight characters, at least one uppercase letter, one number and one special character!',
   emailTaken: 'An account with this email already exists.',
@@ -141,7 +143,7 @@ export const registerBody = z.object({
   playerid: z.pipe(
     z.union([z.string(), z.number()], { error: AUTH_ERRORS.playerIdRequired }),
     z.pipe(
-      z.transform((v: string | number) => String(v).trim()),
+      z.transform((v: string | number) => normalisePlayerId(String(v))),
       z.string().check(z.minLength(1, AUTH_ERRORS.playerIdRequired), z.regex(PLAYER_ID_RULE, AUTH_ERRORS.playerIdDigits)),
     ),
   ),

@@ -38,6 +38,20 @@ describe('a governor id belongs to one account', () => {
     expect(holders).toEqual([{ username: first.username }]);
   });
 
+  it('reads leading zeros away (the same governor, refused as taken) and refuses governor 0', async () => {
+    await register(server, { ...newAccount('gov'), playerid: '31415927' });
+    const zeros = await signUp({ ...newAccount('gov'), playerid: '0031415927' });
+    expect(zeros.status).toBe(409);
+    expect(zeros.body).toEqual({ status: 'error', error: AUTH_ERRORS.playerIdTaken });
+    for (const playerid of ['0', '000']) {
+      const zero = await signUp({ ...newAccount('gov'), playerid });
+      expect(zero.status).toBe(400);
+      expect(zero.body).toEqual({ status: 'error', error: AUTH_ERRORS.playerIdDigits });
+    }
+    const padded = await register(server, { ...newAccount('gov'), playerid: '0061' });
+    expect((await server.db.selectFrom('users').select('playerid').where('username', '=', padded.username).executeTakeFirstOrThrow()).playerid).toBe('61');
+  });
+
   it('lets only one of two sign-ups racing for one governor id through', async () => {
     const answers = await Promise.all([0, 1, 2, 3].map(() => signUp({ ...newAccount('race'), playerid: '27182818' })));
     expect(answers.map((a) => a.status).sort()).toEqual([200, 409, 409, 409]);

@@ -69,6 +69,10 @@ describe('validateSignUp (SPEC 5)', () => {
     expect(errorsOf({ playerid: '1234567890123' })).toEqual({ playerid: 'signup.playeridRequired' });
     expect(errorsOf({ playerid: ' 42 ' })).toEqual({});
     expect(errorsOf({ playerid: '7' })).toEqual({});
+    // 0 is no governor; leading zeros are the same governor (the server stores it without them)
+    expect(errorsOf({ playerid: '0' })).toEqual({ playerid: 'signup.playeridRequired' });
+    expect(errorsOf({ playerid: '000' })).toEqual({ playerid: 'signup.playeridRequired' });
+    expect(errorsOf({ playerid: '0042' })).toEqual({});
   });
 
   it.each(['', 'plain', 'no-at.example.com', 'a@b', '@example.com', 'a@.', 'a b@example.com'])('rejects the email %j', (email) => {
