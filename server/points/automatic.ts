@@ -402,6 +402,7 @@ export type Booker = Pick<PointsService, 'bookWith'>;
 
 export interface Log {
   info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
   error(obj: object, msg: string): void;
 }
 

@@ -161,7 +161,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                       <RankTag rank={user.rank} className="lg:hidden" />
                       <NativeSelect
                         aria-label={intl.formatMessage({ id: 'admin.users.rankOf' }, { username: user.username })}
-                        className="w-32"
+                        className="w-auto min-w-32 max-w-full"
                         value={(RANKS as readonly string[]).includes(user.rank) ? user.rank : ''}
                         disabled={busy}
                         onChange={(e) => changeRank.mutate({ username: user.username, rank: e.target.value as Rank })}

@@ -414,9 +414,12 @@ function RunsCard() {
                   <bdi>{r.ruleName}</bdi>
                 </Td>
                 <Td className="whitespace-nowrap tabular-nums">
-                  <bdi dir="ltr">
-                    #{r.fromScanId} → #{r.toScanId}
-                  </bdi>
+                  {/* from → to in the reading direction: the arrow turns in right-to-left */}
+                  <bdi>#{r.fromScanId}</bdi>{' '}
+                  <span aria-hidden="true" className="inline-block rtl:rotate-180">
+                    →
+                  </span>{' '}
+                  <bdi>#{r.toScanId}</bdi>
                 </Td>
                 <CountCell value={r.entries} />
                 <CountCell value={r.total} />

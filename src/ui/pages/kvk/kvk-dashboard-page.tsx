@@ -238,7 +238,11 @@ function Suggested({ data, onConfirm }: { data: StandingsAnswer; onConfirm: (s: 
             <GovernorLink governorId={s.governorId} name={s.name} className="min-w-0 truncate" />
             <bdi className="text-muted-foreground">{s.alliance}</bdi>
             <span className="tabular-nums">
-              <Num value={s.startPower} /> → <Num value={s.power} />
+              <Num value={s.startPower} />{' '}
+              <span aria-hidden="true" className="inline-block rtl:rotate-180">
+                →
+              </span>{' '}
+              <Num value={s.power} />
             </span>
             <span className="text-muted-foreground">
               <FormattedMessage id="stat.deads" /> <Num value={s.gains.deads} signed />
