@@ -259,6 +259,16 @@ export interface PointsRunsTable {
   created_at: number;
 }
 
+/** A bulk award file applied (0014): its SHA-256, so a later preview of the same file says so. */
+export interface BulkAwardsTable {
+  id: Generated<number>;
+  sha256: string;
+  rows: number;
+  total: number;
+  actor_id: number | null;
+  created_at: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -283,6 +293,7 @@ export interface Database {
   kingdoms: KingdomsTable;
   points_rules: PointsRulesTable;
   points_runs: PointsRunsTable;
+  bulk_awards: BulkAwardsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

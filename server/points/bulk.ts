@@ -1,5 +1,7 @@
 import crypto from 'node:crypto';
 import {
+  BULK_EARLIER_MAX,
+  type BulkEarlier,
   POINTS_TEMPLATES,
   BULK_MAX_ROWS,
   BULK_ROW_ERRORS,
@@ -13,6 +15,7 @@ import {
 } from '../../src/protocol/points';
 import { fill } from '../../src/protocol/texts';
 import type { Db } from '../db/open';
+import type { Queryable } from '../db/write';
 import type { UserRow } from '../db/schema';
 import { Conflict, Invalid } from '../errors';
 import type { PointsService } from './service';
@@ -242,6 +245,8 @@ export async function checkRows(db: Db, raw: RawRow[]): Promise<{ rows: BulkRow[
 
 interface Pending {
   actorId: number;
+  /** The file's SHA-256, kept with the apply (bulk_awards). */
+  sha256: string;
   expiresAt: number;
   invalid: number;
   planned: PlannedRow[];
@@ -255,6 +260,22 @@ interface Pending {
  */
 export const MAX_PENDING_PER_USER = 20;
 
+/** A file's SHA-256 (hex). */
+export const fileSha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
+
+/** The earlier applies of a file, newest first (at most BULK_EARLIER_MAX). */
+export async function earlierApplies(db: Queryable, sha256: string): Promise<BulkEarlier[]> {
+  const rows = await db
+    .selectFrom('bulk_awards as b')
+    .leftJoin('users as u', 'u.id', 'b.actor_id')
+    .select(['b.created_at', 'u.username', 'b.rows', 'b.total'])
+    .where('b.sha256', '=', sha256)
+    .orderBy('b.id', 'desc')
+    .limit(BULK_EARLIER_MAX)
+    .execute();
+  return rows.map((r) => ({ at: Number(r.created_at), by: r.username ?? null, rows: Number(r.rows), total: Number(r.total) }));
+}
+
 /**
  * Previews by token, in memory: a token is good for 10 minutes, for the account that made it, and
  * for one apply (a restart forgets them: upload the file again).
@@ -264,12 +285,12 @@ export class BulkPreviews {
 
   constructor(private readonly now: () => number) {}
 
-  add(actorId: number, rows: BulkRow[], planned: PlannedRow[]): BulkPreview {
+  add(actorId: number, rows: BulkRow[], planned: PlannedRow[], file: { sha256: string; earlier: BulkEarlier[] }): BulkPreview {
     this.prune(actorId);
     const token = crypto.randomBytes(24).toString('base64url');
     const invalid = rows.filter((r) => r.error !== null).length;
-    this.pending.set(token, { actorId, expiresAt: this.now() + BULK_TOKEN_TTL_MS, invalid, planned, applied: false });
-    return { rows, valid: rows.length - invalid, invalid, token };
+    this.pending.set(token, { actorId, sha256: file.sha256, expiresAt: this.now() + BULK_TOKEN_TTL_MS, invalid, planned, applied: false });
+    return { rows, valid: rows.length - invalid, invalid, token, earlier: file.earlier };
   }
 
   /** The preview to apply, or the reason it cannot be applied. */
@@ -304,6 +325,10 @@ export class BulkPreviews {
           target: `${rows().length} rows`,
           detail: { rows: rows().length, players: users.length, total: rows().reduce((sum, row) => sum + row.amount, 0) },
         }),
+        alsoIn: async (trx, _booked, at) => {
+          const total = rows().reduce((sum, row) => sum + row.amount, 0);
+          await trx.insertInto('bulk_awards').values({ sha256: state.preview!.sha256, rows: rows().length, total, actor_id: actorId, created_at: at }).execute();
+        },
         onCommit: () => {
           if (state.preview) state.preview.applied = true;
         },

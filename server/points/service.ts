@@ -2,7 +2,7 @@ import type { Transaction, TransactionKind } from '../../src/protocol/points';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
-import { writeTransaction } from '../db/write';
+import { writeTransaction, type Queryable } from '../db/write';
 import { recordAuditBy } from '../audit/audit';
 import { DomainError, restated } from '../errors';
 import type { Hub } from '../sockets/hub';
@@ -32,6 +32,8 @@ export interface BookOptions {
    * was booked and recorded in the same transaction; purchases and automatic awards leave it out.
    */
   audit?: (booked: Booked) => { action: string; target: string; detail?: Record<string, unknown> };
+  /** More writes that belong with the booking (a bulk award's record of its file), in its transaction. */
+  alsoIn?: (trx: Queryable, booked: Booked, at: number) => Promise<void>;
   /** Runs in the queue right after the commit, before the next job (marks what was booked, e.g. a bulk preview as applied). */
   onCommit?: () => void;
 }
@@ -91,6 +93,7 @@ export class PointsService {
           const entry = options.audit(result);
           await recordAuditBy(trx, options.actorId, entry.action, entry.target, entry.detail ?? {}, at);
         }
+        await options.alsoIn?.(trx, result, at);
         return result;
       });
       options.onCommit?.();

@@ -169,7 +169,12 @@ export const bulkRow = z.object({
 });
 export type BulkRow = z.infer<typeof bulkRow>;
 
-export const bulkPreview = z.object({ rows: z.array(bulkRow), valid: z.int(), invalid: z.int(), token: z.string() });
+/** An earlier apply of the same file (same SHA-256): applying it again pays every row again. */
+export const bulkEarlier = z.object({ at: z.int(), by: z.nullable(z.string()), rows: z.int(), total: z.int() });
+export type BulkEarlier = z.infer<typeof bulkEarlier>;
+/** Earlier applies a preview names, newest first. */
+export const BULK_EARLIER_MAX = 5;
+export const bulkPreview = z.object({ rows: z.array(bulkRow), valid: z.int(), invalid: z.int(), token: z.string(), earlier: z.array(bulkEarlier) });
 export type BulkPreview = z.infer<typeof bulkPreview>;
 
 export const bulkApplyBody = z.object({

@@ -116,8 +116,14 @@ test('bulk award: a "governor id" column may hold usernames, a "player" column i
   await expect(bulk.getByText(/ valid, .* errors?\.$/)).toHaveText('2 rows are valid, 0 rows have errors.');
   await expect(rows.nth(0).getByText(/^by (governor id|username)$/)).toHaveText('by governor id');
   await expect(rows.nth(1).getByText(/^by (governor id|username)$/)).toHaveText('by username');
+  await expect(bulk.getByText(/^This file was already applied/)).toHaveCount(0);
   await bulk.getByRole('button', { name: 'Apply 2 changes' }).click();
   await expect(bulk.getByRole('status').filter({ hasText: /^Applied / })).toHaveText('Applied 2 changes.');
+
+  // the same file once more (another name): the preview says it was applied, by whom, before anything is paid again
+  await choose({ name: 'players (1).csv', mimeType: 'text/csv', buffer: Buffer.from(underPlayer) });
+  await expect(bulk.getByText(/^This file was already applied/)).toContainText(`This file was already applied once, last on`);
+  await expect(bulk.getByText(/^This file was already applied/)).toContainText(`by ${ADMIN.username} (7 points in all). Applying it again pays every row again.`);
 });
 
 test('store history: with no filter the empty text says nothing has finished yet; with a filter, that nothing matches; From after To is said', async ({ page }) => {

@@ -81,6 +81,27 @@ describe('bulk award preview', () => {
     await expectBooksBalance(server.db);
   });
 
+  it('names the earlier applies of the same file (same bytes), so it is not paid twice by mistake', async () => {
+    const a = await player();
+    const csv = `player,amount,reason\r\n${a.username},40,Weekly helps ${a.username}\r\n`;
+    const first = await preview(csv);
+    expect(first.body.earlier).toEqual([]);
+    clock.advance(1_000);
+    expect((await apply(first.body.token as string)).status).toBe(200);
+    const appliedAt = clock.now();
+    // the same file again, under another name: the preview says when, by whom, what it paid
+    const again = await preview(csv, 'awards-copy.csv');
+    expect(again.status).toBe(200);
+    expect(bulkPreview.safeParse(again.body).success).toBe(true);
+    expect(again.body.earlier).toEqual([{ at: appliedAt, by: council.username, rows: 1, total: 40 }]);
+    // a file that differs by a byte has no earlier apply
+    expect((await preview(`${csv}\r\n`)).body.earlier).toEqual([]);
+    // applying it again is a person's decision: it pays again, and both applies are named after
+    expect((await apply(again.body.token as string)).status).toBe(200);
+    expect(await balanceOf(a.username)).toBe(80);
+    expect(((await preview(csv)).body.earlier as unknown[]).length).toBe(2);
+  });
+
   it('reads a file without a header (id or username first) and semicolon-separated files', async () => {
     const a = await player();
     const b = await player();

@@ -15,7 +15,7 @@ import {
   transactionsQuery,
 } from '../../../src/protocol/points';
 import type { AppContext } from '../../context';
-import { BulkPreviews, checkRows, readRows } from '../../points/bulk';
+import { BulkPreviews, checkRows, earlierApplies, fileSha256, readRows } from '../../points/bulk';
 import { allTransactions, checkLedger, listTransactions, searchPlayers, type TransactionFilter } from '../../points/ledger';
 import { csvTime, sendCsv } from '../csv';
 import { acceptMultipart, readUploadedFile } from '../uploads';
@@ -144,7 +144,8 @@ export function pointsRoutes(ctx: AppContext) {
             summary:
               'Preview a bulk award: multipart/form-data with `file` (CSV or XLSX, at most 2 MB and 5,000 rows; columns player, amount, reason; a header row may name them). ' +
               'A player column ("player", "governor id", "username", …) holds a governor id or a username; its header says which is tried first, and each row says which matched (`matchedBy`). ' +
-              'Every row comes back with its error, if any; nothing is applied. The token applies the rows (POST /points/bulk/apply) within 10 minutes, once.',
+              'Every row comes back with its error, if any; nothing is applied. The token applies the rows (POST /points/bulk/apply) within 10 minutes, once. ' +
+              '`earlier` names the earlier applies of the same file (same SHA-256: when, by whom, rows, total; newest first, at most 5): applying it again pays every row again.',
             tags: ['points'],
             security: BEARER,
             consumes: ['multipart/form-data'],
@@ -154,7 +155,8 @@ export function pointsRoutes(ctx: AppContext) {
         async (request) => {
           const { bytes } = await readUploadedFile(request, BULK_MAX_BYTES, { missing: POINTS_ERRORS.bulkNoFile, tooLarge: POINTS_ERRORS.bulkTooLarge });
           const { rows, planned } = await checkRows(ctx.db, await readRows(bytes));
-          return { result: true as const, ...previews.add(authOf(request).user.id, rows, planned) };
+          const sha256 = fileSha256(bytes);
+          return { result: true as const, ...previews.add(authOf(request).user.id, rows, planned, { sha256, earlier: await earlierApplies(ctx.db, sha256) }) };
         },
       );
     });

@@ -8,6 +8,7 @@ const alertVariants = cva('rounded-md border px-4 py-3 text-sm', {
       success: 'border-success/40 bg-success/10 text-foreground',
       error: 'border-danger/40 bg-danger/10 text-foreground',
       info: 'border-border bg-muted text-foreground',
+      warning: 'border-warning/50 bg-warning/10 text-foreground',
     },
   },
   defaultVariants: { variant: 'info' },

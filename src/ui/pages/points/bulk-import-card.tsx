@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useRef, useState } from 'react';
-import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createPointsApi, type BulkPreview } from '../../../api/points';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -135,6 +135,19 @@ export function BulkImportCard() {
           <p className="text-sm" data-testid="bulk-summary">
             <FormattedMessage id="bulk.summary" values={{ valid: data.valid, invalid: data.invalid }} />
           </p>
+          {data.earlier.length > 0 && (
+            <Alert variant="warning" data-testid="bulk-earlier">
+              <FormattedMessage
+                id="bulk.earlier"
+                values={{
+                  count: data.earlier.length,
+                  at: <FormattedDate value={data.earlier[0].at} dateStyle="medium" timeStyle="short" />,
+                  by: <bdi>{data.earlier[0].by ?? '—'}</bdi>,
+                  total: data.earlier[0].total,
+                }}
+              />
+            </Alert>
+          )}
           {data.invalid > 0 && (
             <Alert variant="error">
               <FormattedMessage id="bulk.fixFirst" />
