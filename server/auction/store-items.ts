@@ -1,4 +1,5 @@
 import type { z } from 'zod/mini';
+import type { AuditAction } from '../../src/protocol/admin';
 import { MSG } from '../../src/protocol/socket';
 import { copyName, STARTS_AT_PAST_TOLERANCE_MS, STORE_ERRORS, type createItemBody, type editItemBody, type StoreItem } from '../../src/protocol/store';
 import type { Clock } from '../clock';
@@ -35,7 +36,7 @@ export class StoreItems {
    * A new item. Without startsAt (or with one a little in the past: clock skew) it goes live at once
    * and BIDDING_STARTED goes out; later starts wait for the scheduler.
    */
-  create(body: z.output<typeof createItemBody>, creatorId: number, audit: { action: string; detail?: Record<string, unknown> } = { action: 'item.create' }): Promise<StoreItem> {
+  create(body: z.output<typeof createItemBody>, creatorId: number, audit: { action: AuditAction; detail?: Record<string, unknown> } = { action: 'item.create' }): Promise<StoreItem> {
     const { db, hub } = this.deps;
     return this.deps.exclusive(async () => {
       const now = this.deps.now();

@@ -1,6 +1,7 @@
 import { nocase } from '../db/dialect';
 import { sql } from 'kysely';
 import type { Queryable } from '../db/write';
+import type { AuditAction } from '../../src/protocol/admin';
 
 /**
  * The audit log's one writer (DESIGN.md, "Administration"): every leadership action is recorded
@@ -14,7 +15,8 @@ import type { Queryable } from '../db/write';
 export interface AuditEntry {
   /** Who acted: a user (id and username), or the system (id null, "system"), or a bot (id null, its name). */
   actor: { id: number | null; name: string };
-  action: string;
+  /** One of AUDIT_ACTIONS (the log's filter offers exactly those: a new action is added there). */
+  action: AuditAction;
   /** What it acted on, as a person reads it: a username, an item's name, a scan's id… */
   target: string;
   /** What changed, kept small (it is stored as JSON and shown in one table cell). */
@@ -45,7 +47,7 @@ export async function actorOf(db: Queryable, actorId: number | null): Promise<Au
 }
 
 /** recordAudit with the actor given by account id: the domain code that only knows the id records this way. */
-export async function recordAuditBy(db: Queryable, actorId: number | null, action: string, target: string, detail: Record<string, unknown>, at: number): Promise<void> {
+export async function recordAuditBy(db: Queryable, actorId: number | null, action: AuditAction, target: string, detail: Record<string, unknown>, at: number): Promise<void> {
   await recordAudit(db, { actor: await actorOf(db, actorId), action, target, detail }, at);
 }
 

@@ -1,3 +1,4 @@
+import type { AuditAction } from '../../src/protocol/admin';
 import type { Transaction, TransactionKind } from '../../src/protocol/points';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
@@ -31,7 +32,7 @@ export interface BookOptions {
    * The audit entry of a leadership action (a person's grant, deduct or bulk award), made from what
    * was booked and recorded in the same transaction; purchases and automatic awards leave it out.
    */
-  audit?: (booked: Booked) => { action: string; target: string; detail?: Record<string, unknown> };
+  audit?: (booked: Booked) => { action: AuditAction; target: string; detail?: Record<string, unknown> };
   /** More writes that belong with the booking (a bulk award's record of its file), in its transaction. */
   alsoIn?: (trx: Queryable, booked: Booked, at: number) => Promise<void>;
   /** Runs in the queue right after the commit, before the next job (marks what was booked, e.g. a bulk preview as applied). */

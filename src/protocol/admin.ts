@@ -137,7 +137,21 @@ export const AUDIT_ACTIONS = [
   'kingdom.create',
   'kingdom.edit',
   'kingdom.delete',
+  'rule.create',
+  'rule.edit',
+  'rule.delete',
+  'rule.apply',
+  'season.create',
+  'season.edit',
+  'season.close',
+  'season.mark',
+  'season.unmark',
+  'bot.register',
+  'bot.rotate',
+  'bot.revoke',
+  'bot.command',
 ] as const;
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
 // ── the dashboard ───────────────────────────────────────────────────────────────────────────
 

@@ -50,7 +50,8 @@ export function pointsRoutes(ctx: AppContext) {
         const { transactions, users } = await ctx.points.book([{ userId: target.id, delta: body.delta, reason: body.reason }], {
           actorId: authOf(request).user.id,
           audit: ({ transactions: [booked], users: [after] }) => ({
-            action: `points.${booked.kind}`,
+            // a person's change is a grant or a deduct (by its sign)
+            action: booked.kind === 'deduct' ? 'points.deduct' : 'points.grant',
             target: after.username,
             detail: { amount: body.delta, reason: body.reason, balanceAfter: after.balance },
           }),
