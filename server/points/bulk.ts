@@ -37,27 +37,32 @@ export { readRows } from './bulk-file';
 
 // ── understanding the rows ──────────────────────────────────────────────────────────────────
 
-/**
- * Header names (case, spaces and punctuation ignored). A player column may hold governor ids or
- * usernames whatever its header says: the header only says which to try first.
- */
-const HEADER_NAMES: Record<string, 'playerid' | 'username' | 'player' | 'amount' | 'reason'> = {
-  governorid: 'playerid',
-  govid: 'playerid',
-  playerid: 'playerid',
-  governor: 'playerid',
-  id: 'playerid',
-  username: 'username',
-  user: 'username',
-  account: 'username',
-  player: 'player',
-  players: 'player',
-  amount: 'amount',
-  points: 'amount',
-  reason: 'reason',
-};
+type HeaderName = 'playerid' | 'username' | 'player' | 'amount' | 'reason';
 
-const normalize = (cell: Cell) => (typeof cell === 'string' ? cell.toLowerCase().replace(/[^a-z0-9]/g, '') : '');
+/**
+ * Header names in the app's six languages, as its pages name the columns (case, accents, spaces
+ * and punctuation ignored). A player column may hold governor ids or usernames whatever its header
+ * says: the header only says which to try first.
+ */
+const HEADER_WORDS: Record<HeaderName, string[]> = {
+  playerid: [
+    'governorid', 'govid', 'playerid', 'governor', 'id',
+    'iddegouverneur', 'idgouverneur', 'gouverneur', 'iddegobernador', 'idgobernador', 'gobernador', 'idgovernatore', 'governatore',
+    'معرفالحاكم', 'الحاكم', '总督id', '总督',
+  ],
+  username: [
+    'username', 'user', 'account',
+    'nomdutilisateur', 'utilisateur', 'compte', 'nombredeusuario', 'usuario', 'cuenta', 'nomeutente', 'utente',
+    'اسمالمستخدم', 'المستخدم', '用户名', '用户',
+  ],
+  player: ['player', 'players', 'joueur', 'joueurs', 'jugador', 'jugadores', 'giocatore', 'giocatori', 'اللاعب', 'لاعب', '玩家'],
+  amount: ['amount', 'points', 'montant', 'cantidad', 'puntos', 'quantita', 'importo', 'punti', 'المقدار', 'النقاط', 'نقاط', '数量', '积分'],
+  reason: ['reason', 'motif', 'raison', 'motivo', 'razon', 'causale', 'السبب', 'سبب', '原因', '理由'],
+};
+const HEADER_NAMES = new Map<string, HeaderName>(Object.entries(HEADER_WORDS).flatMap(([name, words]) => words.map((w) => [w, name as HeaderName] as const)));
+
+/** A header cell as HEADER_WORDS spells it: lower case, no accents or Arabic marks, letters and digits only. */
+const normalize = (cell: Cell) => (typeof cell === 'string' ? cell.normalize('NFKD').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '') : '');
 
 /** A column that names the player, and what to try first in it (null: a governor id when the cell is all digits). */
 interface PlayerColumn {
@@ -73,7 +78,7 @@ interface Columns {
 
 /** A header row names its columns; without one the columns are player (governor id or username), amount, reason. */
 function columnsOf(first: Cell[]): { columns: Columns; header: boolean } {
-  const names = first.map((c) => HEADER_NAMES[normalize(c)]);
+  const names = first.map((c) => HEADER_NAMES.get(normalize(c)));
   if (!names.includes('amount')) return { columns: { players: [{ index: 0, prefer: null }], amount: 1, reason: 2 }, header: false };
   const players: PlayerColumn[] = [];
   names.forEach((name, index) => {

@@ -61,6 +61,22 @@ const templates = Object.entries(SERVER_TEXTS)
   .filter(([, text]) => holesOf(text).length > 0)
   .map(([key, text]) => ({ key, read: templateReader(text) }));
 
+/** Fixed texts, longest first: a row's several errors come as one text, joined by spaces. */
+const fixedTexts = [...keyOf.keys()].sort((a, b) => b.length - a.length);
+
+/** A text made of fixed texts joined by spaces, each said in the language; null when it is not one. */
+function joined(text: string, texts: ServerTexts): string | null {
+  const said: string[] = [];
+  let rest = text;
+  while (rest) {
+    const found = fixedTexts.find((t) => rest.startsWith(t) && (rest.length === t.length || rest[t.length] === ' '));
+    if (!found) return null;
+    said.push(exact(found, texts));
+    rest = rest.slice(found.length + 1);
+  }
+  return said.length > 1 ? said.join(' ') : null;
+}
+
 function exact(text: string, texts: ServerTexts): string {
   const key = keyOf.get(text);
   return (key && texts[key]) || text;
@@ -80,5 +96,5 @@ export function translateServerText(text: string, texts: ServerTexts | null): st
     for (const name of Object.keys(values)) values[name] = `\u2068${NESTED.has(name) ? exact(values[name], texts) : values[name]}\u2069`;
     return fill(translated, values);
   }
-  return text;
+  return joined(text, texts) ?? text;
 }

@@ -102,6 +102,15 @@ describe('bulk award preview', () => {
     expect(((await preview(csv)).body.earlier as unknown[]).length).toBe(2);
   });
 
+  it('reads a header row in any of the app’s languages, as its pages name the columns', async () => {
+    const a = await player();
+    for (const header of ['Joueur;Montant;Motif', 'ID de gouverneur;Montant;Motif', 'Jugador;Cantidad;Motivo', 'Giocatore;Quantità;Motivo', 'اللاعب;المقدار;السبب', 'معرّف الحاكم;النقاط;السبب', '总督 ID;数量;原因', '玩家;积分;理由']) {
+      const answer = await preview(`${header}\r\n${a.playerid};12;KvK\r\n`);
+      expect(answer.status, header).toBe(200);
+      expect(answer.body, header).toMatchObject({ valid: 1, invalid: 0, rows: [{ line: 2, username: a.username, amount: 12, reason: 'KvK', error: null }] });
+    }
+  });
+
   it('reads a file without a header (id or username first) and semicolon-separated files', async () => {
     const a = await player();
     const b = await player();

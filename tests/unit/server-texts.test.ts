@@ -58,6 +58,12 @@ describe('a server text in the reader’s language', () => {
     expect(translateServerText(SCAN_ROW_TEXTS.sentinel('T5 Kills', -2), ar)).toBe(fill(ar['SCAN_ROW_TEMPLATES.sentinel'], iso({ column: 'T5 Kills', value: -2, meaning: ar['SENTINEL_TEXTS.skipped'] })));
   });
 
+  it('says a row’s several errors, joined by spaces, each in the language', () => {
+    const row = `${BULK_ROW_ERRORS.unknownUsername} ${BULK_ROW_ERRORS.amount}`;
+    expect(translateServerText(row, fr)).toBe(`${fr['BULK_ROW_ERRORS.unknownUsername']} ${fr['BULK_ROW_ERRORS.amount']}`);
+    expect(translateServerText(`${BULK_ROW_ERRORS.amount} and more words`, fr)).toBe(`${BULK_ROW_ERRORS.amount} and more words`);
+  });
+
   it('leaves a text it does not know, and a person’s own words in a hole, as they are', () => {
     expect(translateServerText('Bought for the alliance fort', fr)).toBe('Bought for the alliance fort');
     const line = fill(POINTS_TEMPLATES.bulkRefusal, { line: 2, username: 'Zed', message: 'Some other words.' });
