@@ -127,7 +127,9 @@ export class ScanImports {
     const takenAt = input.takenAt ?? named?.takenAt ?? this.now();
     const takenAtFrom = input.takenAt !== null ? 'given' : (named?.from ?? 'upload');
     const previous = await scanBefore(this.db, takenAt);
-    const { changes, warnings } = await this.compare(parsed.rows, previous);
+    // a warning names a stat as the file's header does ("Deads"), as the parse's own warnings do
+    const headers = new Map(parsed.columns.found.map((c) => [c.stat, c.header]));
+    const { changes, warnings } = await this.compare(parsed.rows, previous, headers);
 
     const token = crypto.randomBytes(24).toString('base64url');
     this.keep(input.actorId, token, {
@@ -229,7 +231,7 @@ export class ScanImports {
   }
 
   /** New, renamed and moved governors, and cumulative stats that went down, against the scan before. */
-  private async compare(rows: ParsedRow[], previous: Scan | null): Promise<{ changes: ScanPreview['governors']; warnings: ScanIssue[] }> {
+  private async compare(rows: ParsedRow[], previous: Scan | null, headers: ReadonlyMap<string, string>): Promise<{ changes: ScanPreview['governors']; warnings: ScanIssue[] }> {
     const changes: ScanPreview['governors'] = { new: [], renamed: [], changedAlliance: [] };
     const warnings: ScanIssue[] = [];
     const before = new Map<number, ScanRowRow>();
@@ -246,7 +248,7 @@ export class ScanImports {
       for (const stat of CUMULATIVE_STATS) {
         const was = old[columnOf(stat)] as number | null;
         const now = row.stats[stat];
-        if (was !== null && now !== null && now < was) warnings.push({ row: row.line, governorId: row.governorId, text: SCAN_ROW_TEXTS.wentDown(stat, was, now) });
+        if (was !== null && now !== null && now < was) warnings.push({ row: row.line, governorId: row.governorId, text: SCAN_ROW_TEXTS.wentDown(headers.get(stat) ?? stat, was, now) });
       }
     }
     return { changes, warnings };

@@ -34,5 +34,6 @@ export type ServerTextTranslator = (text: string) => string;
 export async function loadServerTexts(locale: Locale): Promise<ServerTextTranslator | null> {
   if (locale === 'en') return null;
   const [{ translateServerText }, texts] = await Promise.all([import('./server-texts'), serverTextFiles[`./server/${locale}.json`]()]);
-  return (text) => translateServerText(text, texts.default);
+  const numbers = new Intl.NumberFormat(locale);
+  return (text) => translateServerText(text, texts.default, (n) => numbers.format(n));
 }

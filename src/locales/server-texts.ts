@@ -82,8 +82,14 @@ function exact(text: string, texts: ServerTexts): string {
   return (key && texts[key]) || text;
 }
 
-/** A server's text in the reader's language (`texts` null: English, as sent); one it does not know, as it is. */
-export function translateServerText(text: string, texts: ServerTexts | null): string {
+/** A value the server wrote as an English number with thousands commas ("1,896,457"). */
+const GROUPED = /^-?\d{1,3}(?:,\d{3})+$/;
+
+/**
+ * A server's text in the reader's language (`texts` null: English, as sent); one it does not know,
+ * as it is. `number` writes a value the server grouped in English ("1,896,457") the reader's way.
+ */
+export function translateServerText(text: string, texts: ServerTexts | null, number?: (n: number) => string): string {
   if (!texts || !text) return text;
   const key = keyOf.get(text);
   if (key) return texts[key] || text;
@@ -93,7 +99,10 @@ export function translateServerText(text: string, texts: ServerTexts | null): st
     const translated = texts[template.key];
     if (!translated) return text;
     // each value isolated (FSI … PDI): a Latin name or "#12" keeps its own direction in an Arabic sentence
-    for (const name of Object.keys(values)) values[name] = `\u2068${NESTED.has(name) ? exact(values[name], texts) : values[name]}\u2069`;
+    for (const [name, value] of Object.entries(values)) {
+      const said = NESTED.has(name) ? exact(value, texts) : number && GROUPED.test(value) ? number(Number(value.replace(/,/g, ''))) : value;
+      values[name] = `\u2068${said}\u2069`;
+    }
     return fill(translated, values);
   }
   return joined(text, texts) ?? text;

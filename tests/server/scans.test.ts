@@ -150,7 +150,7 @@ describe('scan import: warnings, errors and comparisons', () => {
     expect(p.governors.renamed).toEqual([{ governorId: renamed.id, name: 'NewName', alliance: 'AAA', previousName: 'OldName' }]);
     expect(p.governors.changedAlliance).toEqual([{ governorId: mover.id, name: 'Mover', alliance: 'BBB', previousAlliance: 'AAA' }]);
     const texts = p.warnings.map((w) => [w.governorId, w.text]);
-    expect(texts).toContainEqual([stay.id, SCAN_ROW_TEXTS.wentDown('deads', Number(stay.deads), Number(stay.deads) - 5)]);
+    expect(texts).toContainEqual([stay.id, SCAN_ROW_TEXTS.wentDown('Deads', Number(stay.deads), Number(stay.deads) - 5)]);
     expect(texts).toContainEqual([mover.id, SCAN_ROW_TEXTS.killpointsMismatch(Number(mover.killpoints), Number(mover.killpoints) + 1)]);
     expect(texts).toContainEqual([later[3].id, SCAN_ROW_TEXTS.sentinel('T5 Kills', -2)]);
     expect(p.errors).toEqual([]);

@@ -58,6 +58,14 @@ describe('a server text in the reader’s language', () => {
     expect(translateServerText(SCAN_ROW_TEXTS.sentinel('T5 Kills', -2), ar)).toBe(fill(ar['SCAN_ROW_TEMPLATES.sentinel'], iso({ column: 'T5 Kills', value: -2, meaning: ar['SENTINEL_TEXTS.skipped'] })));
   });
 
+  it('writes a number the server grouped in English the reader’s way, and leaves ids alone', () => {
+    const fr_ = new Intl.NumberFormat('fr');
+    const said = translateServerText(SCAN_ROW_TEXTS.wentDown('Deads', 1_896_457, 1_891_457), fr, (n) => fr_.format(n));
+    expect(said).toBe(fill(fr['SCAN_ROW_TEMPLATES.wentDown'], iso({ column: 'Deads', before: fr_.format(1_896_457), now: fr_.format(1_891_457) })));
+    expect(said).not.toContain('1,896,457');
+    expect(translateServerText(duplicateFileText(1234, '2024-03-03'), fr, (n) => fr_.format(n))).toContain('#\u20681234\u2069');
+  });
+
   it('says a row’s several errors, joined by spaces, each in the language', () => {
     const row = `${BULK_ROW_ERRORS.unknownUsername} ${BULK_ROW_ERRORS.amount}`;
     expect(translateServerText(row, fr)).toBe(`${fr['BULK_ROW_ERRORS.unknownUsername']} ${fr['BULK_ROW_ERRORS.amount']}`);
