@@ -173,6 +173,28 @@ test("Player IDs: a sign-up's claim is listed, verified, a farm linked and unlin
   await expect(page.getByText(`Governor ${governors[1].id} is now linked to ${player.username}.`)).toBeVisible();
   const farm = page.getByRole('row').filter({ hasText: String(governors[1].id) });
   await expect(farm).toContainText('Farm');
+
+  // linking it to another account moves it: said and confirmed first; Cancel changes nothing
+  const other = await register(newAccount('mover'));
+  await page.getByLabel('Governor id', { exact: true }).fill(String(governors[1].id));
+  await page.getByLabel('Username', { exact: true }).fill(other.username);
+  await page.getByRole('button', { name: 'Link', exact: true }).click();
+  const move = page.getByRole('dialog', { name: 'Move this governor to another account?' });
+  await expect(move).toContainText(`Governor ${governors[1].id} is linked to ${player.username}. Linked to ${other.username} instead,`);
+  await move.getByRole('button', { name: 'Cancel' }).click();
+  await expect(move).toBeHidden();
+  await page.getByLabel('Username or governor id').fill(String(governors[1].id));
+  await expect(farm).toContainText(player.username);
+  await page.getByRole('button', { name: 'Link', exact: true }).click();
+  await move.getByRole('button', { name: 'Move' }).click();
+  await expect(page.getByText(`Governor ${governors[1].id} is now linked to ${other.username}.`)).toBeVisible();
+  await expect(farm).toContainText(other.username);
+  await page.getByLabel('Username or governor id').fill(player.username);
+  await page.getByLabel('Governor id', { exact: true }).fill(String(governors[1].id));
+  await page.getByLabel('Username', { exact: true }).fill(player.username);
+  await page.getByRole('button', { name: 'Link', exact: true }).click();
+  await move.getByRole('button', { name: 'Move' }).click();
+  await expect(farm).toContainText(player.username);
   await farm.getByRole('button', { name: 'Unlink' }).click();
   await page.getByRole('dialog', { name: 'Unlink this governor?' }).getByRole('button', { name: 'Unlink' }).click();
   await expect(farm).toHaveCount(0);

@@ -118,19 +118,32 @@ function LinkForm({ onLinked }: { onLinked: () => void }) {
   const [username, setUsername] = useState('');
   const [verified, setVerified] = useState(true);
   const [invalid, setInvalid] = useState(false);
+  // a governor linked to another account: moving it is said first, and confirmed
+  const [moving, setMoving] = useState<{ governorId: number; from: string; to: string } | null>(null);
   const link = useMutation({
-    mutationFn: () => scansApi.link(Number(governorId), { username: username.trim(), verified }),
-    onSuccess: () => {
+    mutationFn: async ({ confirmed }: { confirmed: boolean }) => {
+      const id = Number(governorId.trim());
+      const to = username.trim();
+      if (!confirmed) {
+        const current = (await scansApi.playerIds(String(id), 1)).links.find((l) => l.governorId === id);
+        if (current && current.username.toLowerCase() !== to.toLowerCase()) return { kind: 'moving' as const, moving: { governorId: id, from: current.username, to } };
+      }
+      return { kind: 'linked' as const, linked: await scansApi.link(id, { username: to, verified }) };
+    },
+    onSuccess: (done) => {
+      if (done.kind === 'moving') return setMoving(done.moving);
+      setMoving(null);
       setGovernorId('');
       setUsername('');
       onLinked();
     },
   });
+  const linked = link.data?.kind === 'linked' ? link.data.linked : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const ok = /^[1-9]\d{0,14}$/.test(governorId.trim()) && username.trim() !== '';
     setInvalid(!ok);
-    if (ok) link.mutate();
+    if (ok) link.mutate({ confirmed: false });
   };
   return (
     <Card className="grid min-w-0 gap-3">
@@ -157,11 +170,20 @@ function LinkForm({ onLinked }: { onLinked: () => void }) {
       </form>
       {invalid && <Alert variant="error">{intl.formatMessage({ id: 'stats.playerIds.invalid' })}</Alert>}
       <QueryError error={link.error} />
-      {link.isSuccess && (
+      {linked && (
         <Alert variant="success">
-          <FormattedMessage id="stats.playerIds.linked" values={{ governorId: link.data.governorId, username: link.data.username }} />
+          <FormattedMessage id="stats.playerIds.linked" values={{ governorId: linked.governorId, username: linked.username }} />
         </Alert>
       )}
+      <ConfirmDialogFor
+        subject={moving}
+        onClose={() => setMoving(null)}
+        title={() => intl.formatMessage({ id: 'stats.playerIds.moveTitle' })}
+        text={(m) => intl.formatMessage({ id: 'stats.playerIds.moveText' }, m)}
+        confirmId="stats.playerIds.move"
+        busy={link.isPending}
+        onConfirm={() => link.mutate({ confirmed: true })}
+      />
     </Card>
   );
 }
