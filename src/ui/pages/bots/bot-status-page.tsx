@@ -17,6 +17,7 @@ import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { Hint } from '../../components/hint';
 import { BotActivity, BotPage, OnlineText, StateBadge, useBotWatch } from './shared';
 import { QueryError } from '../../components/query-error';
+import { useSingleFlight } from '../../lib/use-single-flight';
 
 /** Admin → Servers → Status: every bot, online or not, its state and progress; register, rotate, revoke. */
 export default function BotStatusPage({ titleId }: { titleId: string }) {
@@ -152,9 +153,10 @@ function RegisterForm({ onRegistered }: { onRegistered: (r: Registered) => void 
       onRegistered(registered);
     },
   });
+  const registerOnce = useSingleFlight(register);
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    register.mutate(name.trim());
+    registerOnce(name.trim());
   };
   return (
     <Card>

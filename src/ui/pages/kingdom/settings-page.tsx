@@ -15,6 +15,7 @@ import { cn } from '../../lib/cn';
 import { Field } from '../../components/field';
 import { formErrors } from '../../lib/form-errors';
 import { useServerText } from '../../lib/server-text';
+import { useSingleFlight } from '../../lib/use-single-flight';
 
 interface Draft {
   kingdomName: string;
@@ -244,6 +245,7 @@ function GroupsCard() {
       void queryClient.invalidateQueries({ queryKey: ['kingdom', 'groups'] });
     },
   });
+  const createOnce = useSingleFlight(create);
   const list = [...(groups.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   return (
     <Card data-testid="groups">
@@ -258,7 +260,7 @@ function GroupsCard() {
         className="mb-4 flex max-w-md gap-2"
         onSubmit={(e) => {
           e.preventDefault();
-          if (name.trim()) create.mutate(name.trim());
+          if (name.trim()) createOnce(name.trim());
         }}
       >
         <Input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} placeholder={intl.formatMessage({ id: 'groups.namePlaceholder' })} aria-label={intl.formatMessage({ id: 'groups.name' })} dir="auto" data-testid="group-name" />

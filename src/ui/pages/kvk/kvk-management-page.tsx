@@ -19,6 +19,7 @@ import { Empty, GovernorLink, useScans } from '../../components/stats/scan-parts
 import { Hint } from '../../components/hint';
 import { useServerText } from '../../lib/server-text';
 import { kvkError, KvkAlert, MarkDialog, StatusTag, useUnmark } from './shared';
+import { useSingleFlight } from '../../lib/use-single-flight';
 
 interface Draft {
   name: string;
@@ -109,6 +110,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
       onSaved(saved);
     },
   });
+  const saveOnce = useSingleFlight(save);
   const set = (patch: Partial<Draft>) => {
     setDraft({ ...draft, ...patch });
     setInvalid(null);
@@ -122,7 +124,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
       setInvalid(kvkError(intl, parsed.error.issues[0].message, say));
       return;
     }
-    save.mutate(body);
+    saveOnce(body);
   }
   const weight = (key: keyof Draft['weights'], labelId: string) => (
     <Field id={`kvk-weight-${key}`} labelId={labelId}>

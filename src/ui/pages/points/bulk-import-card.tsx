@@ -10,6 +10,7 @@ import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
 import { ErrorText, QueryError } from '../../components/query-error';
 import { useServerText } from '../../lib/server-text';
+import { useSingleFlight } from '../../lib/use-single-flight';
 
 const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
@@ -87,6 +88,7 @@ export function BulkImportCard() {
       void queryClient.invalidateQueries({ queryKey: ['points'] });
     },
   });
+  const applyOnce = useSingleFlight(apply);
 
   function choose(file: File | undefined) {
     apply.reset();
@@ -155,7 +157,7 @@ export function BulkImportCard() {
           )}
           {data.rows.length > 0 && <PreviewTable preview={data} />}
           <div className="flex flex-wrap gap-2">
-            <Button disabled={!canApply} onClick={() => apply.mutate(data.token)} data-testid="bulk-apply">
+            <Button disabled={!canApply} onClick={() => applyOnce(data.token)} data-testid="bulk-apply">
               <FormattedMessage id="bulk.apply" values={{ count: data.valid }} />
             </Button>
             <Button

@@ -27,6 +27,7 @@ import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
 import { formErrors } from '../../lib/form-errors';
 import { useServerText } from '../../lib/server-text';
+import { useSingleFlight } from '../../lib/use-single-flight';
 
 interface Form {
   itemName: string;
@@ -412,7 +413,8 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
     onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
   });
   const shown = (items.data ?? []).filter((it) => filter === 'all' || it.state === filter).sort((a, b) => b.itemId - a.itemId);
-  const list = <ItemsList items={items} shown={shown} cancel={cancel} duplicate={duplicate} confirming={confirming} setConfirming={setConfirming} onEdit={onEdit} />;
+  const duplicateOnce = useSingleFlight(duplicate);
+  const list = <ItemsList items={items} shown={shown} cancel={cancel} duplicate={{ isPending: duplicate.isPending, mutate: duplicateOnce }} confirming={confirming} setConfirming={setConfirming} onEdit={onEdit} />;
 
   return (
     <Card>
