@@ -190,8 +190,13 @@ test('store management: create in a dialog, upload an image, edit a scheduled it
 
   const itemName = `Relic ${uniqueTag()}`;
   await form.getByLabel('Item name').fill(itemName);
-  const later = new Date(Date.now() + 3 * 3600_000);
   const p2 = (n: number) => String(n).padStart(2, '0');
+  // a start in the past is said in the form's words, and nothing is sent
+  await form.getByLabel('Start', { exact: true }).fill('2020-01-01T10:00');
+  await dialog.getByRole('button', { name: 'Create item' }).click();
+  await expect(dialog.getByText('The start must be a date and time from now until the end of 2100.', { exact: true })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: itemName })).toHaveCount(0);
+  const later = new Date(Date.now() + 3 * 3600_000);
   await form.getByLabel('Start', { exact: true }).fill(`${later.getFullYear()}-${p2(later.getMonth() + 1)}-${p2(later.getDate())}T${p2(later.getHours())}:${p2(later.getMinutes())}`);
   await dialog.getByRole('button', { name: 'Create item' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);

@@ -272,6 +272,11 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
       setErrors(formErrors(intl, say, parsed.error.issues, fieldOf));
       return;
     }
+    // a start in the past: said here, in the form's words (the server would refuse it too)
+    if (body.startsAt !== undefined && body.startsAt < Date.now()) {
+      setErrors({ startsAt: intl.formatMessage({ id: 'manage.error.startsAt' }) });
+      return;
+    }
     setErrors({});
     // an edit sends what was emptied too, or the server would keep it
     const groups = form.groups.split(',').map((g) => g.trim()).filter(Boolean);
