@@ -51,7 +51,7 @@ export default function BotConsolePage({ titleId }: { titleId: string }) {
           )}
         </div>
         {monitor.ready && bots.length === 0 && (
-          <Hint id="bots.none" />
+          <Hint id="bots.noneConsole" />
         )}
         {monitor.ready && !bot && bots.length > 0 && (
           <Alert>

@@ -364,7 +364,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
           <FormattedMessage id="kvk.seasons" />
         </CardTitle>
         {seasons.isSuccess && list.length === 0 ? (
-          <Empty textId="kvk.noSeasons" />
+          <Empty textId="kvk.noSeasonsHere" />
         ) : (
           <Table minWidth="40rem" className="relative" loading={seasons.isPending} columns={5}>
             <TableHead columns={['kvk.name', 'kvk.startScan', 'kvk.endScan', { id: 'kvk.col.marks', end: true }, { id: 'kvk.col.actions', srOnly: true }]} />
