@@ -312,3 +312,24 @@ test('store management on a phone: every row’s actions are on screen, Confirm 
   expect(box!.x).toBeGreaterThanOrEqual(0);
   expect(box!.x + box!.width).toBeLessThanOrEqual(375);
 });
+
+test('focus goes back to the button that opened a dialog or the menu, when it closes (the next Tab goes on from there)', async ({ page }) => {
+  const council = await accountWithRank('council');
+  await open(page, council, '/my-kingdom/kingdom-points/store-management');
+  const newItem = page.getByRole('button', { name: 'New item' });
+  await newItem.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog', { name: 'New item' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(newItem).toBeFocused();
+
+  await page.setViewportSize({ width: 375, height: 800 });
+  const menu = page.getByRole('button', { name: 'Open menu', exact: true });
+  await menu.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(menu).toBeFocused();
+});

@@ -2,6 +2,7 @@ import * as DialogPrimitive from '@radix-ui/react-dialog';
 import type { ComponentProps, ReactNode } from 'react';
 import { useIntl } from 'react-intl';
 import { cn } from '../lib/cn';
+import { useReturnFocus } from '../lib/return-focus';
 
 /**
  * A modal dialog in the middle of the screen (a sheet of the whole width on phones), scrolling
@@ -11,8 +12,9 @@ export const Dialog = DialogPrimitive.Root;
 export const DialogTrigger = DialogPrimitive.Trigger;
 export const DialogClose = DialogPrimitive.Close;
 
-export function DialogContent({ className, children, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
+export function DialogContent({ className, children, onOpenAutoFocus, onCloseAutoFocus, ...props }: ComponentProps<typeof DialogPrimitive.Content>) {
   const intl = useIntl();
+  const focus = useReturnFocus({ onOpenAutoFocus, onCloseAutoFocus });
   return (
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-black/50" />
@@ -22,6 +24,7 @@ export function DialogContent({ className, children, ...props }: ComponentProps<
           className,
         )}
         {...props}
+        {...focus}
       >
         {children}
         <DialogPrimitive.Close
