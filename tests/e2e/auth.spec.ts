@@ -154,6 +154,8 @@ test('a language picked on the sign-in page stays after signing in, and becomes 
   await expect(page).toHaveURL(/\/my-account\/profile$/);
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('الملف الشخصي');
   await expect(page.locator('html')).toHaveAttribute('lang', 'ar');
+  // the landmarks are named in the page's language too
+  await expect(page.getByRole('navigation', { name: 'القائمة الرئيسية', exact: true })).toBeAttached();
   // the account keeps it: a fresh page (the account's language is read again) is still in Arabic
   await page.reload();
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('الملف الشخصي');

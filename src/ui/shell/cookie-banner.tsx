@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Button } from '../components/button';
 
 /** SPEC 9: bottom banner, the consent remembered for 150 days. */
@@ -17,6 +17,7 @@ function consented(): boolean {
 const HEIGHT_VAR = '--cookie-banner-height';
 
 export function CookieBanner() {
+  const intl = useIntl();
   const [visible, setVisible] = useState(() => !consented());
   const banner = useRef<HTMLDivElement>(null);
   useEffect(() => {
@@ -34,7 +35,7 @@ export function CookieBanner() {
   }, [visible]);
   if (!visible) return null;
   return (
-    <div ref={banner} role="region" aria-label="Cookies" data-testid="cookie-banner" className="fixed inset-x-0 bottom-0 z-40 border-t border-border bg-card/95 px-4 py-3 shadow-lg backdrop-blur">
+    <div ref={banner} role="region" aria-label={intl.formatMessage({ id: 'cookie.region' })} data-testid="cookie-banner" className="fixed inset-x-0 bottom-0 z-40 border-t border-border bg-card/95 px-4 py-3 shadow-lg backdrop-blur">
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3">
         <p className="text-sm">
           <FormattedMessage id="cookie.text" />

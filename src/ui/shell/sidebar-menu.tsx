@@ -1,6 +1,6 @@
 import * as Collapsible from '@radix-ui/react-collapsible';
 import { useState } from 'react';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
 import { Link, useLocation } from 'wouter';
 import { cn } from '../lib/cn';
 import { isSubmenu, menuFor, type MenuLink, type MenuSubmenu } from './menu';
@@ -46,8 +46,9 @@ function Submenu({ entry }: { entry: MenuSubmenu }) {
 }
 
 export function SidebarMenu({ rank }: { rank: unknown }) {
+  const intl = useIntl();
   return (
-    <nav aria-label="Main" className="flex flex-col gap-5 px-3 py-4">
+    <nav aria-label={intl.formatMessage({ id: 'app.mainMenu' })} className="flex flex-col gap-5 px-3 py-4">
       {menuFor(rank).map((group) => (
         <div key={group.id} data-menu-group={group.id}>
           <h3 className="mb-1 px-4 text-xs font-semibold uppercase tracking-wider text-muted-foreground">
