@@ -36,7 +36,7 @@ export function UserPopover() {
         {username.slice(0, 1) || '?'}
       </PopoverTrigger>
       <PopoverContent>
-        <div className="border-b border-border px-3 py-2 text-sm font-medium">{username}</div>
+        <div dir="auto" className="truncate border-b border-border px-3 py-2 text-sm font-medium rtl:text-right">{username}</div>
         <Link
           href="/my-account/account-settings"
           onClick={() => setOpen(false)}

@@ -10,7 +10,8 @@ export function UserSummary() {
   return (
     <div className="border-b border-border px-5 py-4" data-testid="user-summary">
       <div className="flex flex-wrap items-center gap-2">
-        <span className="truncate font-semibold" data-testid="user-name">
+        {/* the name's own direction: a Latin name cut short on an Arabic page loses its end, not its start */}
+        <span dir="auto" className="min-w-0 max-w-full truncate font-semibold rtl:text-right" data-testid="user-name">
           {user.username}
         </span>
         <RankTag rank={user.rank} />
