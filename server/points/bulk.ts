@@ -316,6 +316,7 @@ export class BulkPreviews {
   async apply(points: PointsService, token: string, actorId: number): Promise<number> {
     const state: { preview?: Pending } = {};
     const rows = () => state.preview?.planned ?? [];
+    const total = () => rows().reduce((sum, row) => sum + row.amount, 0);
     await points.book(
       () => {
         // in the queue: a second apply of the same token waits for this one, then finds it used
@@ -328,11 +329,11 @@ export class BulkPreviews {
         audit: ({ users }) => ({
           action: 'points.bulk',
           target: `${rows().length} rows`,
-          detail: { rows: rows().length, players: users.length, total: rows().reduce((sum, row) => sum + row.amount, 0) },
+          detail: { rows: rows().length, players: users.length, total: total() },
         }),
+        // the file applied, so its next preview can say so
         alsoIn: async (trx, _booked, at) => {
-          const total = rows().reduce((sum, row) => sum + row.amount, 0);
-          await trx.insertInto('bulk_awards').values({ sha256: state.preview!.sha256, rows: rows().length, total, actor_id: actorId, created_at: at }).execute();
+          await trx.insertInto('bulk_awards').values({ sha256: state.preview!.sha256, rows: rows().length, total: total(), actor_id: actorId, created_at: at }).execute();
         },
         onCommit: () => {
           if (state.preview) state.preview.applied = true;
