@@ -24,37 +24,51 @@ export function placeholders(elements: MessageFormatElement[], into = new Set<st
   return into;
 }
 
-export function checkLocales(read: (locale: string) => unknown): string[] {
+/**
+ * One language's catalog against English's: a line per missing or extra key and per value that is
+ * not a non-empty string; `unlike` says what else is wrong with a value, given English's text (none
+ * for an extra key), or null.
+ */
+function catalogProblems(label: string, english: Readonly<Record<string, string>>, texts: Record<string, unknown>, unlike: (english: string | undefined, value: string) => string | null): string[] {
   const problems: string[] = [];
-  const en = read('en') as Record<string, string>;
-  const enKeys = Object.keys(en);
-  for (const locale of LOCALES) {
-    let messages: Record<string, unknown>;
-    try {
-      messages = read(locale) as Record<string, unknown>;
-    } catch (error) {
-      problems.push(`${locale}: cannot be read: ${(error as Error).message}`);
+  for (const key of Object.keys(english)) if (!(key in texts)) problems.push(`${label}: missing key ${key}`);
+  for (const key of Object.keys(texts)) if (!(key in english)) problems.push(`${label}: extra key ${key}`);
+  for (const [key, value] of Object.entries(texts)) {
+    if (typeof value !== 'string' || value.trim() === '') {
+      problems.push(`${label}: ${key} is not a non-empty string`);
       continue;
     }
-    const keys = Object.keys(messages);
-    for (const key of enKeys) if (!(key in messages)) problems.push(`${locale}: missing key ${key}`);
-    for (const key of keys) if (!(key in en)) problems.push(`${locale}: extra key ${key}`);
-    for (const key of keys) {
-      const value = messages[key];
-      if (typeof value !== 'string' || value.trim() === '') {
-        problems.push(`${locale}: ${key} is not a non-empty string`);
-        continue;
-      }
-      try {
-        const want = [...placeholders(parse(en[key] ?? ''))].sort().join(',');
-        const got = [...placeholders(parse(value))].sort().join(',');
-        if (key in en && want !== got) problems.push(`${locale}: ${key} has placeholders {${got}}, English has {${want}}`);
-      } catch (error) {
-        problems.push(`${locale}: ${key} is not valid ICU MessageFormat: ${(error as Error).message}`);
-      }
-    }
+    const problem = unlike(key in english ? english[key] : undefined, value);
+    if (problem) problems.push(`${label}: ${key} ${problem}`);
   }
   return problems;
+}
+
+/** Every language's catalog, read by `read`; one that cannot be read is named. */
+function eachCatalog(locales: readonly string[], label: (locale: string) => string, read: (locale: string) => unknown, check: (label: string, texts: Record<string, unknown>) => string[]): string[] {
+  return locales.flatMap((locale) => {
+    try {
+      return check(label(locale), read(locale) as Record<string, unknown>);
+    } catch (error) {
+      return [`${label(locale)}: cannot be read: ${(error as Error).message}`];
+    }
+  });
+}
+
+/** A message must parse as ICU (an extra key's too) and keep English's placeholders. */
+const icuUnlike = (english: string | undefined, value: string): string | null => {
+  try {
+    const want = [...placeholders(parse(english ?? ''))].sort().join(',');
+    const got = [...placeholders(parse(value))].sort().join(',');
+    return english === undefined || want === got ? null : `has placeholders {${got}}, English has {${want}}`;
+  } catch (error) {
+    return `is not valid ICU MessageFormat: ${(error as Error).message}`;
+  }
+};
+
+export function checkLocales(read: (locale: string) => unknown): string[] {
+  const en = read('en') as Record<string, string>;
+  return eachCatalog(LOCALES, (locale) => locale, read, (label, messages) => catalogProblems(label, en, messages, icuUnlike));
 }
 
 /** The numbers a text names, as digits: a language's thousands separator (1,000 1.000 1 000) does not count. */
@@ -66,35 +80,17 @@ const numbersOf = (text: string) => (text.match(/\d(?:[\d,.\u00a0\u202f ]*\d)?/g
  * said wrong is worse than one said in English).
  */
 export function checkServerTexts(read: (locale: string) => unknown, english: Readonly<Record<string, string>> = SERVER_TEXTS): string[] {
-  const problems: string[] = [];
-  for (const locale of LOCALES) {
-    if (locale === 'en') continue;
-    let texts: Record<string, unknown>;
-    try {
-      texts = read(locale) as Record<string, unknown>;
-    } catch (error) {
-      problems.push(`server/${locale}: cannot be read: ${(error as Error).message}`);
-      continue;
-    }
-    for (const key of Object.keys(english)) if (!(key in texts)) problems.push(`server/${locale}: missing key ${key}`);
-    for (const [key, value] of Object.entries(texts)) {
-      if (!(key in english)) {
-        problems.push(`server/${locale}: extra key ${key}`);
-        continue;
-      }
-      if (typeof value !== 'string' || value.trim() === '') {
-        problems.push(`server/${locale}: ${key} is not a non-empty string`);
-        continue;
-      }
-      const want = holesOf(english[key]).sort().join(',');
-      const got = holesOf(value).sort().join(',');
-      if (want !== got) problems.push(`server/${locale}: ${key} has holes {${got}}, English has {${want}}`);
-      const wantNumbers = numbersOf(english[key]).join(' ');
-      const gotNumbers = numbersOf(value).join(' ');
-      if (wantNumbers !== gotNumbers) problems.push(`server/${locale}: ${key} names the numbers [${gotNumbers}], English names [${wantNumbers}]`);
-    }
-  }
-  return problems;
+  const unlike = (en: string | undefined, value: string): string | null => {
+    if (en === undefined) return null;
+    const want = holesOf(en).sort().join(',');
+    const got = holesOf(value).sort().join(',');
+    if (want !== got) return `has holes {${got}}, English has {${want}}`;
+    const wantNumbers = numbersOf(en).join(' ');
+    const gotNumbers = numbersOf(value).join(' ');
+    return wantNumbers === gotNumbers ? null : `names the numbers [${gotNumbers}], English names [${wantNumbers}]`;
+  };
+  const others = LOCALES.filter((locale) => locale !== 'en');
+  return eachCatalog(others, (locale) => `server/${locale}`, read, (label, texts) => catalogProblems(label, english, texts, unlike));
 }
 
 /** Keys written twice in a locale file (JSON.parse keeps the last one silently). */

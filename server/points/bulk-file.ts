@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse as csvParser } from 'csv-parse';
 import { readSheet } from 'read-excel-file/node';
@@ -18,6 +19,9 @@ import { Invalid } from '../errors';
  * 16 MB leaves about five times that room, and a bomb is stopped there, not at its gigabytes (the
  * largest workbook that fits, ~1.7 MB zipped, is read in a few seconds without holding up the loop).
  */
+/** An uploaded file's SHA-256 (hex): how a scan or a bulk award file already seen is known again. */
+export const fileSha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
+
 export const XLSX_LIMITS: InflateLimits = { maxTotalBytes: 16 * 1024 * 1024, maxEntries: 1000 };
 
 /** CSV is handed to the parser this many bytes at a time, with a turn of the event loop between. */

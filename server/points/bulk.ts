@@ -33,7 +33,7 @@ export interface RawRow {
 }
 
 /** Reading the file (CSV or XLSX, whole or refused, with bounded work): bulk-file.ts. */
-export { readRows } from './bulk-file';
+export { fileSha256, readRows } from './bulk-file';
 
 // ── understanding the rows ──────────────────────────────────────────────────────────────────
 
@@ -265,9 +265,6 @@ interface Pending {
  */
 export const MAX_PENDING_PER_USER = 20;
 
-/** A file's SHA-256 (hex). */
-export const fileSha256 = (bytes: Uint8Array) => crypto.createHash('sha256').update(bytes).digest('hex');
-
 /** The earlier applies of a file, newest first (at most BULK_EARLIER_MAX). */
 export async function earlierApplies(db: Queryable, sha256: string): Promise<BulkEarlier[]> {
   const rows = await db
@@ -332,7 +329,7 @@ export class BulkPreviews {
           detail: { rows: rows().length, players: users.length, total: total() },
         }),
         // the file applied, so its next preview can say so
-        alsoIn: async (trx, _booked, at) => {
+        alsoIn: async (trx, at) => {
           await trx.insertInto('bulk_awards').values({ sha256: state.preview!.sha256, rows: rows().length, total: total(), actor_id: actorId, created_at: at }).execute();
         },
         onCommit: () => {

@@ -34,7 +34,7 @@ export interface BookOptions {
    */
   audit?: (booked: Booked) => { action: AuditAction; target: string; detail?: Record<string, unknown> };
   /** More writes that belong with the booking (a bulk award's record of its file), in its transaction. */
-  alsoIn?: (trx: Queryable, booked: Booked, at: number) => Promise<void>;
+  alsoIn?: (trx: Queryable, at: number) => Promise<void>;
   /** Runs in the queue right after the commit, before the next job (marks what was booked, e.g. a bulk preview as applied). */
   onCommit?: () => void;
 }
@@ -94,7 +94,7 @@ export class PointsService {
           const entry = options.audit(result);
           await recordAuditBy(trx, options.actorId, entry.action, entry.target, entry.detail ?? {}, at);
         }
-        await options.alsoIn?.(trx, result, at);
+        await options.alsoIn?.(trx, at);
         return result;
       });
       options.onCommit?.();

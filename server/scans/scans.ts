@@ -33,6 +33,7 @@ import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 import { recordAudit, recordAuditBy } from '../audit/audit';
 import { parseTable, takenAtFromNames, type ParsedRow, type Stats } from './parse';
 import type { Table } from './read';
+import { fileSha256 } from '../points/bulk-file';
 import { Invalid, NotFound, Conflict } from '../errors';
 
 /** The database column of a stat: `t1Kills` is `t1_kills`. */
@@ -121,7 +122,7 @@ export class ScanImports {
 
   async preview(input: PreviewInput): Promise<ScanPreview> {
     const parsed = parseTable(input.table);
-    const sha256 = crypto.createHash('sha256').update(input.bytes).digest('hex');
+    const sha256 = fileSha256(input.bytes);
     await this.refuseDuplicate(this.db, sha256);
     const named = takenAtFromNames(input.fileName, input.table.sheet);
     const takenAt = input.takenAt ?? named?.takenAt ?? this.now();

@@ -91,8 +91,7 @@ const GROUPED = /^-?\d{1,3}(?:,\d{3})+$/;
  */
 export function translateServerText(text: string, texts: ServerTexts | null, number?: (n: number) => string): string {
   if (!texts || !text) return text;
-  const key = keyOf.get(text);
-  if (key) return texts[key] || text;
+  if (keyOf.has(text)) return exact(text, texts);
   for (const template of templates) {
     const values = template.read(text);
     if (!values) continue;

@@ -1,7 +1,7 @@
 /**
  * Texts with holes. A refusal or a ledger reason that names a value (a run, a row, an item) is a
  * template such as 'Won "{item}"': the server fills it (fill) and sends the English sentence; the
- * client reads the values back (readTemplate) to say the same sentence in the reader's language.
+ * client reads the values back (templateReader) to say the same sentence in the reader's language.
  * A hole is a name in braces; `{message}` holds another protocol text, which the client translates
  * too.
  */

@@ -2,6 +2,7 @@ import { FormattedMessage, useIntl, type IntlShape } from 'react-intl';
 import type { KvkStatus } from '../../../api/kvk';
 import { KVK_ERRORS } from '../../../protocol/kvk';
 import { cn } from '../../lib/cn';
+import { useServerText } from '../../lib/server-text';
 import { isUnreachable } from '../../lib/unreachable';
 import { Alert } from '../alert';
 import { useErrorText } from '../query-error';
@@ -60,10 +61,11 @@ export function kvkError(intl: IntlShape, message: string, say: (text: string) =
 export function KvkAlert({ error }: { error: unknown }) {
   const intl = useIntl();
   const text = useErrorText();
+  const say = useServerText();
   if (!error) return null;
   return (
     <Alert variant="error">
-      <bdi>{isUnreachable(error) ? text(error) : kvkError(intl, (error as Error).message, text)}</bdi>
+      <bdi>{isUnreachable(error) ? text(error) : kvkError(intl, (error as Error).message, say)}</bdi>
     </Alert>
   );
 }
