@@ -12,7 +12,6 @@ import { createRecorder } from '../../streams/recorder';
 import { createSocket, type WebSocketCtor } from '../../streams/socket';
 import { version } from '../../../package.json';
 import { createProtocolErrorReporter } from './report';
-import { playStartSound } from './sound';
 import { TOKEN_KEY, clearToken, readSettings, readToken, storeSettings, storeToken } from './storage';
 
 /** Wires the root machine to the real API, sockets and storage, and starts it. */
@@ -36,7 +35,8 @@ export function createApp() {
   const recorder = createRecorder({ app: `kingdom@${version}` });
   const sockets = (url: string) => createSocket(url, window.WebSocket as unknown as WebSocketCtor, recorder.tap(url === ends.sockets.user ? 'user' : 'auction'));
   const machine = appWith(sockets).provide({
-    actions: { playStartSound: () => void playStartSound(), reportProtocolErrors: (_, event) => reportProtocolErrors(event) },
+    // the chime is made and played by a module of its own, loaded the first time an item starts (not with /signin)
+    actions: { playStartSound: () => void import('./sound').then(({ playStartSound }) => playStartSound()), reportProtocolErrors: (_, event) => reportProtocolErrors(event) },
     actors: {
       auth: authMachine.provide({
         actors: {
