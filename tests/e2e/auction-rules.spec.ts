@@ -34,15 +34,15 @@ test('an item that starts while the page is open has the right next minimum, its
   await expect(card.getByText(/^(A bid in the last |Extended: )/)).toHaveText('A bid in the last 30 s extends the end (2 times at most).');
 
   await card.getByRole('button', { name: 'Min', exact: true }).click();
-  await expect(card.getByRole('spinbutton', { name: /^Bid amount for / })).toHaveValue('300');
+  await expect(card.getByRole('textbox', { name: /^Bid amount for / })).toHaveValue('300');
   await card.getByRole('button', { name: 'Bid', exact: true }).click();
   await expect(valueOf(card, 'Leader')).toHaveText('you');
   await expect(card.getByText(/^Next minimum: /)).toHaveText('Next minimum: 400');
   await card.getByRole('button', { name: 'Min', exact: true }).click();
-  await expect(card.getByRole('spinbutton', { name: /^Bid amount for / })).toHaveValue('400');
+  await expect(card.getByRole('textbox', { name: /^Bid amount for / })).toHaveValue('400');
 
   // typing more than the points available says why Bid is off
-  await card.getByRole('spinbutton', { name: /^Bid amount for / }).fill('20000');
+  await card.getByRole('textbox', { name: /^Bid amount for / }).fill('20000');
   await expect(card.getByText('Not enough points: you have 10,000 kingdom points available.', { exact: true })).toBeVisible();
   await expect(card.getByRole('button', { name: 'Bid', exact: true })).toBeDisabled();
 

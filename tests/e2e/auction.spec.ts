@@ -1,5 +1,6 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, acceptCookies, api, balance, connection, liveCard, register, reserved, signIn, toasts, tokenOf, uniqueTag, valueOf } from './support';
+import { readFileSync } from 'node:fs';
+import { ADMIN, acceptCookies, accountWithRank, api, balance, connection, liveCard, register, reserved, signIn, toasts, tokenOf, uniqueTag, valueOf } from './support';
 
 async function openStore(page: Page, account: { email: string; password: string }) {
   await acceptCookies(page);
@@ -34,12 +35,12 @@ test('two players hold a whole auction: bids seen live, outbid notice, the win a
   await expect(cardB).toBeVisible();
 
   // a bid above the balance is explained before anything is sent
-  await cardA.getByRole('spinbutton', { name: /^Bid amount for / }).fill('20000');
+  await cardA.getByRole('textbox', { name: /^Bid amount for / }).fill('20000');
   await expect(cardA.getByText('Not enough points: you have 10,000 kingdom points available.', { exact: true })).toBeVisible();
   await expect(cardA.getByRole('button', { name: 'Bid', exact: true })).toBeDisabled();
 
   // Alice bids the minimum; Bob sees it
-  await cardA.getByRole('spinbutton', { name: /^Bid amount for / }).fill('');
+  await cardA.getByRole('textbox', { name: /^Bid amount for / }).fill('');
   await cardA.getByRole('button', { name: 'Min', exact: true }).click();
   await cardA.getByRole('button', { name: 'Bid', exact: true }).click();
   await expect(valueOf(cardB, 'Leader')).toHaveText(alice.username);
@@ -49,7 +50,7 @@ test('two players hold a whole auction: bids seen live, outbid notice, the win a
   await expect(reserved(a)).toHaveText('100 reserved');
 
   // Bob outbids her; Alice is told, and sees his lead
-  await cardB.getByRole('spinbutton', { name: /^Bid amount for / }).fill('150');
+  await cardB.getByRole('textbox', { name: /^Bid amount for / }).fill('150');
   await cardB.getByRole('button', { name: 'Bid', exact: true }).click();
   await expect(toasts(a).filter({ hasText: 'Outbid!' })).toContainText(`${bob.username} outbid you on ${itemName} with 150 kingdom points`);
   await expect(valueOf(cardA, 'Leader')).toHaveText(bob.username);
@@ -113,8 +114,54 @@ test('any amount from the minimum up can be bid, not only the increment’s step
   await api('store/items', { itemName, start_price: 100, minIncrement: 10, duration: 600, extendWindow: 0, maxExtensions: 0 }, admin);
   await openStore(page, player);
   const card = await liveCard(page, itemName);
-  await card.getByRole('spinbutton', { name: /^Bid amount for / }).fill('213');
+  await card.getByRole('textbox', { name: /^Bid amount for / }).fill('213');
   await card.getByRole('button', { name: 'Bid', exact: true }).click();
   await expect(valueOf(card, 'Current bid')).toHaveText('213');
   await expect(reserved(page)).toHaveText('213 reserved');
+});
+
+const pageTexts = (locale: string) => JSON.parse(readFileSync(`src/locales/${locale}.json`, 'utf8')) as Record<string, string>;
+
+test('amounts are read as the reader’s language writes them: a French grant of "10 000", an Italian bid of "1.200"; arrow keys step by the increment', async ({ page, browser }) => {
+  const admin = await tokenOf(ADMIN);
+  const council = await accountWithRank('council');
+  const player = await register();
+  await api('account/locale', { locale: 'fr' }, await tokenOf(council));
+  await api('account/locale', { locale: 'it' }, await tokenOf(player));
+
+  // French: a space between the thousands (the browser's number field read "10 000" as empty)
+  const fr = pageTexts('fr');
+  await acceptCookies(page);
+  await signIn(page, council);
+  await page.goto('/my-kingdom/kingdom-points/point-management');
+  await page.getByLabel(fr['points.player'], { exact: true }).fill(player.username);
+  await page.getByLabel(fr['points.amount'], { exact: true }).fill('10 000');
+  await page.getByLabel(fr['points.reason'], { exact: true }).fill('Récompense KvK');
+  await page.getByRole('button', { name: fr['points.grant'], exact: true }).click();
+  await expect(page.getByTestId('change-done')).toContainText('10\u202f000');
+  const players = await api<{ players: { username: string; balance: number }[] }>(`points/players?q=${player.username}`, undefined, admin, 'GET');
+  expect(players.players.find((p) => p.username === player.username)?.balance).toBe(10_000);
+
+  // Italian: a point between the thousands
+  const it = pageTexts('it');
+  const itemName = `Reliquia ${uniqueTag()}`;
+  await api('store/items', { itemName, start_price: 100, minIncrement: 10, duration: 600, extendWindow: 0, maxExtensions: 0 }, admin);
+  const playerPage = await (await browser.newContext()).newPage();
+  await acceptCookies(playerPage);
+  await signIn(playerPage, player);
+  await playerPage.goto('/my-account/kingdom-store');
+  const card = await liveCard(playerPage, itemName);
+  const box = card.getByRole('textbox', { name: it['store.bidAmount'].replace('{itemName}', itemName), exact: true });
+  await box.fill('1.200');
+  await card.getByRole('button', { name: it['store.bid'], exact: true }).click();
+  // (Italian writes four digits without a separator: 1200)
+  await expect(valueOf(card, it['store.currentBid'])).toHaveText('1200');
+  // the arrow keys: from empty, the minimum (1.210); then one increment at a time
+  await box.press('ArrowUp');
+  await expect(box).toHaveValue('1210');
+  await box.press('ArrowUp');
+  await expect(box).toHaveValue('1220');
+  await box.press('ArrowDown');
+  await box.press('ArrowDown');
+  await expect(box).toHaveValue('1210');
 });

@@ -51,7 +51,7 @@ test('deducting more than a balance says so; deducting into points held by a lea
   const bidder = await (await page.context().browser()!.newContext()).newPage();
   await openAs(bidder, player, '/my-account/kingdom-store');
   const card = await liveCard(bidder, itemName);
-  await card.getByRole('spinbutton', { name: /^Bid amount for / }).fill('200');
+  await card.getByRole('textbox', { name: /^Bid amount for / }).fill('200');
   await card.getByRole('button', { name: 'Bid', exact: true }).click();
   await expect(sidebar(bidder)).toContainText('200');
   await expect.poll(async () => (await api<{ players: { username: string; reserved: number }[] }>(`points/players?q=${player.username}`, undefined, admin, 'GET')).players[0]?.reserved).toBe(200);

@@ -14,6 +14,7 @@ import { Spinner } from '../../components/loader';
 import { NativeSelect } from '../../components/native-select';
 import { endColumns, Table, TableBody, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
+import { readWhole } from '../../lib/numbers';
 import { Field } from '../../components/field';
 import { ConfirmDialog, ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { CountCell, NumCell } from '../../components/stats/cells';
@@ -35,13 +36,13 @@ interface Draft {
 
 const emptyDraft: Draft = { name: '', stat: 'killpoints', per: '1000000', points: '10', cap: '', auto: false, seasonId: '' };
 const toDraft = (r: Rule): Draft => ({ name: r.name, stat: r.stat, per: String(r.per), points: String(r.points), cap: r.cap === null ? '' : String(r.cap), auto: r.auto, seasonId: r.seasonId === null ? '' : String(r.seasonId) });
-const whole = (v: string) => (/^\s*\d+\s*$/.test(v) ? Number(v) : Number.NaN);
 
 type Errors = Partial<Record<keyof Draft, string>>;
 
 /** The form's own checks, in the reader's language (the server checks again and says why in English). */
 function check(d: Draft, intl: ReturnType<typeof useIntl>): { body: RuleBody | null; errors: Errors } {
   const errors: Errors = {};
+  const whole = (v: string) => readWhole(v, intl.locale);
   const name = d.name.trim();
   if (name.length < 1 || name.length > RULE_NAME_MAX) errors.name = intl.formatMessage({ id: 'auto.error.name' }, { max: RULE_NAME_MAX });
   const per = whole(d.per);
@@ -100,6 +101,7 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
     if (body) save.mutate(body);
   }
   // the rule's arithmetic on an example: three "per" and a half of gain
+  const whole = (v: string) => readWhole(v, intl.locale);
   const per = whole(draft.per);
   const points = whole(draft.points);
   const cap = draft.cap.trim() === '' ? null : whole(draft.cap);

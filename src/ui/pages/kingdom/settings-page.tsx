@@ -12,6 +12,7 @@ import { Input } from '../../components/input';
 import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
+import { readDecimal, readWhole } from '../../lib/numbers';
 import { Field } from '../../components/field';
 import { formErrors } from '../../lib/form-errors';
 import { useServerText } from '../../lib/server-text';
@@ -37,15 +38,15 @@ const toDraft = (s: KingdomSettings): Draft => ({
   storeOpen: s.storeOpen,
 });
 
-const whole = (v: string) => (v.trim() === '' ? Number.NaN : Number(v));
-
-function toBody(d: Draft): SettingsBody {
+/** The draft as the API's body, its numbers read as `locale` writes them ("1 000" in French). */
+function toBody(d: Draft, locale: string): SettingsBody {
+  const whole = (v: string) => readWhole(v, locale);
   return {
     kingdomName: d.kingdomName.trim(),
     kingdomNumber: d.kingdomNumber.trim() === '' ? null : whole(d.kingdomNumber),
     storeOpen: d.storeOpen,
     defaults: {
-      duration: Math.round(whole(d.durationMinutes) * 60),
+      duration: Math.round(readDecimal(d.durationMinutes, locale) * 60),
       minIncrement: whole(d.minIncrement),
       extendWindow: whole(d.extendWindow),
       maxExtensions: whole(d.maxExtensions),
@@ -73,7 +74,7 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
   const [errors, setErrors] = useState<Partial<Record<keyof Draft, string>>>({});
   function submit(e: FormEvent) {
     e.preventDefault();
-    const body = toBody(draft);
+    const body = toBody(draft, intl.locale);
     const parsed = settingsBody.safeParse(body);
     if (!parsed.success) {
       // in the reader's language, the field's own unit (minutes for the duration) and number format
@@ -102,7 +103,7 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
         </CardTitle>
         <div className="grid gap-4 sm:grid-cols-2">
           {field('kingdomName', 'kingdom.name', { maxLength: 50, dir: 'auto' })}
-          {field('kingdomNumber', 'kingdom.number', { type: 'number', min: 1, inputMode: 'numeric' })}
+          {field('kingdomNumber', 'kingdom.number', { inputMode: 'numeric' })}
         </div>
       </Card>
       <Card>
@@ -113,10 +114,10 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
           <FormattedMessage id="kingdom.defaults.hint" />
         </p>
         <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
-          {field('durationMinutes', 'manage.duration', { type: 'number', min: 1, step: 'any' })}
-          {field('minIncrement', 'manage.minIncrement', { type: 'number', min: 1, inputMode: 'numeric' })}
-          {field('extendWindow', 'manage.extendWindow', { type: 'number', min: 0, inputMode: 'numeric' })}
-          {field('maxExtensions', 'manage.maxExtensions', { type: 'number', min: 0, inputMode: 'numeric' })}
+          {field('durationMinutes', 'manage.duration', { inputMode: 'decimal' })}
+          {field('minIncrement', 'manage.minIncrement', { inputMode: 'numeric' })}
+          {field('extendWindow', 'manage.extendWindow', { inputMode: 'numeric' })}
+          {field('maxExtensions', 'manage.maxExtensions', { inputMode: 'numeric' })}
         </div>
       </Card>
       <Card>

@@ -14,6 +14,7 @@ import { PageHeader } from '../../components/page-header';
 import { ErrorAlert } from '../../components/query-error';
 import { CountCell } from '../../components/stats/cells';
 import { useApi } from '../../lib/use-api';
+import { readDecimal } from '../../lib/numbers';
 import { Field } from '../../components/field';
 import { Empty, GovernorLink, useScans } from '../../components/stats/scan-parts';
 import { Hint } from '../../components/hint';
@@ -45,18 +46,21 @@ const toDraft = (s: Season): Draft => ({
 /** The rows with row `i` changed (a bracket's or a window's field). */
 const withRow = <T,>(rows: T[], i: number, patch: Partial<T>): T[] => rows.map((row, j) => (j === i ? { ...row, ...patch } : row));
 
-/** A typed number as the API takes it; text that is not a number stays text, so the schema names the field. */
-const num = (v: string): number | string => (v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : v);
-
-const toBody = (d: Draft): SeasonBody =>
-  ({
+/** The draft as the API takes it: a number as `locale` writes it ("40 000 000" in French) is read; text that is not one stays text, so the schema names the field. */
+const toBody = (d: Draft, locale: string): SeasonBody => {
+  const num = (v: string): number | string => {
+    const n = readDecimal(v, locale);
+    return Number.isFinite(n) ? n : v;
+  };
+  return {
     name: d.name,
     startScanId: num(d.startScanId),
     endScanId: d.endScanId === '' ? null : num(d.endScanId),
     weights: { t4Kills: num(d.weights.t4Kills), t5Kills: num(d.weights.t5Kills), deads: num(d.weights.deads) },
     brackets: d.brackets.map((b) => ({ minPower: num(b.minPower), kills: num(b.kills), deads: num(b.deads) })),
     windows: d.windows.map((w) => ({ name: w.name, fromScanId: num(w.fromScanId), toScanId: num(w.toScanId) })),
-  }) as SeasonBody;
+  } as SeasonBody;
+};
 
 function ScanPicker({ id, value, onChange, scans, emptyId, label }: { id?: string; value: string; onChange: (v: string) => void; scans: Scan[]; emptyId: string; label?: string }) {
   const intl = useIntl();
@@ -118,7 +122,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
   };
   function submit(e: FormEvent) {
     e.preventDefault();
-    const body = toBody(draft);
+    const body = toBody(draft, intl.locale);
     const parsed = seasonBody.safeParse(body);
     if (!parsed.success) {
       setInvalid(kvkError(intl, parsed.error.issues[0].message, say));
@@ -128,7 +132,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
   }
   const weight = (key: keyof Draft['weights'], labelId: string) => (
     <Field id={`kvk-weight-${key}`} labelId={labelId}>
-      <Input id={`kvk-weight-${key}`} type="number" min={0} step="any" inputMode="decimal" value={draft.weights[key]} onChange={(e) => set({ weights: { ...draft.weights, [key]: e.target.value } })} />
+      <Input id={`kvk-weight-${key}`} inputMode="decimal" value={draft.weights[key]} onChange={(e) => set({ weights: { ...draft.weights, [key]: e.target.value } })} />
     </Field>
   );
   return (
@@ -172,8 +176,6 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
                 const cell = (key: 'minPower' | 'kills' | 'deads', labelId: string) => (
                   <Td className="px-1">
                     <Input
-                      type="number"
-                      min={0}
                       inputMode="numeric"
                       value={b[key]}
                       aria-label={intl.formatMessage({ id: labelId }, { n: i + 1 })}

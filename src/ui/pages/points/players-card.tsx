@@ -15,6 +15,7 @@ import { useApi } from '../../lib/use-api';
 import { cn } from '../../lib/cn';
 import { Field } from '../../components/field';
 import { formErrors } from '../../lib/form-errors';
+import { readWhole } from '../../lib/numbers';
 import { useDebounced } from '../../lib/use-debounced';
 import { useServerText } from '../../lib/server-text';
 
@@ -42,7 +43,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
     return (e?: FormEvent) => {
       e?.preventDefault();
       change.reset();
-      const n = amount.trim() === '' ? Number.NaN : Number(amount);
+      const n = readWhole(amount, intl.locale);
       const body = { username, delta: sign * n, reason };
       const parsed = transactionBody.safeParse(body);
       // the button gives the sign: "-25" with Deduct would otherwise grant 25
@@ -73,7 +74,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
           <Input value={username} onChange={(e) => onUsername(e.target.value)} autoComplete="off" dir="auto" />
         </Field>
         <Field id="change-amount" labelId="points.amount" error={errors.delta}>
-          <Input type="number" min={1} step={1} inputMode="numeric" value={amount} onChange={(e) => setAmount(e.target.value)} />
+          <Input inputMode="numeric" value={amount} onChange={(e) => setAmount(e.target.value)} />
         </Field>
         <div className="sm:col-span-2">
           <Field id="change-reason" labelId="points.reason" error={errors.reason}>

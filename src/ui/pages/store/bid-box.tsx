@@ -5,6 +5,7 @@ import type { ItemRef } from '../../../machines/board.machine';
 import { useChild, useSocketConnected } from '../../app-context';
 import { Button } from '../../components/button';
 import { Input } from '../../components/input';
+import { readWhole } from '../../lib/numbers';
 import { newRequestId } from '../../lib/request-id';
 import { availableFor, checkBid, nextMinimum, type BidTarget } from './bid-check';
 
@@ -38,7 +39,8 @@ export function BidBox({ item }: { item: ItemRef }) {
   const sending = useSelector(board, (s) => Object.values(s.context.pending).some((p) => p.itemId === itemId));
   const min = nextMinimum(target);
   const [typed, setTyped] = useState('');
-  const amount = typed === '' ? min : Number(typed);
+  // what was typed, read as its language writes numbers ("10 000" in French); empty is the minimum
+  const amount = typed.trim() === '' ? min : readWhole(typed, intl.locale);
   if (!user) return null;
   const me = { username: user.username, rank: user.rank, available: user.available };
   const check = checkBid(amount, target, me);
@@ -56,7 +58,7 @@ export function BidBox({ item }: { item: ItemRef }) {
   return (
     <form
       className="grid gap-2"
-      // checkBid is the rule (at least the minimum, any amount above it): the field's step only sets the arrow keys' stride
+      // checkBid is the rule (at least the minimum, any amount above it), not the browser's idea of a number
       noValidate
       onSubmit={(e) => {
         e.preventDefault();
@@ -70,15 +72,21 @@ export function BidBox({ item }: { item: ItemRef }) {
       )}
       <div className="flex gap-2">
         <Input
-          type="number"
           inputMode="numeric"
-          min={min}
-          step={step}
           value={typed}
           placeholder={intl.formatNumber(min)}
           aria-label={intl.formatMessage({ id: 'store.bidAmount' }, { itemName })}
           aria-invalid={!check.ok && typed !== ''}
           onChange={(e) => setTyped(e.target.value)}
+          // the arrow keys step by the item's increment, as a number field's would (from the minimum when nothing reads)
+          onKeyDown={(e) => {
+            if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+            e.preventDefault();
+            // (from an empty field, the first step is the minimum itself)
+            if (typed.trim() === '') return setTyped(String(min));
+            const from = Number.isInteger(amount) ? amount : min;
+            setTyped(String(Math.max(min, from + (e.key === 'ArrowUp' ? step : -step))));
+          }}
           className="min-w-0"
           data-testid="bid-amount"
         />
