@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compactNumber, exactNumber, killsByTier, lastChange, seriesData } from '../../src/ui/lib/stats-format';
+import { axisNumbers, compactNumber, exactNumber, killsByTier, lastChange, seriesData } from '../../src/ui/lib/stats-format';
 
 describe('readable numbers', () => {
   it('large numbers are compact (1.2B), small ones whole with the locale separators', () => {
@@ -48,5 +48,24 @@ describe('series for uPlot', () => {
       { tier: 't5Kills', kills: 600, share: 0.6 },
     ]);
     expect(killsByTier({ t1Kills: 0, t2Kills: 0, t3Kills: 0, t4Kills: 0, t5Kills: 0 }).every((t) => t.share === 0)).toBe(true);
+  });
+});
+
+describe('axisNumbers: tick labels that never repeat', () => {
+  it('stays compact with one decimal when the ticks are far apart', () => {
+    expect(axisNumbers([1_000_000_000, 2_000_000_000, 3_000_000_000], 'en')).toEqual(['1B', '2B', '3B']);
+  });
+  it('takes more decimals when ticks lie close together (a French "2,8 Md" five times before)', () => {
+    const ticks = [2_805_000_000, 2_810_000_000, 2_815_000_000, 2_820_000_000, 2_825_000_000];
+    expect(new Set(ticks.map((t) => compactNumber(t, 'fr'))).size).toBe(1);
+    const labels = axisNumbers(ticks, 'fr');
+    expect(new Set(labels).size).toBe(5);
+    expect(labels[1]).toBe(compactNumber(2_810_000_000, 'fr').replace('2,8', '2,81'));
+  });
+  it('falls back to exact numbers when even three decimals repeat', () => {
+    expect(axisNumbers([2_800_000_100, 2_800_000_200], 'en')).toEqual(['2,800,000,100', '2,800,000,200']);
+  });
+  it('writes small ticks exactly', () => {
+    expect(axisNumbers([0, 50_000, 100_000], 'en')).toEqual(['0', '50,000', '100K']);
   });
 });

@@ -28,6 +28,19 @@ export function compactNumber(value: number, locale: string, signed = false): st
   return format(locale, { notation: 'compact', compactDisplay: 'short', maximumFractionDigits: 1, signDisplay: signed ? 'exceptZero' : 'auto' }).format(value);
 }
 
+/**
+ * The labels of a chart axis's ticks: compact like compactNumber while they stay apart, with more
+ * decimals when the ticks lie close together (2.81B, 2.82B rather than 2.8B five times), and exact
+ * when even three decimals would repeat one.
+ */
+export function axisNumbers(values: readonly number[], locale: string): string[] {
+  for (const digits of [1, 2, 3]) {
+    const labels = values.map((v) => (Math.abs(v) < COMPACT_FROM ? exactNumber(v, locale) : format(locale, { notation: 'compact', compactDisplay: 'short', maximumFractionDigits: digits }).format(v)));
+    if (new Set(labels).size === labels.length) return labels;
+  }
+  return values.map((v) => exactNumber(v, locale));
+}
+
 /** uPlot's data: x in seconds (uPlot's time scale), one array per stat with null where a scan did not hold it. */
 export function seriesData(points: readonly { takenAt: number; values: Record<string, number | null> }[], stats: readonly string[]): [number[], ...(number | null)[][]] {
   const sorted = [...points].sort((a, b) => a.takenAt - b.takenAt);

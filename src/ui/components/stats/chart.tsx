@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useIntl } from 'react-intl';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { compactNumber, exactNumber } from '../../lib/stats-format';
+import { axisNumbers, exactNumber } from '../../lib/stats-format';
 
 export interface ChartSeries {
   label: string;
@@ -71,7 +71,8 @@ export default function Chart({ xs, series, height = 240, label, wholeNumbers = 
           ...axis,
           // wide enough for the longest label (compact numbers are long in some languages)
           size: (_u, values) => Math.max(40, ...(values ?? []).map((v) => String(v).length * 7.5 + 16)),
-          values: (_u, splits) => splits.map((s) => compactNumber(s, locale)),
+          // compact, with as many decimals as keep the ticks' labels apart
+          values: (_u, splits) => axisNumbers(splits, locale),
           // counts (governors): ticks on whole numbers only
           ...(wholeNumbers ? { incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000] } : {}),
         },
