@@ -389,13 +389,19 @@ function sortedOnce(computed: Computed, filter: Pick<StandingsFilter, 'sort' | '
   return list;
 }
 
-/** The filters of the standings: alliance (its tag, exactly), q (a name containing it, or an id starting with it) and status. */
+/**
+ * The filters of the standings: alliance (an alliance with that tag, whatever its case, exactly when
+ * there is one, K1 and not K10 too; else every alliance containing it, as the governors' table does),
+ * q (a name containing it, or an id starting with it) and status.
+ */
 export function filterStandings(list: Standing[], filter: Pick<StandingsFilter, 'alliance' | 'q' | 'status'>): Standing[] {
-  const alliance = filter.alliance?.trim();
+  const typed = filter.alliance?.trim().toLowerCase();
+  const exact = typed ? list.some((s) => s.alliance.toLowerCase() === typed) : false;
+  const inAlliance = (tag: string) => !typed || (exact ? tag.toLowerCase() === typed : tag.toLowerCase().includes(typed));
   const q = filter.q?.trim().toLowerCase();
   return list.filter(
     (s) =>
-      (!alliance || s.alliance === alliance) &&
+      inAlliance(s.alliance) &&
       (!filter.status || s.status === filter.status) &&
       (!q || s.name.toLowerCase().includes(q) || (/^\d+$/.test(q) && String(s.governorId).startsWith(q))),
   );

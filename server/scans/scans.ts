@@ -337,9 +337,12 @@ const SORT_COLUMNS: Record<GovernorSort, string> = {
   ...(Object.fromEntries(STATS.map((s) => [s, `r.${columnOf(s)}`])) as Record<Stat, string>),
 };
 
+/** A LIKE pattern for text containing `text` (its own % _ and \\ escaped; used with `escape '\\'`). */
+const containing = (text: string) => `%${text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
 /**
- * GET governors: one page of a scan's governors (the latest by default), filtered by alliance (its
- * tag, exactly), by q (a name containing it, any case, or a governor id starting with it), sorted by
+ * GET governors: one page of a scan's governors (the latest by default), filtered by alliance (the
+ * scan's alliance with that tag whatever its case, exactly; with none, every alliance containing it), by q (a name containing it, any case, or a governor id starting with it), sorted by
  * any column (nulls last, then by governor id), with each stat's change since `compare` when asked.
  */
 export async function listGovernors(db: Db, filter: GovernorsFilter): Promise<{ scan: Scan | null; compare: Scan | null; total: number; governors: GovernorRow[]; page: number; pageSize: number }> {
@@ -350,16 +353,21 @@ export async function listGovernors(db: Db, filter: GovernorsFilter): Promise<{ 
   if (!scan) return { scan: null, compare, total: 0, governors: [], page, pageSize };
 
   let query = db.selectFrom('scan_rows as r').where('r.scan_id', '=', scan.id);
-  if (filter.alliance !== undefined && filter.alliance !== '') query = query.where('r.alliance', '=', filter.alliance);
+  const alliance = filter.alliance?.trim();
+  if (alliance) {
+    // an alliance of the scan with that tag, whatever its case, exactly (K1, not K10 too); else every alliance containing it
+    const exact = await db.selectFrom('scan_alliances').select('alliance').where('scan_id', '=', scan.id).where(nocase(db, sql`alliance`), '=', nocase(db, sql`${alliance}`)).executeTakeFirst();
+    query = exact ? query.where('r.alliance', '=', exact.alliance) : query.where(sql`r.alliance`, likeOperator(db), sql`${containing(alliance)} escape '\\'`);
+  }
   const q = filter.q?.trim();
   if (q) {
-    const like = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+    const like = containing(q);
     query = /^\d+$/.test(q)
       ? query.where((eb) => eb.or([eb(sql`cast(r.governor_id as text)`, 'like', `${q}%`), eb(sql`r.name`, likeOperator(db), sql`${like} escape '\\'`)]))
       : query.where(sql`r.name`, likeOperator(db), sql`${like} escape '\\'`);
   }
   // unfiltered, the count is the scan's own
-  const filtered = (filter.alliance !== undefined && filter.alliance !== '') || !!q;
+  const filtered = !!alliance || !!q;
   const total = filtered ? (await query.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow()).total : scan.rows;
 
   const sort = filter.sort ?? 'power';

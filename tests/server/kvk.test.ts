@@ -166,6 +166,9 @@ describe('KvK seasons and standings', () => {
     expect((await standings('?sort=power&order=asc')).standings.at(-1)?.governorId).toBe(id(7));
     expect((await standings('?sort=killsProgress&order=desc')).standings.slice(0, 3).map((x) => x.progress.kills)).toEqual([100, 100, 100]);
     expect((await standings('?alliance=K2')).standings.map((x) => x.governorId).sort()).toEqual([id(2), id(3)]);
+    // any case; part of a tag finds every alliance containing it (K1 and K2 here)
+    expect((await standings('?alliance=k2')).standings.map((x) => x.governorId).sort()).toEqual([id(2), id(3)]);
+    expect((await standings('?alliance=k')).total).toBe((await standings('')).total);
     expect((await standings('?q=aur')).standings.map((x) => x.name)).toEqual(['Aurelia']);
     expect((await standings(`?q=${id(3)}`)).standings.map((x) => x.name)).toEqual(['Cato']);
     const met = await standings('?status=met');

@@ -82,6 +82,14 @@ describe('scan import: every header generation', () => {
     expect(list.body.total).toBe(3);
     expect((list.body.governors as { name: string }[]).map((g) => g.name)).toEqual(['Beta', 'Alpha', 'جمال']);
     expect(list.body.governors).toContainEqual(expect.objectContaining({ governorId: govs[0].id, alliance: 'K1', acclaim: 10, highestAcclaim: 20, ranged: 7, t45Kills: 34_000 }));
+
+    // the alliance filter: a tag in any case is that alliance exactly; part of a tag, every alliance containing it
+    const byAlliance = async (alliance: string) =>
+      ((await call(server, 'GET', `/governors?scan=${(applied.body.scan as { id: number }).id}&alliance=${encodeURIComponent(alliance)}&sort=name`, { token: council.token })).body.governors as { name: string }[]).map((g) => g.name);
+    expect(await byAlliance('k1')).toEqual(['Alpha', 'جمال']);
+    expect(await byAlliance(' K ')).toEqual(['Alpha', 'Beta', 'جمال']);
+    expect(await byAlliance('2')).toEqual(['Beta']);
+    expect(await byAlliance('%')).toEqual([]);
   });
 
   it('RokTracker v4 XLSX: "Summary" sheet first, the date from the sheet name, v4 headers', async () => {
