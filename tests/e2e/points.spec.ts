@@ -16,7 +16,7 @@ test('a grant reaches the player’s open page at once, with the locale’s thou
 
   // French groups digits with a narrow no-break space
   await page.getByRole('combobox', { name: 'Language' }).selectOption('fr');
-  await expect(sidebar(page, 'Barre latérale').getByText(/points du royaume$/)).toContainText('1\u202f234\u202f567');
+  await expect(sidebar(page, 'Barre latérale').getByText(/^Points du royaume/)).toContainText('1\u202f234\u202f567');
 });
 
 async function openAs(page: Page, account: { email: string; password: string }, path: string) {
