@@ -119,7 +119,7 @@ test('My Bidding History: empty at first, then the item the player won with its 
   await page.goto('/my-account/kingdom-store');
   await expect(connection(page)).toHaveText('Connected');
   const card = page.getByRole('article', { name: itemName, exact: true });
-  await card.getByRole('spinbutton', { name: /^Bid amount for / }).fill('1200');
+  await card.getByRole('textbox', { name: /^Bid amount for / }).fill('1200');
   await card.getByRole('button', { name: 'Bid', exact: true }).click();
   await expect(toasts(page).filter({ hasText: 'You won the bid!' })).toBeVisible({ timeout: 20_000 });
 
@@ -213,11 +213,17 @@ test('store management: create in a dialog, upload an image, edit a scheduled it
   const edited = page.getByRole('row').filter({ hasText: `${itemName} II` });
   await expect(await cell(edited, 'Amount')).toHaveText('777', { useInnerText: true });
 
-  // the copy has a name of its own, and opens for editing
+  // Duplicate fills a new item's form from it, under a name of its own; nothing exists until it is saved
   await edited.getByRole('button', { name: 'Duplicate' }).click();
-  const copyDialog = page.getByRole('dialog', { name: `Edit ${itemName} II (copy)` });
+  const copyDialog = page.getByRole('dialog', { name: `New item from ${itemName} II` });
   await expect(copyDialog.getByLabel('Item name')).toHaveValue(`${itemName} II (copy)`);
+  await expect(copyDialog.getByLabel('Start price')).toHaveValue('777');
   await copyDialog.getByRole('button', { name: 'Close' }).first().click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+  await expect(page.getByRole('row').filter({ hasText: `${itemName} II (copy)` })).toHaveCount(0);
+  await edited.getByRole('button', { name: 'Duplicate' }).click();
+  await copyDialog.getByRole('button', { name: 'Create item' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('row').filter({ hasText: `${itemName} II (copy)` })).toHaveCount(1);
   await expect(page.getByRole('row').filter({ hasText: `${itemName} II` })).toHaveCount(2);
 });

@@ -4,7 +4,7 @@ import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { ItemRef } from '../../../machines/board.machine';
 import { RANKS } from '../../../protocol/ranks';
-import { ITEM_STATES, createItemBody, type CreateItemBody, type EditItemBody, type ItemState, type StoreItem } from '../../../protocol/store';
+import { ITEM_STATES, copyName, createItemBody, type CreateItemBody, type EditItemBody, type ItemState, type StoreItem } from '../../../protocol/store';
 import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { ErrorText } from '../../components/query-error';
@@ -25,9 +25,9 @@ import { assetUrl } from '../../lib/back-office';
 import { useApi } from '../../lib/use-api';
 import { createKingdomApi } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
+import { readDecimal, readWhole } from '../../lib/numbers';
 import { formErrors } from '../../lib/form-errors';
 import { useServerText } from '../../lib/server-text';
-import { useSingleFlight } from '../../lib/use-single-flight';
 
 interface Form {
   itemName: string;
@@ -64,6 +64,14 @@ export function blankForm(settings: KingdomSettings | undefined): Form {
   return { ...EMPTY, minIncrement: String(d.minIncrement), durationMinutes: String(d.duration / 60), extendWindow: String(d.extendWindow), maxExtensions: String(d.maxExtensions) };
 }
 
+/**
+ * A new item's form filled from another item (Duplicate): its name with ' (copy)', its texts,
+ * image, prices, timing and eligibility; the start left empty (now, unless the form says when).
+ */
+export function copyForm(item: StoreItem): Form {
+  return { ...formFrom(item), itemName: copyName(item.itemName), startsAt: '' };
+}
+
 /** A datetime-local value (local time, minutes) for epoch ms. */
 function localInput(ms: number): string {
   const d = new Date(ms);
@@ -88,25 +96,21 @@ export function formFrom(item: StoreItem): Form {
   };
 }
 
-/** A duplicate is scheduled this far ahead, so it can be edited before it starts. */
-export const DUPLICATE_LEAD_MS = 60 * 60_000;
-
-const num = (v: string) => (v.trim() === '' ? Number.NaN : Number(v));
-
-/** The form as the API's body; the shared schema judges it, here and again on the server. */
-export function toBody(form: Form): CreateItemBody {
+/** The form as the API's body, its numbers read as `locale` writes them; the shared schema judges it, here and again on the server. */
+export function toBody(form: Form, locale: string): CreateItemBody {
+  const whole = (v: string) => readWhole(v, locale);
   const groups = form.groups.split(',').map((g) => g.trim()).filter(Boolean);
   return {
     itemName: form.itemName,
     ...(form.description.trim() ? { description: form.description.trim() } : {}),
     ...(form.imageUrl.trim() ? { imageUrl: form.imageUrl.trim() } : {}),
     type: 'auction',
-    start_price: num(form.start_price),
-    minIncrement: num(form.minIncrement),
+    start_price: whole(form.start_price),
+    minIncrement: whole(form.minIncrement),
     ...(form.startsAt ? { startsAt: new Date(form.startsAt).getTime() } : {}),
-    duration: Math.round(num(form.durationMinutes) * 60),
-    extendWindow: num(form.extendWindow),
-    maxExtensions: num(form.maxExtensions),
+    duration: Math.round(readDecimal(form.durationMinutes, locale) * 60),
+    extendWindow: whole(form.extendWindow),
+    maxExtensions: whole(form.maxExtensions),
     ...(form.ranks.length || groups.length ? { eligibility: { ...(form.ranks.length ? { ranks: form.ranks as never } : {}), ...(groups.length ? { groups } : {}) } } : {}),
   };
 }
@@ -240,7 +244,7 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
 }
 
 /** Create an item, or edit a scheduled one (the server refuses once it started). */
-function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreItem | null; onDone: () => void }) {
+function ItemForm({ initial, editing, copyOf, onDone }: { initial: Form; editing: StoreItem | null; copyOf?: StoreItem; onDone: () => void }) {
   const intl = useIntl();
   const say = useServerText();
   const storeApi = useApi(createStoreApi);
@@ -266,7 +270,7 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
 
   function submit(e: FormEvent) {
     e.preventDefault();
-    const body = toBody(form);
+    const body = toBody(form, intl.locale);
     const parsed = createItemBody.safeParse(body);
     if (!parsed.success) {
       setErrors(formErrors(intl, say, parsed.error.issues, fieldOf));
@@ -296,6 +300,8 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
       <DialogHeader>
         {editing ? (
           <FormattedMessage id="manage.editing" values={{ itemName: <bdi>{editing.itemName}</bdi> }} />
+        ) : copyOf ? (
+          <FormattedMessage id="manage.copying" values={{ itemName: <bdi>{copyOf.itemName}</bdi> }} />
         ) : (
           <FormattedMessage id="manage.create" />
         )}
@@ -311,12 +317,12 @@ function ItemForm({ initial, editing, onDone }: { initial: Form; editing: StoreI
             {text('itemName', 'manage.itemName', { maxLength: 100, dir: 'auto' })}
             <ImageField value={form.imageUrl} error={errors.imageUrl} onChange={(imageUrl) => setForm((f) => ({ ...f, imageUrl }))} />
             <div className="md:col-span-2">{text('description', 'manage.description', { dir: 'auto' })}</div>
-            {text('start_price', 'manage.startPrice', { type: 'number', min: 0, inputMode: 'numeric' })}
-            {text('minIncrement', 'manage.minIncrement', { type: 'number', min: 1, inputMode: 'numeric' })}
+            {text('start_price', 'manage.startPrice', { inputMode: 'numeric' })}
+            {text('minIncrement', 'manage.minIncrement', { inputMode: 'numeric' })}
             {text('startsAt', 'manage.startsAt', { type: 'datetime-local' }, editing ? 'manage.startsAtEditHint' : 'manage.startsAtHint')}
-            {text('durationMinutes', 'manage.duration', { type: 'number', min: 1, step: 'any' })}
-            {text('extendWindow', 'manage.extendWindow', { type: 'number', min: 0 })}
-            {text('maxExtensions', 'manage.maxExtensions', { type: 'number', min: 0 })}
+            {text('durationMinutes', 'manage.duration', { inputMode: 'decimal' })}
+            {text('extendWindow', 'manage.extendWindow', { inputMode: 'numeric' })}
+            {text('maxExtensions', 'manage.maxExtensions', { inputMode: 'numeric' })}
             <fieldset className="grid content-start gap-2">
               <legend className="mb-1 text-sm font-medium">
                 <FormattedMessage id="manage.eligibility" />
@@ -389,10 +395,9 @@ function LiveCellsView({ amount, username }: { amount: number; username: string 
   );
 }
 
-function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
+function ItemsTable({ onEdit, onDuplicate }: { onEdit: (item: StoreItem) => void; onDuplicate: (item: StoreItem) => void }) {
   const intl = useIntl();
   const storeApi = useApi(createStoreApi);
-  const storeOffice = useApi(createStoreOfficeApi);
   const queryClient = useQueryClient();
   const notifications = useChild('notifications');
   const [filter, setFilter] = useState<ItemState | 'all'>('all');
@@ -407,19 +412,8 @@ function ItemsTable({ onEdit }: { onEdit: (item: StoreItem) => void }) {
     },
     onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
   });
-  const duplicate = useMutation({
-    mutationFn: (original: StoreItem) => storeOffice.duplicateItem(original.itemId, Date.now() + DUPLICATE_LEAD_MS),
-    onSuccess: (item, original) => {
-      // the copy has its own name ('… (copy)'); the notice names the item it was made from
-      notifications.send({ type: 'NOTIFY', notification: { kind: 'success', titleId: 'manage.duplicate', textId: 'manage.duplicated', values: { itemName: original.itemName } } });
-      void queryClient.invalidateQueries({ queryKey: ['store', 'items'] });
-      onEdit(item);
-    },
-    onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
-  });
   const shown = (items.data ?? []).filter((it) => filter === 'all' || it.state === filter).sort((a, b) => b.itemId - a.itemId);
-  const duplicateOnce = useSingleFlight(duplicate);
-  const list = <ItemsList items={items} shown={shown} cancel={cancel} duplicate={{ isPending: duplicate.isPending, mutate: duplicateOnce }} confirming={confirming} setConfirming={setConfirming} onEdit={onEdit} />;
+  const list = <ItemsList items={items} shown={shown} cancel={cancel} onDuplicate={onDuplicate} confirming={confirming} setConfirming={setConfirming} onEdit={onEdit} />;
 
   return (
     <Card>
@@ -451,7 +445,7 @@ function ItemsList({
   items,
   shown,
   cancel,
-  duplicate,
+  onDuplicate,
   confirming,
   setConfirming,
   onEdit,
@@ -459,7 +453,7 @@ function ItemsList({
   items: { isError: boolean; error: unknown };
   shown: StoreItem[];
   cancel: { isPending: boolean; mutate: (itemId: number) => void };
-  duplicate: { isPending: boolean; mutate: (item: StoreItem) => void };
+  onDuplicate: (item: StoreItem) => void;
   confirming: number | null;
   setConfirming: (update: number | null | ((c: number | null) => number | null)) => void;
   onEdit: (item: StoreItem) => void;
@@ -518,7 +512,7 @@ function ItemsList({
                         <FormattedMessage id="manage.edit" />
                       </Button>
                     )}
-                    <Button size="sm" variant="outline" className="whitespace-nowrap" disabled={duplicate.isPending} onClick={() => duplicate.mutate(it)} data-testid="duplicate-item">
+                    <Button size="sm" variant="outline" className="whitespace-nowrap" onClick={() => onDuplicate(it)} data-testid="duplicate-item">
                       <FormattedMessage id="manage.duplicate" />
                     </Button>
                     {(it.state === 'scheduled' || it.state === 'live') && (
@@ -545,14 +539,16 @@ function ItemsList({
   );
 }
 
-type Editor = { mode: 'new' } | { mode: 'edit'; item: StoreItem };
+/** The dialog: a new item (blank, or a copy of one: nothing is created until it is saved), or a scheduled item's edit. */
+type Editor = { mode: 'new'; copyOf?: StoreItem } | { mode: 'edit'; item: StoreItem };
 
-/** /my-kingdom/kingdom-points/store-management: the items, live; create, edit (while scheduled) and duplicate in a dialog; cancel. */
+/** /my-kingdom/kingdom-points/store-management: the items, live; create, edit (while scheduled) and duplicate (a new item's form, filled from it) in a dialog; cancel. */
 export default function StoreManagementPage({ titleId }: { titleId: string }) {
   const kingdom = useApi(createKingdomApi);
   const [editor, setEditor] = useState<Editor | null>(null);
   const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), retry: 0 });
   const editing = editor?.mode === 'edit' ? editor.item : null;
+  const copyOf = editor?.mode === 'new' ? editor.copyOf : undefined;
   return (
     <div className="grid grid-cols-1 gap-4">
       <div className="flex flex-wrap items-center justify-between gap-2">
@@ -566,7 +562,7 @@ export default function StoreManagementPage({ titleId }: { titleId: string }) {
           <FormattedMessage id="manage.create" />
         </Button>
       </div>
-      <ItemsTable onEdit={(item) => setEditor({ mode: 'edit', item })} />
+      <ItemsTable onEdit={(item) => setEditor({ mode: 'edit', item })} onDuplicate={(item) => setEditor({ mode: 'new', copyOf: item })} />
       <Dialog open={editor !== null} onOpenChange={(open) => !open && setEditor(null)}>
         <DialogContent aria-describedby={undefined} data-testid="item-dialog">
           {editor && settings.isPending && !editing ? (
@@ -581,9 +577,10 @@ export default function StoreManagementPage({ titleId }: { titleId: string }) {
           ) : (
             editor && (
               <ItemForm
-                key={editing ? `edit-${editing.itemId}` : 'new'}
-                initial={editing ? formFrom(editing) : blankForm(settings.data)}
+                key={editing ? `edit-${editing.itemId}` : copyOf ? `copy-${copyOf.itemId}` : 'new'}
+                initial={editing ? formFrom(editing) : copyOf ? copyForm(copyOf) : blankForm(settings.data)}
                 editing={editing}
+                copyOf={copyOf}
                 onDone={() => setEditor(null)}
               />
             )
