@@ -18,6 +18,11 @@ export interface AuthContext {
   returnTo: string | null;
   /** Why the last user load failed, when it did. */
   loadError: string | null;
+  /**
+   * The server refused a session this tab held (expired, signed out on another device, closed by
+   * an administrator): the sign-in page says so. Cleared by signing in or out here.
+   */
+  sessionEnded: boolean;
 }
 
 export type AuthEvent =
@@ -59,7 +64,7 @@ export const authMachine = setup({
   },
 }).createMachine({
   id: 'auth',
-  context: ({ input }) => ({ token: input.token, user: null, returnTo: null, loadError: null }),
+  context: ({ input }) => ({ token: input.token, user: null, returnTo: null, loadError: null, sessionEnded: false }),
   initial: 'boot',
   on: {
     REMEMBER_PATH: { actions: assign({ returnTo: ({ event }) => event.path }) },
@@ -71,7 +76,8 @@ export const authMachine = setup({
         reenter: true,
         actions: [assign({ token: ({ event }) => event.token, user: null }), 'announceToken'],
       },
-      { target: '.anonymous', actions: [assign({ token: null, user: null }), 'announceToken', 'announceUser'] },
+      // another tab signed out: a person's choice, not an ended session
+      { target: '.anonymous', actions: [assign({ token: null, user: null, sessionEnded: false }), 'announceToken', 'announceUser'] },
     ],
   },
   states: {
@@ -91,7 +97,7 @@ export const authMachine = setup({
           {
             guard: 'unauthorized',
             target: 'anonymous',
-            actions: [assign({ token: null, user: null, loadError: ({ event }) => String((event.error as Error).message) }), 'clearStoredToken', 'announceToken', 'announceUser'],
+            actions: [assign({ token: null, user: null, sessionEnded: true, loadError: ({ event }) => String((event.error as Error).message) }), 'clearStoredToken', 'announceToken', 'announceUser'],
           },
           {
             target: 'anonymous',
@@ -105,7 +111,7 @@ export const authMachine = setup({
         LOGGED_IN: {
           target: 'loading',
           actions: [
-            assign({ token: ({ event }) => event.token }),
+            assign({ token: ({ event }) => event.token, sessionEnded: false }),
             { type: 'storeToken', params: ({ event }) => ({ token: event.token, remember: event.remember }) },
             'announceToken',
           ],
@@ -123,7 +129,7 @@ export const authMachine = setup({
         LOGGED_IN: {
           target: 'loading',
           actions: [
-            assign({ token: ({ event }) => event.token, user: null }),
+            assign({ token: ({ event }) => event.token, user: null, sessionEnded: false }),
             { type: 'storeToken', params: ({ event }) => ({ token: event.token, remember: event.remember }) },
             'announceToken',
           ],
@@ -139,7 +145,7 @@ export const authMachine = setup({
           {
             guard: 'unauthorized',
             target: 'anonymous',
-            actions: [assign({ token: null, user: null }), 'clearStoredToken', 'announceToken', 'announceUser'],
+            actions: [assign({ token: null, user: null, sessionEnded: true }), 'clearStoredToken', 'announceToken', 'announceUser'],
           },
           // the server could not be asked: keep the session; the sockets retry by themselves
           { target: 'signedIn' },
@@ -155,7 +161,7 @@ export const authMachine = setup({
       },
     },
     loggedOut: {
-      entry: [assign({ token: null, user: null, returnTo: null }), 'clearStoredToken', 'announceToken', 'announceUser'],
+      entry: [assign({ token: null, user: null, returnTo: null, sessionEnded: false }), 'clearStoredToken', 'announceToken', 'announceUser'],
       always: 'anonymous',
     },
   },

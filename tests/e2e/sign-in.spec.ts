@@ -1,5 +1,5 @@
 import { expect, test, type Route } from '@playwright/test';
-import { BASE_URL, acceptCookies, newAccount, register, sidebar, signIn } from './support';
+import { ADMIN, BASE_URL, acceptCookies, api, newAccount, register, sidebar, signIn, tokenOf } from './support';
 
 test.describe('with the cookie banner accepted', () => {
   test.beforeEach(async ({ page }) => acceptCookies(page));
@@ -23,6 +23,28 @@ test.describe('with the cookie banner accepted', () => {
     await second.waitForURL(/\/signin$/);
     await page.waitForURL(/\/signin$/);
     await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+  });
+
+  test('a session an administrator ends sends the open page to Sign In, which says why; signing in again, then out, says nothing', async ({ page }) => {
+    const account = await register();
+    await signIn(page, account);
+    await expect(sidebar(page).getByText(account.username, { exact: true })).toBeVisible();
+    const ended = page.getByRole('status').filter({ hasText: 'Your session has ended: it expired, or it was closed on another device or by an administrator. Sign in again to continue.' });
+    await expect(ended).toHaveCount(0);
+
+    await api(`accounts/${encodeURIComponent(account.username)}/revoke-sessions`, {}, await tokenOf(ADMIN));
+    await page.waitForURL((url) => url.pathname.startsWith('/signin'));
+    await expect(ended).toBeVisible();
+
+    await page.getByLabel('Email', { exact: true }).fill(account.email);
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await page.waitForURL((url) => !url.pathname.startsWith('/signin'));
+    await page.getByRole('button', { name: 'Account menu' }).click();
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL((url) => url.pathname.startsWith('/signin'));
+    await expect(page.getByRole('button', { name: 'Login' })).toBeVisible();
+    await expect(ended).toHaveCount(0);
   });
 
   test('#24 the Login button is busy while signing in: a spinner and "Signing in…"', async ({ page }) => {

@@ -87,7 +87,7 @@ describe('auth machine', () => {
     const t = start(null);
     expect(t.state()).toBe('anonymous');
     expect(t.fetches).toEqual([]);
-    expect(t.context()).toEqual({ token: null, user: null, returnTo: null, loadError: null });
+    expect(t.context()).toEqual({ token: null, user: null, returnTo: null, loadError: null, sessionEnded: false });
     expect(t.told).toEqual([{ type: 'AUTH.TOKEN', token: null }]);
   });
 
@@ -245,6 +245,42 @@ describe('auth machine', () => {
     expect(t.context().returnTo).toBe('/admin');
     t.send({ type: 'FORGET_PATH' });
     expect(t.context().returnTo).toBeNull();
+  });
+
+  it('a session the server ends while signed in (REVALIDATE answered 401) is said on the sign-in page; signing in again clears that', async () => {
+    const t = await signedIn('tok-1');
+    expect(t.context().sessionEnded).toBe(false);
+    t.send({ type: 'REVALIDATE' });
+    t.fetches[1].answer.reject(new UnauthorizedError('Session ended'));
+    await t.until('anonymous');
+    expect(t.context()).toMatchObject({ token: null, user: null, sessionEnded: true });
+    t.send({ type: 'LOGGED_IN', token: 'tok-2', remember: false });
+    expect(t.context().sessionEnded).toBe(false);
+  });
+
+  it('a stored session the server refuses at start is an ended session too; a REVALIDATE the server cannot answer is not', async () => {
+    const stale = start('tok-stale');
+    stale.fetches[0].answer.reject(new UnauthorizedError('Session ended'));
+    await stale.until('anonymous');
+    expect(stale.context().sessionEnded).toBe(true);
+
+    const t = await signedIn('tok-1');
+    t.send({ type: 'REVALIDATE' });
+    t.fetches[1].answer.reject(new Error('Failed to fetch'));
+    await t.until('signedIn');
+    expect(t.context().sessionEnded).toBe(false);
+  });
+
+  it('signing out here, or in another tab, is not an ended session', async () => {
+    const t = await signedIn('tok-1');
+    t.send({ type: 'LOGOUT' });
+    t.logouts[0].answer.resolve();
+    await t.until('anonymous');
+    expect(t.context().sessionEnded).toBe(false);
+
+    const other = await signedIn('tok-2');
+    other.send({ type: 'TOKEN_CHANGED', token: null });
+    expect(other.context().sessionEnded).toBe(false);
   });
 
   it('LOGOUT while anonymous does nothing', () => {

@@ -4,6 +4,7 @@ import { fromPromise } from 'xstate';
 import { signInMachine } from '../../../machines/signIn.machine';
 import { useChild, useRuntime } from '../../app-context';
 import { forgetPickedLocale, pickedLocale } from '../../boot/storage';
+import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Checkbox } from '../../components/checkbox';
 import { Field } from '../../components/field';
@@ -42,6 +43,8 @@ export default function SignInPage() {
   );
   const { values, errors } = useSelector(signIn, (s) => s.context);
   const submitting = useSelector(signIn, (s) => s.matches('submitting') || s.matches('done'));
+  // sent here because the server ended the session this tab held: said, rather than a silent sign-in page
+  const sessionEnded = useSelector(auth, (s) => s.context.sessionEnded);
 
   return (
     <AuthLayout titleId="signin.title" subtitleId="signin.subtitle">
@@ -53,6 +56,11 @@ export default function SignInPage() {
           signIn.send({ type: 'SUBMIT' });
         }}
       >
+        {sessionEnded && (
+          <Alert data-testid="session-ended">
+            <FormattedMessage id="signin.sessionEnded" />
+          </Alert>
+        )}
         <Field id="email" labelId="signin.email" errorId={errors.email}>
           <Input
             type="email"
