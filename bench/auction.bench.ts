@@ -105,7 +105,7 @@ const TARGET = { p99MsAt500: 50, ratioToWs: 1.5, ratioToFloor: 0.8, p99MsAt250: 
  * - sqlite: the Kingdom server on SQLite with 1,000 sockets (latencies and the ramp);
  * - ws: the plain ws baseline (a string per socket); floor: the tuned floor (a frame built once, raw writes,
  *   corked per turn); floorw: the same floor with the flushes spaced as the server's hub spaces them
- *   (SocketLimits.coalesceMs), so the server is also held to a floor that coalesces as it does;
+ *   (SocketLimits.coalesceMs, in flushGroups groups spread over it), so the server is also held to a floor that coalesces as it does;
  * - pg: the server on PostgreSQL, one process; pg2: two server processes on one PostgreSQL database,
  *   the sockets split between them;
  * - engine: the engine alone (no sockets) on each database beside plain inserts of the bid rows.
@@ -128,6 +128,8 @@ const RESULTS = path.join(ROOT, 'bench', 'results.json');
 const PASSWORD = 'Bench!pass1';
 /** The server's flush spacing (KINGDOM_BENCH_COALESCE_MS tries another; the floorw part uses the same). */
 const COALESCE_MS = Number(process.env.KINGDOM_BENCH_COALESCE_MS || DEFAULT_SOCKET_LIMITS.coalesceMs);
+/** The server's flush groups (KINGDOM_BENCH_FLUSH_GROUPS tries another; the floorw part uses the same). */
+const FLUSH_GROUPS = Number(process.env.KINGDOM_BENCH_FLUSH_GROUPS || DEFAULT_SOCKET_LIMITS.flushGroups);
 /** Extra node flags for the server under test, e.g. KINGDOM_BENCH_SERVER_ARGS="--cpu-prof --cpu-prof-dir=/tmp/prof" to see where its time goes. */
 const SERVER_NODE_ARGS = (process.env.KINGDOM_BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 
@@ -661,7 +663,7 @@ try {
   if (wsChild) log(`[ws] baseline pid ${wsChild.pid} at ${wsChild.info.auctionUrl}`);
   const floorChild = parts.has('floor') ? await spawnChild<{ auctionUrl: string }>('bench/ws-baseline-child.ts', [configPath, 'floor']) : null;
   if (floorChild) log(`[floor] tuned floor pid ${floorChild.pid} at ${floorChild.info.auctionUrl}`);
-  const floorwChild = parts.has('floorw') ? await spawnChild<{ auctionUrl: string }>('bench/ws-baseline-child.ts', [configPath, 'floor', String(COALESCE_MS)]) : null;
+  const floorwChild = parts.has('floorw') ? await spawnChild<{ auctionUrl: string }>('bench/ws-baseline-child.ts', [configPath, 'floor', String(COALESCE_MS), String(FLUSH_GROUPS)]) : null;
   if (floorwChild) log(`[floor ${COALESCE_MS}ms] tuned floor, flushes ${COALESCE_MS} ms apart, pid ${floorwChild.pid} at ${floorwChild.info.auctionUrl}`);
 
   // 3. the sockets, then every phase on each target in turn
@@ -963,7 +965,7 @@ fs.writeFileSync(
         latency: 'send of CREATE_BID → the last of all sockets receiving its BID_CREATED, ms, monotonic clock of the clients process; a bid not delivered to every socket by the end of the drain counts as ∞',
         sustained: `highest open-loop ramp step (${RAMP_STEP_S} s) with ≥ ${SUSTAIN.acceptedShare * 100}% of bids accepted, every accepted bid delivered to all ${SOCKETS} sockets and p99 ≤ ${SUSTAIN.p99Ms} ms; value = accepted bids / (first send → last delivery); the median of ${RAMP_TRIES} climbs (all in rampTries)`,
         floor: 'each BID_CREATED encoded and framed once, the same bytes written raw to every socket, sockets corked per event-loop turn',
-        floorw: `the floor, with flushes spaced as the server's hub spaces them: at the end of the turn, or ${COALESCE_MS} ms after the previous flush when that was sooner`,
+        floorw: `the floor, with flushes spaced as the server's hub spaces them: in ${FLUSH_GROUPS} groups spread over ${COALESCE_MS} ms, each at the end of the turn, or ${COALESCE_MS} ms after its previous flush when that was sooner`,
         pg2: 'two server processes on one PostgreSQL database; each holds the sockets of one client worker (half the bidders, half the watchers)',
       },
       skipped: pgSkipped,

@@ -31,6 +31,7 @@ const server = await startServer(
       socketsPerAddress: 100_000,
       anonymousPerAddress: 100_000,
       ...(process.env.KINGDOM_BENCH_COALESCE_MS ? { coalesceMs: Number(process.env.KINGDOM_BENCH_COALESCE_MS) } : {}),
+      ...(process.env.KINGDOM_BENCH_FLUSH_GROUPS ? { flushGroups: Number(process.env.KINGDOM_BENCH_FLUSH_GROUPS) } : {}),
     },
   }),
 );

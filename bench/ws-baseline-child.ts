@@ -13,12 +13,14 @@
  * bids leaves a socket in one write. Nothing else: no per-socket framing, no checks, no queue.
  * Plain mode (the default) sends the string per socket, which ws encodes and frames per socket.
  *
- * `floor <ms>` also spaces the flushes as the server's hub does (SocketLimits.coalesceMs): a flush
- * comes at the end of the turn, or, when the previous one was less than <ms> ago, that long after
- * it. The same fan-out as the server's, with nothing else: the floor to hold the server to once
- * both coalesce.
+ * `floor <ms> [groups]` also spaces the flushes as the server's hub does (SocketLimits.coalesceMs
+ * and flushGroups): the sockets flush in `groups` groups (by the order they authenticated, evenly),
+ * each at the end of the turn or, when its previous flush was less than <ms> ago, that long after
+ * it; after a quiet moment group i counts from i/groups of <ms> earlier, so the groups' flushes
+ * spread over the interval. The same fan-out as the server's, with nothing else: the floor to hold
+ * the server to once both coalesce.
  *
- * `node --import tsx bench/ws-baseline-child.ts <config.json> [floor [ms]]`; config: {items: {[id]: {name, endsAt}}, users: {[token]: username}}.
+ * `node --import tsx bench/ws-baseline-child.ts <config.json> [floor [ms [groups]]]`; config: {items: {[id]: {name, endsAt}}, users: {[token]: username}}.
  * Prints {auctionUrl} as one JSON line; runs until SIGTERM, SIGINT or the end of its stdin.
  */
 import fs from 'node:fs';
@@ -43,32 +45,40 @@ if (!configPath) throw new Error('usage: ws-baseline-child.ts <config.json>');
 const config = JSON.parse(fs.readFileSync(configPath, 'utf8')) as BaselineConfig;
 const floor = process.argv[3] === 'floor';
 const windowMs = floor ? Number(process.argv[4] ?? 0) : 0;
+const groupCount = floor && windowMs > 0 ? Math.max(1, Number(process.argv[5] ?? 1)) : 1;
 
-/** The floor's fan-out: one framed buffer, raw to every socket, corked until the turn ends. */
-const corked = new Set<Socket>();
-let flushScheduled = false;
-let lastFlushAt = Number.NEGATIVE_INFINITY;
-function flush(): void {
-  flushScheduled = false;
-  lastFlushAt = performance.now();
-  for (const socket of corked) socket.uncork();
-  corked.clear();
+/** The floor's fan-out: one framed buffer, raw to every socket, corked until its group flushes. */
+interface Group {
+  index: number;
+  corked: Set<Socket>;
+  scheduled: boolean;
+  lastFlushAt: number;
 }
-function scheduleFlush(): void {
-  flushScheduled = true;
-  const wait = lastFlushAt + windowMs - performance.now();
-  if (wait >= 1) setTimeout(flush, wait);
-  else setImmediate(flush);
+const groups: Group[] = Array.from({ length: groupCount }, (_, index) => ({ index, corked: new Set(), scheduled: false, lastFlushAt: Number.NEGATIVE_INFINITY }));
+const groupOf = new WeakMap<WebSocket, Group>();
+let joined = 0;
+function flush(group: Group, quiet: boolean): void {
+  group.scheduled = false;
+  group.lastFlushAt = performance.now() - (quiet ? (group.index * windowMs) / groupCount : 0);
+  for (const socket of group.corked) socket.uncork();
+  group.corked.clear();
+}
+function scheduleFlush(group: Group): void {
+  group.scheduled = true;
+  const wait = group.lastFlushAt + windowMs - performance.now();
+  if (wait >= 1) setTimeout(() => flush(group, false), wait);
+  else setImmediate(() => flush(group, true));
 }
 function rawBroadcast(text: string): void {
   const frame = Buffer.concat(Sender.frame(Buffer.from(text), { fin: true, opcode: 1, mask: false, readOnly: true, rsv1: false }));
   for (const client of authed) {
     if (client.readyState !== WebSocket.OPEN) continue;
     const socket = (client as unknown as { _socket: Socket })._socket;
-    if (!corked.has(socket)) {
+    const group = groupOf.get(client) ?? groups[0];
+    if (!group.corked.has(socket)) {
       socket.cork();
-      corked.add(socket);
-      if (!flushScheduled) scheduleFlush();
+      group.corked.add(socket);
+      if (!group.scheduled) scheduleFlush(group);
     }
     socket.write(frame);
   }
@@ -91,6 +101,7 @@ wss.on('connection', (ws) => {
       username = config.users[(frame.access_token ?? '').replace(/^Bearer /, '')] ?? null;
       if (!username) return ws.close(4401, 'Unauthenticated');
       authed.add(ws);
+      groupOf.set(ws, groups[joined++ % groupCount]);
       ws.send(JSON.stringify({ type: 'HISTORY', data: { bids: [], items: [] } }));
       return;
     }

@@ -83,6 +83,22 @@ function bytesFor(broadcasts: Buffer[], own: Own | undefined, member: boolean): 
   return parts.length === 0 ? null : parts.length === 1 ? parts[0] : Buffer.concat(parts);
 }
 
+/**
+ * The connections that are written together (by connection id, evenly), with what waits for their
+ * next flush. The groups flush apart from one another, spread over `coalesceMs`, so a busy stretch
+ * costs the event loop a short flush every few milliseconds (1,000 sockets in 8 groups: ~125 writes
+ * each) rather than one long one: a bid is never held behind a 10 ms fan-out, and the last socket
+ * gets a frame within `coalesceMs` of it, not `coalesceMs` plus the time to write to every other one.
+ */
+interface FlushGroup {
+  readonly index: number;
+  /** The group's members of each channel (authenticated connections). */
+  readonly members: Map<Channel, Set<Connection>>;
+  waiting: Waiting | null;
+  /** When the group last flushed, for spacing (set earlier than that after a quiet moment: see `flushGroup`). */
+  lastFlushAt: number;
+}
+
 function addTo<K>(map: Map<K, Set<Connection>>, key: K, conn: Connection) {
   let set = map.get(key);
   if (!set) map.set(key, (set = new Set()));
@@ -106,9 +122,18 @@ export class Hub {
    * `limits.coalesceMs` apart.
    */
   constructor(
-    private readonly limits: Pick<SocketLimits, 'maxBufferedBytes' | 'closeGraceMs' | 'coalesceMs'> = DEFAULT_SOCKET_LIMITS,
+    private readonly limits: Pick<SocketLimits, 'maxBufferedBytes' | 'closeGraceMs' | 'coalesceMs'> & Partial<Pick<SocketLimits, 'flushGroups'>> = DEFAULT_SOCKET_LIMITS,
     private readonly monotonic: () => number = () => performance.now(),
-  ) {}
+  ) {
+    const count = Math.max(1, Math.floor(limits.flushGroups ?? DEFAULT_SOCKET_LIMITS.flushGroups));
+    this.groups = Array.from({ length: count }, (_, index) => ({ index, members: new Map(), waiting: null, lastFlushAt: Number.NEGATIVE_INFINITY }));
+  }
+
+  private readonly groups: FlushGroup[];
+
+  private groupOf(conn: Connection): FlushGroup {
+    return this.groups[conn.id % this.groups.length];
+  }
 
   private readonly byUser = new Map<number, Set<Connection>>();
   private readonly bySession = new Map<string, Set<Connection>>();
@@ -122,9 +147,11 @@ export class Hub {
     addTo(this.byUser, auth.user.id, conn);
     addTo(this.bySession, auth.sessionId, conn);
     addTo(this.byChannel, conn.channel, conn);
+    const group = this.groupOf(conn);
+    addTo(group.members, conn.channel, conn);
     if (!rawTcp(conn.ws)) addTo(this.viaWs, conn.channel, conn);
     // the broadcasts waiting now were sent before it joined
-    const waiting = this.waiting;
+    const waiting = group.waiting;
     const before = waiting?.broadcasts.get(conn.channel)?.length ?? 0;
     // (its own frames so far were sent before it joined, so they come first: their `at` ≤ `before`)
     if (waiting && before > 0) this.ownOf(waiting, conn).start = before;
@@ -146,30 +173,31 @@ export class Hub {
     removeFrom(this.byUser, conn.auth.user.id, conn);
     removeFrom(this.bySession, conn.auth.sessionId, conn);
     removeFrom(this.byChannel, conn.channel, conn);
+    removeFrom(this.groupOf(conn).members, conn.channel, conn);
     for (const listener of this.detachListeners) listener(conn);
     conn.auth = null;
   }
 
   /**
-   * Frames leave in order, and not one write per frame: each waits for the next flush, which
-   * writes every connection once, its frames since the last flush together (one system call per
-   * socket however many bids there were). A broadcast is kept once for all its channel's sockets,
-   * and joined once per flush, so a burst of bids costs per socket one write, not one per bid. A
-   * flush comes at the end of the event-loop turn, or, when the previous one was less than
-   * `coalesceMs` ago, that long after it: a frame waits at most that long, and a quiet socket gets
-   * its frame at the end of the turn. A connection that leaves the channel (closed, signed out)
+   * Frames leave in order, and not one write per frame: each waits for its connection's group's
+   * next flush, which writes every connection of the group once, its frames since the last flush
+   * together (one system call per socket however many bids there were). A broadcast is kept once
+   * for all its channel's sockets of a group, and joined once per flush, so a burst of bids costs
+   * per socket one write, not one per bid. A group flushes at the end of the event-loop turn, or,
+   * when its previous flush was less than `coalesceMs` ago, that long after it: a frame waits at
+   * most that long, and a quiet socket gets its frame at the end of the turn. After a quiet moment
+   * the groups flush together, and each then counts its spacing from a little earlier (group i of n
+   * from i/n of `coalesceMs` before), so under load their flushes spread over the interval instead
+   * of all falling in the same turn. A connection that leaves the channel (closed, signed out)
    * gets what was waiting for it first.
    */
-  private waiting: Waiting | null = null;
-  private lastFlushAt = Number.NEGATIVE_INFINITY;
-
-  private schedule(): Waiting {
-    if (this.waiting) return this.waiting;
+  private schedule(group: FlushGroup): Waiting {
+    if (group.waiting) return group.waiting;
     const waiting: Waiting = { broadcasts: new Map(), own: new Map() };
-    this.waiting = waiting;
-    const wait = this.lastFlushAt + this.limits.coalesceMs - this.monotonic();
-    if (wait >= 1) setTimeout(() => this.flush(), wait);
-    else setImmediate(() => this.flush());
+    group.waiting = waiting;
+    const wait = group.lastFlushAt + this.limits.coalesceMs - this.monotonic();
+    if (wait >= 1) setTimeout(() => this.flushGroup(group, false), wait);
+    else setImmediate(() => this.flushGroup(group, true));
     return waiting;
   }
 
@@ -188,7 +216,7 @@ export class Hub {
     const { ws } = conn;
     if (ws.readyState !== WebSocket.OPEN) return;
     if (!rawTcp(ws)) return this.sendNow(conn, out);
-    const waiting = this.schedule();
+    const waiting = this.schedule(this.groupOf(conn));
     this.ownOf(waiting, conn).frames.push({ at: waiting.broadcasts.get(conn.channel)?.length ?? 0, frame: out.frame });
   }
 
@@ -209,22 +237,27 @@ export class Hub {
   }
 
   private drop(conn: Connection): void {
-    this.waiting?.own.delete(conn);
+    this.groupOf(conn).waiting?.own.delete(conn);
     // terminated first: nothing more is written to it while it leaves
     conn.ws.terminate();
     this.detach(conn);
   }
 
-  /** Writes everything waiting, each connection once (normally called by the schedule; a server that stops calls it first). */
+  /** Writes everything waiting, each connection once (normally the groups' schedules do; a server that stops calls it first). */
   flush(): void {
-    const waiting = this.waiting;
+    for (const group of this.groups) this.flushGroup(group, false);
+  }
+
+  /** Writes what waits for one group. `quiet`: the group had nothing to write for `coalesceMs` (see `schedule`). */
+  private flushGroup(group: FlushGroup, quiet: boolean): void {
+    const waiting = group.waiting;
     if (!waiting) return;
-    this.waiting = null;
-    this.lastFlushAt = this.monotonic();
+    group.waiting = null;
+    group.lastFlushAt = this.monotonic() - (quiet ? (group.index * this.limits.coalesceMs) / this.groups.length : 0);
     for (const [channel, broadcasts] of waiting.broadcasts) {
       let joined: Buffer | null = null;
       const all = () => (joined ??= broadcasts.length === 1 ? broadcasts[0] : Buffer.concat(broadcasts));
-      for (const conn of [...(this.byChannel.get(channel) ?? [])]) {
+      for (const conn of [...(group.members.get(channel) ?? [])]) {
         if (waiting.own.has(conn) || !rawTcp(conn.ws)) continue;
         this.writeRaw(conn, all());
       }
@@ -244,7 +277,7 @@ export class Hub {
 
   /** A connection leaves its channel: what was waiting for it goes out now, so nothing it was sent is lost. */
   private release(conn: Connection): void {
-    const waiting = this.waiting;
+    const waiting = this.groupOf(conn).waiting;
     if (!waiting || !rawTcp(conn.ws)) return;
     const own = waiting.own.get(conn);
     waiting.own.delete(conn);
@@ -259,12 +292,15 @@ export class Hub {
   broadcast(channel: Channel, msg: ServerMsg): void {
     const members = this.byChannel.get(channel);
     if (!members?.size) return;
-    // encoded and framed once for every socket, kept once for the next flush
+    // encoded and framed once for every socket, kept once per group (with members there) for its next flush
     const out = outgoing(msg);
-    const waiting = this.schedule();
-    let list = waiting.broadcasts.get(channel);
-    if (!list) waiting.broadcasts.set(channel, (list = []));
-    list.push(out.frame);
+    for (const group of this.groups) {
+      if (!group.members.get(channel)?.size) continue;
+      const waiting = this.schedule(group);
+      let list = waiting.broadcasts.get(channel);
+      if (!list) waiting.broadcasts.set(channel, (list = []));
+      list.push(out.frame);
+    }
     // the few connections ws writes itself (an extension) get it now
     for (const conn of this.viaWs.get(channel) ?? []) if (conn.ws.readyState === WebSocket.OPEN) this.sendNow(conn, out);
   }

@@ -186,6 +186,35 @@ describe('Hub fan-out', () => {
     expect(a.reads()).toBe(4);
   });
 
+  it('flushes its connections in groups spread over coalesceMs: after a quiet moment each group counts its spacing from a little earlier', async () => {
+    const now = 0; // the hub's clock stands still: only the spread moves a group's flush
+    const hub = new Hub({ maxBufferedBytes: 1024 * 1024, closeGraceMs: 100, coalesceMs: 200, flushGroups: 2 }, () => now);
+    const { client } = await hubServer(false, hub);
+    const first = await client(false);
+    const second = await client(false);
+    // one client in each group (groups by connection id)
+    expect(first.conn.id % 2).not.toBe(second.conn.id % 2);
+    const [early, late] = first.conn.id % 2 === 1 ? [first, second] : [second, first];
+    // quiet: both groups write at the end of the turn
+    hub.broadcast('auction', message(0, 10));
+    await Promise.all([early.receivedAll(1), late.receivedAll(1)]);
+    // busy: group 1 counts from half an interval earlier (100 ms), group 0 waits the whole 200 ms
+    const arrived: string[] = [];
+    hub.broadcast('auction', message(1, 10));
+    let lateWhenEarly = -1;
+    await Promise.all([
+      early.receivedAll(2).then(() => {
+        arrived.push('group 1');
+        lateWhenEarly = late.received.length;
+      }),
+      late.receivedAll(2).then(() => arrived.push('group 0')),
+    ]);
+    expect(arrived).toEqual(['group 1', 'group 0']);
+    // group 0 was still waiting its turn when group 1 had its frame
+    expect(lateWhenEarly).toBe(1);
+    expect([early.reads(), late.reads()]).toEqual([2, 2]);
+  });
+
   it('a connection that joins while frames wait gets its own earlier frames first, then only the broadcasts after it joined', async () => {
     const { client } = await hubServer(false);
     const hub = new Hub({ maxBufferedBytes: 1024 * 1024, closeGraceMs: 100, coalesceMs: 5 });
