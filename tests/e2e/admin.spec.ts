@@ -76,11 +76,14 @@ test('admin dashboard: health at a glance and the audit log, filtered and export
   for (const name of ['Bids in the last hour', 'Live items', 'Last scan', 'Database size']) await expect(stat(name)).toBeVisible();
 
   const log = page.getByRole('table', { name: 'Audit log' });
-  await page.getByLabel('Action').selectOption('account');
+  // actions and areas are named in words, the detail as its fields
+  await page.getByLabel('Action').selectOption({ label: 'Accounts (all)' });
   const entries = dataRows(log).filter({ hasText: target.username });
   await expect(entries).toHaveCount(2);
-  await expect(entries.first()).toContainText('account.enable');
-  await expect(entries.last()).toContainText('account.disable');
+  await expect(entries.first()).toContainText('Account enabled');
+  await expect(entries.last()).toContainText('Account disabled');
+  await expect(entries.last().getByRole('term')).toHaveText('sessionsRevoked');
+  await expect(entries.last().getByRole('definition')).toHaveText(/^\d+$/);
   await expect(entries.first()).toContainText(ADMIN.username);
   await page.getByLabel('Action').selectOption('points.bulk');
   await expect(dataRows(log).filter({ hasText: target.username })).toHaveCount(0);

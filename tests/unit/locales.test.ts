@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkLocales } from '../../scripts/check-locales';
+import { AUDIT_ACTIONS } from '../../src/protocol/admin';
 
 const real = (locale: string) => JSON.parse(readFileSync(`src/locales/${locale}.json`, 'utf8'));
 
@@ -38,5 +39,13 @@ describe('the locale check', () => {
     expect(en['cookie.accept']).toBe('I understand!');
     expect(en['signup.success']).toBe('Your account has been created');
     expect(en['signup.error']).toBe('There was an error creating your account');
+  });
+});
+
+describe('texts made of a code', () => {
+  it('every audit action and every area of them has its words (a new action without them fails here)', () => {
+    const en = real('en') as Record<string, string>;
+    for (const action of AUDIT_ACTIONS) expect(en[`admin.audit.action.${action}`], action).toBeTruthy();
+    for (const area of new Set(AUDIT_ACTIONS.map((a) => a.split('.')[0]))) expect(en[`admin.audit.area.${area}`], area).toMatch(/\(all\)$/);
   });
 });

@@ -1,5 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { useId, useState, type ReactNode } from 'react';
+import { Fragment, useId, useState, type ReactNode } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createAdminApi, type AuditFilter, type Dashboard } from '../../../api/admin';
 import { AUDIT_ACTIONS } from '../../../protocol/admin';
@@ -22,6 +22,49 @@ import { When } from './shared';
 
 /** Areas of the audit log's actions (`points` matches points.grant, points.deduct…), for the filter. */
 const AREAS = [...new Set(AUDIT_ACTIONS.map((a) => a.split('.')[0]))];
+
+const KNOWN_ACTIONS: ReadonlySet<string> = new Set(AUDIT_ACTIONS);
+
+/** An action said in the reader's language (admin.audit.action.*); one the app does not know (an older server's) stays its code. */
+function ActionName({ action }: { action: string }) {
+  return KNOWN_ACTIONS.has(action) ? <FormattedMessage id={`admin.audit.action.${action}`} /> : <>{action}</>;
+}
+
+/** A detail's key that holds an id or a number of its own (not an amount): written without grouping. */
+const ID_KEY = /id$|^(season|from|to|number|was)$/i;
+
+/** One value of an entry's detail: a number in the reader's format (an id as it is), a text as it is, anything nested as compact JSON. */
+function DetailValue({ name, value }: { name: string; value: unknown }) {
+  if (value === null || value === undefined) return <>—</>;
+  if (typeof value === 'number') return ID_KEY.test(name) ? <bdi dir="ltr">{value}</bdi> : <FormattedNumber value={value} />;
+  if (typeof value === 'string') return <bdi>{value}</bdi>;
+  if (typeof value === 'boolean') return <code dir="ltr">{String(value)}</code>;
+  return (
+    <code dir="ltr" className="break-all">
+      {JSON.stringify(value)}
+    </code>
+  );
+}
+
+/** An entry's detail as a list of its fields (it was one line of JSON). */
+function AuditDetail({ detail }: { detail: Record<string, unknown> }) {
+  const fields = Object.entries(detail);
+  if (fields.length === 0) return <>—</>;
+  return (
+    <dl className="grid max-w-md grid-cols-[auto_minmax(0,1fr)] gap-x-2 text-xs">
+      {fields.map(([name, value]) => (
+        <Fragment key={name}>
+          <dt dir="ltr" className="font-mono text-muted-foreground">
+            {name}
+          </dt>
+          <dd className="min-w-0 [overflow-wrap:anywhere]">
+            <DetailValue name={name} value={value} />
+          </dd>
+        </Fragment>
+      ))}
+    </dl>
+  );
+}
 
 /** Admin → Admin Dashboard: the site's health at a glance, and the audit log of every leadership action. */
 export default function AdminDashboardPage({ titleId }: { titleId: string }) {
@@ -162,14 +205,14 @@ function AuditLog() {
             <optgroup label={intl.formatMessage({ id: 'admin.audit.areas' })}>
               {AREAS.map((area) => (
                 <option key={area} value={area}>
-                  {`${area}.*`}
+                  {intl.formatMessage({ id: `admin.audit.area.${area}` })}
                 </option>
               ))}
             </optgroup>
             <optgroup label={intl.formatMessage({ id: 'admin.audit.actions' })}>
               {AUDIT_ACTIONS.map((a) => (
                 <option key={a} value={a}>
-                  {a}
+                  {intl.formatMessage({ id: `admin.audit.action.${a}` })}
                 </option>
               ))}
             </optgroup>
@@ -192,17 +235,15 @@ function AuditLog() {
                   <bdi className="font-medium whitespace-nowrap">{e.actor}</bdi>
                 </Td>
                 <Td className="max-md:px-1">
-                  <code dir="ltr" className="rounded bg-muted px-1 py-0.5 text-xs">
-                    {e.action}
-                  </code>
+                  <span className="font-medium">
+                    <ActionName action={e.action} />
+                  </span>
                 </Td>
                 <Td className="max-md:col-span-2 max-md:px-1">
                   <bdi className="[overflow-wrap:anywhere]">{e.target}</bdi>
                 </Td>
                 <Td className="max-md:col-span-2 max-md:px-1">
-                  <code dir="ltr" className="block max-w-md text-start text-xs break-all text-muted-foreground">
-                    {Object.keys(e.detail).length ? JSON.stringify(e.detail) : '—'}
-                  </code>
+                  <AuditDetail detail={e.detail} />
                 </Td>
               </CardRow>
             ))}
