@@ -325,7 +325,7 @@ export class BulkPreviews {
         refusalText: (index, message) => fill(POINTS_TEMPLATES.bulkRefusal, { line: rows()[index].line, username: rows()[index].username, message }),
         audit: ({ users }) => ({
           action: 'points.bulk',
-          target: `${rows().length} rows`,
+          target: `${rows().length} ${rows().length === 1 ? 'row' : 'rows'}`,
           detail: { rows: rows().length, players: users.length, total: total() },
         }),
         // the file applied, so its next preview can say so

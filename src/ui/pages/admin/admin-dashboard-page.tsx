@@ -158,7 +158,8 @@ function Health({ dashboard: d }: { dashboard: Dashboard }) {
       <Stat labelId="admin.dashboard.lastScan" testId="stat-scan">
         {d.lastScan ? (
           <>
-            <When at={d.lastScan.takenAt} />
+            {/* a card a quarter of the page wide: the date and its time may take two lines */}
+            <When at={d.lastScan.takenAt} wrap />
             <Detail id="admin.dashboard.lastScanDetail" values={{ id: d.lastScan.id, rows: d.lastScan.rows }} />
           </>
         ) : (

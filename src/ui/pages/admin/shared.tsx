@@ -1,7 +1,7 @@
 import { FormattedDate, FormattedMessage } from 'react-intl';
 
 /** A time in a table cell: date and time, or "Never" when there is none. */
-export function When({ at }: { at: number | null }) {
+export function When({ at, wrap = false }: { at: number | null; wrap?: boolean }) {
   if (at === null) {
     return (
       <span className="text-muted-foreground">
@@ -10,7 +10,7 @@ export function When({ at }: { at: number | null }) {
     );
   }
   return (
-    <time dateTime={new Date(at).toISOString()} className="whitespace-nowrap tabular-nums">
+    <time dateTime={new Date(at).toISOString()} className={wrap ? 'tabular-nums' : 'whitespace-nowrap tabular-nums'}>
       <FormattedDate value={at} dateStyle="medium" timeStyle="short" />
     </time>
   );
