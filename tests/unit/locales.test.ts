@@ -49,3 +49,15 @@ describe('texts made of a code', () => {
     for (const area of new Set(AUDIT_ACTIONS.map((a) => a.split('.')[0]))) expect(en[`admin.audit.area.${area}`], area).toMatch(/\(all\)$/);
   });
 });
+
+describe('English counts', () => {
+  it('one kingdom point, two kingdom points', async () => {
+    const { IntlMessageFormat } = await import('intl-messageformat');
+    const en = real('en') as Record<string, string>;
+    const say = (key: string, values: Record<string, unknown>) => new IntlMessageFormat(en[key], 'en').format(values);
+    expect(say('points.granted', { amount: 1, username: 'Aurelia', balance: 1 })).toBe('Granted 1 kingdom point to Aurelia. Balance now: 1.');
+    expect(say('points.deducted', { amount: 1_250, username: 'Aurelia', balance: 0 })).toBe('Deducted 1,250 kingdom points from Aurelia. Balance now: 0.');
+    expect(say('store.check.balance', { available: 1 })).toBe('You have 1 kingdom point available for this bid.');
+    expect(say('notify.won.text', { itemName: 'Relic', amount: 1 })).toBe('Relic is yours for 1 kingdom point');
+  });
+});
