@@ -197,7 +197,8 @@ test('store management: create in a dialog, upload an image, edit a scheduled it
   await expect(dialog.getByText('The start must be a date and time from now until the end of 2100.', { exact: true })).toBeVisible();
   await expect(page.getByRole('row').filter({ hasText: itemName })).toHaveCount(0);
   const later = new Date(Date.now() + 3 * 3600_000);
-  await form.getByLabel('Start', { exact: true }).fill(`${later.getFullYear()}-${p2(later.getMonth() + 1)}-${p2(later.getDate())}T${p2(later.getHours())}:${p2(later.getMinutes())}`);
+  const laterInput = `${later.getFullYear()}-${p2(later.getMonth() + 1)}-${p2(later.getDate())}T${p2(later.getHours())}:${p2(later.getMinutes())}`;
+  await form.getByLabel('Start', { exact: true }).fill(laterInput);
   await dialog.getByRole('button', { name: 'Create item' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   const row = page.getByRole('row').filter({ hasText: itemName });
@@ -218,6 +219,8 @@ test('store management: create in a dialog, upload an image, edit a scheduled it
   const copyDialog = page.getByRole('dialog', { name: `New item from ${itemName} II` });
   await expect(copyDialog.getByLabel('Item name')).toHaveValue(`${itemName} II (copy)`);
   await expect(copyDialog.getByLabel('Start price')).toHaveValue('777');
+  // a scheduled item's copy is scheduled alike (it would otherwise start as soon as it is saved)
+  await expect(copyDialog.getByLabel('Start', { exact: true })).toHaveValue(laterInput);
   await copyDialog.getByRole('button', { name: 'Close' }).first().click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
   await expect(page.getByRole('row').filter({ hasText: `${itemName} II (copy)` })).toHaveCount(0);

@@ -66,10 +66,11 @@ export function blankForm(settings: KingdomSettings | undefined): Form {
 
 /**
  * A new item's form filled from another item (Duplicate): its name with ' (copy)', its texts,
- * image, prices, timing and eligibility; the start left empty (now, unless the form says when).
+ * image, prices, timing and eligibility; its start when that is still ahead (a scheduled item's
+ * copy is scheduled alike), else empty (now, unless the form says when).
  */
-export function copyForm(item: StoreItem): Form {
-  return { ...formFrom(item), itemName: copyName(item.itemName), startsAt: '' };
+export function copyForm(item: StoreItem, now: number): Form {
+  return { ...formFrom(item), itemName: copyName(item.itemName), startsAt: item.startsAt > now ? localInput(item.startsAt) : '' };
 }
 
 /** A datetime-local value (local time, minutes) for epoch ms. */
@@ -578,7 +579,7 @@ export default function StoreManagementPage({ titleId }: { titleId: string }) {
             editor && (
               <ItemForm
                 key={editing ? `edit-${editing.itemId}` : copyOf ? `copy-${copyOf.itemId}` : 'new'}
-                initial={editing ? formFrom(editing) : copyOf ? copyForm(copyOf) : blankForm(settings.data)}
+                initial={editing ? formFrom(editing) : copyOf ? copyForm(copyOf, Date.now()) : blankForm(settings.data)}
                 editing={editing}
                 copyOf={copyOf}
                 onDone={() => setEditor(null)}
