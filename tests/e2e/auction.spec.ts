@@ -164,4 +164,11 @@ test('amounts are read as the reader’s language writes them: a French grant of
   await box.press('ArrowDown');
   await box.press('ArrowDown');
   await expect(box).toHaveValue('1210');
+  // no higher than the player can bid (10 000, the 1 200 they lead with included); text that is no number starts again at the minimum
+  await box.fill('999999999');
+  await box.press('ArrowUp');
+  await expect(box).toHaveValue('10000');
+  await box.fill('abc');
+  await box.press('ArrowUp');
+  await expect(box).toHaveValue('1210');
 });

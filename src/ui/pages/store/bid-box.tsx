@@ -78,14 +78,14 @@ export function BidBox({ item }: { item: ItemRef }) {
           aria-label={intl.formatMessage({ id: 'store.bidAmount' }, { itemName })}
           aria-invalid={!check.ok && typed !== ''}
           onChange={(e) => setTyped(e.target.value)}
-          // the arrow keys step by the item's increment, as a number field's would (from the minimum when nothing reads)
+          // the arrow keys step by the item's increment, as a number field's would, between the minimum and
+          // what the player can bid (from an empty or unreadable field, the first step is the minimum itself)
           onKeyDown={(e) => {
             if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
             e.preventDefault();
-            // (from an empty field, the first step is the minimum itself)
-            if (typed.trim() === '') return setTyped(String(min));
-            const from = Number.isInteger(amount) ? amount : min;
-            setTyped(String(Math.max(min, from + (e.key === 'ArrowUp' ? step : -step))));
+            if (typed.trim() === '' || !Number.isInteger(amount)) return setTyped(String(min));
+            const top = Math.max(min, availableFor(target, me));
+            setTyped(String(Math.min(top, Math.max(min, amount + (e.key === 'ArrowUp' ? step : -step)))));
           }}
           className="min-w-0"
           data-testid="bid-amount"
@@ -99,7 +99,14 @@ export function BidBox({ item }: { item: ItemRef }) {
           const value = min + times * step;
           return (
             <Button key={times} type="button" size="sm" variant="outline" onClick={() => setTyped(String(value))} data-testid={`raise-${times}`}>
-              {times === 0 ? <FormattedMessage id="store.minimum" /> : <>+<FormattedNumber value={times * step} /></>}
+              {times === 0 ? (
+                <FormattedMessage id="store.minimum" />
+              ) : (
+                // "+500" reads left to right on an Arabic page too (not "500+", "500 or more")
+                <bdi dir="ltr">
+                  +<FormattedNumber value={times * step} />
+                </bdi>
+              )}
             </Button>
           );
         })}
