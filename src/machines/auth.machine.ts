@@ -53,7 +53,8 @@ export const authMachine = setup({
   actions: {
     /** Where the token is kept (local or session storage) is the app's concern. */
     storeToken: (_, _params: { token: string; remember: boolean }) => {},
-    clearStoredToken: () => {},
+    /** `ended`: the server ended the session (other tabs are told so, and a sign-out apart from it). */
+    clearStoredToken: (_, _params: { ended: boolean }) => {},
     announceToken: sendParent(({ context }): AuthOutEvent => ({ type: 'AUTH.TOKEN', token: context.token })),
     announceUser: sendParent(({ context }): AuthOutEvent => ({ type: 'AUTH.USER', user: context.user })),
   },
@@ -97,7 +98,7 @@ export const authMachine = setup({
           {
             guard: 'unauthorized',
             target: 'anonymous',
-            actions: [assign({ token: null, user: null, sessionEnded: true, loadError: ({ event }) => String((event.error as Error).message) }), 'clearStoredToken', 'announceToken', 'announceUser'],
+            actions: [assign({ token: null, user: null, sessionEnded: true, loadError: ({ event }) => String((event.error as Error).message) }), { type: 'clearStoredToken', params: { ended: true } }, 'announceToken', 'announceUser'],
           },
           {
             target: 'anonymous',
@@ -145,7 +146,7 @@ export const authMachine = setup({
           {
             guard: 'unauthorized',
             target: 'anonymous',
-            actions: [assign({ token: null, user: null, sessionEnded: true }), 'clearStoredToken', 'announceToken', 'announceUser'],
+            actions: [assign({ token: null, user: null, sessionEnded: true }), { type: 'clearStoredToken', params: { ended: true } }, 'announceToken', 'announceUser'],
           },
           // the server could not be asked: keep the session; the sockets retry by themselves
           { target: 'signedIn' },
@@ -161,7 +162,7 @@ export const authMachine = setup({
       },
     },
     loggedOut: {
-      entry: [assign({ token: null, user: null, returnTo: null, sessionEnded: false }), 'clearStoredToken', 'announceToken', 'announceUser'],
+      entry: [assign({ token: null, user: null, returnTo: null, sessionEnded: false }), { type: 'clearStoredToken', params: { ended: false } }, 'announceToken', 'announceUser'],
       always: 'anonymous',
     },
   },

@@ -23,6 +23,8 @@ test.describe('with the cookie banner accepted', () => {
     await second.waitForURL(/\/signin$/);
     await page.waitForURL(/\/signin$/);
     await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
+    // a sign-out, not an ended session, in the other tab too (whether its socket or the other tab told it first)
+    await expect(page.getByTestId('session-ended')).toHaveCount(0);
   });
 
   test('a session an administrator ends sends the open page to Sign In, which says why; signing in again, then out, says nothing', async ({ page }) => {

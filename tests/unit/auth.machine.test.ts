@@ -29,7 +29,7 @@ function start(token: string | null) {
     },
     actions: {
       storeToken: (_, params) => storeToken(params),
-      clearStoredToken: () => clearStoredToken(),
+      clearStoredToken: (_, params) => clearStoredToken(params),
     },
   });
   const told: AuthOutEvent[] = [];
@@ -281,6 +281,28 @@ describe('auth machine', () => {
     const other = await signedIn('tok-2');
     other.send({ type: 'TOKEN_CHANGED', token: null });
     expect(other.context().sessionEnded).toBe(false);
+
+    // this tab's socket was refused before it heard that the other tab signed out: the sign-out clears the notice
+    const raced = await signedIn('tok-3');
+    raced.send({ type: 'REVALIDATE' });
+    raced.fetches[1].answer.reject(new UnauthorizedError('Session ended'));
+    await raced.until('anonymous');
+    expect(raced.context().sessionEnded).toBe(true);
+    raced.send({ type: 'TOKEN_CHANGED', token: null });
+    expect(raced.context().sessionEnded).toBe(false);
+  });
+
+  it('tells storage why it clears the token: a session the server ended, or a sign-out', async () => {
+    const t = await signedIn('tok-1');
+    t.send({ type: 'REVALIDATE' });
+    t.fetches[1].answer.reject(new UnauthorizedError('Session ended'));
+    await t.until('anonymous');
+    expect(t.clearStoredToken).toHaveBeenLastCalledWith({ ended: true });
+    const out = await signedIn('tok-2');
+    out.send({ type: 'LOGOUT' });
+    out.logouts[0].answer.resolve();
+    await out.until('anonymous');
+    expect(out.clearStoredToken).toHaveBeenLastCalledWith({ ended: false });
   });
 
   it('LOGOUT while anonymous does nothing', () => {

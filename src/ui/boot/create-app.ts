@@ -48,9 +48,10 @@ export function createApp() {
             storeToken(params.token, params.remember);
             tabs?.postMessage('token');
           },
-          clearStoredToken: () => {
+          clearStoredToken: (_, { ended }) => {
             clearToken();
-            tabs?.postMessage('token');
+            // the other tabs follow; a sign-out is told apart from a session the server ended
+            tabs?.postMessage(ended ? 'token' : 'signed-out');
           },
         },
       }),
@@ -94,17 +95,18 @@ export function createApp() {
   // query parameters are remembered like any other change of settings
   actor.getSnapshot().context.settings.send({ type: 'SET', settings });
 
-  // another tab signed in or out: follow it
-  const followOtherTab = () => {
+  // another tab signed in or out: follow it. `signedOut`: it signed out; when this tab's own socket
+  // was refused first (the same session, ended), it took that for an ended session: it was a sign-out
+  const followOtherTab = (signedOut = false) => {
     const token = readToken();
-    if (token !== actor.getSnapshot().context.auth.getSnapshot().context.token) {
-      actor.getSnapshot().context.auth.send({ type: 'TOKEN_CHANGED', token });
-    }
+    const auth = actor.getSnapshot().context.auth;
+    const { token: held, sessionEnded } = auth.getSnapshot().context;
+    if (token !== held || (signedOut && token === null && sessionEnded)) auth.send({ type: 'TOKEN_CHANGED', token });
   };
   window.addEventListener('storage', (event) => {
     if (event.key === TOKEN_KEY || event.key === null) followOtherTab();
   });
-  tabs?.addEventListener('message', followOtherTab);
+  tabs?.addEventListener('message', (event) => followOtherTab(event.data === 'signed-out'));
 
   return { actor, api, http, endpoints: ends, recorder, inspection };
 }
