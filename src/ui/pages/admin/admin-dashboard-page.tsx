@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { Fragment, useId, useState, type ReactNode } from 'react';
-import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createAdminApi, type AuditFilter, type Dashboard } from '../../../api/admin';
 import { AUDIT_ACTIONS } from '../../../protocol/admin';
 import { RANKS } from '../../../protocol/ranks';
@@ -31,19 +31,34 @@ function ActionName({ action }: { action: string }) {
 }
 
 /** A detail's key that holds an id or a number of its own (not an amount): written without grouping. */
-const ID_KEY = /id$|^(season|from|to|number|was)$/i;
+const ID_KEY = /(id|number)$|^(season|from|to|was)$/i;
+/** A detail's key that holds a time (epoch milliseconds: takenAt, startsAt…). */
+const TIME_KEY = /At$/;
 
-/** One value of an entry's detail: a number in the reader's format (an id as it is), a text as it is, anything nested as compact JSON. */
+/** One value of an entry's detail: a number in the reader's format (an id as it is, a time as a date), a text as it is, a list or a record field by field. */
 function DetailValue({ name, value }: { name: string; value: unknown }) {
   if (value === null || value === undefined) return <>—</>;
-  if (typeof value === 'number') return ID_KEY.test(name) ? <bdi dir="ltr">{value}</bdi> : <FormattedNumber value={value} />;
+  if (typeof value === 'number') {
+    if (TIME_KEY.test(name) && value > 1e11) return <FormattedDate value={value} dateStyle="medium" timeStyle="short" />;
+    return ID_KEY.test(name) ? <bdi dir="ltr">{value}</bdi> : <FormattedNumber value={value} />;
+  }
   if (typeof value === 'string') return <bdi>{value}</bdi>;
-  if (typeof value === 'boolean') return <code dir="ltr">{String(value)}</code>;
-  return (
-    <code dir="ltr" className="break-all">
-      {JSON.stringify(value)}
-    </code>
-  );
+  if (typeof value === 'boolean') return <>{value ? '✓' : '✗'}</>;
+  if (Array.isArray(value)) {
+    if (value.length === 0) return <>—</>;
+    return (
+      <>
+        {value.map((item, i) => (
+          <Fragment key={i}>
+            {i > 0 && ', '}
+            <DetailValue name={name} value={item} />
+          </Fragment>
+        ))}
+      </>
+    );
+  }
+  if (typeof value === 'object') return <AuditDetail detail={value as Record<string, unknown>} />;
+  return <>{String(value)}</>;
 }
 
 /** An entry's detail as a list of its fields (it was one line of JSON). */
