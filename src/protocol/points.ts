@@ -77,9 +77,11 @@ export const transactionBody = z.object({
     z.string({ error: POINTS_ERRORS.usernameRequired }),
     z.pipe(z.transform((v: string) => v.trim()), z.string().check(z.minLength(1, POINTS_ERRORS.usernameRequired))),
   ),
-  delta: z.int({ error: POINTS_ERRORS.deltaWhole }).check(
-    z.refine((n) => n !== 0, POINTS_ERRORS.deltaWhole),
+  // a whole number past 2^53 ("100000000000000000000" typed or sent) is still told the cap, not "whole number"
+  delta: z.number({ error: POINTS_ERRORS.deltaWhole }).check(
+    z.refine((n) => Number.isInteger(n) && n !== 0, POINTS_ERRORS.deltaWhole),
     z.refine((n) => Math.abs(n) <= MAX_POINTS_DELTA, POINTS_ERRORS.deltaTooLarge),
+    z.meta({ type: 'integer', minimum: -MAX_POINTS_DELTA, maximum: MAX_POINTS_DELTA }),
   ),
   reason: z.pipe(
     z.string({ error: POINTS_ERRORS.reasonRequired }),

@@ -79,6 +79,7 @@ describe('POST /points/transactions', () => {
     [{ username: 'someone', delta: 1.5, reason: 'x' }, POINTS_ERRORS.deltaWhole],
     [{ username: 'someone', delta: '10', reason: 'x' }, POINTS_ERRORS.deltaWhole],
     [{ username: 'someone', delta: 1e12, reason: 'x' }, POINTS_ERRORS.deltaTooLarge],
+    [{ username: 'someone', delta: -1e20, reason: 'x' }, POINTS_ERRORS.deltaTooLarge],
     [{ username: 'someone', delta: 10 }, POINTS_ERRORS.reasonRequired],
     [{ username: 'someone', delta: 10, reason: '  ' }, POINTS_ERRORS.reasonRequired],
     [{ username: 'someone', delta: 10, reason: 'r'.repeat(201) }, POINTS_ERRORS.reasonTooLong],

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { POINTS_ERRORS, transactionBody } from '../../src/protocol/points';
 import { readDecimal, readWhole } from '../../src/ui/lib/numbers';
 
 describe('readWhole: a whole number as people type it', () => {
@@ -56,4 +57,23 @@ describe('readDecimal: a number with a fraction', () => {
     ['en', '.'],
     ['en', 'half'],
   ])('%s: %j is not one', (locale, text) => expect(readDecimal(text, locale)).toBeNaN());
+});
+
+describe('the grant form: a typed amount read, then checked by the API schema', () => {
+  const check = (text: string, locale: string) =>
+    transactionBody.safeParse({ username: 'Aurélien', delta: readWhole(text, locale), reason: 'KvK' }).error?.issues.map((i) => i.message);
+
+  it.each([
+    ['fr', '100 000 000 000 000 000 000'],
+    ['en', '99999999999999999999'],
+    ['en', '1,000,000,001'],
+  ])('%s: %j is told the 1,000,000,000 cap, not "whole number"', (locale, text) => expect(check(text, locale)).toEqual([POINTS_ERRORS.deltaTooLarge]));
+
+  it.each([
+    ['en', '1.5'],
+    ['en', '0'],
+    ['en', 'ten'],
+  ])('%s: %j is told a whole number', (locale, text) => expect(check(text, locale)).toEqual([POINTS_ERRORS.deltaWhole]));
+
+  it('the cap itself passes', () => expect(check('1 000 000 000', 'fr')).toBeUndefined());
 });
