@@ -181,19 +181,22 @@ export async function createSeason(db: Db, input: SeasonInput, actor: Actor, now
   });
 }
 
-/** PUT kvk/seasons/:id: the whole season replaced (fixing the end scan closes it; null reopens it); audited as season.edit (or season.close). */
+/** PUT kvk/seasons/:id: the whole season replaced (fixing the end scan closes it; null reopens it); audited as season.edit (or season.close), unless nothing changed. */
 export async function updateSeason(db: Db, id: number, input: SeasonInput, actor: Actor, now: number): Promise<Season> {
   return writeTransaction(db, async (trx) => {
     const before = await findSeasonRow(trx, id);
     await checkScans(trx, input);
+    const after = columns(input);
+    const changed = (['name', 'start_scan_id', 'end_scan_id', 'weights', 'brackets', 'windows'] as const).filter((k) => before[k] !== after[k]);
+    // a save with nothing changed writes nothing and leaves no empty entry in the audit log
+    if (changed.length === 0) return toSeason(trx, before);
     const row = await trx
       .updateTable('kvk_seasons')
-      .set({ ...columns(input), updated_at: now, updated_by: actor.id })
+      .set({ ...after, updated_at: now, updated_by: actor.id })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
     const closed = before.end_scan_id === null && row.end_scan_id !== null;
-    const changed = (['name', 'start_scan_id', 'end_scan_id', 'weights', 'brackets', 'windows'] as const).filter((k) => before[k] !== row[k]);
     await recordAudit(trx, { actor, action: closed ? 'season.close' : 'season.edit', target: row.name, detail: { season: id, changed, endScanId: row.end_scan_id } }, now);
     return toSeason(trx, row);
   }).finally(() => bump(db, id));

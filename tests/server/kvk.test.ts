@@ -309,6 +309,15 @@ describe('KvK seasons and standings', () => {
     const entry = await server.db.selectFrom('audit_log').selectAll().where('action', '=', 'season.edit').orderBy('id', 'desc').executeTakeFirstOrThrow();
     expect(entry.actor).toBe(admin.username);
     expect(JSON.parse(entry.detail).changed).toEqual(['name', 'weights', 'windows']);
+    // the same season saved again: answered as it is, nothing written, no empty entry in the log
+    const entries = (await auditActions()).length;
+    const again = await call(server, 'PUT', `/kvk/seasons/${seasonId}`, {
+      token: admin.token,
+      body: { name: 'KvK 3 (Kingsland)', startScanId: startScan, endScanId: endScan, weights: { ...WEIGHTS, deads: 20 }, brackets: BRACKETS },
+    });
+    expect(again.status, again.text).toBe(200);
+    expect(again.body.season).toEqual(edited.body.season);
+    expect(await auditActions()).toHaveLength(entries);
     // DKP follows the new weights at once (the cached standings are of the old season)
     expect(row((await standings('?pageSize=500')).standings, 1).dkp).toBe(6_000 * 4 + 4_000 * 10 + 2_500 * 20);
     const deleted = await call(server, 'DELETE', `/scans/${endScan}`, { token: admin.token });
