@@ -58,6 +58,11 @@ test('KvK Management creates a season (bad brackets refused); the KvK Dashboard 
   await page.goto('/admin/kvk-management');
   await page.getByRole('button', { name: 'New season' }).click();
   const editor = page.getByRole('region', { name: 'New season', exact: true });
+  // saved empty: the name is refused under its own field, which takes the focus
+  await editor.getByRole('button', { name: 'Create season' }).click();
+  await expect(editor.getByLabel('Name', { exact: true })).toBeFocused();
+  await expect(editor.getByLabel('Name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(editor.getByRole('alert')).toHaveText('Give the season a name (1 to 80 characters).');
   await editor.getByLabel('Name', { exact: true }).fill(name);
   await editor.getByLabel('Start scan').selectOption(String(startId));
   await editor.getByLabel('End scan').selectOption(String(endId));
@@ -67,7 +72,15 @@ test('KvK Management creates a season (bad brackets refused); the KvK Dashboard 
   await editor.getByRole('button', { name: 'Add a row' }).click();
   await editor.getByLabel('From power, row 2').fill('50000000');
   await editor.getByLabel('Kills, row 2').fill('1000');
+  await editor.getByLabel('Deaths, row 2').fill('lots');
+  // a cell that is not a number: said under the form, the cell marked and focused
+  await editor.getByRole('button', { name: 'Create season' }).click();
+  await expect(editor.getByRole('alert')).toHaveText('Each requirement row needs a from-power, kills and deaths: whole numbers from 0.');
+  await expect(editor.getByLabel('Deaths, row 2')).toBeFocused();
+  await expect(editor.getByLabel('Deaths, row 2')).toHaveAttribute('aria-invalid', 'true');
+  await expect(editor.getByLabel('Deaths, row 1')).not.toHaveAttribute('aria-invalid', 'true');
   await editor.getByLabel('Deaths, row 2').fill('100');
+  await expect(editor.getByRole('alert')).toHaveCount(0);
   // rows that do not go up by power: refused with a clear error, nothing created
   await editor.getByRole('button', { name: 'Create season' }).click();
   await expect(editor.getByRole('alert')).toHaveText('The requirement rows must go up by power, each starting above the one before (no two may overlap).');

@@ -9,7 +9,7 @@ export function NativeSelect({ className, children, ...props }: ComponentProps<'
   return (
     <span className={cn('relative inline-flex h-9', className)}>
       <select
-        className="h-full w-full cursor-pointer appearance-none rounded-md border border-input bg-card ps-3 pe-8 text-sm text-foreground focus-visible:outline-2 focus-visible:outline-primary"
+        className="h-full w-full cursor-pointer appearance-none rounded-md border border-input bg-card ps-3 pe-8 text-sm text-foreground focus-visible:outline-2 focus-visible:outline-primary aria-invalid:border-danger"
         {...props}
       >
         {children}

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { createKvkApi, type Season, type SeasonBody } from '../../../api/kvk';
 import type { Scan } from '../../../api/scans';
@@ -62,10 +62,19 @@ const toBody = (d: Draft, locale: string): SeasonBody => {
   } as SeasonBody;
 };
 
-function ScanPicker({ id, value, onChange, scans, emptyId, label }: { id?: string; value: string; onChange: (v: string) => void; scans: Scan[]; emptyId: string; label?: string }) {
+/** A scan to choose; ARIA props (a Field's aria-invalid and aria-describedby) pass on to the select. */
+function ScanPicker({
+  id,
+  value,
+  onChange,
+  scans,
+  emptyId,
+  label,
+  ...aria
+}: { id?: string; value: string; onChange: (v: string) => void; scans: Scan[]; emptyId: string; label?: string; 'aria-invalid'?: boolean; 'aria-describedby'?: string }) {
   const intl = useIntl();
   return (
-    <NativeSelect id={id} className="w-full min-w-0" value={value} onChange={(e) => onChange(e.target.value)} aria-label={label}>
+    <NativeSelect id={id} className="w-full min-w-0" value={value} onChange={(e) => onChange(e.target.value)} aria-label={label} {...aria}>
       <option value="">{intl.formatMessage({ id: emptyId })}</option>
       {scans.map((s) => (
         <option key={s.id} value={String(s.id)}>
@@ -100,13 +109,26 @@ function AddButton({ labelId, disabled, onClick }: { labelId: string; disabled: 
   );
 }
 
+/** Refusals shown under their own field; any other (a table's cell, the bracket order) is the alert under the form. */
+const FIELD_PATHS = ['name', 'startScanId', 'endScanId', 'weights.t4Kills', 'weights.t5Kills', 'weights.deads'];
+
 function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | null; scans: Scan[]; onSaved: (s: Season) => void; onCancel: () => void }) {
   const intl = useIntl();
   const kvk = useApi(createKvkApi);
   const queryClient = useQueryClient();
   const [draft, setDraft] = useState<Draft>(() => (season ? toDraft(season) : EMPTY));
   const say = useServerText();
-  const [invalid, setInvalid] = useState<string | null>(null);
+  // the first refusal of the form's own check, and where (its path: "weights.deads", "brackets.2.kills")
+  const [invalid, setInvalid] = useState<{ message: string; path: string } | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  useEffect(() => {
+    // after a refused save, the field at fault takes the focus (the message is read with it)
+    if (invalid) formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [invalid]);
+  /** The refusal when it is about this field (shown under it), else undefined. */
+  const errorOf = (path: string) => (invalid?.path === path ? invalid.message : undefined);
+  /** Marks a table's cell at fault; the message is the alert under the form. */
+  const cellInvalid = (path: string) => (invalid?.path === path ? { 'aria-invalid': true, 'aria-describedby': 'kvk-invalid' } : {});
   const save = useMutation({
     mutationFn: (body: SeasonBody) => (season ? kvk.update(season.id, body) : kvk.create(body)),
     onSuccess: async (saved) => {
@@ -125,13 +147,14 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
     const body = toBody(draft, intl.locale);
     const parsed = seasonBody.safeParse(body);
     if (!parsed.success) {
-      setInvalid(kvkError(intl, parsed.error.issues[0].message, say));
+      const issue = parsed.error.issues[0];
+      setInvalid({ message: kvkError(intl, issue.message, say), path: issue.path.join('.') });
       return;
     }
     saveOnce(body);
   }
   const weight = (key: keyof Draft['weights'], labelId: string) => (
-    <Field id={`kvk-weight-${key}`} labelId={labelId}>
+    <Field id={`kvk-weight-${key}`} labelId={labelId} error={errorOf(`weights.${key}`)}>
       <Input id={`kvk-weight-${key}`} inputMode="decimal" value={draft.weights[key]} onChange={(e) => set({ weights: { ...draft.weights, [key]: e.target.value } })} />
     </Field>
   );
@@ -140,15 +163,15 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
       <CardTitle id="kvk-editor-title">
         {season ? <FormattedMessage id="kvk.edit.title" values={{ name: <bdi>{season.name}</bdi> }} /> : <FormattedMessage id="kvk.new.title" />}
       </CardTitle>
-      <form noValidate onSubmit={submit} className="grid gap-4">
+      <form ref={formRef} noValidate onSubmit={submit} className="grid gap-4">
         <div className="grid gap-4 sm:grid-cols-3">
-          <Field id="kvk-name" labelId="kvk.name">
+          <Field id="kvk-name" labelId="kvk.name" error={errorOf('name')}>
             <Input id="kvk-name" value={draft.name} maxLength={KVK_NAME_MAX} dir="auto" onChange={(e) => set({ name: e.target.value })} />
           </Field>
-          <Field id="kvk-start" labelId="kvk.startScan">
+          <Field id="kvk-start" labelId="kvk.startScan" error={errorOf('startScanId')}>
             <ScanPicker id="kvk-start" value={draft.startScanId} onChange={(v) => set({ startScanId: v })} scans={scans} emptyId="kvk.chooseScan" />
           </Field>
-          <Field id="kvk-end" labelId="kvk.endScan">
+          <Field id="kvk-end" labelId="kvk.endScan" error={errorOf('endScanId')}>
             <ScanPicker id="kvk-end" value={draft.endScanId} onChange={(v) => set({ endScanId: v })} scans={scans} emptyId="kvk.latestRunning" />
           </Field>
         </div>
@@ -179,6 +202,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
                       inputMode="numeric"
                       value={b[key]}
                       aria-label={intl.formatMessage({ id: labelId }, { n: i + 1 })}
+                      {...cellInvalid(`brackets.${i}.${key}`)}
                       onChange={(e) => set({ brackets: withRow(draft.brackets, i, { [key]: e.target.value }) })}
                     />
                   </Td>
@@ -213,6 +237,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
                 dir="auto"
                 placeholder={intl.formatMessage({ id: 'kvk.windows.namePlaceholder' })}
                 aria-label={intl.formatMessage({ id: 'kvk.windows.nameOf' }, { n: i + 1 })}
+                {...cellInvalid(`windows.${i}.name`)}
                 onChange={(e) => set({ windows: withRow(draft.windows, i, { name: e.target.value }) })}
               />
               <ScanPicker
@@ -220,6 +245,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
                 onChange={(v) => set({ windows: withRow(draft.windows, i, { fromScanId: v }) })}
                 scans={scans}
                 emptyId="kvk.windows.from"
+                {...cellInvalid(`windows.${i}.fromScanId`)}
                 label={intl.formatMessage({ id: 'kvk.windows.fromOf' }, { n: i + 1 })}
               />
               <ScanPicker
@@ -227,6 +253,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
                 onChange={(v) => set({ windows: withRow(draft.windows, i, { toScanId: v }) })}
                 scans={scans}
                 emptyId="kvk.windows.to"
+                {...cellInvalid(`windows.${i}.toScanId`)}
                 label={intl.formatMessage({ id: 'kvk.windows.toOf' }, { n: i + 1 })}
               />
               <Button type="button" size="sm" variant="ghost" className="h-9" onClick={() => set({ windows: draft.windows.filter((_, j) => j !== i) })} aria-label={intl.formatMessage({ id: 'kvk.windows.remove' }, { n: i + 1 })}>
@@ -236,7 +263,11 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
           ))}
         </Section>
 
-        {invalid && <ErrorAlert>{invalid}</ErrorAlert>}
+        {invalid && !FIELD_PATHS.includes(invalid.path) && (
+          <div id="kvk-invalid">
+            <ErrorAlert>{invalid.message}</ErrorAlert>
+          </div>
+        )}
         <KvkAlert error={save.error} />
         <div className="flex flex-wrap justify-end gap-2">
           <Button type="button" variant="outline" onClick={onCancel}>
