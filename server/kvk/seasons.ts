@@ -187,7 +187,8 @@ export async function updateSeason(db: Db, id: number, input: SeasonInput, actor
     const before = await findSeasonRow(trx, id);
     await checkScans(trx, input);
     const after = columns(input);
-    const changed = (['name', 'start_scan_id', 'end_scan_id', 'weights', 'brackets', 'windows'] as const).filter((k) => before[k] !== after[k]);
+    // every column the input writes, compared (columns() is the one list of them)
+    const changed = (Object.keys(after) as (keyof typeof after)[]).filter((k) => before[k] !== after[k]);
     // a save with nothing changed writes nothing and leaves no empty entry in the audit log
     if (changed.length === 0) return toSeason(trx, before);
     const row = await trx
