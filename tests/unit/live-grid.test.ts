@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { columnsFor } from '../../src/ui/pages/store/live-grid';
+import { columnsFor } from '../../src/ui/pages/my-account/kingdom-store/live-grid';
 
 describe('live grid columns (issue 9 #27: a single live card took half the column)', () => {
   it('a single card takes the whole width, however wide', () => {

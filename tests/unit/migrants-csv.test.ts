@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { csvBlob } from '../../src/ui/pages/migrants/csv';
+import { csvBlob } from '../../src/ui/pages/my-kingdom/migrants-csv';
 
 describe('the migrant lists’ CSV (made in the browser)', () => {
   it('starts with a BOM, quotes what needs quoting and defuses formulas', async () => {

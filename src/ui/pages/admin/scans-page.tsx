@@ -1,0 +1,433 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState, type ReactNode } from 'react';
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import type { Scan, ScanPreview, UploadProgress } from '../../../api/scans';
+import type { ScanIssue } from '../../../protocol/scans';
+import { Alert } from '../../components/alert';
+import { Button } from '../../components/button';
+import { Card, CardTitle } from '../../components/card';
+import { Input } from '../../components/input';
+import { Label } from '../../components/label';
+import { Spinner } from '../../components/loader';
+import { Pagination } from '../../components/pagination';
+import { Progress } from '../../components/progress';
+import { Table, Td, Th } from '../../components/table';
+import { cn } from '../../lib/cn';
+import { ConfirmDialog } from '../../components/stats/confirm-dialog';
+import { useScansApi } from '../../components/stats/scan-parts';
+import { QueryError } from '../../components/query-error';
+import { useServerText } from '../../lib/server-text';
+
+const ACCEPT = '.csv,.xlsx,.jsonl,.ndjson,.json,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+/** Lists longer than this are cut, with "and N more" (a 5,000-row file may warn on every row). */
+const LIST_MAX = 100;
+
+const pad = (n: number) => String(n).padStart(2, '0');
+/** Epoch ms as a datetime-local input's value (local time). */
+export function toLocalInput(ms: number): string {
+  const d = new Date(ms);
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+function fromLocalInput(value: string): number | null {
+  if (!value) return null;
+  const ms = new Date(value).getTime();
+  return Number.isNaN(ms) ? null : ms;
+}
+
+function Section({ titleId, count, children, testId }: { titleId: string; count: number; children: ReactNode; testId: string }) {
+  return (
+    <details className="rounded-md border border-border p-3" data-testid={testId} open={count > 0 && count <= 20}>
+      <summary className="cursor-pointer text-sm font-medium">
+        <FormattedMessage id={titleId} values={{ count }} />
+      </summary>
+      <div className="mt-2">{children}</div>
+    </details>
+  );
+}
+
+function More({ total }: { total: number }) {
+  if (total <= LIST_MAX) return null;
+  return (
+    <p className="mt-1 text-xs text-muted-foreground">
+      <FormattedMessage id="scans.more" values={{ count: total - LIST_MAX }} />
+    </p>
+  );
+}
+
+function Issues({ issues, kind }: { issues: ScanIssue[]; kind: 'error' | 'warning' }) {
+  const say = useServerText();
+  return (
+    <>
+      <ul className="grid gap-1 text-sm">
+        {issues.slice(0, LIST_MAX).map((issue, i) => (
+          <li key={`${issue.row}-${i}`} className="flex flex-wrap gap-x-2" data-testid={`scan-${kind}`}>
+            <span className="tabular-nums text-muted-foreground">
+              <FormattedMessage id="scans.row" values={{ row: issue.row }} />
+            </span>
+            {issue.governorId !== undefined && (
+              <span dir="ltr" className="tabular-nums text-muted-foreground">
+                {issue.governorId}
+              </span>
+            )}
+            <bdi className={kind === 'error' ? 'text-danger' : 'text-warning'}>{say(issue.text)}</bdi>
+          </li>
+        ))}
+      </ul>
+      <More total={issues.length} />
+    </>
+  );
+}
+
+function Governors({ list, kind }: { list: ScanPreview['governors']['new']; kind: 'new' | 'renamed' | 'moved' }) {
+  return (
+    <>
+      <ul className="grid gap-1 text-sm">
+        {list.slice(0, LIST_MAX).map((g) => (
+          <li key={g.governorId} className="flex flex-wrap items-baseline gap-x-2">
+            <span dir="ltr" className="tabular-nums text-muted-foreground">
+              {g.governorId}
+            </span>
+            {kind === 'renamed' && g.previousName !== undefined && (
+              <>
+                <bdi className="text-muted-foreground line-through">{g.previousName}</bdi>
+                <span aria-hidden="true" className="rtl:rotate-180">→</span>
+              </>
+            )}
+            <bdi className="font-medium">{g.name}</bdi>
+            {kind === 'moved' ? (
+              <span className="text-muted-foreground">
+                <bdi>{g.previousAlliance || '—'}</bdi> <span aria-hidden="true" className="inline-block rtl:rotate-180">→</span> <bdi>{g.alliance || '—'}</bdi>
+              </span>
+            ) : (
+              g.alliance && <bdi className="text-muted-foreground">[{g.alliance}]</bdi>
+            )}
+          </li>
+        ))}
+      </ul>
+      <More total={list.length} />
+    </>
+  );
+}
+
+const FROM_IDS: Record<ScanPreview['takenAtFrom'], string> = {
+  'file-name': 'scans.from.fileName',
+  sheet: 'scans.from.sheet',
+  upload: 'scans.from.upload',
+  given: 'scans.from.given',
+};
+
+function PreviewView({ preview, onApplied, onDiscard }: { preview: ScanPreview; onApplied: (scan: Scan) => void; onDiscard: () => void }) {
+  const scansApi = useScansApi();
+  const [when, setWhen] = useState(() => toLocalInput(preview.takenAt));
+  const apply = useMutation({
+    mutationFn: (skipInvalid: boolean) => {
+      const edited = fromLocalInput(when);
+      const takenAt = edited !== null && toLocalInput(preview.takenAt) !== when ? edited : undefined;
+      return scansApi.apply({ token: preview.token, takenAt, skipInvalid });
+    },
+    onSuccess: onApplied,
+  });
+  const hasErrors = preview.errors.length > 0;
+  return (
+    <div className="grid gap-4" data-testid="scan-preview">
+      <div className="grid gap-4 sm:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
+        <div className="grid content-start gap-1.5">
+          <Label htmlFor="scan-taken-at">
+            <FormattedMessage id="scans.takenAt" />
+          </Label>
+          <Input id="scan-taken-at" type="datetime-local" className="dark:[color-scheme:dark]" value={when} onChange={(e) => setWhen(e.target.value)} data-testid="scan-taken-at" />
+          <p className="text-xs text-muted-foreground">
+            <FormattedMessage id={FROM_IDS[preview.takenAtFrom]} values={{ sheet: preview.sheet ?? '' }} />
+          </p>
+        </div>
+        <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="scan-counts">
+          {(
+            [
+              ['scans.count.rows', preview.rows, 'count-rows'],
+              ['scans.count.valid', preview.valid, 'count-valid'],
+              ['scans.count.errors', preview.errors.length, 'count-errors'],
+              ['scans.count.warnings', preview.warnings.length, 'count-warnings'],
+            ] as const
+          ).map(([id, n, testId]) => (
+            <div key={id} className="rounded-md bg-muted/60 p-2">
+              <dt className="text-xs text-muted-foreground">
+                <FormattedMessage id={id} />
+              </dt>
+              <dd className="text-lg font-semibold tabular-nums" data-testid={testId}>
+                <FormattedNumber value={n} />
+              </dd>
+            </div>
+          ))}
+        </dl>
+      </div>
+      <p className="text-sm">
+        <FormattedMessage id={preview.kind === 'seed' ? 'scans.kind.seed' : 'scans.kind.kingdom'} />
+        {preview.previousScan && (
+          <span className="text-muted-foreground">
+            {' · '}
+            <FormattedMessage id="scans.comparedWith" values={{ date: <FormattedDate value={preview.previousScan.takenAt} dateStyle="medium" />, id: preview.previousScan.id }} />
+          </span>
+        )}
+      </p>
+      <Section titleId="scans.columns" count={preview.columns.found.length} testId="scan-columns">
+        <p className="flex flex-wrap gap-1.5 text-xs">
+          {preview.columns.found.map((c) => (
+            <span key={c.header} className="rounded bg-muted px-1.5 py-0.5" title={c.stat}>
+              <bdi>{c.header}</bdi>
+            </span>
+          ))}
+        </p>
+        {preview.columns.ignored.length > 0 && (
+          <p className="mt-2 text-xs text-muted-foreground" data-testid="scan-ignored">
+            <FormattedMessage id="scans.ignored" values={{ columns: preview.columns.ignored.join(', ') }} />
+          </p>
+        )}
+      </Section>
+      <Section titleId="scans.newGovernors" count={preview.governors.new.length} testId="scan-new">
+        <Governors list={preview.governors.new} kind="new" />
+      </Section>
+      <Section titleId="scans.renamed" count={preview.governors.renamed.length} testId="scan-renamed">
+        <Governors list={preview.governors.renamed} kind="renamed" />
+      </Section>
+      <Section titleId="scans.moved" count={preview.governors.changedAlliance.length} testId="scan-moved">
+        <Governors list={preview.governors.changedAlliance} kind="moved" />
+      </Section>
+      <Section titleId="scans.errors" count={preview.errors.length} testId="scan-errors">
+        <Issues issues={preview.errors} kind="error" />
+      </Section>
+      <Section titleId="scans.warnings" count={preview.warnings.length} testId="scan-warnings">
+        <Issues issues={preview.warnings} kind="warning" />
+      </Section>
+      {hasErrors && (
+        <Alert variant="error">
+          <FormattedMessage id="scans.hasErrors" values={{ count: preview.errors.length }} />
+        </Alert>
+      )}
+      <QueryError error={apply.error} />
+      <div className="flex flex-wrap gap-2">
+        {!hasErrors && (
+          <Button disabled={apply.isPending || preview.valid === 0} onClick={() => apply.mutate(false)} data-testid="scan-apply">
+            <FormattedMessage id="scans.apply" values={{ count: preview.valid }} />
+          </Button>
+        )}
+        {hasErrors && (
+          <Button disabled={apply.isPending || preview.valid === 0} onClick={() => apply.mutate(true)} data-testid="scan-apply-skip">
+            <FormattedMessage id="scans.applySkip" />
+          </Button>
+        )}
+        <Button variant="ghost" onClick={onDiscard} disabled={apply.isPending}>
+          <FormattedMessage id="scans.discard" />
+        </Button>
+        {apply.isPending && <Spinner className="h-5 w-5 self-center" />}
+      </div>
+    </div>
+  );
+}
+
+/** Drop a scanner file (or choose it), watch it upload and be read, then the preview. */
+function ImportCard() {
+  const scansApi = useScansApi();
+  const queryClient = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const [fileName, setFileName] = useState<string | null>(null);
+  const [progress, setProgress] = useState<UploadProgress | null>(null);
+  const [applied, setApplied] = useState<Scan | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const preview = useMutation({
+    mutationFn: (file: File) => scansApi.preview(file, null, setProgress),
+    onSettled: () => setProgress(null),
+  });
+
+  function reset() {
+    preview.reset();
+    setFileName(null);
+    if (input.current) input.current.value = '';
+  }
+  function choose(file: File | undefined) {
+    setApplied(null);
+    preview.reset();
+    setFileName(file?.name ?? null);
+    if (file) preview.mutate(file);
+  }
+
+  return (
+    <Card data-testid="scan-import">
+      <CardTitle>
+        <FormattedMessage id="scans.import" />
+      </CardTitle>
+      <div
+        className={cn('mb-4 grid justify-items-center gap-3 rounded-lg border-2 border-dashed border-border p-6 text-center', dragging && 'border-primary bg-primary/5')}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setDragging(true);
+        }}
+        onDragLeave={() => setDragging(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          setDragging(false);
+          choose(e.dataTransfer.files[0]);
+        }}
+        data-testid="scan-drop"
+      >
+        <p className="text-sm text-muted-foreground">
+          <FormattedMessage id="scans.hint" />
+        </p>
+        <Button variant="outline" onClick={() => input.current?.click()} disabled={preview.isPending}>
+          <FormattedMessage id="scans.choose" />
+        </Button>
+        <input
+          ref={input}
+          type="file"
+          accept={ACCEPT}
+          className="sr-only"
+          tabIndex={-1}
+          aria-hidden="true"
+          onChange={(e) => choose(e.target.files?.[0])}
+          data-testid="scan-file"
+        />
+        <span dir="auto" className="max-w-full truncate text-sm">
+          {fileName ?? <FormattedMessage id="scans.noFile" />}
+        </span>
+      </div>
+      {progress?.phase === 'sending' && (
+        <div role="status" className="mb-4 grid gap-1.5" data-testid="scan-uploading">
+          <span className="text-sm text-muted-foreground">
+            <FormattedMessage id="scans.uploading" values={{ percent: Math.round(progress.fraction * 100) }} />
+          </span>
+          <Progress value={progress.fraction * 100} />
+        </div>
+      )}
+      {progress?.phase === 'reading' && (
+        <div role="status" className="mb-4 flex items-center gap-2 text-sm text-muted-foreground" data-testid="scan-reading">
+          <Spinner className="h-4 w-4" />
+          <FormattedMessage id="scans.reading" />
+        </div>
+      )}
+      <QueryError error={preview.error} />
+      {applied && (
+        <Alert variant="success" data-testid="scan-applied" className="mb-3">
+          <FormattedMessage id="scans.applied" values={{ id: applied.id, rows: applied.rows, date: <FormattedDate value={applied.takenAt} dateStyle="medium" /> }} />
+        </Alert>
+      )}
+      {preview.data && (
+        <PreviewView
+          key={preview.data.token}
+          preview={preview.data}
+          onDiscard={reset}
+          onApplied={(scan) => {
+            setApplied(scan);
+            reset();
+            void queryClient.invalidateQueries({ queryKey: ['scans'] });
+            void queryClient.invalidateQueries({ queryKey: ['stats'] });
+          }}
+        />
+      )}
+    </Card>
+  );
+}
+
+function ScansList() {
+  const scansApi = useScansApi();
+  const intl = useIntl();
+  const queryClient = useQueryClient();
+  const [page, setPage] = useState(1);
+  const [doomed, setDoomed] = useState<Scan | null>(null);
+  const scans = useQuery({ queryKey: ['scans', 'list', page], queryFn: () => scansApi.list(page), placeholderData: keepPreviousData });
+  const remove = useMutation({
+    mutationFn: (id: number) => scansApi.remove(id),
+    onSuccess: () => {
+      setDoomed(null);
+      void queryClient.invalidateQueries({ queryKey: ['scans'] });
+      void queryClient.invalidateQueries({ queryKey: ['stats'] });
+    },
+  });
+  const list = scans.data?.scans ?? [];
+  return (
+    <Card data-testid="scans-list">
+      <CardTitle>
+        <FormattedMessage id="scans.list" />
+      </CardTitle>
+      <QueryError error={scans.error ?? remove.error} />
+      {scans.isSuccess && list.length === 0 ? (
+        <p className="text-sm text-muted-foreground">
+          <FormattedMessage id="scans.none" />
+        </p>
+      ) : (
+        <Table minWidth="40rem">
+          <thead>
+            <tr>
+              {['date', 'kind', 'rows', 'file', 'by'].map((c) => (
+                <Th key={c}>
+                  <FormattedMessage id={`scans.col.${c}`} />
+                </Th>
+              ))}
+              <Th>
+                <span className="sr-only">
+                  <FormattedMessage id="scans.delete" />
+                </span>
+              </Th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-border">
+            {list.map((s) => (
+              <tr key={s.id} data-testid="scan-row">
+                <Td className="whitespace-nowrap">
+                  <FormattedDate value={s.takenAt} dateStyle="medium" timeStyle="short" />
+                  <span className="ms-1 text-xs text-muted-foreground">#{s.id}</span>
+                </Td>
+                <Td>
+                  <FormattedMessage id={s.kind === 'seed' ? 'scans.kindShort.seed' : 'scans.kindShort.kingdom'} />
+                </Td>
+                <Td className="tabular-nums">
+                  <FormattedNumber value={s.rows} />
+                </Td>
+                <Td className="max-w-48 truncate" title={s.fileName}>
+                  <bdi>{s.fileName}</bdi>
+                </Td>
+                <Td>
+                  <bdi>{s.uploadedBy ?? intl.formatMessage({ id: 'scans.bot' })}</bdi>
+                </Td>
+                <Td className="text-end">
+                  <Button size="sm" variant="outline" onClick={() => setDoomed(s)} data-testid="scan-delete">
+                    <FormattedMessage id="scans.delete" />
+                  </Button>
+                </Td>
+              </tr>
+            ))}
+          </tbody>
+        </Table>
+      )}
+      {scans.data && <Pagination page={scans.data.page} pageSize={scans.data.pageSize} total={scans.data.total} onPage={setPage} />}
+      <ConfirmDialog
+        open={doomed !== null}
+        onOpenChange={(open) => !open && setDoomed(null)}
+        title={<FormattedMessage id="scans.deleteTitle" />}
+        text={
+          doomed && (
+            <FormattedMessage
+              id="scans.deleteText"
+              values={{ id: doomed.id, rows: doomed.rows, date: intl.formatDate(doomed.takenAt, { dateStyle: 'medium', timeStyle: 'short' }) }}
+            />
+          )
+        }
+        confirmId="scans.delete"
+        busy={remove.isPending}
+        onConfirm={() => doomed && remove.mutate(doomed.id)}
+      />
+    </Card>
+  );
+}
+
+/** Admin → Scans (issue 12): import scanner files with a preview, list and delete scans. */
+export default function ScansPage({ titleId }: { titleId: string }) {
+  return (
+    <div className="grid grid-cols-1 gap-4">
+      <h1 className="text-2xl font-semibold">
+        <FormattedMessage id={titleId} />
+      </h1>
+      <ImportCard />
+      <ScansList />
+    </div>
+  );
+}
+

@@ -1,0 +1,129 @@
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import type { ItemRef } from '../../../../machines/board.machine';
+import { useChild, useSocketConnected } from '../../../app-context';
+import { Button } from '../../../components/button';
+import { Input } from '../../../components/input';
+import { readWhole } from '../../../lib/numbers';
+import { newRequestId } from '../../../lib/request-id';
+import { availableFor, checkBid, nextMinimum, type BidTarget } from './bid-check';
+
+const sameTarget = (a: BidTarget, b: BidTarget) =>
+  a.amount === b.amount &&
+  a.username === b.username &&
+  a.start_price === b.start_price &&
+  a.minIncrement === b.minIncrement &&
+  a.ranks === b.ranks &&
+  a.groups === b.groups;
+
+/**
+ * The bid box of one live item: an amount, quick raises, and an explanation before sending. It
+ * says why Bid is off: disconnected, the store closed, not a rank the item allows, too low, more
+ * than the points available; and when a bid got no answer in time.
+ */
+export function BidBox({ item }: { item: ItemRef }) {
+  const intl = useIntl();
+  const board = useChild('board');
+  const user = useSelector(useChild('auth'), (s) => s.context.user);
+  const connected = useSocketConnected('auction');
+  const itemId = useSelector(item, (s) => s.context.itemId);
+  const target: BidTarget = useSelector(
+    item,
+    (s) => ({ amount: s.context.amount, username: s.context.username, start_price: s.context.start_price, minIncrement: s.context.minIncrement, ranks: s.context.ranks, groups: s.context.groups }),
+    sameTarget,
+  );
+  const storeOpen = useSelector(board, (s) => s.context.store === 'open');
+  const unanswered = useSelector(board, (s) => s.context.unanswered[String(itemId)] ?? null);
+  const itemName = useSelector(item, (s) => s.context.itemName);
+  const sending = useSelector(board, (s) => Object.values(s.context.pending).some((p) => p.itemId === itemId));
+  const min = nextMinimum(target);
+  const [typed, setTyped] = useState('');
+  // what was typed, read as its language writes numbers ("10 000" in French); empty is the minimum
+  const amount = typed.trim() === '' ? min : readWhole(typed, intl.locale);
+  if (!user) return null;
+  const me = { username: user.username, rank: user.rank, available: user.available };
+  const check = checkBid(amount, target, me);
+  const leading = target.username === user.username;
+  const step = target.minIncrement ?? 1;
+
+  const canSend = connected && storeOpen && !sending;
+
+  function send(value: number) {
+    if (!checkBid(value, target, me).ok || !canSend) return;
+    board.send({ type: 'PLACE_BID', itemId, amount: value, requestId: newRequestId() });
+    setTyped('');
+  }
+
+  return (
+    <form
+      className="grid gap-2"
+      // checkBid is the rule (at least the minimum, any amount above it), not the browser's idea of a number
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        send(amount);
+      }}
+    >
+      {leading && (
+        <p className="text-xs font-medium text-success" data-testid="leading">
+          <FormattedMessage id="store.check.leading" values={{ amount: target.amount }} />
+        </p>
+      )}
+      <div className="flex gap-2">
+        <Input
+          inputMode="numeric"
+          value={typed}
+          placeholder={intl.formatNumber(min)}
+          aria-label={intl.formatMessage({ id: 'store.bidAmount' }, { itemName })}
+          aria-invalid={!check.ok && typed !== ''}
+          onChange={(e) => setTyped(e.target.value)}
+          // the arrow keys step by the item's increment, as a number field's would, between the minimum and
+          // what the player can bid (from an empty or unreadable field, the first step is the minimum itself)
+          onKeyDown={(e) => {
+            if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
+            e.preventDefault();
+            if (typed.trim() === '' || !Number.isInteger(amount)) return setTyped(String(min));
+            const top = Math.max(min, availableFor(target, me));
+            setTyped(String(Math.min(top, Math.max(min, amount + (e.key === 'ArrowUp' ? step : -step)))));
+          }}
+          className="min-w-0"
+          data-testid="bid-amount"
+        />
+        <Button type="submit" disabled={!check.ok || !canSend} data-testid="bid-submit">
+          <FormattedMessage id={sending ? 'store.sending' : 'store.bid'} />
+        </Button>
+      </div>
+      <div className="flex flex-wrap gap-1.5">
+        {[0, 5, 10].map((times) => {
+          const value = min + times * step;
+          return (
+            <Button key={times} type="button" size="sm" variant="outline" onClick={() => setTyped(String(value))} data-testid={`raise-${times}`}>
+              {times === 0 ? (
+                <FormattedMessage id="store.minimum" />
+              ) : (
+                // "+500" reads left to right on an Arabic page too (not "500+", "500 or more")
+                <bdi dir="ltr">
+                  +<FormattedNumber value={times * step} />
+                </bdi>
+              )}
+            </Button>
+          );
+        })}
+      </div>
+      <p className="text-xs text-muted-foreground" data-testid="bid-hint" role={check.ok && storeOpen && unanswered === null ? undefined : 'alert'}>
+        {!connected ? (
+          <FormattedMessage id="store.disconnected" />
+        ) : !storeOpen ? (
+          <FormattedMessage id="store.check.closed" />
+        ) : unanswered !== null && !sending ? (
+          <FormattedMessage id="store.bidTimeout" values={{ amount: unanswered }} />
+        ) : check.ok ? (
+          <FormattedMessage id="store.check.balance" values={{ available: availableFor(target, me) }} />
+        ) : (
+          <FormattedMessage id={check.messageId} values={check.values} />
+        )}
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,178 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useRef, useState } from 'react';
+import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { createPointsApi, type BulkPreview } from '../../../../api/points';
+import { Alert } from '../../../components/alert';
+import { Button } from '../../../components/button';
+import { Card, CardTitle } from '../../../components/card';
+import { Table, Td, Th } from '../../../components/table';
+import { useApi } from '../../../lib/use-api';
+import { cn } from '../../../lib/cn';
+import { ErrorText, QueryError } from '../../../components/query-error';
+import { useServerText } from '../../../lib/server-text';
+import { useSingleFlight } from '../../../lib/use-single-flight';
+
+const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+function PreviewTable({ preview }: { preview: BulkPreview }) {
+  const say = useServerText();
+  return (
+    <Table minWidth="40rem" data-testid="bulk-preview">
+      <thead>
+        <tr>
+          {['line', 'player', 'amount', 'reason', 'check'].map((c) => (
+            <Th key={c}>
+              <FormattedMessage id={`bulk.col.${c}`} />
+            </Th>
+          ))}
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-border">
+        {preview.rows.map((row) => (
+          <tr key={row.line} data-testid="bulk-row" data-valid={row.error ? 'false' : 'true'} className={cn(row.error && 'bg-danger/5')}>
+            <Td className="tabular-nums text-muted-foreground">{row.line}</Td>
+            <Td>
+              <span className="flex flex-wrap items-baseline gap-x-2">
+                {row.username ? <bdi className="font-medium">{row.username}</bdi> : null}
+                {row.playerid && (
+                  <span dir="ltr" className="tabular-nums text-xs text-muted-foreground">
+                    {row.playerid}
+                  </span>
+                )}
+                {!row.username && !row.playerid && '—'}
+                {row.matchedBy && (
+                  <span className="whitespace-nowrap rounded bg-muted px-1.5 py-0.5 text-xs text-muted-foreground" data-testid="bulk-row-match">
+                    <FormattedMessage id={`bulk.matched.${row.matchedBy}`} />
+                  </span>
+                )}
+              </span>
+            </Td>
+            <Td className={cn('tabular-nums', row.amount !== null && row.amount < 0 && 'text-danger')}>
+              {row.amount === null ? '—' : <FormattedNumber value={row.amount} signDisplay="exceptZero" />}
+            </Td>
+            <Td dir="auto" className="max-w-64 truncate text-start" title={row.reason ?? undefined}>
+              {row.reason ?? '—'}
+            </Td>
+            <Td data-testid="bulk-row-check">
+              {row.error ? (
+                <bdi className="text-danger" data-testid="bulk-row-error">
+                  {say(row.error)}
+                </bdi>
+              ) : (
+                <span className="text-success">
+                  <FormattedMessage id="bulk.ok" />
+                </span>
+              )}
+            </Td>
+          </tr>
+        ))}
+      </tbody>
+    </Table>
+  );
+}
+
+/** Bulk award from a CSV or XLSX file: upload, preview with an error on each bad row, apply all or nothing. */
+export function BulkImportCard() {
+  const intl = useIntl();
+  const points = useApi(createPointsApi);
+  const queryClient = useQueryClient();
+  const input = useRef<HTMLInputElement>(null);
+  const [fileName, setFileName] = useState<string | null>(null);
+  const preview = useMutation({ mutationFn: (file: File) => points.bulkPreview(file) });
+  const apply = useMutation({
+    mutationFn: (previewToken: string) => points.bulkApply(previewToken),
+    onSuccess: () => {
+      preview.reset();
+      setFileName(null);
+      if (input.current) input.current.value = '';
+      void queryClient.invalidateQueries({ queryKey: ['points'] });
+    },
+  });
+  const applyOnce = useSingleFlight(apply);
+
+  function choose(file: File | undefined) {
+    apply.reset();
+    preview.reset();
+    setFileName(file?.name ?? null);
+    if (file) preview.mutate(file);
+  }
+
+  const data = preview.data;
+  const canApply = !!data && data.invalid === 0 && data.valid > 0 && !apply.isPending;
+  return (
+    <Card aria-label={intl.formatMessage({ id: 'bulk.title' })} data-testid="bulk-import">
+      <CardTitle>
+        <FormattedMessage id="bulk.title" />
+      </CardTitle>
+      <p className="mb-4 text-sm text-muted-foreground">
+        <FormattedMessage id="bulk.hint" />
+      </p>
+      <div className="mb-4 flex flex-wrap items-center gap-3">
+        <Button variant="outline" onClick={() => input.current?.click()} disabled={preview.isPending || apply.isPending}>
+          <FormattedMessage id="bulk.choose" />
+        </Button>
+        <input ref={input} type="file" accept={ACCEPT} className="sr-only" tabIndex={-1} aria-hidden="true" onChange={(e) => choose(e.target.files?.[0])} data-testid="bulk-file" />
+        <span dir="auto" className="min-w-0 truncate text-sm text-muted-foreground">
+          {fileName ?? <FormattedMessage id="bulk.noFile" />}
+        </span>
+      </div>
+      {preview.isPending && (
+        <p role="status" className="text-sm text-muted-foreground">
+          <FormattedMessage id="bulk.reading" />
+        </p>
+      )}
+      {preview.isError && <QueryError error={preview.error} />}
+      {apply.isSuccess && (
+        <Alert variant="success" data-testid="bulk-applied">
+          <FormattedMessage id="bulk.applied" values={{ count: apply.data }} />
+        </Alert>
+      )}
+      {apply.isError && (
+        <Alert variant="error" data-testid="bulk-apply-failed" className="mb-3">
+          <FormattedMessage id="bulk.applyFailed" values={{ error: <ErrorText error={apply.error} /> }} />
+        </Alert>
+      )}
+      {data && (
+        <div className="grid gap-3">
+          <p className="text-sm" data-testid="bulk-summary">
+            <FormattedMessage id="bulk.summary" values={{ valid: data.valid, invalid: data.invalid }} />
+          </p>
+          {data.earlier.length > 0 && (
+            <Alert variant="warning" data-testid="bulk-earlier">
+              <FormattedMessage
+                id="bulk.earlier"
+                values={{
+                  count: data.earlier.length,
+                  at: <FormattedDate value={data.earlier[0].at} dateStyle="medium" timeStyle="short" />,
+                  by: <bdi>{data.earlier[0].by ?? '—'}</bdi>,
+                  total: data.earlier[0].total,
+                }}
+              />
+            </Alert>
+          )}
+          {data.invalid > 0 && (
+            <Alert variant="error">
+              <FormattedMessage id="bulk.fixFirst" />
+            </Alert>
+          )}
+          {data.rows.length > 0 && <PreviewTable preview={data} />}
+          <div className="flex flex-wrap gap-2">
+            <Button disabled={!canApply} onClick={() => applyOnce(data.token)} data-testid="bulk-apply">
+              <FormattedMessage id="bulk.apply" values={{ count: data.valid }} />
+            </Button>
+            <Button
+              variant="ghost"
+              onClick={() => {
+                preview.reset();
+                setFileName(null);
+                if (input.current) input.current.value = '';
+              }}
+            >
+              <FormattedMessage id="bulk.discard" />
+            </Button>
+          </div>
+        </div>
+      )}
+    </Card>
+  );
+}
