@@ -10,7 +10,10 @@ import { resolveConfig, type Config } from './config';
 import type { AppContext } from './context';
 import { openDatabase, type Db } from './db/open';
 import { ClusterLink } from './cluster/link';
+import { AutomaticPoints } from './points/automatic';
+import { BulkPreviews } from './points/bulk';
 import { PointsService } from './points/service';
+import { ScanImports } from './scans/scans';
 import { createReporter, reportingLogger, type ErrorReporter } from './report';
 import { createFastify, setupHttpApp } from './http/build-app';
 import { auctionChannel } from './sockets/auction';
@@ -29,6 +32,7 @@ export interface RunningServer {
   auction: AuctionEngine;
   points: PointsService;
   bots: BotHub;
+  automatic: AutomaticPoints;
   /** Where unexpected errors are reported (Sentry with SENTRY_DSN; nowhere without). */
   reporter: ErrorReporter;
   close(): Promise<void>;
@@ -91,6 +95,11 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     : null;
   const points = new PointsService({ db, hub: auction.announcer, now, exclusive: (job) => auction.exclusive(job) });
   const bots = new BotHub(db, deps.botClock ?? now, app.log, deps.botLimits);
+  // booked through the points service: the engine's queue, then the balances to the user sockets
+  const automatic = new AutomaticPoints(db, points, now, app.log);
+  // rules with auto on run over each scan applied, after the import has answered
+  const scans = new ScanImports(db, now, (applied) => automatic.scanArrived(applied));
+  const bulk = new BulkPreviews(now);
   const ctx: AppContext = {
     config,
     db,
@@ -100,6 +109,9 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     hub,
     auction,
     points,
+    scans,
+    bulk,
+    automatic,
     now,
     log: app.log,
     reporter,
@@ -163,6 +175,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     auction,
     points,
     bots,
+    automatic,
     reporter,
     close: () => (closing ??= closeAll()),
   };

@@ -5,11 +5,14 @@ import type { BotHub } from './bots/hub';
 import type { PasswordHasher } from './auth/passwords';
 import type { Config } from './config';
 import type { Db } from './db/open';
+import type { AutomaticPoints } from './points/automatic';
+import type { BulkPreviews } from './points/bulk';
 import type { PointsService } from './points/service';
+import type { ScanImports } from './scans/scans';
 import type { ErrorReporter } from './report';
 import type { Hub } from './sockets/hub';
 
-/** What every part of the server shares: built once in app.ts. */
+/** What every part of the server shares: every service is built once, in app.ts (the one composition root); routes only reach them here. */
 export interface AppContext {
   config: Config;
   db: Db;
@@ -21,6 +24,12 @@ export interface AppContext {
   auction: AuctionEngine;
   /** Every change of points: serialise (the engine's queue), book (the ledger), announce (the user socket). */
   points: PointsService;
+  /** Scan files: previewed, then applied once (server/scans/scans.ts). */
+  scans: ScanImports;
+  /** Bulk awards: a file's rows previewed, then booked once (server/points/bulk.ts). */
+  bulk: BulkPreviews;
+  /** Automatic points: rules' runs previewed then booked once, and the runs after each scan (server/points/automatic.ts). */
+  automatic: AutomaticPoints;
   /** The engine's clock (epoch ms); tests may pass their own. */
   now: Clock;
   log: FastifyBaseLogger;

@@ -495,11 +495,3 @@ export class AutomaticPoints {
 
 /** Every stat a rule may name (for the OpenAPI text). */
 export const RULE_STAT_LIST = RULE_STATS.join(', ');
-
-/** One service per database (the scans' import and the rules' routes share it; tests wait on its idle()). */
-const services = new WeakMap<Db, AutomaticPoints>();
-export function automaticPointsFor(db: Db, make?: () => AutomaticPoints): AutomaticPoints | undefined {
-  let service = services.get(db);
-  if (!service && make) services.set(db, (service = make()));
-  return service;
-}

@@ -4,7 +4,7 @@ import { Invalid, TooMany } from '../../errors';
 import * as z from 'zod/mini';
 import { appliedRun, applyBody, previewBody, rule, RULE_ERRORS, ruleBody, rulePreview, ruleShapeError, runsQuery, runSummary } from '../../../src/protocol/automatic-points';
 import type { AppContext } from '../../context';
-import { AutomaticPoints, automaticPointsFor, createRule, deleteRule, findRule, listRules, listRuns, RULE_STAT_LIST, updateRule, type RuleInput } from '../../points/automatic';
+import { createRule, deleteRule, findRule, listRules, listRuns, RULE_STAT_LIST, updateRule, type RuleInput } from '../../points/automatic';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { resultErrors, resultTrue } from '../schemas';
@@ -24,17 +24,10 @@ function ruleInput(body: z.output<typeof ruleBody>): RuleInput {
   return body;
 }
 
-/** The service of this server's database: made once, shared with the scans' import (rules that run by themselves). */
-export function automaticPointsOf(ctx: AppContext): AutomaticPoints {
-  // booked through the points service: the engine's queue, then the balances to the user sockets
-  return automaticPointsFor(ctx.db, () => new AutomaticPoints(ctx.db, ctx.points, ctx.now, ctx.log))!;
-}
-
 /** Automatic points (DESIGN.md, "Automatic points"): rules, a run's preview and its apply, the runs so far. */
 export function automaticPointsRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
-    const service = automaticPointsOf(ctx);
     const actorOf = (request: FastifyRequest) => ({ id: authOf(request).user.id, name: authOf(request).user.username });
     const ruleAnswer = resultTrue({ rule });
     // a preview reads two scans (up to 25,000 governors each): at most 30 a minute per account
@@ -109,7 +102,7 @@ export function automaticPointsRoutes(ctx: AppContext) {
       async (request) => {
         const id = ruleIdOf(request.params.id);
         const body = request.body;
-        return { result: true as const, preview: await service.preview(id, body.fromScanId, body.toScanId, authOf(request).user.id) };
+        return { result: true as const, preview: await ctx.automatic.preview(id, body.fromScanId, body.toScanId, authOf(request).user.id) };
       },
     );
 
@@ -131,7 +124,7 @@ export function automaticPointsRoutes(ctx: AppContext) {
         const id = ruleIdOf(request.params.id);
         const { token } = request.body;
         await findRule(ctx.db, id);
-        return { result: true as const, run: await service.apply(id, token, actorOf(request)) };
+        return { result: true as const, run: await ctx.automatic.apply(id, token, actorOf(request)) };
       },
     );
 

@@ -15,7 +15,7 @@ import {
   transactionsQuery,
 } from '../../../src/protocol/points';
 import type { AppContext } from '../../context';
-import { BulkPreviews, checkRows, earlierApplies, fileSha256, readRows } from '../../points/bulk';
+import { checkRows, earlierApplies, fileSha256, readRows } from '../../points/bulk';
 import { allTransactions, checkLedger, listTransactions, searchPlayers, type TransactionFilter } from '../../points/ledger';
 import { csvTime, sendCsv } from '../csv';
 import { acceptMultipart, readUploadedFile } from '../uploads';
@@ -133,7 +133,6 @@ export function pointsRoutes(ctx: AppContext) {
     );
 
     // Bulk awards. multipart/form-data only for these routes (an encapsulated instance).
-    const previews = new BulkPreviews(ctx.now);
     await app.register(async (multipartRoot) => {
       const multipartApp = multipartRoot.withTypeProvider<ZodTypeProvider>();
       await acceptMultipart(multipartApp);
@@ -157,7 +156,7 @@ export function pointsRoutes(ctx: AppContext) {
           const { bytes } = await readUploadedFile(request, BULK_MAX_BYTES, { missing: POINTS_ERRORS.bulkNoFile, tooLarge: POINTS_ERRORS.bulkTooLarge });
           const { rows, planned } = await checkRows(ctx.db, await readRows(bytes));
           const sha256 = fileSha256(bytes);
-          return { result: true as const, ...previews.add(authOf(request).user.id, rows, planned, { sha256, earlier: await earlierApplies(ctx.db, sha256) }) };
+          return { result: true as const, ...ctx.bulk.add(authOf(request).user.id, rows, planned, { sha256, earlier: await earlierApplies(ctx.db, sha256) }) };
         },
       );
     });
@@ -179,7 +178,7 @@ export function pointsRoutes(ctx: AppContext) {
       async (request) => {
         const { token } = request.body;
         const actorId = authOf(request).user.id;
-        const applied = await previews.apply(ctx.points, token, actorId);
+        const applied = await ctx.bulk.apply(ctx.points, token, actorId);
         request.log.info({ by: actorId, rows: applied }, 'bulk award applied');
         return { result: true as const, applied };
       },

@@ -30,8 +30,7 @@ import type { AppContext } from '../../context';
 import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownGovernors, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
 import { warmRunningSeasons } from '../../kvk/standings';
 import { readScanFile } from '../../scans/read';
-import { automaticPointsOf } from './automatic-points';
-import { allGovernors, deleteScan, governorDetail, kingdomSummary, listGovernors, listScans, ScanImports } from '../../scans/scans';
+import { allGovernors, deleteScan, governorDetail, kingdomSummary, listGovernors, listScans } from '../../scans/scans';
 import { sendCsv } from '../csv';
 import { authOf, rankAllows, requireAdminOrBot, requireRank, uploaderOf } from '../guards';
 import { BEARER } from '../openapi';
@@ -64,9 +63,6 @@ const governorIdOf = idParam(SCAN_ERRORS.badGovernorId);
 export function scanRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
-    // rules with auto on run over each scan applied, after the import has answered
-    const automatic = automaticPointsOf(ctx);
-    const imports = new ScanImports(ctx.db, ctx.now, (applied) => automatic.scanArrived(applied));
 
     // multipart/form-data only for the preview (an encapsulated instance)
     await app.register(async (multipartRoot) => {
@@ -90,7 +86,7 @@ export function scanRoutes(ctx: AppContext) {
           const { bytes, filename, fields } = await readUploadedFile(request, SCAN_MAX_BYTES, { missing: SCAN_ERRORS.noFile, tooLarge: SCAN_ERRORS.tooLarge });
           const takenAt = takenAtOf(fields.takenAt);
           const table = await readScanFile(bytes);
-          const preview = await imports.preview({ table, bytes, fileName: filename.slice(0, 200), takenAt, actorId: uploaderOf(request) });
+          const preview = await ctx.scans.preview({ table, bytes, fileName: filename.slice(0, 200), takenAt, actorId: uploaderOf(request) });
           return { result: true as const, preview };
         },
       );
@@ -112,7 +108,7 @@ export function scanRoutes(ctx: AppContext) {
       async (request) => {
         const body = request.body;
         const bot = request.bot;
-        const applied = await imports.apply(uploaderOf(request), body.token, { takenAt: takenAtOf(body.takenAt), skipInvalid: body.skipInvalid ?? false, ...(bot ? { source: 'bot' as const } : {}) });
+        const applied = await ctx.scans.apply(uploaderOf(request), body.token, { takenAt: takenAtOf(body.takenAt), skipInvalid: body.skipInvalid ?? false, ...(bot ? { source: 'bot' as const } : {}) });
         if (bot) ctx.bots.scanApplied(bot.id, ctx.now());
         request.log.info({ by: bot ? `bot ${bot.id}` : authOf(request).user.id, scan: applied.id, rows: applied.rows }, 'scan imported');
         // the running KvK seasons now end at this scan: their standings are computed in the background
