@@ -1,4 +1,4 @@
-import { MAX_PRICE } from '../../src/protocol/store';
+import { bidFault, leastBid, pointsForBid } from '../../src/protocol/store';
 import type { ErrorType } from '../../src/protocol/socket';
 import type { ItemRow, UserRow } from '../db/schema';
 import type { Queryable } from '../db/write';
@@ -79,12 +79,12 @@ export function itemFacts(row: ItemRow): ItemFacts {
 }
 
 export function validAmount(amount: unknown): amount is number {
-  return typeof amount === 'number' && Number.isSafeInteger(amount) && amount > 0 && amount <= MAX_PRICE;
+  return bidFault(amount, 1) === null;
 }
 
 /** The least a bid on this item may be now. */
 export function minimumBid(item: Pick<ItemFacts, 'leaderId' | 'startPrice' | 'amount' | 'minIncrement'>): number {
-  return item.leaderId === null ? Math.max(item.startPrice, 1) : item.amount + item.minIncrement;
+  return leastBid(item.leaderId !== null, item.amount, item.startPrice, item.minIncrement);
 }
 
 /**
@@ -102,12 +102,12 @@ export function judgeBid(facts: BidFacts, amount: unknown, at: number): ErrorTyp
   if (at >= item.endsAt) return facts.endMayMove ? UNKNOWN : 'BID_OPEN_ERROR';
   if (facts.mayBid === UNKNOWN) return UNKNOWN;
   if (!facts.mayBid) return 'BID_NOT_ALLOWED';
-  if (!validAmount(amount)) return 'BID_AMOUNT_ERROR';
-  if (amount < minimumBid(item)) return 'BID_AMOUNT_ERROR';
-  if (facts.bidder === UNKNOWN) return UNKNOWN;
-  // the bidder's own lead on this item is theirs to raise
-  const ownLead = item.leaderId === facts.bidder.id ? item.amount : 0;
-  if (amount > facts.bidder.balance - facts.bidder.reserved + ownLead) return 'OUT_OF_BALANCE';
+  const { bidder } = facts;
+  const available = bidder === UNKNOWN ? undefined : pointsForBid(bidder.balance - bidder.reserved, item.leaderId === bidder.id ? item.amount : 0);
+  const fault = bidFault(amount, minimumBid(item), available);
+  if (fault === 'amount' || fault === 'minimum') return 'BID_AMOUNT_ERROR';
+  if (available === undefined) return UNKNOWN;
+  if (fault === 'points') return 'OUT_OF_BALANCE';
   return null;
 }
 

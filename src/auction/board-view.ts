@@ -1,5 +1,5 @@
 import type { Bid, ItemId, StoreState } from '../protocol/socket';
-import { nextMinimum } from '../protocol/store';
+import { minimumOf } from './bid-rule';
 import type { ItemData, ItemFields } from './item-fold';
 import { compareItemIds } from './item-id';
 
@@ -24,15 +24,6 @@ export interface BoardView {
   store: StoreState;
   latestBids: Bid[];
   items: Record<string, BoardItemView>;
-}
-
-/**
- * The next minimum a card shows and its bid box starts from: the start price before the first
- * bid, then the amount plus the increment. An increment or start price the board does not know
- * (a log from before BIDDING_STARTED carried them) counts as 1 and the current amount.
- */
-export function minimumOf(item: Pick<ItemFields, 'amount' | 'username' | 'start_price' | 'minIncrement'>): number {
-  return nextMinimum({ username: item.username, amount: item.amount, start_price: item.start_price ?? item.amount, minIncrement: item.minIncrement ?? 1 });
 }
 
 /** What a live item's card shows besides the price: its rules, eligibility, soft close and pause. */

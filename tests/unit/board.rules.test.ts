@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { BID_TIMEOUT_MS } from '../../src/machines/board.machine';
 import { viewCard } from '../../src/auction/board-view';
 import type { ServerMsg } from '../../src/protocol/socket';
-import { checkBid } from '../../src/ui/pages/my-account/kingdom-store/bid-check';
+import { checkBid } from '../../src/auction/bid-rule';
 import { startBoard } from './support/board';
 import { T0, auction, bidOf, itemOf } from './support/fixtures';
 

@@ -7,7 +7,7 @@ import { Button } from '../../../components/button';
 import { Input } from '../../../components/input';
 import { readWhole } from '../../../lib/numbers';
 import { newRequestId } from '../../../lib/request-id';
-import { availableFor, checkBid, nextMinimum, type BidTarget } from './bid-check';
+import { availableFor, checkBid, minimumOf, type BidTarget } from '../../../../auction/bid-rule';
 
 const sameTarget = (a: BidTarget, b: BidTarget) =>
   a.amount === b.amount &&
@@ -37,7 +37,7 @@ export function BidBox({ item }: { item: ItemRef }) {
   const unanswered = useSelector(board, (s) => s.context.unanswered[String(itemId)] ?? null);
   const itemName = useSelector(item, (s) => s.context.itemName);
   const sending = useSelector(board, (s) => Object.values(s.context.pending).some((p) => p.itemId === itemId));
-  const min = nextMinimum(target);
+  const min = minimumOf(target);
   const [typed, setTyped] = useState('');
   // what was typed, read as its language writes numbers ("10 000" in French); empty is the minimum
   const amount = typed.trim() === '' ? min : readWhole(typed, intl.locale);

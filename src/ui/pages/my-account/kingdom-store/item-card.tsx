@@ -8,7 +8,7 @@ import { assetUrl } from '../../../lib/back-office';
 import { cn } from '../../../lib/cn';
 import { formatCountdown } from '../../../lib/use-now';
 import { BidBox } from './bid-box';
-import { nextMinimum } from './bid-check';
+import { minimumOf } from '../../../../auction/bid-rule';
 import { ItemDetailsDialog, ItemNameButton, type ItemFacts } from './item-details';
 import { useServerNow } from './use-item-groups';
 
@@ -112,7 +112,7 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
         </div>
       </dl>
       <p className="text-xs text-muted-foreground" data-testid="next-minimum">
-        <FormattedMessage id="store.nextMin" values={{ amount: nextMinimum(c) }} />
+        <FormattedMessage id="store.nextMin" values={{ amount: minimumOf(c) }} />
       </p>
       <SoftClose extensions={c.extensions} maxExtensions={c.maxExtensions} extendWindow={c.extendWindow} />
       <div className="mt-auto">
