@@ -139,21 +139,44 @@ export function parseTable(table: Table): ParsedScan {
   return { kind, columns: { found, ignored }, rows, total: data.length, errors, warnings };
 }
 
+/** Where a scan's time came from, as the preview says it (src/protocol/scans.ts, `TAKEN_AT_FROM`). */
+export type FoundTakenAt = { takenAt: number; from: 'file-name' | 'sheet' | 'workbook' };
+
 /**
- * When a scan was taken, from its file name (RokTracker: `TOP300-2025-12-29-3328-[gs1dp0ow].csv`)
- * or its sheet's name (RokTracker names the sheet by the day): midnight UTC of that day, or with
- * the time when the name has one (`2025-12-29 21-30`, `2025-12-29T21:30`). Null when neither holds a date.
+ * When a scan was taken, read from the file, first found wins: a date in its file name (RokTracker:
+ * `TOP300-2025-12-29-3328-[gs1dp0ow].csv`, midnight UTC of that day, or with the time when the name
+ * has one: `2025-12-29 21-30`, `2025-12-29T21:30`) or an epoch-seconds timestamp in it
+ * (`kingdom_scan_703413897184673792_1768226060_7495.xlsx`); a date-named sheet (RokTracker names the
+ * sheet by the day); the workbook's creation time. Null when none says; the caller then takes the upload's time.
  */
-export function takenAtFromNames(fileName: string, sheet: string | null): { takenAt: number; from: 'file-name' | 'sheet' } | null {
-  const fromName = dateIn(fileName);
+export function takenAtFromFile(fileName: string, sheet: string | null, created: number | null): FoundTakenAt | null {
+  const fromName = dateIn(fileName) ?? epochSecondsIn(fileName);
   if (fromName !== null) return { takenAt: fromName, from: 'file-name' };
   const fromSheet = sheet ? dateIn(sheet) : null;
   if (fromSheet !== null) return { takenAt: fromSheet, from: 'sheet' };
+  if (created !== null) return { takenAt: created, from: 'workbook' };
+  return null;
+}
+
+/** Epoch seconds of 2017-01-01 and 2100-01-01: a timestamp outside them is some other number (a snowflake id, a count). */
+const FIRST_SECOND = Date.UTC(2017, 0, 1) / 1000;
+const LAST_SECOND = Date.UTC(2100, 0, 1) / 1000;
+
+/**
+ * An epoch-seconds timestamp in a name: a run of exactly ten digits (not part of a longer one, so
+ * an 18-digit snowflake id beside it never counts, nor any ten digits inside it) that falls in 2017..2100.
+ * The first such run wins.
+ */
+function epochSecondsIn(text: string): number | null {
+  for (const m of text.matchAll(/(?<!\d)\d{10}(?!\d)/g)) {
+    const seconds = Number(m[0]);
+    if (seconds >= FIRST_SECOND && seconds <= LAST_SECOND) return seconds * 1000;
+  }
   return null;
 }
 
 function dateIn(text: string): number | null {
-  const m = /(20\d{2})[-_.](\d{2})[-_.](\d{2})(?:[T _-](\d{2})[-:h](\d{2}))?/.exec(text);
+  const m = /(?<!\d)(20\d{2})[-_.](\d{2})[-_.](\d{2})(?:[T _-](\d{2})[-:h](\d{2}))?/.exec(text);
   if (!m) return null;
   const [year, month, day, hour, minute] = [m[1], m[2], m[3], m[4] ?? '0', m[5] ?? '0'].map(Number);
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59) return null;

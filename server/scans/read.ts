@@ -1,9 +1,9 @@
 import readXlsxFile from 'read-excel-file/node';
-import { SCAN_ERRORS, SCAN_MAX_ROWS, SCAN_TEMPLATES } from '../../src/protocol/scans';
+import { MAX_TAKEN_AT, MIN_TAKEN_AT, SCAN_ERRORS, SCAN_MAX_ROWS, SCAN_TEMPLATES } from '../../src/protocol/scans';
 import { fill } from '../../src/protocol/texts';
 
-import { honestXlsx, readCsv, type FileTexts } from '../points/bulk-file';
-import type { InflateLimits } from '../points/unzip';
+import { readCsv, type FileTexts } from '../points/bulk-file';
+import { inflateZip, storedZip, ZipTooLargeError, type InflateLimits, type ZipEntry } from '../points/unzip';
 import { headerColumn } from './parse';
 import { Invalid } from '../errors';
 
@@ -15,6 +15,8 @@ export interface Table {
   sheet: string | null;
   header: string[];
   rows: { line: number; cells: Cell[] }[];
+  /** When the workbook says it was created (an XLSX's `docProps/core.xml`, dcterms:created), epoch ms; null for other files or when it does not say. */
+  created: number | null;
 }
 
 /**
@@ -49,11 +51,22 @@ export async function readScanFile(bytes: Buffer): Promise<Table> {
   if (records.length === 0) throw new Invalid(SCAN_ERRORS.empty);
   const [first, ...rest] = records;
   if (rest.length > SCAN_MAX_ROWS) throw new Invalid(SCAN_ERRORS.tooManyRows);
-  return { sheet: null, header: first.cells.map((c) => (c === null ? '' : String(c))), rows: rest };
+  return { sheet: null, header: first.cells.map((c) => (c === null ? '' : String(c))), rows: rest, created: null };
 }
 
+/** The parts of a workbook read here: its XML (read-excel-file skips everything else too). */
+const isXml = (name: string) => name.endsWith('.xml') || name.endsWith('.rels');
+
 async function readXlsx(bytes: Buffer): Promise<Table> {
-  const honest = await honestXlsx(bytes, XLSX_LIMITS, TEXTS);
+  // inflated here, counted against the limits, into an honest (stored) copy read-excel-file reads without inflating anything itself
+  let entries: ZipEntry[];
+  try {
+    entries = await inflateZip(bytes, isXml, XLSX_LIMITS);
+  } catch (error) {
+    throw new Invalid(error instanceof ZipTooLargeError ? TEXTS.tooLarge : TEXTS.unreadable);
+  }
+  const created = workbookCreated(entries);
+  const honest = storedZip(entries);
   let sheets: { sheet: string; data: Cell[][] }[];
   try {
     sheets = (await readXlsxFile(honest)) as never;
@@ -66,9 +79,24 @@ async function readXlsx(bytes: Buffer): Promise<Table> {
     if (at < 0) continue;
     const header = data[at].map((c) => (c === null ? '' : String(c)));
     if (!header.some((h) => headerColumn(h) === 'governorId')) continue;
-    return { sheet, header, rows: data.slice(at + 1).map((cells, i) => ({ line: at + i + 2, cells })) };
+    return { sheet, header, rows: data.slice(at + 1).map((cells, i) => ({ line: at + i + 2, cells })), created };
   }
   throw new Invalid(SCAN_ERRORS.noGovernorId);
+}
+
+/**
+ * When a workbook was created, from `docProps/core.xml` (`<dcterms:created xsi:type="dcterms:W3CDTF">2026-01-12T13:54:20Z</dcterms:created>`):
+ * Excel, LibreOffice and the scanners' writers all fill it in. Null when it is absent, not a W3C date-time, or outside 2017..2100.
+ */
+export function workbookCreated(entries: readonly ZipEntry[]): number | null {
+  const core = entries.find((e) => e.name === 'docProps/core.xml');
+  if (!core) return null;
+  const m = /<dcterms:created\b[^>]*>\s*([^<]{1,64}?)\s*<\/dcterms:created>/.exec(core.data.toString('utf8'));
+  if (!m || !/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})?)?$/.test(m[1])) return null;
+  // a date-time without a zone is read as UTC (Date.parse would read it as the server's local time)
+  const text = /T\d{2}:\d{2}(:\d{2}(\.\d+)?)?$/.test(m[1]) ? `${m[1]}Z` : m[1];
+  const ms = Date.parse(text);
+  return Number.isFinite(ms) && ms >= MIN_TAKEN_AT && ms <= MAX_TAKEN_AT ? ms : null;
 }
 
 /** JSON Lines (RokTracker's `.jsonl`): one object per line; the columns are the keys, in the order first seen. */
@@ -97,5 +125,5 @@ function readJsonLines(text: string): Table {
     objects.push({ line: i + 1, value: value as Record<string, unknown> });
   }
   const cell = (v: unknown): Cell => (v === null || v === undefined ? null : typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? v : JSON.stringify(v));
-  return { sheet: null, header, rows: objects.map(({ line, value }) => ({ line, cells: header.map((key) => cell(value[key])) })) };
+  return { sheet: null, header, rows: objects.map(({ line, value }) => ({ line, cells: header.map((key) => cell(value[key])) })), created: null };
 }

@@ -23,6 +23,7 @@ import {
   type ScanKind,
   type ScanPreview,
   type Stat,
+  type TakenAtFrom,
   type Totals,
 } from '../../src/protocol/scans';
 import { KVK_ERRORS } from '../../src/protocol/kvk';
@@ -31,7 +32,7 @@ import { seasonUsesScan } from '../kvk/seasons';
 import type { ScanRowRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 import { recordAudit, recordAuditBy } from '../audit/audit';
-import { parseTable, takenAtFromNames, type ParsedRow, type Stats } from './parse';
+import { parseTable, takenAtFromFile, type ParsedRow, type Stats } from './parse';
 import type { Table } from './read';
 import { fileSha256 } from '../points/bulk-file';
 import { Invalid, NotFound, Conflict } from '../errors';
@@ -85,10 +86,18 @@ interface PendingScan {
   actorId: number;
   expiresAt: number;
   fileName: string;
+  sheet: string | null;
   sha256: string;
   kind: ScanKind;
   takenAt: number;
+  takenAtFrom: TakenAtFrom;
   rows: ParsedRow[];
+  /** Every data row of the file, usable or not. */
+  total: number;
+  columns: ScanPreview['columns'];
+  errors: ScanIssue[];
+  /** The file's own warnings (sentinels, kill points off the tiers); the comparison's are made again for each time. */
+  fileWarnings: ScanIssue[];
   invalid: number;
   applied: boolean;
 }
@@ -124,48 +133,76 @@ export class ScanImports {
     const parsed = parseTable(input.table);
     const sha256 = fileSha256(input.bytes);
     await this.refuseDuplicate(this.db, sha256);
-    const named = takenAtFromNames(input.fileName, input.table.sheet);
-    const takenAt = input.takenAt ?? named?.takenAt ?? this.now();
-    const takenAtFrom = input.takenAt !== null ? 'given' : (named?.from ?? 'upload');
-    const previous = await scanBefore(this.db, takenAt);
-    // a warning names a stat as the file's header does ("Deads"), as the parse's own warnings do
-    const headers = new Map(parsed.columns.found.map((c) => [c.stat, c.header]));
-    const { changes, warnings } = await this.compare(parsed.rows, previous, headers);
-
+    const found = takenAtFromFile(input.fileName, input.table.sheet, input.table.created);
     const token = crypto.randomBytes(24).toString('base64url');
-    this.keep(input.actorId, token, {
+    const pending: PendingScan = {
       actorId: input.actorId,
       expiresAt: this.now() + SCAN_TOKEN_TTL_MS,
       fileName: input.fileName,
+      sheet: input.table.sheet,
       sha256,
       kind: parsed.kind,
-      takenAt,
+      takenAt: input.takenAt ?? found?.takenAt ?? this.now(),
+      takenAtFrom: input.takenAt !== null ? 'given' : (found?.from ?? 'upload'),
       rows: parsed.rows,
+      total: parsed.total,
+      columns: parsed.columns,
+      errors: parsed.errors,
+      fileWarnings: parsed.warnings,
       invalid: parsed.errors.length,
       applied: false,
-    });
+    };
+    const preview = await this.describe(token, pending);
+    this.keep(input.actorId, token, pending);
+    return preview;
+  }
+
+  /**
+   * The preview's time changed (POST scans/preview/compare): kept for its apply, and the preview
+   * compared again with the scan before that time (new, renamed and moved governors, stats that went
+   * down), so an older file previewed after a newer scan is not told it went down against the newer one.
+   */
+  async compareAt(actorId: number, token: string, takenAt: number): Promise<ScanPreview> {
+    const pending = this.waiting(actorId, token);
+    pending.takenAt = takenAt;
+    pending.takenAtFrom = 'given';
+    return this.describe(token, pending);
+  }
+
+  /** A preview as its answer says it: the file's findings and the comparison with the scan before its time. */
+  private async describe(token: string, p: PendingScan): Promise<ScanPreview> {
+    const previous = await scanBefore(this.db, p.takenAt);
+    // a warning names a stat as the file's header does ("Deads"), as the parse's own warnings do
+    const headers = new Map(p.columns.found.map((c) => [c.stat, c.header]));
+    const { changes, warnings } = await this.compare(p.rows, previous, headers);
     return {
       token,
-      fileName: input.fileName,
-      sheet: input.table.sheet,
-      takenAt,
-      takenAtFrom,
-      kind: parsed.kind,
-      rows: parsed.total,
-      valid: parsed.rows.length,
+      fileName: p.fileName,
+      sheet: p.sheet,
+      takenAt: p.takenAt,
+      takenAtFrom: p.takenAtFrom,
+      kind: p.kind,
+      rows: p.total,
+      valid: p.rows.length,
       previousScan: previous,
-      columns: parsed.columns,
+      columns: p.columns,
       governors: changes,
-      errors: parsed.errors,
-      warnings: [...parsed.warnings, ...warnings].sort((a, b) => a.row - b.row),
+      errors: p.errors,
+      warnings: [...p.fileWarnings, ...warnings].sort((a, b) => a.row - b.row),
     };
+  }
+
+  /** A preview of this account still waiting for its apply: unknown or expired is a 400, applied a 409. */
+  private waiting(actorId: number, token: string): PendingScan {
+    const found = this.pending.get(actorId)?.get(token);
+    if (!found || found.expiresAt < this.now()) throw new Invalid(SCAN_ERRORS.tokenUnknown);
+    if (found.applied) throw new Conflict(SCAN_ERRORS.tokenUsed);
+    return found;
   }
 
   /** Applies a preview in one write transaction: the scan is there whole or not at all. */
   async apply(actorId: number, token: string, options: { takenAt: number | null; skipInvalid: boolean; source?: 'upload' | 'bot' }): Promise<Scan> {
-    const found = this.pending.get(actorId)?.get(token);
-    if (!found || found.expiresAt < this.now()) throw new Invalid(SCAN_ERRORS.tokenUnknown);
-    if (found.applied) throw new Conflict(SCAN_ERRORS.tokenUsed);
+    const found = this.waiting(actorId, token);
     if (found.invalid > 0 && !options.skipInvalid) throw new Invalid(SCAN_ERRORS.hasErrors);
     if (found.rows.length === 0) throw new Invalid(SCAN_ERRORS.nothingToApply);
     const takenAt = options.takenAt ?? found.takenAt;
@@ -216,6 +253,8 @@ export class ScanImports {
       });
       // kept (without its rows) until it expires, so applying it again says it was applied
       found.rows = [];
+      found.errors = [];
+      found.fileWarnings = [];
       const applied = await findScan(this.db, id);
       this.onApplied?.(applied);
       return applied;

@@ -65,6 +65,8 @@ const filterParams = (f: GovernorFilters) =>
 export interface ScansApi {
   preview(file: File, takenAt: number | null, onProgress?: (p: UploadProgress) => void): Promise<ScanPreview>;
   apply(body: { token: string; takenAt?: number; skipInvalid?: boolean }): Promise<Scan>;
+  /** The preview at another time, compared again with the scan before it (POST scans/preview/compare). */
+  compare(token: string, takenAt: number): Promise<ScanPreview>;
   list(page?: number): Promise<z.infer<typeof scansAnswer>>;
   remove(scanId: number): Promise<void>;
   summary(scanId?: number, compare?: number): Promise<KingdomSummary>;
@@ -130,6 +132,9 @@ export function createScansApi(client: KyInstance): ScansApi {
     },
     async apply(body) {
       return (await answer(await client.post('scans/apply', { json: body, timeout: 120_000 }), applyAnswer)).scan;
+    },
+    async compare(token, takenAt) {
+      return (await answer(await client.post('scans/preview/compare', { json: { token, takenAt }, timeout: 60_000 }), previewAnswer)).preview;
     },
     async list(page = 1) {
       return answer(await client.get('scans', { searchParams: { page: String(page) } }), scansAnswer);

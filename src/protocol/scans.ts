@@ -170,12 +170,20 @@ export type GovernorChange = z.infer<typeof governorChange>;
 export const scanIssue = z.object({ row: z.int(), governorId: z.optional(z.int()), text: z.string() });
 export type ScanIssue = z.infer<typeof scanIssue>;
 
+/**
+ * Where a preview's takenAt came from: a date or an epoch-seconds timestamp in the file name, a
+ * date-named sheet, the workbook's creation time (docProps/core.xml), the upload's time, or given
+ * by the uploader (with the file, or changed in the preview).
+ */
+export const TAKEN_AT_FROM = ['file-name', 'sheet', 'workbook', 'upload', 'given'] as const;
+export type TakenAtFrom = (typeof TAKEN_AT_FROM)[number];
+
 export const scanPreview = z.object({
   token: z.string(),
   fileName: z.string(),
   sheet: z.nullable(z.string()),
   takenAt: z.int(),
-  takenAtFrom: z.enum(['file-name', 'sheet', 'upload', 'given']),
+  takenAtFrom: z.enum(TAKEN_AT_FROM),
   kind: z.enum(SCAN_KINDS),
   rows: z.int(),
   valid: z.int(),
@@ -210,6 +218,13 @@ export const scanApplyBody = z.object({
   skipInvalid: z.optional(z.boolean()),
 });
 export type ScanApplyBody = z.input<typeof scanApplyBody>;
+
+/** POST scans/preview/compare: the preview's time changed; it is compared again with the scan before that time. */
+export const scanCompareBody = z.object({
+  token: scanApplyBody.shape.token,
+  takenAt: z.union([z.string().check(z.maxLength(40, SCAN_ERRORS.badTakenAt)), z.number({ error: SCAN_ERRORS.badTakenAt })], { error: SCAN_ERRORS.badTakenAt }),
+});
+export type ScanCompareBody = z.input<typeof scanCompareBody>;
 
 /** A query-string whole number from `min` (query values arrive as text; an empty one counts as absent). */
 const queryInt = (error: string, min = 1, max = Number.MAX_SAFE_INTEGER) =>

@@ -146,6 +146,7 @@ describe('OpenAPI, docs and CORS', () => {
         '/scans',
         '/scans/preview',
         '/scans/apply',
+        '/scans/preview/compare',
         '/scans/{scanId}',
         '/kingdom/summary',
         '/governors',

@@ -21,6 +21,7 @@ import {
   SCAN_ERRORS,
   SCAN_MAX_BYTES,
   scanApplyBody,
+  scanCompareBody,
   scanPreview,
   scansQuery,
   STATS,
@@ -75,7 +76,7 @@ export function scanRoutes(ctx: AppContext) {
           schema: {
             summary:
               'Preview a scan file: multipart/form-data with `file` (CSV, XLSX or JSON Lines from RokTracker or another scanner, at most 16 MB and 25,000 governors; columns found by header name) ' +
-              'and optionally `takenAt` (ISO date-time or epoch ms, sent before the file; otherwise from the file or sheet name, else now). Nothing is stored: the token applies it (POST /scans/apply) within 30 minutes, once.',
+              'and optionally `takenAt` (ISO date-time or epoch ms, sent before the file; otherwise from the file name (a date or an epoch-seconds timestamp), a date-named sheet, the workbook\'s creation time, else now: `takenAtFrom` says which). Nothing is stored: the token applies it (POST /scans/apply) within 30 minutes, once.',
             tags: ['scans'],
             security: BEARER,
             consumes: ['multipart/form-data'],
@@ -114,6 +115,27 @@ export function scanRoutes(ctx: AppContext) {
         // the running KvK seasons now end at this scan: their standings are computed in the background
         void warmRunningSeasons(ctx.db).catch((err: unknown) => request.log.warn({ err }, 'KvK standings not computed after the scan'));
         return { result: true as const, scan: applied };
+      },
+    );
+
+    app.post(
+      '/scans/preview/compare',
+      {
+        preValidation: requireAdminOrBot(ctx),
+        schema: {
+          summary:
+            "Change a preview's scan time (ISO date-time or epoch ms) and compare it again with the scan before that time: the new, renamed and moved governors and the warnings follow the time. The apply then uses it. The same preview's token, the same answer as the preview.",
+          tags: ['scans'],
+          security: BEARER,
+          body: scanCompareBody,
+          response: { 200: resultTrue({ preview: scanPreview }), ...resultErrors(400, 401, 403, 409) },
+        },
+      },
+      async (request) => {
+        const takenAt = takenAtOf(request.body.takenAt);
+        if (takenAt === null) throw new Invalid(SCAN_ERRORS.badTakenAt);
+        const preview = await imports.compareAt(uploaderOf(request), request.body.token, takenAt);
+        return { result: true as const, preview };
       },
     );
 

@@ -17,6 +17,7 @@ import { ConfirmDialog } from '../../components/stats/confirm-dialog';
 import { useScansApi } from '../../components/stats/scan-parts';
 import { QueryError } from '../../components/query-error';
 import { useServerText } from '../../lib/server-text';
+import { useDebounced } from '../../lib/use-debounced';
 
 const ACCEPT = '.csv,.xlsx,.jsonl,.ndjson,.json,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Lists longer than this are cut, with "and N more" (a 5,000-row file may warn on every row). */
@@ -112,19 +113,31 @@ function Governors({ list, kind }: { list: ScanPreview['governors']['new']; kind
 const FROM_IDS: Record<ScanPreview['takenAtFrom'], string> = {
   'file-name': 'scans.from.fileName',
   sheet: 'scans.from.sheet',
+  workbook: 'scans.from.workbook',
   upload: 'scans.from.upload',
   given: 'scans.from.given',
 };
 
-function PreviewView({ preview, onApplied, onDiscard }: { preview: ScanPreview; onApplied: (scan: Scan) => void; onDiscard: () => void }) {
+function PreviewView({ preview: first, onApplied, onDiscard }: { preview: ScanPreview; onApplied: (scan: Scan) => void; onDiscard: () => void }) {
   const scansApi = useScansApi();
-  const [when, setWhen] = useState(() => toLocalInput(preview.takenAt));
+  const [when, setWhen] = useState(() => toLocalInput(first.takenAt));
+  // the time as the field says it (the file's own, to the second, while the field is untouched)
+  const edited = toLocalInput(first.takenAt) === when ? first.takenAt : fromLocalInput(when);
+  const settled = useDebounced(edited, 400);
+  // another time is compared again with the scan before it: the lists and warnings below follow the date
+  const compared = useQuery({
+    queryKey: ['scans', 'preview-compare', first.token, settled],
+    queryFn: () => scansApi.compare(first.token, settled as number),
+    enabled: settled !== null && settled !== first.takenAt,
+    placeholderData: keepPreviousData,
+    staleTime: Infinity,
+    retry: false,
+    refetchOnWindowFocus: false,
+  });
+  const preview = settled !== null && settled !== first.takenAt && compared.data ? compared.data : first;
+  const comparing = edited !== settled || compared.isFetching;
   const apply = useMutation({
-    mutationFn: (skipInvalid: boolean) => {
-      const edited = fromLocalInput(when);
-      const takenAt = edited !== null && toLocalInput(preview.takenAt) !== when ? edited : undefined;
-      return scansApi.apply({ token: preview.token, takenAt, skipInvalid });
-    },
+    mutationFn: (skipInvalid: boolean) => scansApi.apply({ token: first.token, takenAt: edited ?? undefined, skipInvalid }),
     onSuccess: onApplied,
   });
   const hasErrors = preview.errors.length > 0;
@@ -135,9 +148,13 @@ function PreviewView({ preview, onApplied, onDiscard }: { preview: ScanPreview; 
           <Label htmlFor="scan-taken-at">
             <FormattedMessage id="scans.takenAt" />
           </Label>
-          <Input id="scan-taken-at" type="datetime-local" className="dark:[color-scheme:dark]" value={when} onChange={(e) => setWhen(e.target.value)} data-testid="scan-taken-at" />
-          <p className="text-xs text-muted-foreground">
-            <FormattedMessage id={FROM_IDS[preview.takenAtFrom]} values={{ sheet: preview.sheet ?? '' }} />
+          <Input id="scan-taken-at" type="datetime-local" className="dark:[color-scheme:dark]" value={when} onChange={(e) => setWhen(e.target.value)} aria-describedby="scan-taken-at-from" data-testid="scan-taken-at" />
+          <p id="scan-taken-at-from" className="text-xs text-muted-foreground" data-testid="scan-taken-at-from">
+            {preview === first ? (
+              <FormattedMessage id={FROM_IDS[first.takenAtFrom]} values={{ sheet: first.sheet ?? '' }} />
+            ) : (
+              <FormattedMessage id="scans.from.changed" />
+            )}
           </p>
         </div>
         <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="scan-counts">
@@ -160,14 +177,19 @@ function PreviewView({ preview, onApplied, onDiscard }: { preview: ScanPreview; 
           ))}
         </dl>
       </div>
-      <p className="text-sm">
+      <QueryError error={compared.error} />
+      <p className="text-sm" aria-live="polite">
         <FormattedMessage id={preview.kind === 'seed' ? 'scans.kind.seed' : 'scans.kind.kingdom'} />
-        {preview.previousScan && (
-          <span className="text-muted-foreground">
-            {' · '}
+        <span className="text-muted-foreground">
+          {' · '}
+          {comparing ? (
+            <FormattedMessage id="scans.comparing" />
+          ) : preview.previousScan ? (
             <FormattedMessage id="scans.comparedWith" values={{ date: <FormattedDate value={preview.previousScan.takenAt} dateStyle="medium" />, id: preview.previousScan.id }} />
-          </span>
-        )}
+          ) : (
+            <FormattedMessage id="scans.noEarlier" />
+          )}
+        </span>
       </p>
       <Section titleId="scans.columns" count={preview.columns.found.length} testId="scan-columns">
         <p className="flex flex-wrap gap-1.5 text-xs">
@@ -206,12 +228,12 @@ function PreviewView({ preview, onApplied, onDiscard }: { preview: ScanPreview; 
       <QueryError error={apply.error} />
       <div className="flex flex-wrap gap-2">
         {!hasErrors && (
-          <Button disabled={apply.isPending || preview.valid === 0} onClick={() => apply.mutate(false)} data-testid="scan-apply">
+          <Button disabled={apply.isPending || comparing || edited === null || preview.valid === 0} onClick={() => apply.mutate(false)} data-testid="scan-apply">
             <FormattedMessage id="scans.apply" values={{ count: preview.valid }} />
           </Button>
         )}
         {hasErrors && (
-          <Button disabled={apply.isPending || preview.valid === 0} onClick={() => apply.mutate(true)} data-testid="scan-apply-skip">
+          <Button disabled={apply.isPending || comparing || edited === null || preview.valid === 0} onClick={() => apply.mutate(true)} data-testid="scan-apply-skip">
             <FormattedMessage id="scans.applySkip" />
           </Button>
         )}
