@@ -134,7 +134,7 @@ export function scanRoutes(ctx: AppContext) {
       async (request) => {
         const takenAt = takenAtOf(request.body.takenAt);
         if (takenAt === null) throw new Invalid(SCAN_ERRORS.badTakenAt);
-        const preview = await imports.compareAt(uploaderOf(request), request.body.token, takenAt);
+        const preview = await ctx.scans.compareAt(uploaderOf(request), request.body.token, takenAt);
         return { result: true as const, preview };
       },
     );
