@@ -101,6 +101,8 @@ export interface Config {
   socketLimits: SocketLimits;
   /** Only for tests: cheaper argon2id. Never read from the environment. */
   passwordHashCost: PasswordHashCost | null;
+  /** The stat cards' drawing workers and their queue (server/cards/pool.ts); DEFAULT_POOL when absent. */
+  cardPool?: { size: number; maxQueue: number };
 }
 
 export const DEFAULT_PORT = 7331;

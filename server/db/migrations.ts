@@ -14,6 +14,7 @@ import * as m0011 from './migrations/0011_administration';
 import * as m0012 from './migrations/0012_bots';
 import * as m0013 from './migrations/0013_run_scan_times';
 import * as m0014 from './migrations/0014_bulk_awards';
+import * as m0015 from './migrations/0015_share_links';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 const MIGRATIONS: Record<string, Migration> = {
@@ -31,6 +32,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0012_bots': m0012,
   '0013_run_scan_times': m0013,
   '0014_bulk_awards': m0014,
+  '0015_share_links': m0015,
 };
 
 /**

@@ -269,6 +269,18 @@ export interface BulkAwardsTable {
   created_at: number;
 }
 
+/** A card shared by link (0015): the token a reader holds, the one card's path, its end. */
+export interface ShareLinksTable {
+  id: Generated<number>;
+  token: string;
+  user_id: number;
+  path: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+  revoked_by: number | null;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -294,6 +306,7 @@ export interface Database {
   points_rules: PointsRulesTable;
   points_runs: PointsRunsTable;
   bulk_awards: BulkAwardsTable;
+  share_links: ShareLinksTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -18,6 +18,7 @@ import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { botRoutes } from './routes/bots';
+import { cardRoutes } from './routes/cards';
 import { kingdomRoutes } from './routes/kingdom';
 import { kvkRoutes } from './routes/kvk';
 import { automaticPointsRoutes } from './routes/automatic-points';
@@ -102,5 +103,6 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(botRoutes(ctx));
   await app.register(migrantRoutes(ctx));
   await app.register(automaticPointsRoutes(ctx));
+  await app.register(cardRoutes(ctx, ctx.config.cardPool));
   await registerClient(app, ctx);
 }

@@ -150,6 +150,7 @@ export const AUDIT_ACTIONS = [
   'bot.rotate',
   'bot.revoke',
   'bot.command',
+  'share.revoke',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 
