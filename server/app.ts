@@ -14,6 +14,9 @@ import { AutomaticPoints } from './points/automatic';
 import { BulkPreviews } from './points/bulk';
 import { PointsService } from './points/service';
 import { ScanImports } from './scans/scans';
+import { CardPool, DEFAULT_POOL } from './cards/pool';
+import { CardService } from './cards/service';
+import { uploadsDir } from './http/uploads';
 import { createReporter, reportingLogger, type ErrorReporter } from './report';
 import { createFastify, setupHttpApp } from './http/build-app';
 import { auctionChannel } from './sockets/auction';
@@ -100,6 +103,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   // rules with auto on run over each scan applied, after the import has answered
   const scans = new ScanImports(db, now, (applied) => automatic.scanArrived(applied));
   const bulk = new BulkPreviews(now);
+  // stat cards: drawn in worker threads (started on the first card), cached by content
+  const cards = new CardService(db, new CardPool(config.cardPool ?? DEFAULT_POOL), uploadsDir(config.dataDir));
   const ctx: AppContext = {
     config,
     db,
@@ -112,6 +117,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     scans,
     bulk,
     automatic,
+    cards,
     now,
     log: app.log,
     reporter,
@@ -128,6 +134,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     detachBots?.();
     await Promise.allSettled(sockets.map((s) => s.close()));
     await app.close().catch(() => undefined);
+    await cards.close();
     await db.destroy();
     ctx.passwords.close();
     // last: whatever failed while closing is reported too, and sent before close resolves

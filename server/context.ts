@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Db } from './db/open';
 import type { AutomaticPoints } from './points/automatic';
 import type { BulkPreviews } from './points/bulk';
+import type { CardService } from './cards/service';
 import type { PointsService } from './points/service';
 import type { ScanImports } from './scans/scans';
 import type { ErrorReporter } from './report';
@@ -30,6 +31,8 @@ export interface AppContext {
   bulk: BulkPreviews;
   /** Automatic points: rules' runs previewed then booked once, and the runs after each scan (server/points/automatic.ts). */
   automatic: AutomaticPoints;
+  /** Stat cards: their data read and checked, drawn off the event loop by a bounded pool, cached by content (server/cards/service.ts). */
+  cards: CardService;
   /** The engine's clock (epoch ms); tests may pass their own. */
   now: Clock;
   log: FastifyBaseLogger;

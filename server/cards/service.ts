@@ -40,6 +40,11 @@ export class CardService {
     return { etag: `"${hash.slice(0, 32)}"`, data, request };
   }
 
+  /** Stops the drawing workers (the server closes). */
+  close(): Promise<void> {
+    return this.pool.close();
+  }
+
   /** The card's PNG: from the cache, or drawn once however many ask for it at the same time. */
   png(card: PreparedCard): Promise<Buffer> {
     const cached = this.cache.get(card.etag);

@@ -103,6 +103,6 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(botRoutes(ctx));
   await app.register(migrantRoutes(ctx));
   await app.register(automaticPointsRoutes(ctx));
-  await app.register(cardRoutes(ctx, ctx.config.cardPool));
+  await app.register(cardRoutes(ctx));
   await registerClient(app, ctx);
 }

@@ -5,14 +5,12 @@ import { CARD_ERRORS, governorCardQuery, itemCardQuery, kvkCardQuery, shareBody,
 import { AUTH_ERRORS } from '../../../src/protocol/auth';
 import type { AppContext } from '../../context';
 import { cardRequestOf, parseCardPath, type Viewer } from '../../cards/data';
-import { CardPool, DEFAULT_POOL, type CardPoolOptions } from '../../cards/pool';
-import { CardService, etagMatches, type PreparedCard } from '../../cards/service';
+import { etagMatches, type CardService, type PreparedCard } from '../../cards/service';
 import { createShareLink, listShareLinks, liveShareLink, revokeShareLink } from '../../cards/shares';
 import { Forbidden, Invalid } from '../../errors';
 import { authOf, rankAllows, requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { resultErrors, resultTrue } from '../schemas';
-import { uploadsDir } from '../uploads';
 
 const png = { description: 'image/png, 1200 × 675', type: 'string', format: 'binary' };
 /** A link answers the image the same to anyone: a reader's cache may keep it a few minutes. */
@@ -37,12 +35,10 @@ async function send(request: FastifyRequest, reply: FastifyReply, cards: CardSer
  * read its data (the governor, KvK and store routes' own rank checks), drawn off the event loop by a
  * bounded worker pool (503 with a sentence over it) and answered by content (ETag, 304).
  */
-export function cardRoutes(ctx: AppContext, poolOptions: CardPoolOptions = DEFAULT_POOL) {
+export function cardRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
-    const pool = new CardPool(poolOptions);
-    const cards = new CardService(ctx.db, pool, uploadsDir(ctx.config.dataDir));
-    app.addHook('onClose', () => pool.close());
+    const cards = ctx.cards;
     const privateCache = 'private, no-cache';
 
     app.get(
