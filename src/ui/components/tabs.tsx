@@ -4,12 +4,14 @@ import { cn } from '../lib/cn';
 
 /**
  * Radix tabs; the list follows the reading direction (arrow keys too, through the Direction provider).
- * On a narrow screen the tabs share the width and a long label wraps onto a second line, never cut.
+ * On a narrow screen the tabs share the width and a long label wraps between its words; a tab is never
+ * narrower than its longest word (so no label runs into its neighbour or is cut), and tabs that do not
+ * fit on one row go on to a second.
  */
 export const Tabs = TabsPrimitive.Root;
 
 export function TabsList({ className, ...props }: ComponentProps<typeof TabsPrimitive.List>) {
-  return <TabsPrimitive.List className={cn('flex max-w-full gap-1 overflow-x-auto border-b border-border', className)} {...props} />;
+  return <TabsPrimitive.List className={cn('flex max-w-full flex-wrap gap-x-1 gap-y-1 border-b border-border', className)} {...props} />;
 }
 
 /**
@@ -22,7 +24,7 @@ export function TabsTrigger({ className, onPointerDown, onKeyDown, onBlur, ...pr
   return (
     <TabsPrimitive.Trigger
       className={cn(
-        '-mb-px min-w-0 flex-1 cursor-pointer border-b-2 text-center sm:flex-none border-transparent px-3 py-2 text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-primary data-[pointer]:outline-none data-[state=active]:border-primary data-[state=active]:text-foreground',
+        '-mb-px flex-auto cursor-pointer border-b-2 text-center sm:flex-none border-transparent px-2 py-2 sm:px-3 text-sm font-medium text-muted-foreground hover:text-foreground focus-visible:outline-2 focus-visible:outline-primary data-[pointer]:outline-none data-[state=active]:border-primary data-[state=active]:text-foreground',
         className,
       )}
       data-pointer={pointer ? '' : undefined}

@@ -1,0 +1,63 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Browser, type Locator, type Page } from '@playwright/test';
+import { BASE_URL, PASSWORD, acceptCookies, accountWithRank, api, dataRows, random, register, tokenOf, uniqueTag } from './support';
+
+/**
+ * What leadership trips on during its first day: tabs, tables and lists a person reads, each checked
+ * where it is seen (widths, languages, the rows a page lists).
+ */
+
+type Messages = Record<string, string>;
+const messages = (locale: string): Messages => JSON.parse(readFileSync(`src/locales/${locale}.json`, 'utf8')) as Messages;
+const TEXT: Record<'en' | 'ar', Messages> = { en: messages('en'), ar: messages('ar') };
+
+/** An admin of this file's own (its language is changed here; the first admin's is left alone). */
+let admin: Promise<{ email: string; password: string }> | null = null;
+const adminToken = async () => tokenOf(await (admin ??= accountWithRank('admin')));
+
+/** A page signed in as that admin (by token), in the locale, at the width. */
+async function openAs(browser: Browser, locale: 'en' | 'ar', width: number, path: string): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width, height: 800 }, timezoneId: 'UTC', locale: 'en-US' });
+  const page = await context.newPage();
+  await acceptCookies(page);
+  const token = await adminToken();
+  expect((await api<{ result: boolean }>('account/locale', { locale }, token)).result).toBe(true);
+  await page.addInitScript(
+    ([t, l]) => {
+      localStorage.setItem('kingdom.token', t);
+      const settings = JSON.parse(localStorage.getItem('kingdom.settings') ?? '{}') as Record<string, unknown>;
+      localStorage.setItem('kingdom.settings', JSON.stringify({ ...settings, locale: l }));
+    },
+    [token, locale] as const,
+  );
+  await page.goto(path);
+  await expect(page.locator('html')).toHaveAttribute('dir', locale === 'ar' ? 'rtl' : 'ltr');
+  return page;
+}
+
+/** Each element's text fits its box, no two boxes overlap, all are on screen. */
+async function expectSideBySide(items: Locator, width: number, what: string) {
+  const boxes: { x: number; y: number; width: number; height: number }[] = [];
+  for (const item of await items.all()) {
+    const text = await item.textContent();
+    expect(await item.evaluate((el) => el.scrollWidth <= el.clientWidth && el.scrollHeight <= el.clientHeight), `${what}: "${text}" is cut or runs out of its tab`).toBe(true);
+    const box = (await item.boundingBox())!;
+    expect(box.x >= 0 && box.x + box.width <= width, `${what}: "${text}" is on screen`).toBe(true);
+    for (const other of boxes) {
+      const apart = box.x + box.width <= other.x + 0.5 || other.x + other.width <= box.x + 0.5 || box.y + box.height <= other.y + 0.5 || other.y + other.height <= box.y + 0.5;
+      expect(apart, `${what}: "${text}" overlaps another`).toBe(true);
+    }
+    boxes.push(box);
+  }
+}
+
+test('Store Management: the state tabs sit side by side at 375 px, whole, in English and Arabic', async ({ browser }) => {
+  for (const locale of ['en', 'ar'] as const) {
+    const page = await openAs(browser, locale, 375, '/my-kingdom/kingdom-points/store-management');
+    const tabs = page.getByRole('tablist', { name: TEXT[locale]['manage.items'], exact: true }).getByRole('tab');
+    await expect(tabs).toHaveCount(5);
+    await expect(tabs.filter({ hasText: TEXT[locale]['state.cancelled'] })).toBeVisible();
+    await expectSideBySide(tabs, 375, locale);
+    await page.context().close();
+  }
+});
