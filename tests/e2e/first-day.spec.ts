@@ -61,3 +61,36 @@ test('Store Management: the state tabs sit side by side at 375 px, whole, in Eng
     await page.context().close();
   }
 });
+
+test('Users: an email wraps only before its @ or a dot, never inside a word, at 1280 px', async ({ browser }) => {
+  const tag = uniqueTag();
+  const email = `kingdom.leadership.officer.of.the.realm.${tag}@e2e-firstday.test`;
+  await register({ email, password: PASSWORD, username: `officer${tag}`, playerid: String(40000000 + Math.floor(random() * 9e7)) });
+  const page = await openAs(browser, 'en', 1280, '/admin/users');
+  await page.getByLabel('Search by name, email or governor ID').fill(tag);
+  const shown = page.getByText(email, { exact: true });
+  await expect(shown).toBeVisible();
+  // where each line starts: the first character of every line after the first
+  const lineStarts = await shown.evaluate((el) => {
+    const starts: string[] = [];
+    let top: number | null = null;
+    const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let i = 0; i < text.length; i++) {
+        const range = document.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getClientRects()[0];
+        if (!rect) continue;
+        if (top !== null && rect.top > top + 2) starts.push(text[i]);
+        top = rect.top;
+      }
+    }
+    return starts;
+  });
+  expect(lineStarts.every((c) => c === '@' || c === '.'), `lines start with ${JSON.stringify(lineStarts)}`).toBe(true);
+  await page.context().close();
+});
+
+const HEADER = 'ID,Name,Power,Killpoints,Deads,T1 Kills,T2 Kills,T3 Kills,T4 Kills,T5 Kills,Alliance';

@@ -1,6 +1,6 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
-import { useState } from 'react';
+import { Fragment, useState } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createAdminApi, type AdminUser } from '../../../api/admin';
 import { RANKS, type Rank } from '../../../protocol/ranks';
@@ -135,7 +135,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
             <tbody className="max-lg:grid max-lg:gap-3 lg:divide-y lg:divide-border">
               {list.data?.users.map((user) => (
                 <CardRow key={user.username} data-testid="account-row" data-username={user.username} until="lg" className="max-lg:gap-y-1">
-                  <Td className="max-lg:col-span-2 max-lg:px-1 lg:max-w-56">
+                  <Td className="max-lg:col-span-2 max-lg:px-1 lg:max-w-72">
                     <div className="grid min-w-0">
                       <span className="flex flex-wrap items-center gap-2">
                         <bdi className="font-medium [overflow-wrap:anywhere]">{user.username}</bdi>
@@ -145,7 +145,9 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                           </span>
                         )}
                       </span>
-                      <bdi className="text-xs text-muted-foreground [overflow-wrap:anywhere]">{user.email}</bdi>
+                      <bdi className="text-xs text-muted-foreground [overflow-wrap:break-word]">
+                        <EmailText email={user.email} />
+                      </bdi>
                     </div>
                   </Td>
                   <Td className="max-lg:px-1">
@@ -242,5 +244,23 @@ export default function UsersPage({ titleId }: { titleId: string }) {
         onConfirm={(p) => confirm.mutate(p)}
       />
     </div>
+  );
+}
+
+/**
+ * An email that may wrap only before its '@' and its dots, never inside a word (one longer than the
+ * cell still breaks rather than widen the page).
+ */
+function EmailText({ email }: { email: string }) {
+  const parts = email.split(/(?=[@.])/);
+  return (
+    <>
+      {parts.map((part, i) => (
+        <Fragment key={i}>
+          {i > 0 && <wbr />}
+          {part}
+        </Fragment>
+      ))}
+    </>
   );
 }
