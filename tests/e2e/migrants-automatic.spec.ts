@@ -117,9 +117,9 @@ test('an automatic points run, from the rule to the preview to the player’s ba
   await form.getByRole('button', { name: 'Create rule' }).click();
   await expect(form.getByRole('alert')).toHaveText('Points must be a whole number from 1 to 1,000,000,000.');
   await form.getByLabel('Points', { exact: true }).fill('10');
-  await expect(form.getByText(/^For example, /)).toHaveText('For example, a gain of 3,500,000 kill points gained pays 30 points.');
+  await expect(form.getByText(/^For example, /)).toHaveText('For example, a gain of 3,500,000 kill points pays 30 points.');
   await form.getByRole('button', { name: 'Create rule' }).click();
-  await expect(page.getByRole('row').filter({ hasText: ruleName })).toContainText('10 points per 1,000,000 kill points gained');
+  await expect(page.getByRole('row').filter({ hasText: ruleName })).toContainText('10 points per 1,000,000 kill points');
 
   // the run: preview (the claimed governor paid, the other listed apart), then apply
   const run = page.getByRole('region', { name: 'Run a rule', exact: true });
