@@ -86,7 +86,8 @@ export const playerMachine = setup({
       return { log: event.log, fileName: event.fileName, error: null, time: 0, position: 0, duration: entries.length ? entries[entries.length - 1].t : 0, board: null };
     }),
     fail: assign(({ event }) => (event.type === 'LOAD_FAILED' ? { log: null, fileName: event.fileName, error: event.error, board: null, time: 0, position: 0, duration: 0 } : {})),
-    progress: assign(({ event }) => (event.type === 'PROGRESS' ? { time: event.time, position: event.position, board: event.board } : {})),
+    // the replayer's clock may run past the last entry within its last tick; the log ends at its duration
+    progress: assign(({ event, context }) => (event.type === 'PROGRESS' ? { time: Math.min(event.time, context.duration), position: event.position, board: event.board } : {})),
     setSpeed: assign({ speed: ({ context, event }) => (event.type === 'SPEED' ? event.speed : context.speed) }),
     markTick: assign({ lastTick: ({ system }) => clockNow(system) }),
     step: sendTo('driver', { type: 'STEP' } satisfies DriverCommand),

@@ -56,6 +56,10 @@ test('one recorded log played in two pages at different speeds ends on identical
   for (const page of [slow, fast]) {
     await expect(items(page)).toHaveCount(3);
     await expect(boardConnection(page)).toHaveText('Connected');
+    // the time played never passes the log's length, and the latest bids name their items
+    const [played, length] = ((await position(page).textContent()) ?? '').match(/^([\d,]+) ms of ([\d,]+)/)!.slice(1);
+    expect(played).toBe(length);
+    await expect(page.getByRole('list').filter({ hasText: 'bob' }).getByRole('listitem')).toHaveText([/^bob · Iron Axe/, /^alice · Iron Axe/, /^alice · Golden Sword/]);
   }
 
   // step and seek: back to a moment before the reconnect, then on to the end again

@@ -41,6 +41,8 @@ describe('the QA player machine', () => {
     t.actor.send({ type: 'PLAY' });
     for (let i = 0; i < 200 && !isEnded(t.snap()); i++) t.clock.increment(TICK_MS);
     expect(isEnded(t.snap())).toBe(true);
+    // the last tick overshoots the log's end: the time shown stops at the duration, never "223 ms of 211"
+    expect(t.ctx().time).toBe(END);
     expect(t.snap().matches({ loaded: 'paused' })).toBe(true);
     expect(t.ctx().board).toEqual(replayLog(log));
     // at the end, play does nothing
@@ -75,6 +77,8 @@ describe('the QA player machine', () => {
     expect(t.ctx().board).toEqual(atEnd);
     t.actor.send({ type: 'SEEK', time: 0 });
     expect(t.ctx()).toMatchObject({ time: 0, position: 0 });
+    t.actor.send({ type: 'SEEK', time: END + 5_000 });
+    expect(t.ctx().time).toBe(END);
   });
 
   it('a file that is not a log leaves the player empty, saying why', () => {

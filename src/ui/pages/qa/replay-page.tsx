@@ -74,7 +74,7 @@ function BoardPanel({ view }: { view: BoardView }) {
         <ol className="divide-y divide-border text-sm" data-testid="qa-latest-bids">
           {view.latestBids.map((bid) => (
             <li key={`${bid.itemId}:${bid.amount}`} className="flex justify-between gap-2 py-1">
-              <span><bdi>{bid.username}</bdi> · #{bid.itemId}</span>
+              <span><bdi>{bid.username}</bdi> · <bdi>{bid.itemName}</bdi></span>
               <span className="tabular-nums"><FormattedNumber value={bid.amount} /></span>
             </li>
           ))}
