@@ -24,34 +24,33 @@ import { Invalid, NotFound } from '../errors';
 
 // ── alliances ──────────────────────────────────────────────────────────────────────────────
 
-/** The alliances of a scan (the latest by default) by power, with leadership's name for each and whether it is the kingdom's. */
-export async function listAlliances(db: Db, scanId?: number): Promise<{ scan: Scan | null; alliances: AllianceRow[] }> {
+/** The alliances of a scan (the latest by default) by power, with leadership's name for each and whether it is the kingdom's; apart, the sums of the governors in none. */
+export async function listAlliances(db: Db, scanId?: number): Promise<{ scan: Scan | null; alliances: AllianceRow[]; unaffiliated: AllianceRow | null }> {
   const scan = scanId !== undefined ? await findScan(db, scanId) : await latestScan(db);
-  if (!scan) return { scan: null, alliances: [] };
-  const rows = await db
+  if (!scan) return { scan: null, alliances: [], unaffiliated: null };
+  const all = await db
     .selectFrom('scan_alliances as a')
     .leftJoin('alliances as n', 'n.tag', 'a.alliance')
     .select(['a.alliance', 'a.members', 'a.power', 'a.killpoints', 'a.deads', 'a.t4_kills', 'a.t5_kills', 'n.name', 'n.ours'])
     .where('a.scan_id', '=', scan.id)
-    .where('a.alliance', '!=', '')
     .orderBy(sql`a.power is null`)
     .orderBy('a.power', 'desc')
     .orderBy('a.alliance')
     .execute();
-  return {
-    scan,
-    alliances: rows.map((r) => ({
-      tag: r.alliance,
-      name: r.name ?? '',
-      ours: r.ours === 1,
-      members: r.members,
-      power: r.power,
-      killpoints: r.killpoints,
-      deads: r.deads,
-      t4Kills: r.t4_kills,
-      t5Kills: r.t5_kills,
-    })),
-  };
+  const row = (r: (typeof all)[number]): AllianceRow => ({
+    tag: r.alliance,
+    name: r.name ?? '',
+    ours: r.ours === 1,
+    members: r.members,
+    power: r.power,
+    killpoints: r.killpoints,
+    deads: r.deads,
+    t4Kills: r.t4_kills,
+    t5Kills: r.t5_kills,
+  });
+  // governors in no alliance are summed apart (the empty tag): a row of their own, never an alliance
+  const none = all.find((r) => r.alliance === '');
+  return { scan, alliances: all.filter((r) => r.alliance !== '').map(row), unaffiliated: none ? row(none) : null };
 }
 
 /** Leadership names an alliance and says whether it is the kingdom's (any tag: one not yet scanned may be named ahead). */

@@ -45,7 +45,7 @@ const governorsAnswer = z.object({
 });
 const governorAnswer = z.object({ result: z.literal(true), governor: governorDetail });
 const ownGovernorsAnswer = z.object({ result: z.literal(true), governors: z.array(ownGovernor) });
-const alliancesAnswer = z.object({ result: z.literal(true), scan: z.nullable(scan), alliances: z.array(allianceRow) });
+const alliancesAnswer = z.object({ result: z.literal(true), scan: z.nullable(scan), alliances: z.array(allianceRow), unaffiliated: z.nullable(allianceRow) });
 const seriesAnswer = z.object({ result: z.literal(true), ...series.shape });
 const allianceSaved = z.object({ result: z.literal(true), alliance: z.object({ tag: z.string(), name: z.string(), ours: z.boolean() }) });
 const linksAnswer = z.object({ result: z.literal(true), total: z.int(), page: z.int(), pageSize: z.int(), links: z.array(playerLink) });
@@ -76,6 +76,8 @@ export interface ScansApi {
   /** The signed-in account's governors, main first (GET governors/mine). */
   ownGovernors(): Promise<OwnGovernor[]>;
   alliances(scanId?: number): Promise<AllianceRow[]>;
+  /** The alliances of a scan and, apart, the sums of its governors in no alliance. */
+  allianceSums(scanId?: number): Promise<{ alliances: AllianceRow[]; unaffiliated: AllianceRow | null }>;
   saveAlliance(tag: string, body: { name?: string; ours?: boolean }): Promise<{ tag: string; name: string; ours: boolean }>;
   playerIds(q: string, page: number): Promise<z.infer<typeof linksAnswer>>;
   link(governorId: number, body: { username: string; verified?: boolean }): Promise<PlayerLink>;
@@ -117,6 +119,10 @@ function xhrFetch(form: FormData, onProgress?: (p: UploadProgress) => void) {
 const PREVIEW_TIMEOUT_MS = 180_000;
 
 export function createScansApi(client: KyInstance): ScansApi {
+  const allianceSums = async (scanId?: number) => {
+    const { alliances, unaffiliated } = await answer(await client.get('alliances', { searchParams: params({ scan: scanId }) }), alliancesAnswer);
+    return { alliances, unaffiliated };
+  };
   return {
     async preview(file, takenAt, onProgress) {
       const form = new FormData();
@@ -162,8 +168,9 @@ export function createScansApi(client: KyInstance): ScansApi {
       return (await answer(await client.get('governors/mine'), ownGovernorsAnswer)).governors;
     },
     async alliances(scanId) {
-      return (await answer(await client.get('alliances', { searchParams: params({ scan: scanId }) }), alliancesAnswer)).alliances;
+      return (await allianceSums(scanId)).alliances;
     },
+    allianceSums,
     async saveAlliance(tag, body) {
       return (await answer(await client.put(`alliances/${encodeURIComponent(tag)}`, { json: body }), allianceSaved)).alliance;
     },

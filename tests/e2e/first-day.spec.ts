@@ -94,3 +94,32 @@ test('Users: an email wraps only before its @ or a dot, never inside a word, at 
 });
 
 const HEADER = 'ID,Name,Power,Killpoints,Deads,T1 Kills,T2 Kills,T3 Kills,T4 Kills,T5 Kills,Alliance';
+
+test('Dashboard: the governors in no alliance have a row of their own in the alliances table', async ({ browser }) => {
+  const base = 70_000_000 + Math.floor(random() * 9_000_000);
+  const rows = [
+    [base, 'Allied One', 90_000_000, 'FD1'],
+    [base + 1, 'Lone Wolf', 40_000_000, ''],
+    [base + 2, 'Lone Fox', 20_000_000, ''],
+  ];
+  const csv = [HEADER, ...rows.map(([id, name, power, alliance]) => [id, name, power, 100, 10, 0, 0, 0, 1, 1, alliance].join(','))].join('\n') + '\n';
+  const token = await adminToken();
+  const form = new FormData();
+  form.append('takenAt', '2019-06-01T00:00:00Z');
+  form.append('file', new Blob([csv], { type: 'text/csv' }), `firstday-${base}.csv`);
+  const previewed = (await (await fetch(`${BASE_URL}/scans/preview`, { method: 'POST', body: form, headers: { authorization: `Bearer ${token}` } })).json()) as { preview: { token: string } };
+  const applied = await api<{ result: boolean; scan: { id: number } }>('scans/apply', { token: previewed.preview.token }, token);
+  expect(applied.result).toBe(true);
+
+  for (const locale of ['en', 'ar'] as const) {
+    const page = await openAs(browser, locale, 1280, '/my-kingdom/dashboard');
+    await page.getByLabel(TEXT[locale]['dashboard.scan'], { exact: true }).selectOption(String(applied.scan.id));
+    const table = page.getByTestId('alliances').getByRole('table');
+    await expect(dataRows(table)).toHaveCount(2);
+    await expect(dataRows(table).nth(0)).toContainText('FD1');
+    const none = dataRows(table).nth(1);
+    await expect(none.getByRole('cell').first()).toHaveText(TEXT[locale]['dashboard.noAlliance']);
+    await expect(none.getByRole('cell').nth(1)).toHaveText('2');
+    await page.context().close();
+  }
+});

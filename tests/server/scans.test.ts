@@ -377,7 +377,8 @@ describe('alliances, metrics, gains and player ids', () => {
     const a = governor({ alliance: 'ZZ1', power: 100 });
     const b = governor({ alliance: 'ZZ1', power: 50 });
     const c = governor({ alliance: 'ZZ2', power: 10 });
-    const first = await importFile(v6Csv([a, b, c]), 'ally-2032-01-01.csv');
+    const loner = governor({ alliance: '', power: 7 });
+    const first = await importFile(v6Csv([a, b, c, loner]), 'ally-2032-01-01.csv');
     const second = await importFile(v6Csv([{ ...a, power: 300 }, { ...b, alliance: 'ZZ2' }, c]), 'ally-2032-01-08.csv');
 
     const named = await call(server, 'PUT', '/alliances/ZZ1', { token: admin.token, body: { name: 'Zulu One', ours: true } });
@@ -389,6 +390,10 @@ describe('alliances, metrics, gains and player ids', () => {
       { tag: 'ZZ1', name: 'Zulu One', ours: true, members: 2, power: 150, killpoints: Number(a.killpoints) * 2, deads: 200_000, t4Kills: 60_000, t5Kills: 8_000 },
       { tag: 'ZZ2', name: '', ours: false, members: 1, power: 10, killpoints: Number(c.killpoints), deads: 100_000, t4Kills: 30_000, t5Kills: 4_000 },
     ]);
+    // the governors in no alliance are summed apart, not left out
+    expect(list.body.unaffiliated).toEqual({ tag: '', name: '', ours: false, members: 1, power: 7, killpoints: Number(loner.killpoints), deads: 100_000, t4Kills: 30_000, t5Kills: 4_000 });
+    const second_ = await call(server, 'GET', `/alliances?scan=${second.scan.id}`, { token: council.token });
+    expect(second_.body.unaffiliated).toBeNull();
 
     const series = await call(server, 'GET', '/metrics/series?scope=alliance&key=ZZ2&stats=power,deads', { token: council.token });
     expect(series.body).toMatchObject({

@@ -280,11 +280,11 @@ export function scanRoutes(ctx: AppContext) {
       {
         preValidation: requireRank(ctx, 'council+admin'),
         schema: {
-          summary: "The alliances of a scan (the latest by default), by power: members and sums in that scan, leadership's name for each and whether it is the kingdom's",
+          summary: "The alliances of a scan (the latest by default), by power: members and sums in that scan, leadership's name for each and whether it is the kingdom's; unaffiliated: the same sums for the governors in no alliance (null when there are none)",
           tags: ['scans'],
           security: BEARER,
           querystring: alliancesQuery,
-          response: { 200: resultTrue({ scan: z.nullable(scan), alliances: z.array(allianceRow) }), ...resultErrors(400, 401, 403, 404) },
+          response: { 200: resultTrue({ scan: z.nullable(scan), alliances: z.array(allianceRow), unaffiliated: z.nullable(allianceRow) }), ...resultErrors(400, 401, 403, 404) },
         },
       },
       async (request) => {

@@ -69,7 +69,8 @@ function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort
 
 function Alliances({ scan }: { scan?: number }) {
   const scansApi = useScansApi();
-  const alliances = useQuery({ queryKey: ['stats', 'alliances', scan], queryFn: () => scansApi.alliances(scan) });
+  const alliances = useQuery({ queryKey: ['stats', 'alliance-sums', scan], queryFn: () => scansApi.allianceSums(scan) });
+  const intl = useIntl();
   return (
     <Card className="min-w-0" data-testid="alliances">
       <CardTitle>
@@ -80,10 +81,14 @@ function Alliances({ scan }: { scan?: number }) {
         <Table minWidth="28rem">
           <TableHead columns={['stat.alliance', ...endColumns(['stat.members', 'stat.power', 'stat.killpoints', 'stat.deads'])]} />
           <TableBody>
-            {alliances.data.map((a) => (
+            {[...alliances.data.alliances, ...(alliances.data.unaffiliated ? [alliances.data.unaffiliated] : [])].map((a) => (
               <tr key={a.tag}>
                 <Td>
-                  <bdi className="font-medium">{a.tag || '—'}</bdi>
+                  {a.tag === '' ? (
+                    <span className="font-medium italic text-muted-foreground">{intl.formatMessage({ id: 'dashboard.noAlliance' })}</span>
+                  ) : (
+                    <bdi className="font-medium">{a.tag}</bdi>
+                  )}
                   {a.name && a.name !== a.tag && (
                     <bdi className="ms-2 text-xs text-muted-foreground">{a.name}</bdi>
                   )}
