@@ -73,7 +73,7 @@ export async function listSales(db: Queryable, { userId, page = 1 }: { userId?: 
   };
 }
 
-/** The store history's filters: the buyer, the end between from and to (inclusive), sold or unsold. */
+/** The store history's filters: the buyer, the end between from and to (inclusive), sold, unsold or cancelled. */
 export interface HistoryFilter {
   userId?: number;
   from?: number;
@@ -81,7 +81,7 @@ export interface HistoryFilter {
   outcome?: HistoryOutcome;
 }
 
-/** Every finished item, sold (with its buyer and price) or unsold, by end newest first, a page at a time. */
+/** Every finished or cancelled item, sold (with its buyer and price), unsold or cancelled, by end newest first, a page at a time. */
 export async function historyEntries(db: Queryable, filter: HistoryFilter, page: number): Promise<{ entries: HistoryEntry[]; page: number; pageSize: number; total: number }> {
   const [rows, total] = await Promise.all([
     historyQuery(db, filter)
@@ -126,29 +126,32 @@ export async function auctionSnapshot(db: Queryable, now: number): Promise<{ bid
 }
 
 function historyBase(db: Queryable, filter: HistoryFilter) {
-  let query = db.selectFrom('items as i').leftJoin('sales as s', 's.item_id', 'i.id').where('i.state', '=', 'finished');
+  let query = db.selectFrom('items as i').leftJoin('sales as s', 's.item_id', 'i.id').where('i.state', 'in', ['finished', 'cancelled']);
   if (filter.userId !== undefined) query = query.where('s.user_id', '=', filter.userId);
   if (filter.from !== undefined) query = query.where('i.ends_at', '>=', filter.from);
   if (filter.to !== undefined) query = query.where('i.ends_at', '<=', filter.to);
   if (filter.outcome === 'sold') query = query.where('s.id', 'is not', null);
-  if (filter.outcome === 'unsold') query = query.where('s.id', 'is', null);
+  if (filter.outcome === 'unsold') query = query.where('s.id', 'is', null).where('i.state', '=', 'finished');
+  if (filter.outcome === 'cancelled') query = query.where('i.state', '=', 'cancelled');
   return query;
 }
 
 function historyQuery(db: Queryable, filter: HistoryFilter) {
   return historyBase(db, filter)
     .leftJoin('users as u', 'u.id', 's.user_id')
-    .select(['i.id', 'i.name', 'i.ends_at', 's.id as sale_id', 's.amount', 's.at', 'u.username']);
+    .select(['i.id', 'i.name', 'i.state', 'i.ends_at', 'i.settled_at', 's.id as sale_id', 's.amount', 's.at', 'u.username']);
 }
 
-function toHistoryEntry(r: { id: number; name: string; ends_at: number; sale_id: number | null; amount: number | null; at: number | null; username: string | null }): HistoryEntry {
+function toHistoryEntry(r: { id: number; name: string; state: string; ends_at: number; settled_at: number | null; sale_id: number | null; amount: number | null; at: number | null; username: string | null }): HistoryEntry {
   const sold = r.sale_id !== null;
+  const cancelled = r.state === 'cancelled';
   return {
     itemId: r.id,
     itemName: r.name,
-    outcome: sold ? 'sold' : 'unsold',
+    outcome: sold ? 'sold' : cancelled ? 'cancelled' : 'unsold',
     username: sold ? r.username : null,
     amount: sold ? r.amount : null,
-    at: sold && r.at !== null ? r.at : r.ends_at,
+    // a cancelled item ends when it is cancelled
+    at: sold && r.at !== null ? r.at : cancelled && r.settled_at !== null ? r.settled_at : r.ends_at,
   };
 }

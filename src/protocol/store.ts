@@ -45,7 +45,7 @@ export const STORE_ERRORS = {
   notCancellable: 'Only a scheduled or live item can be cancelled.',
   badPage: `The page must be a whole number from 1 to ${MAX_PAGE.toLocaleString('en')}.`,
   notEditable: 'Only a scheduled item can be edited: this one has started, finished or been cancelled.',
-  badOutcome: 'The outcome must be sold or unsold.',
+  badOutcome: 'The outcome must be sold, unsold or cancelled.',
   badTime: 'From and to must be times in epoch milliseconds, not after 2100.',
   fromAfterTo: 'The from date is after the to date: choose a from date on or before the to date.',
   uploadMissing: 'Please choose an image file (form field "file").',
@@ -187,7 +187,7 @@ export function isEligible(rules: Eligibility | undefined, rank: string, groups:
 
 // ── the store's back office: history of finished items, editing, duplicating, uploads ────────
 
-export const HISTORY_OUTCOMES = ['sold', 'unsold'] as const;
+export const HISTORY_OUTCOMES = ['sold', 'unsold', 'cancelled'] as const;
 export type HistoryOutcome = (typeof HISTORY_OUTCOMES)[number];
 
 const timeParam = z.optional(
@@ -214,7 +214,7 @@ export const historyQuery = z.object({
   page: pageParam,
 });
 
-/** A finished item: sold (buyer and price) or unsold (both null); `at` is when it ended. */
+/** A finished item: sold (buyer and price), unsold or cancelled (both null); `at` is when it ended or was cancelled. */
 export const historyEntry = z.object({
   itemId: z.int(),
   itemName: z.string(),

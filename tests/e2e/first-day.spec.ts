@@ -123,3 +123,27 @@ test('Dashboard: the governors in no alliance have a row of their own in the all
     await page.context().close();
   }
 });
+
+test('Store History lists a cancelled item, and its filter offers Cancelled', async ({ browser }) => {
+  const token = await adminToken();
+  const itemName = `Withdrawn banner ${uniqueTag()}`;
+  const created = await api<{ result: boolean; item: { itemId: number }; error?: string }>(
+    'store/items',
+    { itemName, start_price: 10, minIncrement: 5, duration: 600, extendWindow: 0, maxExtensions: 0, startsAt: Date.now() + 3600_000 },
+    token,
+  );
+  expect(created.result, created.error).toBe(true);
+  expect((await api<{ result: boolean }>(`store/items/${created.item.itemId}/cancel`, undefined, token)).result).toBe(true);
+
+  const page = await openAs(browser, 'en', 1280, '/my-kingdom/kingdom-points/store-history');
+  const row = page.getByRole('row').filter({ hasText: itemName });
+  await expect(row).toContainText('Cancelled');
+  const outcome = page.getByLabel('Outcome', { exact: true });
+  await expect(outcome.getByRole('option')).toHaveText(['Every outcome', 'Sold', 'Not sold', 'Cancelled']);
+  await outcome.selectOption('cancelled');
+  await expect(row).toBeVisible();
+  await expect(page.getByTestId('history-row').and(page.locator('[data-outcome="sold"]'))).toHaveCount(0);
+  await outcome.selectOption('unsold');
+  await expect(row).toHaveCount(0);
+  await page.context().close();
+});

@@ -31,6 +31,8 @@ describe('GET /store/history', () => {
   let sold: StoreItem;
   let unsold: StoreItem;
   let soldToOther: StoreItem;
+  let cancelled: StoreItem;
+  let cancelledAt: number;
   let startedAt: number;
 
   beforeAll(async () => {
@@ -40,23 +42,25 @@ describe('GET /store/history', () => {
     sold = await createItem(server, admin.token, { itemName: '=Evil "Sword", sharp', duration: 10 });
     unsold = await createItem(server, admin.token, { itemName: 'Dusty Shield', duration: 20 });
     soldToOther = await createItem(server, admin.token, { itemName: 'Helm', duration: 30 });
-    const cancelled = await createItem(server, admin.token, { itemName: 'Never', duration: 40 });
+    cancelled = await createItem(server, admin.token, { itemName: 'Never', duration: 40 });
     sendBid(buyer.auction, sold.itemId, 300);
     await bidCreated(buyer.auction, sold.itemId, 300, buyer.username);
     sendBid(other.auction, soldToOther.itemId, 150);
     await bidCreated(other.auction, soldToOther.itemId, 150, other.username);
+    cancelledAt = clock.t;
     await call(server, 'POST', `/store/items/${cancelled.itemId}/cancel`, { token: admin.token });
     await finishAll(60_000);
   });
   afterAll(() => closeAll(buyer, other));
 
-  it('lists every finished item, sold and unsold (not cancelled), by end newest first', async () => {
+  it('lists every finished item, sold, unsold or cancelled (when it was cancelled), by end newest first', async () => {
     const answer = await call(server, 'GET', '/store/history', { token: council.token });
     expect(answer.status).toBe(200);
-    expect(answer.body).toMatchObject({ result: true, page: 1, pageSize: 50, total: 3 });
+    expect(answer.body).toMatchObject({ result: true, page: 1, pageSize: 50, total: 4 });
     const entries = answer.body.entries as unknown[];
     expect(entries.every((e) => historyEntry.safeParse(e).success)).toBe(true);
     expect(entries).toEqual([
+      { itemId: cancelled.itemId, itemName: 'Never', outcome: 'cancelled', username: null, amount: null, at: cancelledAt },
       { itemId: soldToOther.itemId, itemName: 'Helm', outcome: 'sold', username: other.username, amount: 150, at: soldToOther.endsAt },
       { itemId: unsold.itemId, itemName: 'Dusty Shield', outcome: 'unsold', username: null, amount: null, at: unsold.endsAt },
       { itemId: sold.itemId, itemName: '=Evil "Sword", sharp', outcome: 'sold', username: buyer.username, amount: 300, at: sold.endsAt },
@@ -73,11 +77,12 @@ describe('GET /store/history', () => {
     expect(await get(`user=${buyer.username.toUpperCase()}`)).toMatchObject({ total: 1, entries: [{ itemId: sold.itemId }] });
     expect(await get('outcome=unsold')).toMatchObject({ total: 1, entries: [{ itemId: unsold.itemId }] });
     expect(await get('outcome=sold')).toMatchObject({ total: 2 });
+    expect(await get('outcome=cancelled')).toMatchObject({ total: 1, entries: [{ itemId: cancelled.itemId, outcome: 'cancelled' }] });
     expect(await get(`from=${unsold.endsAt}&to=${unsold.endsAt}`)).toMatchObject({ total: 1, entries: [{ itemId: unsold.itemId }] });
     expect(await get(`from=${startedAt + 15_000}&outcome=sold`)).toMatchObject({ total: 1, entries: [{ itemId: soldToOther.itemId }] });
     expect(await get(`user=${other.username}&outcome=unsold`)).toMatchObject({ total: 0, entries: [] });
-    expect(await get('page=2')).toMatchObject({ total: 3, entries: [], page: 2 });
-    expect(await get('outcome=&user=&from=')).toMatchObject({ total: 3 });
+    expect(await get('page=2')).toMatchObject({ total: 4, entries: [], page: 2 });
+    expect(await get('outcome=&user=&from=')).toMatchObject({ total: 4 });
   });
 
   it.each([
@@ -103,6 +108,7 @@ describe('GET /store/history', () => {
     expect(answer.text).toContain(`${sold.itemId},"'=Evil ""Sword"", sharp",sold,${buyer.username},300,`);
     expect(csvRecords(answer.text)).toEqual([
       ['item id', 'item', 'outcome', 'buyer', 'amount', 'time'],
+      [String(cancelled.itemId), 'Never', 'cancelled', '', '', new Date(cancelledAt).toISOString()],
       [String(soldToOther.itemId), 'Helm', 'sold', other.username, '150', new Date(soldToOther.endsAt).toISOString()],
       [String(unsold.itemId), 'Dusty Shield', 'unsold', '', '', new Date(unsold.endsAt).toISOString()],
       [String(sold.itemId), '\'=Evil "Sword", sharp', 'sold', buyer.username, '300', new Date(sold.endsAt).toISOString()],

@@ -106,7 +106,7 @@ export function storeRoutes(ctx: AppContext) {
         preValidation: requireRank(ctx, 'council+admin'),
         schema: {
           summary:
-            'Every finished item, sold or unsold, by end newest first, 50 a page; filters: user (the buyer), from/to (the end, epoch ms, inclusive), outcome. ' +
+            'Every finished or cancelled item (sold, unsold, cancelled), by end newest first, 50 a page; filters: user (the buyer), from/to (the end, epoch ms, inclusive), outcome. ' +
             '`sales` repeats the sold entries of the page in the sale shape of the first wire contract; `total` counts entries, so to page through sales alone ask for outcome=sold (then both lists are the same).',
           tags: ['store'],
           security: BEARER,
