@@ -2,6 +2,7 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import * as z from 'zod/mini';
 import { AUTH_ERRORS, firstIssue } from '../../src/protocol/auth';
+import { hasNul, HTTP_ERRORS } from '../../src/protocol/http';
 import { Invalid, NotFound } from '../errors';
 
 /**
@@ -41,10 +42,20 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     if (httpPart === 'body' && !(absent && mayBeEmpty) && (typeof data !== 'object' || data === null || Array.isArray(data))) {
       return { error: new Invalid(AUTH_ERRORS.invalidBody) };
     }
+    // one place for every route: PostgreSQL cannot store a NUL, and no text of ours needs one
+    if (holdsNul(data)) return { error: new Invalid(HTTP_ERRORS.nulCharacter) };
     const result = z.safeParse(schema, absent ? (httpPart === 'body' ? undefined : {}) : data);
     return result.success ? { value: result.data } : { error: refusal(httpPart, firstIssue(result.error)) };
   };
 };
+
+/** A NUL in any string of a parsed body, query, path or headers (keys included); bounded by the body limit. */
+function holdsNul(data: unknown): boolean {
+  if (typeof data === 'string') return hasNul(data);
+  if (typeof data !== 'object' || data === null) return false;
+  if (Array.isArray(data)) return data.some(holdsNul);
+  return Object.entries(data).some(([key, value]) => hasNul(key) || holdsNul(value));
+}
 
 /** A route that passes a plain JSON schema for its body, query, path or headers: refused when it is registered. */
 export class PlainSchema extends Error {

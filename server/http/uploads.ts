@@ -7,6 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UploadType } from '../../src/protocol/store';
 import type { AppContext } from '../context';
 import { DomainError, Invalid } from '../errors';
+import { hasNul } from '../../src/protocol/http';
 import { HTTP_ERRORS } from './errors';
 
 /** Where uploaded item images live: DATA_DIR/uploads, served at /uploads/. */
@@ -56,11 +57,14 @@ export interface UploadTexts {
 
 /**
  * The one file of a multipart/form-data request (form field `file`), read whole into memory up to
- * `maxBytes`: a 400 with `texts.tooLarge` beyond that (checked on the part's `truncated` flag after
- * the last chunk too: the plugin only looks at it between chunks, so a file cut at the limit could
- * otherwise come back as a shorter, valid-looking file), `texts.missing` without a file or when the
- * request is not multipart at all, and HTTP_ERRORS.uploadIncomplete when the body ends before the
- * multipart data does. Needs @fastify/multipart registered on the route's instance.
+ * `maxBytes`, and its plain form fields wherever they come, before the file or after it (every part
+ * is read to the end, so how the upload was cut into chunks changes nothing). A 400 with
+ * `texts.tooLarge` beyond `maxBytes` (checked on the part's `truncated` flag after the last chunk
+ * too: the plugin only looks at it between chunks, so a file cut at the limit could otherwise come
+ * back as a shorter, valid-looking file), `texts.missing` without a file or when the request is not
+ * multipart at all, HTTP_ERRORS.uploadIncomplete when the body ends before the multipart data does,
+ * and HTTP_ERRORS.nulCharacter for a NUL in the file's name or a field. Needs @fastify/multipart
+ * registered on the route's instance.
  */
 export async function readUploadedFile(
   request: FastifyRequest,
@@ -68,28 +72,24 @@ export async function readUploadedFile(
   texts: UploadTexts,
 ): Promise<{ bytes: Buffer; filename: string; fields: Record<string, string> }> {
   if (!request.isMultipart()) throw new Invalid(texts.missing);
-  let part;
-  try {
-    part = await request.file({ limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20 } });
-  } catch (error) {
-    throw uploadError(error, texts);
-  }
-  if (!part) throw new Invalid(texts.missing);
-  let bytes: Buffer;
-  try {
-    bytes = await part.toBuffer();
-  } catch (error) {
-    throw uploadError(error, texts);
-  }
-  if (part.file.truncated || bytes.length > maxBytes) throw new Invalid(texts.tooLarge);
-  if (bytes.length === 0) throw new Invalid(texts.missing);
-  // the plain form fields sent before the file (a field after it is not read: the file is the last part)
+  let file: { bytes: Buffer; filename: string } | null = null;
   const fields: Record<string, string> = {};
-  for (const [name, field] of Object.entries(part.fields ?? {})) {
-    const value = Array.isArray(field) ? field[0] : field;
-    if (value && value.type === 'field' && typeof value.value === 'string') fields[name] = value.value;
+  try {
+    for await (const part of request.parts({ limits: { fileSize: maxBytes, files: 1, fields: 10, fieldSize: 1024, parts: 20 } })) {
+      if (part.type === 'file') {
+        const bytes = await part.toBuffer();
+        if (part.file.truncated || bytes.length > maxBytes) throw new Invalid(texts.tooLarge);
+        file = { bytes, filename: part.filename };
+      } else if (typeof part.value === 'string' && !(part.fieldname in fields)) {
+        fields[part.fieldname] = part.value;
+      }
+    }
+  } catch (error) {
+    throw uploadError(error, texts);
   }
-  return { bytes, filename: part.filename, fields };
+  if (!file || file.bytes.length === 0) throw new Invalid(texts.missing);
+  if (hasNul(file.filename) || Object.entries(fields).some(([name, value]) => hasNul(name) || hasNul(value))) throw new Invalid(HTTP_ERRORS.nulCharacter);
+  return { ...file, fields };
 }
 
 /**

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse as csvParser } from 'csv-parse';
 import { readSheet } from 'read-excel-file/node';
+import { HTTP_ERRORS } from '../../src/protocol/http';
 import { POINTS_ERRORS } from '../../src/protocol/points';
 
 import type { Cell, RawRow } from './bulk';
@@ -57,7 +58,7 @@ export async function honestXlsx(bytes: Buffer, limits: InflateLimits, texts: Fi
   try {
     return storedZip(await inflateZip(bytes, isXml, limits, progress));
   } catch (error) {
-    if (error instanceof ZipTooLargeError) throw new Invalid(texts.tooLarge);
+    if (error instanceof ZipTooLargeError) throw new Invalid(HTTP_ERRORS.unpackedTooLarge);
     throw new Invalid(texts.unreadable);
   }
 }

@@ -1,6 +1,7 @@
 import readXlsxFile from 'read-excel-file/node';
 import { MAX_TAKEN_AT, MIN_TAKEN_AT, SCAN_ERRORS, SCAN_MAX_ROWS, SCAN_TEMPLATES } from '../../src/protocol/scans';
 import { fill } from '../../src/protocol/texts';
+import { hasNul } from '../../src/protocol/http';
 
 import { readCsv, type FileTexts } from '../points/bulk-file';
 import { inflateZip, storedZip, ZipTooLargeError, type InflateLimits, type ZipEntry } from '../points/unzip';
@@ -126,4 +127,16 @@ function readJsonLines(text: string): Table {
   }
   const cell = (v: unknown): Cell => (v === null || v === undefined ? null : typeof v === 'number' || typeof v === 'string' || typeof v === 'boolean' ? v : JSON.stringify(v));
   return { sheet: null, header, rows: objects.map(({ line, value }) => ({ line, cells: header.map((key) => cell(value[key])) })), created: null };
+}
+
+/**
+ * Refuses a table with a NUL in any of its texts (header, sheet name, cells), naming the line: no
+ * database column may hold one (PostgreSQL refuses it), so the preview says so instead of the apply
+ * failing.
+ */
+export function refuseNul(table: Table): void {
+  const nul = (value: Cell) => typeof value === 'string' && hasNul(value);
+  if ((table.sheet !== null && hasNul(table.sheet)) || table.header.some(nul)) throw new Invalid(fill(SCAN_TEMPLATES.nulAt, { line: 1 }));
+  const row = table.rows.find((r) => r.cells.some(nul));
+  if (row) throw new Invalid(fill(SCAN_TEMPLATES.nulAt, { line: row.line }));
 }

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainName } from './http';
 import { RANKS } from './ranks';
 
 // Administration (DESIGN.md, "Administration"; issue 14): accounts, the kingdoms the site knows,
@@ -83,9 +84,9 @@ export const kingdomAnswer = z.object({ result: z.literal(true), kingdom });
 
 const kingdomName = z.pipe(
   z.string({ error: ADMIN_ERRORS.kingdomNameRequired }),
-  z.pipe(z.transform((v: string) => v.trim()), z.string().check(z.minLength(1, ADMIN_ERRORS.kingdomNameRequired), z.maxLength(KINGDOM_NAME_MAX, ADMIN_ERRORS.kingdomNameRequired))),
+  z.pipe(z.transform((v: string) => v.trim()), z.string().check(z.minLength(1, ADMIN_ERRORS.kingdomNameRequired), z.maxLength(KINGDOM_NAME_MAX, ADMIN_ERRORS.kingdomNameRequired), plainName())),
 );
-const kingdomCamp = z.pipe(z.string({ error: ADMIN_ERRORS.badCamp }), z.pipe(z.transform((v: string) => v.trim()), z.string().check(z.maxLength(KINGDOM_CAMP_MAX, ADMIN_ERRORS.badCamp))));
+const kingdomCamp = z.pipe(z.string({ error: ADMIN_ERRORS.badCamp }), z.pipe(z.transform((v: string) => v.trim()), z.string().check(z.maxLength(KINGDOM_CAMP_MAX, ADMIN_ERRORS.badCamp), plainName())));
 export const kingdomNumber = z.int({ error: ADMIN_ERRORS.badKingdomNumber }).check(z.gte(1, ADMIN_ERRORS.badKingdomNumber), z.lte(KINGDOM_NUMBER_MAX, ADMIN_ERRORS.badKingdomNumber));
 
 /** POST kingdoms: a new kingdom. */

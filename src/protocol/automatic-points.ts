@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainName } from './http';
 import { fill } from './texts';
 import { MAX_POINTS_DELTA } from './points';
 
@@ -69,7 +70,7 @@ const wholeIn = (min: number, max: number, error: string) => z.int({ error }).ch
 export const ruleBody = z.object({
   name: z.pipe(
     z.string({ error: RULE_ERRORS.name }),
-    z.pipe(z.transform((v: string) => v.trim()), z.string().check(z.minLength(1, RULE_ERRORS.name), z.maxLength(RULE_NAME_MAX, RULE_ERRORS.name))),
+    z.pipe(z.transform((v: string) => v.trim()), z.string().check(z.minLength(1, RULE_ERRORS.name), z.maxLength(RULE_NAME_MAX, RULE_ERRORS.name), plainName())),
   ),
   stat: z.pipe(z.string({ error: RULE_ERRORS.stat }), z.pipe(z.transform(snakeToCamel), z.enum(RULE_STATS, { error: RULE_ERRORS.stat }))),
   per: wholeIn(1, RULE_PER_MAX, RULE_ERRORS.per),

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainName } from './http';
 
 /**
  * Scan bots (DESIGN.md, "Bots"): the REST calls an admin makes, the bot protocol a bot speaks on
@@ -135,7 +136,7 @@ export const botBody = z.object({
   name: z.pipe(
     z.string({ error: BOT_ERRORS.name }),
     z.transform((s) => s.trim()),
-  ).check(z.minLength(1, BOT_ERRORS.name), z.maxLength(BOT_NAME_MAX, BOT_ERRORS.name)),
+  ).check(z.minLength(1, BOT_ERRORS.name), z.maxLength(BOT_NAME_MAX, BOT_ERRORS.name), plainName()),
 });
 export const commandBody = z.object({ command: commandName, args: z.optional(commandArgs) });
 export type CommandBody = z.infer<typeof commandBody>;

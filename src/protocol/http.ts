@@ -1,3 +1,5 @@
+import * as z from 'zod/mini';
+
 /** Texts of the server's own HTTP refusals, any route's (the account and sign-in texts are AUTH_ERRORS). */
 export const HTTP_ERRORS = {
   bodyTooLarge: 'The request body is too large.',
@@ -8,4 +10,24 @@ export const HTTP_ERRORS = {
   uploadIncomplete: 'The upload was cut off before its end: please send the file again.',
   invalidUtf8: 'The request body is not valid UTF-8 text.',
   busy: 'The server is busy. Please try again in a moment.',
+  nulCharacter: 'The request may not contain the NUL character (\\u0000).',
+  unpackedTooLarge: 'The workbook is too large once unpacked (an XLSX is a zip): send fewer rows or columns, or save it as CSV.',
+  hiddenCharacters: 'Names and reasons may not contain control, text-direction or broken (lone surrogate) characters.',
 } as const;
+
+/** A NUL anywhere in a request's text (PostgreSQL cannot store it; no text of ours needs it). */
+export const hasNul = (text: string) => text.includes('\u0000');
+
+/**
+ * What no stored name (an alliance's tag or name, a rule's, a season's, a bot's, a kingdom's, a
+ * reason) may hold: controls (NUL among them), lone surrogates, line and paragraph separators, and
+ * the text-direction marks, embeddings, overrides and isolates, which make a name read as another.
+ * Joiners stay allowed: Persian, Indic scripts and emoji sequences need them.
+ */
+const HIDDEN_IN_NAMES = /[\p{Cc}\p{Cs}\p{Zl}\p{Zp}\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
+
+/** Why a stored name cannot be taken as it is written, or null. */
+export const nameTextProblem = (text: string): string | null => (HIDDEN_IN_NAMES.test(text) ? HTTP_ERRORS.hiddenCharacters : null);
+
+/** The check every stored name's schema carries: `z.string().check(..., plainName())`. */
+export const plainName = () => z.refine<string>((text) => nameTextProblem(text) === null, { error: HTTP_ERRORS.hiddenCharacters });

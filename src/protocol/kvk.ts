@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainName } from './http';
 
 /**
  * KvK seasons on the wire (DESIGN.md, "KvK"): a season (start scan, end scan or the latest while it
@@ -99,7 +100,7 @@ const scanIdField = (error: string) => z.int({ error }).check(z.gte(1, error), z
 
 /** A named window: a pair of scans ("Pass 4", "Kingsland"); its order by takenAt is checked on the server. */
 export const kvkWindow = z.object({
-  name: z.string({ error: KVK_ERRORS.windowName }).check(z.trim(), z.minLength(1, KVK_ERRORS.windowName), z.maxLength(KVK_WINDOW_NAME_MAX, KVK_ERRORS.windowName)),
+  name: z.string({ error: KVK_ERRORS.windowName }).check(z.trim(), z.minLength(1, KVK_ERRORS.windowName), z.maxLength(KVK_WINDOW_NAME_MAX, KVK_ERRORS.windowName), plainName()),
   fromScanId: scanIdField(KVK_ERRORS.badScanId),
   toScanId: scanIdField(KVK_ERRORS.badScanId),
 });
@@ -114,7 +115,7 @@ export const kvkWindows = z
 
 /** POST kvk/seasons, PUT kvk/seasons/:id (admin). An absent or null endScanId: the season runs (the latest scan counts). */
 export const seasonBody = z.object({
-  name: z.string({ error: KVK_ERRORS.nameRequired }).check(z.trim(), z.minLength(1, KVK_ERRORS.nameRequired), z.maxLength(KVK_NAME_MAX, KVK_ERRORS.nameRequired)),
+  name: z.string({ error: KVK_ERRORS.nameRequired }).check(z.trim(), z.minLength(1, KVK_ERRORS.nameRequired), z.maxLength(KVK_NAME_MAX, KVK_ERRORS.nameRequired), plainName()),
   startScanId: scanIdField(KVK_ERRORS.startScanRequired),
   endScanId: z.optional(z.nullable(scanIdField(KVK_ERRORS.badScanId))),
   weights,
@@ -154,7 +155,7 @@ export type KvkStatus = (typeof STATUSES)[number];
 /** PUT kvk/seasons/:id/marks/:governorId (council, admin). */
 export const markBody = z.object({
   mark: z.enum(MARKS, { error: KVK_ERRORS.markRequired }),
-  reason: z.string({ error: KVK_ERRORS.reasonRequired }).check(z.trim(), z.minLength(1, KVK_ERRORS.reasonRequired), z.maxLength(KVK_REASON_MAX, KVK_ERRORS.reasonRequired)),
+  reason: z.string({ error: KVK_ERRORS.reasonRequired }).check(z.trim(), z.minLength(1, KVK_ERRORS.reasonRequired), z.maxLength(KVK_REASON_MAX, KVK_ERRORS.reasonRequired), plainName()),
 });
 export type MarkBody = z.input<typeof markBody>;
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainName } from './http';
 import { fill } from './texts';
 
 /**
@@ -114,6 +115,8 @@ export const SCAN_TEMPLATES = {
   /** A file already imported (same SHA-256), naming its scan. */
   duplicateFile: 'This file was already imported: it is scan #{scanId} of {takenAt}. Nothing was imported.',
   badJsonLineAt: `${SCAN_ERRORS.badJsonLine} (line {line})`,
+  /** A text of the file (a name, an alliance, a header) holds a NUL, which no database column may hold. */
+  nulAt: 'Line {line} of the file holds a NUL character (\\u0000), which no name may hold. Nothing was imported.',
 } as const;
 
 export const duplicateFileText = (scanId: number, takenAt: string) => fill(SCAN_TEMPLATES.duplicateFile, { scanId, takenAt });
@@ -329,7 +332,7 @@ export const alliancesQuery = z.object({ scan: queryInt(SCAN_ERRORS.badScanId) }
 
 /** PUT alliances/:tag (admin): its name and whether it is the kingdom's. */
 export const allianceBody = z.object({
-  name: z.optional(z.string({ error: ALLIANCE_ERRORS.nameTooLong }).check(z.maxLength(64, ALLIANCE_ERRORS.nameTooLong))),
+  name: z.optional(z.string({ error: ALLIANCE_ERRORS.nameTooLong }).check(z.maxLength(64, ALLIANCE_ERRORS.nameTooLong), plainName())),
   ours: z.optional(z.boolean({ error: ALLIANCE_ERRORS.ours })),
 });
 

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainName } from './http';
 import { MAX_DURATION_S, MAX_EXTEND_WINDOW_S, MAX_EXTENSIONS, MAX_PRICE, MIN_DURATION_S, STORE_ERRORS } from './store';
 
 /**
@@ -60,7 +61,7 @@ export const settingsBody = z.object({
       z.string({ error: SETTINGS_ERRORS.kingdomName }),
       z.pipe(
         z.transform((v: string) => v.trim()),
-        z.string().check(z.maxLength(KINGDOM_NAME_MAX, SETTINGS_ERRORS.kingdomName)),
+        z.string().check(z.maxLength(KINGDOM_NAME_MAX, SETTINGS_ERRORS.kingdomName), plainName()),
       ),
     ),
   ),
@@ -84,7 +85,7 @@ const groupName = z.pipe(
   z.string({ error: SETTINGS_ERRORS.groupName }),
   z.pipe(
     z.transform((v: string) => v.trim()),
-    z.string().check(z.minLength(1, SETTINGS_ERRORS.groupName), z.maxLength(GROUP_NAME_MAX, SETTINGS_ERRORS.groupName)),
+    z.string().check(z.minLength(1, SETTINGS_ERRORS.groupName), z.maxLength(GROUP_NAME_MAX, SETTINGS_ERRORS.groupName), plainName()),
   ),
 );
 

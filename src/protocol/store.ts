@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { plainName } from './http';
 import { RANKS } from './ranks';
 
 /** The kingdom store on the wire (REST): items auctioned for kingdom points, and their sales. */
@@ -58,14 +59,14 @@ const trimmed = z.transform((v: string) => v.trim());
 
 export const eligibility = z.object({
   ranks: z.optional(z.array(z.enum(RANKS, { error: STORE_ERRORS.eligibility }), { error: STORE_ERRORS.eligibility })),
-  groups: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(50)), { error: STORE_ERRORS.eligibility })),
+  groups: z.optional(z.array(z.string().check(z.minLength(1), z.maxLength(50), plainName()), { error: STORE_ERRORS.eligibility })),
 });
 export type Eligibility = z.infer<typeof eligibility>;
 
 export const createItemBody = z.object({
   itemName: z.pipe(
     z.string({ error: STORE_ERRORS.itemNameRequired }),
-    z.pipe(trimmed, z.string().check(z.minLength(1, STORE_ERRORS.itemNameRequired), z.maxLength(ITEM_NAME_MAX, STORE_ERRORS.itemNameTooLong))),
+    z.pipe(trimmed, z.string().check(z.minLength(1, STORE_ERRORS.itemNameRequired), z.maxLength(ITEM_NAME_MAX, STORE_ERRORS.itemNameTooLong), plainName())),
   ),
   description: z.optional(z.string({ error: STORE_ERRORS.descriptionTooLong }).check(z.maxLength(DESCRIPTION_MAX, STORE_ERRORS.descriptionTooLong))),
   imageUrl: z.optional(

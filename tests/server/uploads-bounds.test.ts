@@ -127,11 +127,18 @@ describe('uploads are read whole or refused', () => {
     const limit = 16;
     const request = {
       isMultipart: () => true,
-      file: async () => ({ filename: 'a.csv', file: { truncated: true }, toBuffer: async () => Buffer.from('alice,1000000,ok'.slice(0, limit)) }),
+      async *parts() {
+        yield { type: 'file', filename: 'a.csv', file: { truncated: true }, toBuffer: async () => Buffer.from('alice,1000000,ok'.slice(0, limit)) };
+      },
     };
     const texts = { missing: 'missing', tooLarge: 'too large' };
     await expect(readUploadedFile(request as never, limit, texts)).rejects.toMatchObject({ kind: 'invalid', message: 'too large' });
-    const whole = { ...request, file: async () => ({ filename: 'a.csv', file: { truncated: false }, toBuffer: async () => Buffer.from('alice,10,ok') }) };
+    const whole = {
+      ...request,
+      async *parts() {
+        yield { type: 'file', filename: 'a.csv', file: { truncated: false }, toBuffer: async () => Buffer.from('alice,10,ok') };
+      },
+    };
     expect((await readUploadedFile(whole as never, limit, texts)).bytes.toString()).toBe('alice,10,ok');
   });
 
@@ -161,14 +168,15 @@ describe('uploads are read whole or refused', () => {
     const bomb = bombXlsx();
     expect(bomb.length).toBeLessThan(BULK_MAX_BYTES);
     let inflated = 0;
-    await expect(readXlsx(bomb, (n) => (inflated = n))).rejects.toMatchObject({ kind: 'invalid', message: POINTS_ERRORS.bulkTooLarge });
+    await expect(readXlsx(bomb, (n) => (inflated = n))).rejects.toMatchObject({ kind: 'invalid', message: HTTP_ERRORS.unpackedTooLarge });
     expect(inflated).toBeGreaterThan(XLSX_LIMITS.maxTotalBytes);
     // stopped within one zlib chunk of the limit, far from the ~100 MB the sheet holds
     expect(inflated).toBeLessThanOrEqual(XLSX_LIMITS.maxTotalBytes + 64 * 1024);
 
+    // told what was too large: the unpacked contents, not the file it sent (which is well under the limit)
     const answer = await preview(bomb, 'bomb.xlsx');
     expect(answer.status).toBe(400);
-    expect(answer.body).toEqual({ result: false, error: POINTS_ERRORS.bulkTooLarge });
+    expect(answer.body).toEqual({ result: false, error: HTTP_ERRORS.unpackedTooLarge });
   });
 
   it('still reads an honest workbook of 10,000 rows within the limit', async () => {

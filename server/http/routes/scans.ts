@@ -30,7 +30,8 @@ import {
 import type { AppContext } from '../../context';
 import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownGovernors, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
 import { warmRunningSeasons } from '../../kvk/standings';
-import { readScanFile } from '../../scans/read';
+import { readScanFile, refuseNul } from '../../scans/read';
+import { nameTextProblem } from '../../../src/protocol/http';
 import { allGovernors, deleteScan, governorDetail, kingdomSummary, listGovernors, listScans } from '../../scans/scans';
 import { sendCsv } from '../csv';
 import { authOf, rankAllows, requireAdminOrBot, requireRank, uploaderOf } from '../guards';
@@ -76,7 +77,7 @@ export function scanRoutes(ctx: AppContext) {
           schema: {
             summary:
               'Preview a scan file: multipart/form-data with `file` (CSV, XLSX or JSON Lines from RokTracker or another scanner, at most 16 MB and 25,000 governors; columns found by header name) ' +
-              'and optionally `takenAt` (ISO date-time or epoch ms, sent before the file; otherwise from the file name (a date or an epoch-seconds timestamp), a date-named sheet, the workbook\'s creation time, else now: `takenAtFrom` says which). Nothing is stored: the token applies it (POST /scans/apply) within 30 minutes, once.',
+              'and optionally `takenAt` (ISO date-time or epoch ms, before or after the file; otherwise from the file name (a date or an epoch-seconds timestamp), a date-named sheet, the workbook\'s creation time, else now: `takenAtFrom` says which). Nothing is stored: the token applies it (POST /scans/apply) within 30 minutes, once.',
             tags: ['scans'],
             security: BEARER,
             consumes: ['multipart/form-data'],
@@ -87,6 +88,7 @@ export function scanRoutes(ctx: AppContext) {
           const { bytes, filename, fields } = await readUploadedFile(request, SCAN_MAX_BYTES, { missing: SCAN_ERRORS.noFile, tooLarge: SCAN_ERRORS.tooLarge });
           const takenAt = takenAtOf(fields.takenAt);
           const table = await readScanFile(bytes);
+          refuseNul(table);
           const preview = await ctx.scans.preview({ table, bytes, fileName: filename.slice(0, 200), takenAt, actorId: uploaderOf(request) });
           return { result: true as const, preview };
         },
@@ -309,6 +311,8 @@ export function scanRoutes(ctx: AppContext) {
       async (request) => {
         const tag = request.params.tag;
         if (tag.length < 1 || tag.length > 64) throw new Invalid(ALLIANCE_ERRORS.badTag);
+        const tagProblem = nameTextProblem(tag);
+        if (tagProblem) throw new Invalid(tagProblem);
         const body = request.body;
         return { result: true as const, alliance: await saveAlliance(ctx.db, tag, body, authOf(request).user.id, ctx.now()) };
       },
