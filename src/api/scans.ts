@@ -126,7 +126,7 @@ export function createScansApi(client: KyInstance): ScansApi {
   return {
     async preview(file, takenAt, onProgress) {
       const form = new FormData();
-      // the server reads fields before the file: takenAt goes first
+      // takenAt goes first (the server reads a field before or after the file alike)
       if (takenAt !== null) form.append('takenAt', String(takenAt));
       form.append('file', file, file.name);
       const response = await client
