@@ -4,6 +4,7 @@ import { createAuthenticator } from './auth/authenticate';
 import { isAccountEvent, tellAccountEvent } from './cluster/accounts';
 import { loadJwtSecret } from './auth/jwt-secret';
 import { createPasswordHasher } from './auth/passwords';
+import { BackupSchedule, backupInChildProcess, type RunBackup } from './backup/schedule';
 import { BotHub, type BotLimits } from './bots/hub';
 import { attachBotSockets } from './bots/sockets';
 import { resolveConfig, type Config } from './config';
@@ -49,6 +50,8 @@ export interface ServerDeps {
   /** The bots' clock (heartbeat timeouts, log budgets) and budgets. */
   botClock?: () => number;
   botLimits?: Partial<BotLimits>;
+  /** How a scheduled backup is taken (a child process in production). */
+  runBackup?: RunBackup;
 }
 
 function urlHost(host: string): string {
@@ -126,9 +129,15 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     ports: { http: 0, auction: 0, user: 0 },
   };
 
+  // SQLite only (config.ts refuses BACKUP_DIR with DATABASE_URL), and SQLite has one server process
+  const backups = config.backup && !clustered
+    ? new BackupSchedule({ config: config.backup, now, run: deps.runBackup ?? backupInChildProcess(config.dataDir), log: app.log })
+    : null;
+
   const sockets: SocketServer[] = [];
   let detachBots: (() => void) | null = null;
   const closeAll = async () => {
+    await backups?.stop();
     await link?.stop();
     await auction.stop();
     detachBots?.();
@@ -164,6 +173,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
       throw listenError(e, 'PORT', config.port);
     });
     ctx.ports.http = (app.server.address() as AddressInfo).port;
+    backups?.start();
   } catch (error) {
     await closeAll();
     throw error;

@@ -68,6 +68,15 @@ export interface PasswordHashing {
   lowPriorityProcess: boolean;
 }
 
+/** The server's own backups (BACKUP_DIR, BACKUP_EVERY, BACKUP_KEEP; server/backup/schedule.ts). */
+export interface BackupConfig {
+  dir: string;
+  /** Hours between two backups. */
+  everyHours: number;
+  /** How many of the newest scheduled backups are kept in `dir`. */
+  keep: number;
+}
+
 export interface Config {
   /** Interface the three ports listen on. */
   host: string;
@@ -99,6 +108,8 @@ export interface Config {
   frameRateLimit: FrameRateLimit;
   /** Every other limit of the sockets (accounts, addresses, caps, buffers): server/sockets/limits.ts. */
   socketLimits: SocketLimits;
+  /** Scheduled backups of the SQLite database; null when BACKUP_DIR is not set (or on PostgreSQL, where pg_dump does it). */
+  backup: BackupConfig | null;
   /** Only for tests: cheaper argon2id. Never read from the environment. */
   passwordHashCost: PasswordHashCost | null;
   /** The stat cards' drawing workers and their queue (server/cards/pool.ts); DEFAULT_POOL when absent. */
@@ -146,6 +157,29 @@ function text(env: NodeJS.ProcessEnv, name: string): string | null {
   return raw ? raw : null;
 }
 
+export const DEFAULT_BACKUP_EVERY_HOURS = 24;
+export const DEFAULT_BACKUP_KEEP = 7;
+/** A year: a longer period is surely a mistake (and past setTimeout's reach in steps of 24 days anyway). */
+const MAX_BACKUP_EVERY_HOURS = 8_760;
+
+function backupConfig(env: NodeJS.ProcessEnv): BackupConfig | null {
+  const dir = text(env, 'BACKUP_DIR');
+  const every = text(env, 'BACKUP_EVERY');
+  const keep = text(env, 'BACKUP_KEEP');
+  if (dir === null) {
+    if (every !== null || keep !== null) throw new ConfigError('BACKUP_EVERY and BACKUP_KEEP need BACKUP_DIR, the folder the server writes its backups to.');
+    return null;
+  }
+  if (text(env, 'DATABASE_URL') !== null) {
+    throw new ConfigError('BACKUP_DIR is for a SQLite database: on PostgreSQL (DATABASE_URL) back up with pg_dump (see the README) and unset BACKUP_DIR.');
+  }
+  const everyHours = every === null ? DEFAULT_BACKUP_EVERY_HOURS : Number(every);
+  if (!Number.isFinite(everyHours) || everyHours < 0.01 || everyHours > MAX_BACKUP_EVERY_HOURS) {
+    throw new ConfigError(`BACKUP_EVERY is the hours between two backups, a number from 0.01 to ${MAX_BACKUP_EVERY_HOURS} (24: once a day), not "${every}".`);
+  }
+  return { dir: path.resolve(dir), everyHours, keep: keep === null ? DEFAULT_BACKUP_KEEP : count(env, 'BACKUP_KEEP', DEFAULT_BACKUP_KEEP) };
+}
+
 /** Reads the configuration from the environment (see DESIGN.md, "The server"). */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const tlsCert = text(env, 'TLS_CERT');
@@ -176,6 +210,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     authTimeoutMs: AUTH_TIMEOUT_MS,
     frameRateLimit: CONNECTION_FRAMES,
     socketLimits: DEFAULT_SOCKET_LIMITS,
+    backup: backupConfig(env),
     passwordHashCost: null,
   };
 }
@@ -189,6 +224,9 @@ export function resolveConfig(overrides: Partial<Config> = {}, env: NodeJS.Proce
     throw new ConfigError(
       'DATABASE_URL must be a PostgreSQL address (postgres://user:password@host:5432/database); unset it to keep the data in DATA_DIR/kingdom.db.',
     );
+  }
+  if (config.backup !== null && config.databaseUrl !== null) {
+    throw new ConfigError('BACKUP_DIR is for a SQLite database: on PostgreSQL (DATABASE_URL) back up with pg_dump (see the README) and unset BACKUP_DIR.');
   }
   if (config.jwtSecret !== null && config.jwtSecret.length < 32) {
     throw new ConfigError('JWT_SECRET must have at least 32 characters; leave it unset to have a random one kept in DATA_DIR/jwt-secret.');
@@ -217,6 +255,7 @@ export function ephemeralConfig(dir: string, overrides: Partial<Config> = {}): P
     databaseUrl: null,
     jwtSecret: null,
     sentryDsn: null,
+    backup: null,
     logLevel: 'silent',
     passwordHashCost: THROWAWAY_HASH_COST,
     // in this process: a throwaway server starts no hashing process (a test of that path asks for it)

@@ -36,6 +36,24 @@ async function databaseBytes(db: Db, dataDir: string): Promise<number> {
 }
 
 /**
+ * The backups' status (SQLite): the last backup recorded, and whether the schedule is behind by more
+ * than two periods. On PostgreSQL null: its backups are pg_dump's, which the server cannot see.
+ */
+export async function readBackupStatus(ctx: AppContext, now: number): Promise<Dashboard['backup']> {
+  if (isPostgres(ctx.db)) return null;
+  const last = await ctx.db.selectFrom('backups').select(['taken_at', 'bytes', 'scheduled']).orderBy('taken_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const schedule = ctx.config.backup;
+  // with no backup yet, the schedule is late once the server has run two periods without one
+  const since = last?.taken_at ?? ctx.startedAt;
+  return {
+    everyHours: schedule?.everyHours ?? null,
+    keep: schedule?.keep ?? null,
+    last: last ? { takenAt: last.taken_at, bytes: last.bytes, scheduled: last.scheduled === 1 } : null,
+    overdue: schedule !== null && now - since > 2 * schedule.everyHours * HOUR_MS,
+  };
+}
+
+/**
  * The admin dashboard's health at a glance (issue 14, point 3). Every figure is one indexed count
  * or a read of memory, so the page can be reloaded freely.
  */
@@ -60,5 +78,6 @@ export async function readDashboard(ctx: AppContext, version = VERSION): Promise
     databaseBytes: await databaseBytes(ctx.db, ctx.config.dataDir),
     version,
     uptimeSeconds: Math.max(0, Math.round((Date.now() - ctx.startedAt) / 1000)),
+    backup: await readBackupStatus(ctx, now),
   };
 }

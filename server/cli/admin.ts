@@ -3,21 +3,31 @@ import { RANKS } from '../../src/protocol/ranks';
 import { loadConfig } from '../config';
 import { openDatabase } from '../db/open';
 import { addToGroup, GROUP_NAME_MAX, removeFromGroup } from '../auction/groups';
+import { VERSION } from '../admin/dashboard';
+import { BackupError, writeBackup } from '../backup/backup';
+import { RestoreRefused, restoreBackup } from '../backup/restore';
 import { findUserByEmail, setUserRank } from '../users/users';
 
 export const USAGE = `Usage: npm run admin -- rank EMAIL RANK
        npm run admin -- group add|remove EMAIL GROUP
+       npm run admin -- backup FILE
+       npm run admin -- restore FILE
 
 Commands:
   rank EMAIL RANK           set the rank of the account with this email (RANK: ${RANKS.join(', ')})
   group add EMAIL GROUP     put the account in a group (created on first use); items may limit bidding to groups
   group remove EMAIL GROUP  take the account out of a group
+  backup FILE               write a backup (the database and the uploaded images) to FILE, a zip; the server may be running
+  restore FILE              replace the database and images with a backup's, after checking it; the server must be stopped
+                            (the replaced ones are kept beside, as kingdom.db.replaced-TIME and uploads.replaced-TIME)
 
-The database is DATA_DIR/kingdom.db (DATA_DIR defaults to ./data); the server may be running.`;
+The database is DATA_DIR/kingdom.db (DATA_DIR defaults to ./data); the server may be running, except for restore.`;
 
 export type AdminCommand =
   | { kind: 'rank'; email: string; rank: string }
   | { kind: 'group'; action: 'add' | 'remove'; email: string; group: string }
+  | { kind: 'backup'; file: string; scheduled: boolean }
+  | { kind: 'restore'; file: string }
   | { kind: 'help' };
 
 export class UsageError extends Error {}
@@ -28,6 +38,16 @@ export function parseAdminArgs(argv: readonly string[]): AdminCommand {
   if (command === undefined) throw new UsageError('Missing command.');
   if (command === 'help' || command === '--help' || command === '-h') return { kind: 'help' };
   if (command === 'group') return parseGroupArgs(rest);
+  if (command === 'backup') {
+    const scheduled = rest.includes('--scheduled');
+    const files = rest.filter((arg) => arg !== '--scheduled');
+    if (files.length !== 1 || files[0].trim() === '') throw new UsageError('The backup command takes the file to write: npm run admin -- backup FILE');
+    return { kind: 'backup', file: files[0], scheduled };
+  }
+  if (command === 'restore') {
+    if (rest.length !== 1 || rest[0].trim() === '') throw new UsageError('The restore command takes the backup file to restore: npm run admin -- restore FILE');
+    return { kind: 'restore', file: rest[0] };
+  }
   if (command !== 'rank') throw new UsageError(`Unknown command "${command}".`);
   if (rest.length !== 2) throw new UsageError('The rank command takes an email and a rank.');
   const [email, rank] = rest;
@@ -64,6 +84,7 @@ export async function runAdminCli(argv: readonly string[], dataDir: string, io: 
     io.out(USAGE);
     return 0;
   }
+  if (command.kind === 'backup' || command.kind === 'restore') return runBackupCommand(command, dataDir, io, databaseUrl);
   const db = await openDatabase(dataDir, databaseUrl);
   try {
     const user = await findUserByEmail(db, command.email);
@@ -91,6 +112,39 @@ export async function runAdminCli(argv: readonly string[], dataDir: string, io: 
     return 0;
   } finally {
     await db.destroy();
+  }
+}
+
+const MB = 1024 * 1024;
+
+async function runBackupCommand(
+  command: Extract<AdminCommand, { kind: 'backup' | 'restore' }>,
+  dataDir: string,
+  io: CliIo,
+  databaseUrl: string | null,
+): Promise<number> {
+  if (databaseUrl) {
+    io.err(`The ${command.kind} command is for the SQLite database in DATA_DIR: with DATABASE_URL, use PostgreSQL's pg_dump and pg_restore (see the README).`);
+    return 1;
+  }
+  try {
+    if (command.kind === 'backup') {
+      const done = await writeBackup(dataDir, command.file, { scheduled: command.scheduled, appVersion: VERSION });
+      io.out(`Backup written to ${done.file}: ${(done.bytes / MB).toFixed(1)} MB (the database and ${done.uploads} image(s)), in ${(done.tookMs / 1000).toFixed(1)} s.`);
+      return 0;
+    }
+    const done = await restoreBackup(dataDir, command.file);
+    io.out(`Restored the backup taken ${new Date(done.takenAt).toISOString()} (${done.uploads} image(s)) into ${dataDir}.`);
+    if (done.keptDatabase) io.out(`The database it replaced is kept as ${done.keptDatabase}.`);
+    if (done.keptUploads) io.out(`The images it replaced are kept in ${done.keptUploads}.`);
+    return 0;
+  } catch (error) {
+    if (error instanceof BackupError || error instanceof RestoreRefused) {
+      io.err(error.message);
+      if (error instanceof RestoreRefused) io.err('Nothing was changed.');
+      return 1;
+    }
+    throw error;
   }
 }
 

@@ -15,9 +15,10 @@ import * as m0012 from './migrations/0012_bots';
 import * as m0013 from './migrations/0013_run_scan_times';
 import * as m0014 from './migrations/0014_bulk_awards';
 import * as m0015 from './migrations/0015_share_links';
+import * as m0016 from './migrations/0016_backups';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
-const MIGRATIONS: Record<string, Migration> = {
+export const MIGRATIONS: Record<string, Migration> = {
   '0001_users_sessions': m0001,
   '0002_points_ledger': m0002,
   '0003_auction': m0003,
@@ -33,6 +34,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '0013_run_scan_times': m0013,
   '0014_bulk_awards': m0014,
   '0015_share_links': m0015,
+  '0016_backups': m0016,
 };
 
 /**

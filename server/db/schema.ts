@@ -281,6 +281,17 @@ export interface ShareLinksTable {
   revoked_by: number | null;
 }
 
+/** A finished backup (0016): when its snapshot was taken, where it was written, its size. */
+export interface BackupsTable {
+  id: Generated<number>;
+  taken_at: number;
+  file: string;
+  bytes: number;
+  took_ms: number;
+  /** 1: the server's scheduled backup; 0: `npm run admin -- backup`. */
+  scheduled: number;
+}
+
 export interface Database {
   users: UsersTable;
   sessions: SessionsTable;
@@ -307,6 +318,7 @@ export interface Database {
   points_runs: PointsRunsTable;
   bulk_awards: BulkAwardsTable;
   share_links: ShareLinksTable;
+  backups: BackupsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

@@ -16,7 +16,7 @@ export function uploadsDir(dataDir: string): string {
 }
 
 /** The names this server gives uploads; nothing else under /uploads/ is served. */
-const UPLOAD_NAME = /^[a-f0-9]{32}\.(png|jpg|webp|gif)$/;
+export const UPLOAD_NAME = /^[a-f0-9]{32}\.(png|jpg|webp|gif)$/;
 
 const EXTENSIONS: Record<UploadType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
 

@@ -35,6 +35,8 @@ export const ADMIN_ERRORS = {
   badAction: 'The action may have at most 64 characters.',
   tooManyKingdoms: `The site keeps at most ${KINGDOMS_MAX} kingdoms: remove one first.`,
   tooManyCalls: 'Too many administration calls: wait a minute.',
+  exportBusy: 'Your export is still being prepared: wait for it to finish.',
+  exportTooMany: 'At most 6 exports an hour: wait and try again.',
 } as const;
 
 /** A query-string whole number from 1 (an empty one counts as absent). */
@@ -168,6 +170,21 @@ export const dashboard = z.object({
   databaseBytes: z.number(),
   version: z.string(),
   uptimeSeconds: z.number(),
+  /**
+   * SQLite's backups (null on PostgreSQL, where pg_dump's are not the server's to know):
+   * `everyHours` null when scheduled backups are off (no BACKUP_DIR); the last backup taken
+   * (scheduled or by the admin CLI); `overdue` when scheduled backups are on and the last one is
+   * older than two periods (or there is none after two periods of running).
+   */
+  backup: z.nullable(
+    z.object({
+      everyHours: z.nullable(z.number()),
+      keep: z.nullable(z.int()),
+      last: z.nullable(z.object({ takenAt: z.number(), bytes: z.number(), scheduled: z.boolean() })),
+      overdue: z.boolean(),
+    }),
+  ),
 });
 export type Dashboard = z.infer<typeof dashboard>;
+export type BackupStatus = NonNullable<Dashboard['backup']>;
 export const dashboardAnswer = z.object({ result: z.literal(true), dashboard });
