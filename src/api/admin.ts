@@ -51,6 +51,8 @@ export interface AdminApi {
   dashboard(): Promise<Dashboard>;
   audit(filter: AuditFilter): Promise<AuditPage>;
   auditCsv(filter: AuditFilter): Promise<{ blob: Blob; filename: string | null }>;
+  /** Everything the kingdom owns: CSV files in a zip (GET /export.zip). */
+  exportZip(): Promise<{ blob: Blob; filename: string | null }>;
 }
 
 export function createAdminApi(http: KyInstance): AdminApi {
@@ -93,6 +95,10 @@ export function createAdminApi(http: KyInstance): AdminApi {
     },
     async auditCsv(f) {
       return csvBlob(await http.get('audit.csv', { searchParams: auditParams({ ...f, page: undefined }), timeout: 120_000 }));
+    },
+    async exportZip() {
+      // a large kingdom's scans take a while to write out
+      return csvBlob(await http.get('export.zip', { timeout: 600_000 }));
     },
   };
 }

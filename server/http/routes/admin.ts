@@ -21,6 +21,7 @@ import { AUTH_ERRORS, rankBody, user } from '../../../src/protocol/auth';
 import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
 import { disableAccount, enableAccount, listAccounts, revokeAccountSessions, toAdminUser, type Actor } from '../../admin/accounts';
 import { readDashboard } from '../../admin/dashboard';
+import { exportZip } from '../../admin/export';
 import { createKingdom, editKingdom, listKingdoms, removeKingdom } from '../../admin/kingdoms';
 import { allAudit, listAudit } from '../../audit/audit';
 import type { AppContext } from '../../context';
@@ -38,6 +39,8 @@ const numberParams = z.object({ number: z.string() });
 
 /** Admin calls an account may make in a minute (a person clicking never comes near; a runaway script does). */
 const ADMIN_CALLS_PER_MINUTE = 240;
+/** export.zip reads every table: an account may ask for it this often (and one at a time). */
+const EXPORTS_PER_HOUR = 6;
 
 function actorOf(request: FastifyRequest): Actor {
   const { user: me } = authOf(request);
@@ -68,6 +71,9 @@ export function adminRoutes(ctx: AppContext) {
       };
     };
     const admin = guard('admin');
+    const exportsPerAccount = app.createRateLimit({ max: EXPORTS_PER_HOUR, timeWindow: 3_600_000, keyGenerator: (request) => `export:${request.auth?.user.id ?? request.ip}` });
+    /** Accounts whose export is being streamed now (in this process). */
+    const exporting = new Set<number>();
 
     app.post(
       '/admin/users/:username/rank',
@@ -241,6 +247,41 @@ export function adminRoutes(ctx: AppContext) {
         },
       },
       async () => ({ result: true as const, dashboard: await readDashboard(ctx) }),
+    );
+
+    app.get(
+      '/export.zip',
+      {
+        preValidation: admin,
+        schema: {
+          summary:
+            'Everything the kingdom owns as CSV files in a zip, with README.txt naming every column: accounts (no password hashes), ledger, items, bids, sales, scans with every governor row, seasons, rules and runs, audit log… Streamed; one at a time and 6 an hour per account',
+          tags: ['admin'],
+          security: BEARER,
+          response: { 200: { description: 'application/zip', type: 'string' }, ...resultErrors(401, 403, 429) },
+        },
+      },
+      async (request, reply) => {
+        const me = authOf(request).user.id;
+        if (exporting.has(me)) throw new TooMany(ADMIN_ERRORS.exportBusy);
+        const allowed = await exportsPerAccount(request);
+        if (!allowed.isAllowed && allowed.isExceeded) throw new TooMany(ADMIN_ERRORS.exportTooMany);
+        const settings = await ctx.db.selectFrom('kingdom_settings').select('kingdom_name').where('id', '=', 1).executeTakeFirst();
+        const at = ctx.now();
+        exporting.add(me);
+        const stream = exportZip(ctx.db, settings?.kingdom_name ?? 'Kingdom', at);
+        // the next export may start once this one is sent, failed or abandoned by the client
+        const release = () => exporting.delete(me);
+        reply.raw.once('close', release);
+        stream.once('error', release);
+        const day = new Date(at).toISOString().slice(0, 10);
+        return reply
+          .code(200)
+          .header('content-type', 'application/zip')
+          .header('content-disposition', `attachment; filename="kingdom-export-${day}.zip"`)
+          .header('cache-control', 'no-store')
+          .send(stream);
+      },
     );
 
     app.get(

@@ -4,6 +4,7 @@ import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react
 import { createAdminApi, type AuditFilter, type Dashboard } from '../../../api/admin';
 import { AUDIT_ACTIONS } from '../../../protocol/admin';
 import { RANKS } from '../../../protocol/ranks';
+import { Alert } from '../../components/alert';
 import { Card, CardHeader } from '../../components/card';
 import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
@@ -90,6 +91,7 @@ export default function AdminDashboardPage({ titleId }: { titleId: string }) {
       <PageTitle titleId={titleId} />
       <QueryError error={health.error} />
       {health.data && <Health dashboard={health.data} />}
+      {health.data && <KingdomData backup={health.data.backup} />}
       <AuditLog />
     </div>
   );
@@ -194,6 +196,71 @@ function Health({ dashboard: d }: { dashboard: Dashboard }) {
         <Detail id="admin.dashboard.uptime" values={{ hours: uptimeHours, minutes: uptimeMinutes }} />
       </Stat>
     </div>
+  );
+}
+
+/** An age said in the reader's language ("3 hours ago", "il y a 2 jours"). */
+function age(ms: number, intl: ReturnType<typeof useIntl>): string {
+  const minutes = Math.max(0, Math.round(ms / 60_000));
+  if (minutes < 60) return intl.formatRelativeTime(-minutes, 'minute', { numeric: 'auto' });
+  const hours = Math.round(minutes / 60);
+  if (hours < 48) return intl.formatRelativeTime(-hours, 'hour', { numeric: 'auto' });
+  return intl.formatRelativeTime(-Math.round(hours / 24), 'day', { numeric: 'auto' });
+}
+
+/**
+ * The backups (SQLite: the last one, its size and age, the schedule or that there is none, a
+ * warning when it is behind; nothing on PostgreSQL, whose pg_dump backups the server cannot see)
+ * and the button that downloads everything the kingdom owns.
+ */
+function KingdomData({ backup }: { backup: Dashboard['backup'] }) {
+  const intl = useIntl();
+  const admin = useApi(createAdminApi);
+  return (
+    <Card className="grid min-w-0 gap-3" data-testid="kingdom-data">
+      <CardHeader title={<FormattedMessage id="admin.dashboard.data" />} className="mb-0">
+        <ExportCsvButton fetchCsv={() => admin.exportZip()} filename={`kingdom-export-${today()}.zip`} labelId="admin.dashboard.exportAll" testId="export-all" />
+      </CardHeader>
+      {backup && (
+        <div className="grid gap-2 text-sm">
+          <p>
+            <span className="font-medium">
+              <FormattedMessage id="admin.dashboard.lastBackup" />
+            </span>
+            {': '}
+            {backup.last ? (
+              <>
+                <When at={backup.last.takenAt} />
+                {' · '}
+                <FormattedMessage
+                  id="admin.dashboard.backupAge"
+                  values={{ size: <bdi dir="ltr">{bytes(backup.last.bytes, intl.locale)}</bdi>, age: age(Date.now() - backup.last.takenAt, intl) }}
+                />
+              </>
+            ) : (
+              <FormattedMessage id="admin.dashboard.noBackup" />
+            )}
+          </p>
+          {backup.everyHours !== null && backup.keep !== null ? (
+            <p className="text-muted-foreground">
+              <FormattedMessage id="admin.dashboard.backupSchedule" values={{ hours: backup.everyHours, keep: backup.keep }} />
+            </p>
+          ) : (
+            <Alert variant="warning" data-testid="backup-off">
+              <FormattedMessage id="admin.dashboard.backupOff" />
+            </Alert>
+          )}
+          {backup.overdue && backup.everyHours !== null && (
+            <Alert variant="error" data-testid="backup-overdue">
+              <FormattedMessage id="admin.dashboard.backupOverdue" values={{ hours: 2 * backup.everyHours }} />
+            </Alert>
+          )}
+        </div>
+      )}
+      <p className="text-xs text-muted-foreground">
+        <FormattedMessage id="admin.dashboard.exportHint" />
+      </p>
+    </Card>
   );
 }
 
