@@ -276,7 +276,7 @@ async function overlapping(db: Queryable, rule: Rule, from: Scan, to: Scan): Pro
  * Books a run in one write transaction: the run's row first (its unique key refuses a second run
  * of the rule over the same scans, whoever got there first), then one `automatic` ledger entry per
  * governor paid, and the audit entry. Answers the run and every account it paid, as committed.
- * The rule must still be as previewed (not edited nor deleted since).
+ * The rule and its two scans must still be as previewed (not edited, deleted nor replaced since).
  */
 export async function bookRun(db: Db, plan: Plan, actor: Actor, auto: boolean, now: number): Promise<{ run: AppliedRun; touched: Map<number, UserRow> }> {
   const { rule, from, to } = plan;
@@ -284,6 +284,10 @@ export async function bookRun(db: Db, plan: Plan, actor: Actor, auto: boolean, n
     return await writeTransaction(db, async (trx) => {
       const current = await trx.selectFrom('points_rules').select(['updated_at', 'deleted_at']).where('id', '=', rule.id).executeTakeFirst();
       if (!current || current.deleted_at !== null || current.updated_at !== rule.updatedAt) throw new Conflict(RULE_ERRORS.ruleChanged);
+      // and its two scans must be the ones previewed: not deleted, nor replaced by another import under the same id
+      const scans = await trx.selectFrom('scans').select(['id', 'created_at', 'taken_at', 'rows']).where('id', 'in', [from.id, to.id]).execute();
+      const same = (scan: Scan) => scans.some((s) => s.id === scan.id && s.created_at === scan.createdAt && s.taken_at === scan.takenAt && s.rows === scan.rows);
+      if (!same(from) || !same(to)) throw new Conflict(RULE_ERRORS.scanChanged);
       const already = await existingRun(trx, rule.id, from.id, to.id);
       if (already !== null) throw new Conflict(alreadyAppliedText(already));
       const { id } = await trx

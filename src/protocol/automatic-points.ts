@@ -46,6 +46,7 @@ export const RULE_ERRORS = {
   tokenUnknown: 'This preview has expired or does not exist: preview the run again.',
   tokenUsed: 'This preview has already been applied.',
   ruleChanged: 'The rule was changed or deleted since this preview: preview the run again. Nothing was applied.',
+  scanChanged: 'A scan of this run was deleted or replaced since this preview: preview the run again. Nothing was applied.',
   nothingToApply: 'This run pays no points to any account: there is nothing to apply.',
   tooManyPreviews: 'Too many previews in a minute: wait a moment and try again.',
   badPage: 'The page must be a whole number from 1.',

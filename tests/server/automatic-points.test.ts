@@ -210,6 +210,23 @@ describe('a run: preview, then apply', () => {
     expect((shown.body.preview as RulePreview).awards).toEqual([{ username: a.username, governorId: a.governorId, name: `Gov ${a.governorId}`, gain: 28_000, points: 84, verified: false }]);
   });
 
+  it('refuses to pay a preview whose scan was deleted or replaced since (409), paying nothing', async () => {
+    const a = await claimant();
+    const from = await scanAt([{ id: a.governorId, helps: 10 }]);
+    const to = await scanAt([{ id: a.governorId, helps: 1_010 }]);
+    const ruleId = ((await rule({ name: 'Helps deleted', stat: 'helps', per: 10, points: 1 })).body.rule as { id: number }).id;
+    const deleted = ((await preview(ruleId, from.id, to.id)).body.preview as RulePreview).token;
+    const replaced = ((await preview(ruleId, from.id, to.id)).body.preview as RulePreview).token;
+    const before = await balanceOf(a.username);
+    expect((await call(server, 'DELETE', `/scans/${to.id}`, { token: admin.token })).status).toBe(200);
+    expect(await apply(ruleId, deleted)).toMatchObject({ status: 409, body: { error: RULE_ERRORS.scanChanged } });
+    // another import in its place (the latest scan's id may be given again): still not the previewed scan
+    await scanAt([{ id: a.governorId, helps: 5_010 }]);
+    expect(await apply(ruleId, replaced)).toMatchObject({ status: 409, body: { error: RULE_ERRORS.scanChanged } });
+    expect(await balanceOf(a.username)).toBe(before);
+    expect(await server.db.selectFrom('points_runs').select('id').where('rule_id', '=', ruleId).execute()).toEqual([]);
+  });
+
   it('refuses scans in the wrong order, the same scan twice, an unknown scan, and another account’s preview', async () => {
     const a = await claimant();
     const from = await scanAt([{ id: a.governorId, helps: 10 }]);
