@@ -7,6 +7,7 @@ import { answer } from './rest';
 export type { Group, KingdomSettings, SettingsBody };
 
 const settingsAnswer = z.object({ result: z.literal(true), settings: kingdomSettings });
+const nameAnswer = z.object({ result: z.literal(true), kingdomName: z.string(), kingdomNumber: z.nullable(z.int()) });
 const groupsAnswer = z.object({ result: z.literal(true), groups: z.array(group) });
 const groupAnswer = z.object({ result: z.literal(true), group });
 const okAnswer = z.object({ result: z.literal(true) });
@@ -14,6 +15,8 @@ const myGroupsAnswer = z.object({ result: z.literal(true), groups: z.array(z.str
 
 export interface KingdomApi {
   settings(): Promise<KingdomSettings>;
+  /** The kingdom's name for the public pages (no sign-in needed); empty until leadership sets one. */
+  publicName(): Promise<string>;
   saveSettings(body: SettingsBody): Promise<KingdomSettings>;
   groups(): Promise<Group[]>;
   createGroup(name: string): Promise<Group>;
@@ -27,6 +30,9 @@ export function createKingdomApi(client: KyInstance): KingdomApi {
   return {
     async settings() {
       return (await answer(await client.get('kingdom/settings'), settingsAnswer)).settings;
+    },
+    async publicName() {
+      return (await answer(await client.get('kingdom/name'), nameAnswer)).kingdomName.trim();
     },
     async saveSettings(body) {
       return (await answer(await client.post('kingdom/settings', { json: body }), settingsAnswer)).settings;

@@ -112,6 +112,13 @@ test('#14 the kingdom’s name saved in Settings shows in the brand and the tab 
     await page.getByRole('button', { name: 'Account menu' }).click();
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL(/\/signin$/);
+    // the sign-in and sign-up pages show it too (read without signing in), "Kingdom" under it in the reader's language
+    await expect(page.getByTestId('brand')).toHaveText(`${name}Kingdom`);
+    await page.getByRole('link', { name: 'Sign Up' }).click();
+    await expect(page.getByTestId('brand')).toHaveText(`${name}Kingdom`);
+    await page.getByRole('combobox', { name: 'Language', exact: true }).selectOption('ar');
+    await expect(page.getByTestId('brand')).toHaveText(`${name}المملكة`);
+    await page.getByRole('combobox', { name: 'اللغة', exact: true }).selectOption('en');
     await signIn(page, player);
     await expect(sidebar(page).getByRole('link', { name: exactly(`${name} Kingdom`) })).toContainText(name);
     await expect(page).toHaveTitle(`${name} · Kingdom`);

@@ -128,6 +128,7 @@ describe('OpenAPI, docs and CORS', () => {
         '/kingdom/groups',
         '/kingdom/groups/{name}/delete',
         '/kingdom/groups/{name}/members',
+        '/kingdom/name',
         '/kingdom/settings',
         '/points/bulk/apply',
         '/points/bulk/preview',

@@ -38,6 +38,10 @@ describe('kingdom settings', () => {
     expect(cleared.body).toMatchObject({ settings: { kingdomNumber: null, kingdomName: 'Kingdom of Ash' } });
     const read = await call(server, 'GET', '/kingdom/settings', { token: council.token });
     expect(read.body).toEqual(cleared.body);
+    // the public pages read the name (and number) without signing in, and nothing more
+    const named = await call(server, 'GET', '/kingdom/name');
+    expect(named.status).toBe(200);
+    expect(named.body).toEqual({ result: true, kingdomName: 'Kingdom of Ash', kingdomNumber: null });
   });
 
   it.each([

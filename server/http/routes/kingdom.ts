@@ -33,6 +33,22 @@ export function kingdomRoutes(ctx: AppContext) {
       async () => ({ result: true as const, settings: await readSettings(ctx.db) }),
     );
 
+    app.get(
+      '/kingdom/name',
+      {
+        schema: {
+          summary: "The kingdom's name and number, for the public pages (sign-in, sign-up): no sign-in needed, nothing else is told",
+          tags: ['kingdom'],
+          response: { 200: resultTrue({ kingdomName: z.string(), kingdomNumber: z.nullable(z.int()) }) },
+        },
+      },
+      async () => {
+        // one row by its key: as cheap as the sign-in page's own files
+        const { kingdomName, kingdomNumber } = await readSettings(ctx.db);
+        return { result: true as const, kingdomName, kingdomNumber };
+      },
+    );
+
     app.post(
       '/kingdom/settings',
       {

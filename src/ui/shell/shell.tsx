@@ -18,6 +18,7 @@ import { LanguagePicker } from './language-picker';
 import { SidebarMenu } from './sidebar-menu';
 import { UserPopover } from './user-popover';
 import { UserSummary } from './user-summary';
+import { BrandName } from './brand-name';
 
 /**
  * The kingdom's name from Kingdom Settings (empty until leadership sets one). Shares the settings
@@ -48,18 +49,7 @@ function Brand({ kingdomName }: { kingdomName: string }) {
       <svg viewBox="0 0 32 32" className="h-6 w-6 shrink-0 text-primary" aria-hidden="true">
         <path fill="currentColor" d="M4 26h24l-2-14-6 5-4-9-4 9-6-5z" />
       </svg>
-      {kingdomName ? (
-        <span className="flex min-w-0 flex-col leading-tight">
-          <bdi className="truncate" dir="auto" title={kingdomName}>
-            {kingdomName}
-          </bdi>
-          <span className="text-xs font-medium text-muted-foreground">
-            <FormattedMessage id="app.name" />
-          </span>
-        </span>
-      ) : (
-        <FormattedMessage id="app.name" />
-      )}
+      <BrandName kingdomName={kingdomName} />
     </Link>
   );
 }
