@@ -7,9 +7,9 @@ import { Agent } from './agent/agent';
  * `npm run agent -- --server URL --token TOKEN --watch DIR [--scan-command "…"] [--settle SECONDS]
  * [--state FILE]`: the reference scan agent (see scripts/agent/agent.ts and the README).
  */
-const USAGE = `Usage: npm run agent -- --server URL --token TOKEN --watch DIR [--scan-command "…"] [--settle SECONDS] [--state FILE]
+const USAGE = `Usage: KINGDOM_BOT_TOKEN=TOKEN npm run agent -- --server URL --watch DIR [--scan-command "…"] [--settle SECONDS] [--state FILE]
   --server        the Kingdom server, e.g. https://kingdom.example.com (the API's address)
-  --token         the bot's token, shown once when an admin registered the bot (or KINGDOM_BOT_TOKEN)
+  --token         the bot's token, shown once when an admin registered the bot; better in KINGDOM_BOT_TOKEN (npm and ps show arguments)
   --watch         the folder the scanner writes its .csv/.xlsx/.jsonl files to
   --scan-command  what start-scan runs (e.g. "python scanner_console.py"); without it start-scan says it is not configured
   --settle        seconds a file must stay unchanged before it counts as finished (default 120)

@@ -114,11 +114,26 @@ export class Agent {
     void this.poll();
   }
 
+  /** Signals the scan command: its whole process group where there is one, so no grandchild outlives a stop. */
+  private signalScan(signal: NodeJS.Signals): void {
+    const child = this.child;
+    if (!child) return;
+    if (process.platform !== 'win32' && child.pid !== undefined) {
+      try {
+        process.kill(-child.pid, signal);
+        return;
+      } catch {
+        /* the group is gone already: signal the shell itself */
+      }
+    }
+    child.kill(signal);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     for (const t of [this.reconnectTimer, this.logTimer]) if (t) clearTimeout(t);
     for (const t of [this.statusTimer, this.pollTimer]) if (t) clearInterval(t);
-    this.child?.kill('SIGTERM');
+    this.signalScan('SIGTERM');
     await this.polling;
     const ws = this.ws;
     if (ws && ws.readyState <= WebSocket.OPEN) {
@@ -234,17 +249,17 @@ export class Agent {
         return this.startScan();
       case 'stop':
         if (!this.child) return { ok: false, output: 'No scan is running.' };
-        this.child.kill('SIGTERM');
+        this.signalScan('SIGTERM');
         return { ok: true, output: 'Stopping the scan.' };
       case 'pause':
         if (!this.child || this.state === 'paused') return { ok: false, output: this.child ? 'The scan is already paused.' : 'No scan is running.' };
         if (process.platform === 'win32') return { ok: false, output: 'Pausing is not available on Windows.' };
-        this.child.kill('SIGSTOP');
+        this.signalScan('SIGSTOP');
         this.setState('paused');
         return { ok: true, output: 'Scan paused.' };
       case 'resume':
         if (!this.child) return { ok: false, output: 'No scan is running.' };
-        if (this.state === 'paused') this.child.kill('SIGCONT');
+        if (this.state === 'paused') this.signalScan('SIGCONT');
         this.setState('scanning');
         return { ok: true, output: 'Scan resumed.' };
       case 'scan-folder': {
@@ -272,7 +287,8 @@ export class Agent {
   private startScan(): { ok: boolean; output: string } {
     if (!this.o.scanCommand) return { ok: false, output: 'Scanning is not configured on this machine: start the agent with --scan-command "…".' };
     if (this.child) return { ok: false, output: 'A scan is already running.' };
-    const child = spawn(this.o.scanCommand, { shell: true, cwd: this.o.watchDir, stdio: ['pipe', 'pipe', 'pipe'] });
+    // its own process group (not on Windows): the shell and whatever it starts are signalled together
+    const child = spawn(this.o.scanCommand, { shell: true, cwd: this.o.watchDir, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     this.child = child;
     this.scanStartedAt = Date.now();
     this.progress = undefined;

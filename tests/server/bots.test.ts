@@ -354,6 +354,50 @@ describe('the reference agent', () => {
     watch.close();
     fs.rmSync(watchDir, { recursive: true, force: true });
   }, 30_000);
+
+  it.skipIf(process.platform === 'win32')('stop ends the whole scan command, what its shell started included; stopping the agent does too', async () => {
+    const watchDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-agent-group-'));
+    const { bot, token } = await registerBot('Agent group');
+    const { socket: watch } = await watcher();
+    const ask = async (command: string) => {
+      const sent = await call(ctx.server, 'POST', `/bots/${bot.id}/commands`, { token: ctx.admin.token, body: { command } });
+      const id = (sent.body.command as { id: string }).id;
+      return (await watch.waitFor((f) => f.type === BOT_MSG.COMMAND_ANSWER && (f.answer as { id: string }).id === id, 10_000)).answer as { ok: boolean; output: string };
+    };
+    const pidFile = path.join(watchDir, 'grandchild.pid');
+    // the shell starts a long-lived process of its own, as a scanner's launcher does
+    const agent = new Agent({ server: ctx.server.httpUrl, token, watchDir, scanCommand: `sleep 300 & echo $! > ${JSON.stringify(pidFile)}; wait`, settleMs: 0, pollMs: 1000, print: () => undefined });
+    const welcomed = new Promise<void>((resolve) => (agent.onWelcome = resolve));
+    agent.start();
+    await welcomed;
+    const alive = (pid: number) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch {
+        return false;
+      }
+    };
+    let grandchild = 0;
+    try {
+      for (const stopBy of ['command', 'agent'] as const) {
+        if (fs.existsSync(pidFile)) fs.rmSync(pidFile);
+        expect(await ask('start-scan')).toMatchObject({ ok: true });
+        await expect.poll(() => fs.existsSync(pidFile) && fs.readFileSync(pidFile, 'utf8').trim() !== '', { timeout: 10_000 }).toBe(true);
+        grandchild = Number(fs.readFileSync(pidFile, 'utf8').trim());
+        expect(alive(grandchild)).toBe(true);
+        if (stopBy === 'command') expect(await ask('stop')).toMatchObject({ ok: true });
+        else await agent.stop();
+        await expect.poll(() => alive(grandchild), { timeout: 10_000 }).toBe(false);
+        if (stopBy === 'command') await watch.waitFor((f) => f.type === BOT_MSG.BOT_LOG_LINES && (f.lines as { text: string }[]).some((l) => l.text.startsWith('The scan command')), 10_000);
+      }
+    } finally {
+      if (grandchild && alive(grandchild)) process.kill(grandchild, 'SIGKILL');
+      await agent.stop();
+      watch.close();
+      fs.rmSync(watchDir, { recursive: true, force: true });
+    }
+  }, 40_000);
 });
 
 describe('bots: caps', () => {
