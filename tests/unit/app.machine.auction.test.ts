@@ -5,7 +5,7 @@ import type { ServerMsg } from '../../src/protocol/socket';
 import { appWith } from '../../src/machines/app.machine';
 import { authMachine } from '../../src/machines/auth.machine';
 import { projectBoard } from './support/board';
-import { fakeSocketFactory } from './support/fakeSocket';
+import { fakeSocketFactory } from './support/fake-socket';
 import { T0, UNAUTHENTICATED, auction, bidOf, itemOf } from './support/fixtures';
 
 /** The app's auction wiring: the auction socket → board, notifications, the start chime, bids out. */

@@ -6,7 +6,7 @@ import { isConnected } from '../../src/machines/connection.machine';
 import { UnauthorizedError } from '../../src/api/client';
 import { authMachine } from '../../src/machines/auth.machine';
 import { DEFAULT_SETTINGS, settingsMachine, type Settings } from '../../src/machines/settings.machine';
-import { fakeSocketFactory } from './support/fakeSocket';
+import { fakeSocketFactory } from './support/fake-socket';
 import { HISTORY, STATUS, USER, UNAUTHENTICATED, deferred, type Deferred } from './support/fixtures';
 
 const URLS = { auction: 'ws://kingdom.test:8081', user: 'ws://kingdom.test:8082' };

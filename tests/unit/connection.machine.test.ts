@@ -16,7 +16,7 @@ import {
   type ConnectionOutEvent,
 } from '../../src/machines/connection.machine';
 import { createSocket, type WebSocketCtor } from '../../src/streams/socket';
-import { fakeSocketFactory, type FakeSocketFactory } from './support/fakeSocket';
+import { fakeSocketFactory, type FakeSocketFactory } from './support/fake-socket';
 import { BID_CREATED, HISTORY, STATUS, UNAUTHENTICATED } from './support/fixtures';
 
 const AUCTION_URL = 'ws://kingdom.test:8081';

@@ -4,7 +4,7 @@ import { appWith } from '../../src/machines/app.machine';
 import { authMachine } from '../../src/machines/auth.machine';
 import type { User } from '../../src/protocol/auth';
 import { createProtocolErrorReporter, reportError, setErrorSink, type ErrorSink, type ProtocolErrors } from '../../src/ui/boot/report';
-import { fakeSocketFactory } from './support/fakeSocket';
+import { fakeSocketFactory } from './support/fake-socket';
 import { auction } from './support/fixtures';
 
 /** Errors surfaced: frames that fail the protocol are logged (bounded) and reported; render errors are reported. */

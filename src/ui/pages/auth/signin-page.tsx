@@ -1,7 +1,7 @@
 import { useActorRef, useSelector } from '@xstate/react';
 import { FormattedMessage } from 'react-intl';
 import { fromPromise } from 'xstate';
-import { signInMachine } from '../../../machines/signIn.machine';
+import { signInMachine } from '../../../machines/sign-in.machine';
 import { useChild, useRuntime } from '../../app-context';
 import { forgetPickedLocale, pickedLocale } from '../../boot/storage';
 import { Alert } from '../../components/alert';

@@ -2,7 +2,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { FormattedMessage } from 'react-intl';
 import { fromPromise } from 'xstate';
 import { AUTH_ERRORS } from '../../../protocol/auth';
-import { signUpMachine, type SignUpField } from '../../../machines/signUp.machine';
+import { signUpMachine, type SignUpField } from '../../../machines/sign-up.machine';
 import { useRuntime } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise, waitFor } from 'xstate';
-import { errorText, signInMachine, validateSignIn } from '../../src/machines/signIn.machine';
+import { errorText, signInMachine, validateSignIn } from '../../src/machines/sign-in.machine';
 import en from '../../src/locales/en.json';
 import { deferred, type Deferred } from './support/fixtures';
 

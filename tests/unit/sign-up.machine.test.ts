@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { SimulatedClock, createActor, fromPromise, waitFor } from 'xstate';
-import { EMPTY_SIGN_UP, signUpMachine, validateSignUp, type SignUpValues } from '../../src/machines/signUp.machine';
+import { EMPTY_SIGN_UP, signUpMachine, validateSignUp, type SignUpValues } from '../../src/machines/sign-up.machine';
 import en from '../../src/locales/en.json';
 import { deferred, type Deferred } from './support/fixtures';
 

@@ -1,6 +1,6 @@
 import { assign, fromPromise, setup } from 'xstate';
 import { EMAIL_RULE, PLAYER_ID_RULE, isStrongPassword, normalisePlayerId } from '../protocol/auth';
-import { errorText } from './signIn.machine';
+import { errorText } from './sign-in.machine';
 
 /**
  * The sign-up form: idle → submitting → success (success alert, form cleared) or error (error
