@@ -5,7 +5,7 @@ import { startReporting } from './ui/boot/report';
 import { App } from './ui/app';
 import './ui/styles.css';
 
-// SPEC 9: an unused service worker is unregistered on load
+// An unused service worker is unregistered on load
 navigator.serviceWorker?.getRegistrations?.().then(
   (registrations) => registrations.forEach((r) => r.unregister()),
   () => undefined,

@@ -20,7 +20,7 @@ import { user, type User } from '../protocol/auth';
 import type { Rank } from '../protocol/ranks';
 import { answer, csvBlob, params } from './rest';
 
-/** Site administration (issue 14): accounts, the kingdoms the site knows, the dashboard and the audit log. */
+/** Site administration: accounts, the kingdoms the site knows, the dashboard and the audit log. */
 export type { AccountsPage, AdminUser, AuditPage, Dashboard, Kingdom, KingdomBody, KingdomEditBody };
 
 export interface AccountsFilter {

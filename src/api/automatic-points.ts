@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { appliedRun, rule, rulePreview, runSummary, type AppliedRun, type Award, type Rule, type RuleBody, type RulePreview, type RuleStat, type RunSummary, type Unlinked } from '../protocol/automatic-points';
 import { answer } from './rest';
 
-/** Automatic points (DESIGN.md, "Automatic points"): rules, a run's preview and apply, the runs so far. */
+/** Automatic points: rules, a run's preview and apply, the runs so far. */
 export type { AppliedRun, Award, Rule, RuleBody, RulePreview, RuleStat, RunSummary, Unlinked };
 
 const rulesAnswer = z.object({ result: z.literal(true), rules: z.array(rule) });

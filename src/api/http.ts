@@ -1,7 +1,7 @@
 import ky, { type KyInstance } from 'ky';
 
 /**
- * The one REST core (issue 11 #6). Every API module is a function of this instance and never sees
+ * The one REST core. Every API module is a function of this instance and never sees
  * a token: the `beforeRequest` hook adds the signed-in user's bearer token, and the `afterResponse`
  * hook reports every 401 to the session, which signs the user out the same way whichever call met it.
  * Calls that carry their own Authorization header (signing in, `auth/me` with a new token) keep it.

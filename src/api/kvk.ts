@@ -23,7 +23,7 @@ import {
 } from '../protocol/kvk';
 import { answer, csvBlob, params } from './rest';
 
-/** KvK (DESIGN.md, "KvK"): seasons, their standings and marks, and the caller's own progress. The server computes every figure. */
+/** KvK: seasons, their standings and marks, and the caller's own progress. The server computes every figure. */
 export type { AllianceTotal, Arrival, Bracket, KvkStatus, KvkWindow, Mark, MarkBody, MarkRow, MyKvk, Season, SeasonBody, Standing, StandingSort, StandingsAnswer, Weights };
 
 const seasonsAnswer = z.object({ result: z.literal(true), seasons: z.array(season) });

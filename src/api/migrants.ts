@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { migrantsAnswer, migrantSeries, type Leaver, type Migrant, type MigrantPoint, type MigrantReason, type Migrants } from '../protocol/migrants';
 import { answer, params } from './rest';
 
-/** Migrants (DESIGN.md, "Migrants"): who arrived and who left between two scans, and the series over every scan. */
+/** Migrants: who arrived and who left between two scans, and the series over every scan. */
 export type { Leaver, Migrant, MigrantPoint, MigrantReason, Migrants };
 
 const diffAnswer = z.object({ result: z.literal(true), ...migrantsAnswer.shape });

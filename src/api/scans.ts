@@ -26,7 +26,7 @@ import { ApiError } from './client';
 import { TimeoutError, type KyInstance } from 'ky';
 import { answer, csvBlob, params } from './rest';
 
-/** Governors and scans (DESIGN.md, "Governors and scans"): import, list, the kingdom's numbers, a governor's history, series. */
+/** Governors and scans: import, list, the kingdom's numbers, a governor's history, series. */
 export type { AllianceRow, GovernorDetail, GovernorRow, GovernorSort, KingdomSummary, MetricScope, PlayerLink, Scan, ScanPreview, Series };
 
 const previewAnswer = z.object({ result: z.literal(true), preview: scanPreview });

@@ -1,7 +1,7 @@
 import type { Bid, BiddingStarted, Item, ItemId } from '../protocol/socket';
 
 /**
- * One item's rules as a pure fold (SPEC: none → live → finished). The item machine calls
+ * One item's rules as a pure fold (none → live → finished). The item machine calls
  * `foldItem` once per event, whatever the number of updates it carries (one frame live, a run of
  * them in a replay), and moves to the phase the fold gives.
  */

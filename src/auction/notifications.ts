@@ -12,7 +12,7 @@ export interface NotificationInput {
 }
 
 /**
- * What the player is told about each auction message (SPEC 8): titles and texts are locale ids.
+ * What the player is told about each auction message: titles and texts are locale ids.
  * Error types map to the catalogue; a type this client does not know gets "Unknown Error".
  */
 const SYSTEM_ERRORS = new Set(['SYSTEM_ERROR', 'DATABASE_ERROR', 'WS_ERROR', 'JSON_ERROR', 'UNAUTHENTICATED', 'UNKNOWN_ITEM']);

@@ -45,7 +45,7 @@ export const appMachine = setup({
     board: boardMachine,
   },
   actions: {
-    /** SPEC 9: a sound at bidding start, at volume 0.5 (the app provides it). */
+    /** A sound at bidding start, at volume 0.5 (the app provides it). */
     playStartSound: () => {},
     /** Frames that failed the protocol: the app logs them and, with a DSN, reports them (provided by src/ui/boot). */
     reportProtocolErrors: (_, _params: Extract<ConnectionOutEvent, { type: 'CONNECTION.PROTOCOL_ERRORS' }>) => {},

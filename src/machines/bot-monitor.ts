@@ -3,7 +3,7 @@ import type { Bot, CommandOutcome, LogLevel, LogLine, SentCommand, WatchMsg } fr
 /**
  * The bot monitor's fold: the admins' watch socket's messages, in order, give the bots' state,
  * their log lines and the console's commands with their answers. Pure and plain JSON, so a
- * recorded session replays to the same monitor (DESIGN.md, "Recorded socket logs").
+ * recorded session replays to the same monitor.
  */
 export interface CommandEntry {
   sent: SentCommand;

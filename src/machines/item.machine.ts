@@ -6,7 +6,7 @@ import { clockNow } from './clock';
 export type { ItemFields, ItemRules, ItemUpdate, ItemPhase } from '../auction/item-fold';
 
 /**
- * One item's lifecycle on the board, as the specification has it: none → live → finished. Every
+ * One item's lifecycle on the board: none → live → finished. Every
  * server update reaches the item the same way, live or replayed: one APPLY with the updates, folded
  * once by `foldItem` (src/auction/item-fold.ts), whose outcome moves the item on.
  *

@@ -25,7 +25,7 @@ export type NotificationsEvent =
   | { type: 'DISMISS_KEY'; key: string };
 
 export const DEFAULT_DURATION_MS = 6000;
-/** At most this many on screen (issue 9 #16: a pile of toasts hides the page); a new one drops the oldest. */
+/** At most this many on screen (a pile of toasts hides the page); a new one drops the oldest. */
 export const MAX_VISIBLE = 3;
 
 export const notificationsMachine = setup({

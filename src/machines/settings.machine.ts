@@ -2,7 +2,7 @@ import { assign, setup } from 'xstate';
 import { DEFAULT_LOCALE, isLocale, type Locale } from '../protocol/locales';
 
 /**
- * Display settings (SPEC 3 and 9): theme, colour, nav style, layout type and locale, with the
+ * Display settings: theme, colour, nav style, layout type and locale, with the
  * defaults dark, blue, fixed, full, en. The query parameters theme, nav-style and layout-type on
  * any URL change them; every change is remembered by the provided `persist` action.
  */
@@ -41,7 +41,7 @@ export function sanitiseSettings(raw: unknown): Partial<Settings> {
   return out as Partial<Settings>;
 }
 
-/** The query parameters that change display settings, as SPEC 2 names them. */
+/** The query parameters that change display settings. */
 export function settingsFromQuery(params: URLSearchParams): Partial<Settings> {
   return sanitiseSettings({
     theme: params.get('theme') ?? undefined,

@@ -1,7 +1,7 @@
 import { assign, fromPromise, setup } from 'xstate';
 
 /**
- * The sign-in form: email and password required (SPEC 5), the email lowercased before sending,
+ * The sign-in form: email and password required, the email lowercased before sending,
  * the remember flag on by default. Success hands the token to whoever provided `signedIn`;
  * failure keeps the server's text (or the network message) for the Error notification.
  */

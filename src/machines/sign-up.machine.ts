@@ -4,7 +4,7 @@ import { errorText } from './sign-in.machine';
 
 /**
  * The sign-up form: idle → submitting → success (success alert, form cleared) or error (error
- * alert). Alerts reset at each submit. Field errors are locale message ids (SPEC 5's texts).
+ * alert). Alerts reset at each submit. Field errors are locale message ids.
  */
 export interface SignUpValues {
   username: string;

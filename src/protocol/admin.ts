@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { plainName } from './http';
 import { RANKS } from './ranks';
 
-// Administration (DESIGN.md, "Administration"; issue 14): accounts, the kingdoms the site knows,
+// Administration: accounts, the kingdoms the site knows,
 // the admin dashboard and the audit log. Fixed calls, word for word:
 //   GET accounts?q=&rank=&page=            → {result, total, users:[AdminUser]}
 //   POST accounts/:username/disable|enable → {result, user: AdminUser}

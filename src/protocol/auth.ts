@@ -5,7 +5,7 @@ import { RANKS } from './ranks';
 // zod/mini: the same schemas as classic zod, tree-shaken, so the client's first page stays small.
 
 /**
- * SPEC 5: at least eight characters with a digit, an uppercase letter, a lowercase letter and a
+ * At least eight characters with a digit, an uppercase letter, a lowercase letter and a
  * special character (anything that is not a letter or digit).
  */
 export const PASSWORD_MIN_LENGTH = 8;

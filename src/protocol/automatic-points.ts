@@ -4,7 +4,7 @@ import { fill } from './texts';
 import { MAX_POINTS_DELTA } from './points';
 
 /**
- * Automatic points on the wire (DESIGN.md, "Automatic points"): a rule pays kingdom points for a
+ * Automatic points on the wire: a rule pays kingdom points for a
  * cumulative stat's gain between two scans, or for a season's DKP over them. A run is one rule over
  * one pair of scans: previewed, then applied as ledger entries of kind `automatic`, at most once ever.
  */

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { plainName } from './http';
 
 /**
- * Scan bots (DESIGN.md, "Bots"): the REST calls an admin makes, the bot protocol a bot speaks on
+ * Scan bots: the REST calls an admin makes, the bot protocol a bot speaks on
  * `/bots` (the API port) and the watch socket an admin's pages follow on `/bots/watch`.
  *
  * Bot socket, bot → server: BOT_HELLO (first, once), BOT_STATUS (at least every 15 s), BOT_LOG,

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { plainName } from './http';
 
 /**
- * KvK seasons on the wire (DESIGN.md, "KvK"): a season (start scan, end scan or the latest while it
+ * KvK seasons on the wire: a season (start scan, end scan or the latest while it
  * runs, named windows, DKP weights, requirements by power bracket) and its standings. DKP, gains,
  * progress and status are computed once, on the server (server/kvk/); the client only shows them.
  */

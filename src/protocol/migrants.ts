@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { scan } from './scans';
 
 /**
- * Migrants on the wire (DESIGN.md, "Migrants"): between two scans, who arrived (in the later, not
+ * Migrants on the wire: between two scans, who arrived (in the later, not
  * the earlier) and who left, each who left with a likely reason. "Latest" and "the scan before" are
  * by takenAt, never by upload order.
  */

@@ -7,12 +7,12 @@ export function displayRank(value: unknown): DisplayRank {
   return (RANKS as readonly unknown[]).includes(value) ? (value as Rank) : 'unknown';
 }
 
-/** SPEC 6: the My Kingdom group is for any rank other than user (leadership, admin, unknown). */
+/** The My Kingdom group is for any rank other than user (leadership, admin, unknown). */
 export function seesKingdomMenu(rank: unknown): boolean {
   return displayRank(rank) !== 'user';
 }
 
-/** SPEC 6: the Admin group is for admins only. */
+/** The Admin group is for admins only. */
 export function seesAdminMenu(rank: unknown): boolean {
   return displayRank(rank) === 'admin';
 }

@@ -3,7 +3,7 @@ import { plainName } from './http';
 import { fill } from './texts';
 
 /**
- * Governors and scans on the wire (DESIGN.md, "Governors and scans"): a governor is a game account
+ * Governors and scans on the wire: a governor is a game account
  * keyed by its governor id; a scan is a snapshot of many governors' stats at one time.
  */
 
@@ -141,7 +141,7 @@ export const SCAN_ROW_TEXTS = {
   wentDown: (column: string, before: number, now: number) => fill(SCAN_ROW_TEMPLATES.wentDown, { column, before: count(before), now: count(now) }),
 } as const;
 
-/** How the game counts kill points from kills by tier (DESIGN.md): a scan whose kill points differ was likely misread. */
+/** How the game counts kill points from kills by tier: a scan whose kill points differ was likely misread. */
 export function killpointsFromTiers(t: { t1Kills: number; t2Kills: number; t3Kills: number; t4Kills: number; t5Kills: number }): number {
   return Math.floor(t.t1Kills * 0.2) + t.t2Kills * 2 + t.t3Kills * 4 + t.t4Kills * 10 + t.t5Kills * 20;
 }

@@ -19,7 +19,7 @@ export const MSG = {
   ERROR: 'ERROR',
 } as const;
 
-/** SPEC 8's socket error types. */
+/** The socket's error types. */
 export const ERROR_TYPES = [
   'OUT_OF_BALANCE',
   'SYSTEM_ERROR',

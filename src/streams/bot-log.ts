@@ -3,7 +3,7 @@ import type { LogHeader } from './recorder';
 import { normaliseWatch, normaliseWatchParsed, type WatchFrame } from './bot-watch';
 
 /**
- * Reading a recorded bot watch session (DESIGN.md, "Recorded socket logs"): the lines of channel
+ * Reading a recorded bot watch session: the lines of channel
  * "bots" of a session log, through the same normaliser as live frames. Kept apart from
  * bot-watch.ts so the pages do not load the log reader.
  */

@@ -3,7 +3,7 @@ import { CHANNELS, type Channel } from '../protocol/socket';
 import { LOG_VERSION, type LogDir, type LogHeader, type RecordedChannel } from './recorder';
 
 /**
- * Reading a recorded socket log (DESIGN, "Recorded socket logs"): every line is checked, and a
+ * Reading a recorded socket log: every line is checked, and a
  * log that is malformed is an error naming its line (1 is the header).
  */
 export type LogEntry<C extends RecordedChannel = Channel> =

@@ -2,8 +2,8 @@ import type { Channel, OutgoingFrame } from '../protocol/socket';
 import type { SocketTap } from './socket';
 
 /**
- * The session recorder: every frame and every open/close of both sockets, as lines of DESIGN's
- * log format (JSON Lines), in a bounded ring buffer. Kept small: it is in every page's bundle.
+ * The session recorder: every frame and every open/close of both sockets, as lines of the
+ * recorded log format (JSON Lines, read back by log.ts), in a bounded ring buffer. Kept small: it is in every page's bundle.
  *
  *   {"v":1,"app":"kingdom@0.1.0","recordedAt":"…ISO…","user":"name"|null}   ← the header
  *   {"t":ms since start,"ch":"auction"|"user"|"bots","dir":"in"|"out"|"open"|"close","msg":{…}}

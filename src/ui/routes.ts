@@ -1,7 +1,7 @@
 import type { ComponentType } from 'react';
 import { lazyPage as lazy } from './lib/lazy-page';
 
-/** Every protected route of SPEC 2, with the page that serves it. Pages load lazily. */
+/** Every protected route, with the page that serves it. Pages load lazily. */
 const ProfilePage = lazy(() => import('./pages/my-account/profile-page'));
 const AccountSettingsPage = lazy(() => import('./pages/my-account/account-settings-page'));
 const KingdomStorePage = lazy(() => import('./pages/my-account/kingdom-store/kingdom-store-page'));
@@ -63,7 +63,7 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
 
 export const HOME_PATH = '/my-account/profile';
 
-/** SPEC 2: after sign-in, the requested address unless it was /, empty or /signin. */
+/** After sign-in, the requested address unless it was /, empty or /signin. */
 export function landingPath(returnTo: string | null): string {
   if (!returnTo) return HOME_PATH;
   const path = returnTo.split(/[?#]/)[0];

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { acceptCookies, accountWithRank, api, tokenOf } from './support';
 
 /**
- * Accessibility (issue 11 #7): every built page — /signin, /signup and each route of
+ * Accessibility: every built page — /signin, /signup and each route of
  * src/ui/routes.ts that is not planned — as an admin, in light and dark, English and Arabic, has no
  * serious or critical axe-core violation (WCAG 2.1 A and AA rules). One browser context per
  * theme and locale; the signed-in pages are reached by client-side navigation, as the menu does.

@@ -2,7 +2,7 @@ import { expect, test, type Page } from '@playwright/test';
 import { ADMIN, acceptCookies, accountWithRank, api, balance, connection, register, reserved, signIn, toasts, tokenOf, uniqueTag, valueOf } from './support';
 
 /**
- * The auction's rules as a person sees them (issue 9 #1, #4, #5, #7, #26; issue 10 §2): an item
+ * The auction's rules as a person sees them: an item
  * that starts while the page is open has the card a reload would give, the closed store is seen
  * live with its reason, and a cancellation is its own notice.
  */

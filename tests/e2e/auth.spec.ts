@@ -3,7 +3,7 @@ import { acceptCookies, newAccount, register, sidebar, signIn, toasts } from './
 
 test.beforeEach(async ({ page }) => acceptCookies(page));
 
-test('sign-up shows every validation message of SPEC 5 and sends nothing while invalid', async ({ page }) => {
+test('sign-up shows every validation message and sends nothing while invalid', async ({ page }) => {
   let registerCalls = 0;
   page.on('request', (r) => r.url().endsWith('/auth/register') && registerCalls++);
   await page.goto('/signup');

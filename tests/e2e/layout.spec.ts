@@ -4,16 +4,16 @@ import WebSocket from 'ws';
 import { ADMIN, PASSWORD, PORTS, acceptCookies, api, dataRows, exactly, liveCard, random, register, tokenOf, uniqueTag, valueOf } from './support';
 
 /**
- * Issue 9 #2: with long item names and a long username on every page, the document is never wider
+ * With long item names and a long username on every page, the document is never wider
  * than the viewport, at 375 and 1280 px, in English and Arabic. One page per language and width,
- * walking through every route of SPEC 2 as an admin (so all of them are reachable).
+ * walking through every protected route as an admin (so all of them are reachable).
  */
 
 type Messages = Record<string, string>;
 const messages = (locale: string): Messages => JSON.parse(readFileSync(`src/locales/${locale}.json`, 'utf8')) as Messages;
 const LOCALES: Record<'en' | 'ar', Messages> = { en: messages('en'), ar: messages('ar') };
 
-/** SPEC 2's protected routes, each with the message id of its page heading. */
+/** The protected routes, each with the message id of its page heading. */
 const ROUTES: [path: string, titleId: string][] = [
   ['/my-account/profile', 'menu.profile'],
   ['/my-account/account-settings', 'settings.title'],
@@ -197,7 +197,7 @@ for (const locale of ['en', 'ar'] as const) {
 }
 
 
-test('issue 9 #17: the profile tabs are never cut at 375 px', async ({ browser }) => {
+test('the profile tabs are never cut at 375 px', async ({ browser }) => {
   await seed();
   for (const locale of ['en', 'ar'] as const) {
     const page = await openAs(browser, locale, 375);
@@ -217,7 +217,7 @@ test('issue 9 #17: the profile tabs are never cut at 375 px', async ({ browser }
   }
 });
 
-test('issue 9 #21: in Arabic the governor id sits under its label, and the footer keeps its names whole', async ({ browser }) => {
+test('in Arabic the governor id sits under its label, and the footer keeps its names whole', async ({ browser }) => {
   await seed();
   const page = await openAs(browser, 'ar', 375);
   // the id reads left to right, but is aligned like its label: to the right

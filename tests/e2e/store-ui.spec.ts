@@ -30,7 +30,7 @@ async function openStore(page: Page, account: { email: string; password: string 
   await expect(connection(page)).toHaveText('Connected');
 }
 
-test('issue 9 #15: every card opens the item’s details: full name, description, the image large, prices and times', async ({ page }) => {
+test('every card opens the item’s details: full name, description, the image large, prices and times', async ({ page }) => {
   const admin = await tokenOf(ADMIN);
   const tag = uniqueTag();
   const imageUrl = await upload(admin);
@@ -93,7 +93,7 @@ async function boxOf(locator: Locator) {
 }
 
 for (const width of [1280, 375]) {
-  test(`issue 9 #16: at ${width} px at most three toasts, newest on top, none over the header’s controls or Latest bids`, async ({ browser }) => {
+  test(`at ${width} px at most three toasts, newest on top, none over the header’s controls or Latest bids`, async ({ browser }) => {
     const context = await browser.newContext({ viewport: { width, height: 800 } });
     const page = await context.newPage();
     const admin = await tokenOf(ADMIN);
@@ -128,7 +128,7 @@ for (const width of [1280, 375]) {
   });
 }
 
-test('issue 11 #3: an upcoming item leaves Upcoming and joins the live board when it starts, without a reload', async ({ page }) => {
+test('an upcoming item leaves Upcoming and joins the live board when it starts, without a reload', async ({ page }) => {
   const admin = await tokenOf(ADMIN);
   const tag = Date.now().toString(36);
   const name = `Soon-to-start relic ${tag}`;

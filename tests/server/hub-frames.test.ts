@@ -9,7 +9,7 @@ import { textFrame } from '../../server/sockets/frame';
 import { Hub, type Connection } from '../../server/sockets/hub';
 
 /**
- * The hub frames a message once and writes the same bytes to every socket (issue 15, the fan-out
+ * The hub frames a message once and writes the same bytes to every socket (the fan-out
  * floor). These tests read what real ws clients receive: every frame intact and in order, whatever
  * the payload length (7-, 16- and 64-bit length fields), broadcasts mixed with frames for one user,
  * and on a connection that negotiated permessage-deflate (which the server does not offer, but

@@ -1,5 +1,5 @@
 /**
- * Several processes, one kingdom (issue 15, DESIGN.md "Beyond one process"): three real server
+ * Several processes, one kingdom: three real server
  * processes on one PostgreSQL database. Runs in the server-pg project only (SQLite is one process).
  */
 import fs from 'node:fs';

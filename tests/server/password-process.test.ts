@@ -22,7 +22,7 @@ function hashingChildren(): number[] {
 
 const COST = { memoryCost: 1024, timeCost: 1, parallelism: 1 };
 
-describe('password hashing in a low-priority process (issue 10)', () => {
+describe('password hashing in a low-priority process', () => {
   let hasher: PasswordHasher | null = null;
   afterEach(() => hasher?.close());
 

@@ -10,7 +10,7 @@ import { bidder, createItem, errorFor, itemBody, sendBid } from './auction-helpe
 import { authedSocket, call, signedIn, startTestServer } from './helpers';
 
 /**
- * Errors surfaced (issue 11 #9): with SENTRY_DSN set, the server reports its 500s, the frames that
+ * Errors surfaced: with SENTRY_DSN set, the server reports its 500s, the frames that
  * fail the protocol and the auction's failed jobs to Sentry; without it, nothing. A tiny HTTP
  * server here stands in for Sentry and keeps every envelope it gets; the tests wait for the
  * envelope they expect to arrive (an event), never for time.

@@ -3,7 +3,7 @@ import { bidCreated, bidder, counts, createItem, errorFor, expectBooksBalance, i
 import { authedSocket, call, leadershipServer, signedIn, startTestServer } from './helpers';
 
 /**
- * Closing the store holds every live auction (issue 9 #5, issue 10 §2): no item ends while the
+ * Closing the store holds every live auction: no item ends while the
  * store is closed, so a leader cannot win at the price of the moment while rivals are refused
  * with BID_OPEN_ERROR; on reopening each live item ends the time it had left after the opening.
  * Everyone hears STORE_STATE, and HISTORY says whether the store is open.

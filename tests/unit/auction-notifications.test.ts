@@ -8,7 +8,7 @@ import { T0, auction, bidOf, itemOf } from './support/fixtures';
 /** The English messages as shipped (read from disk, so a key added later is seen). */
 const en = (): Record<string, string> => JSON.parse(readFileSync('src/locales/en.json', 'utf8'));
 
-/** SPEC 8, the error catalogue, row by row and word for word (its spelling included). */
+/** The error catalogue, row by row and word for word (its spelling included). */
 const SPEC_CATALOGUE: { types: string[]; title: string; text: string }[] = [
   { types: ['OUT_OF_BALANCE'], title: 'Insufficient Balance!', text: 'You do not have enough balance to compelte this bid!' },
   {
@@ -49,13 +49,13 @@ function english(id: string, values?: Record<string, string | number>): string {
   return text;
 }
 
-describe('errorCatalogue (SPEC 8)', () => {
+describe('errorCatalogue', () => {
   it('maps every error type to its row’s locale ids', () => {
     for (const [type, ids] of Object.entries(EXPECTED_IDS)) expect(errorCatalogue(type), type).toEqual(ids);
   });
 
   it.each(SPEC_CATALOGUE.flatMap((row) => row.types.map((type) => ({ type, row }))))(
-    '$type shows SPEC’s English title and text',
+    '$type shows the catalogue’s English title and text',
     ({ type, row }) => {
       const { titleId, textId } = errorCatalogue(type);
       expect(en()[titleId], `${type} title (${titleId})`).toBe(row.title);

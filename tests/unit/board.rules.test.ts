@@ -7,7 +7,7 @@ import { startBoard } from './support/board';
 import { T0, auction, bidOf, itemOf } from './support/fixtures';
 
 /**
- * The auction's rules as the board holds them (issue 9 #1, #4, #5, #8, #26): an item that starts
+ * The auction's rules as the board holds them: an item that starts
  * while the page is open is judged like one from HISTORY, a cancellation takes the item off the
  * board, the store's state and each item's held time come live, a bid with no answer stops
  * waiting, and the soft close's extensions are counted.

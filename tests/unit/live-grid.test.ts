@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { columnsFor } from '../../src/ui/pages/my-account/kingdom-store/live-grid';
 
-describe('live grid columns (issue 9 #27: a single live card took half the column)', () => {
+describe('live grid columns (a single live card took half the column)', () => {
   it('a single card takes the whole width, however wide', () => {
     expect(columnsFor(640, 1)).toBe(1);
     expect(columnsFor(1600, 1)).toBe(1);

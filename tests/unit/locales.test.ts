@@ -32,7 +32,7 @@ describe('the locale check', () => {
     expect(problems).toHaveLength(5);
   });
 
-  it('keeps SPEC texts word for word in English', () => {
+  it('keeps the English texts word for word', () => {
     const en = real('en');
     expect(en['error.404']).toBe('Oops, an error has occurred. Page not found!');
     expect(en['error.500']).toBe('Sorry, server goes wrong');

@@ -90,7 +90,7 @@ describe('notifications machine', () => {
   });
 
   it(`keeps at most MAX_VISIBLE (${MAX_VISIBLE}), dropping the oldest`, () => {
-    expect(MAX_VISIBLE).toBe(3); // issue 9 #16: at most three toasts at once
+    expect(MAX_VISIBLE).toBe(3); // at most three toasts at once
     const t = start();
     for (let i = 0; i < MAX_VISIBLE + 2; i++) t.notify({ titleId: `n${i}` });
     expect(t.items()).toHaveLength(3);

@@ -8,7 +8,7 @@ import { parseLog } from '../../src/streams/log';
 import { createReplayer, replayLog } from '../../src/replay/replay';
 
 /**
- * Deterministic boards (issue 11, point 1): a board's snapshot is plain data. Two replays of a log
+ * Deterministic boards: a board's snapshot is plain data. Two replays of a log
  * give persisted snapshots that are the same JSON text, a persisted snapshot restores to the same
  * board, and the board's lists of live and finished items agree with its items.
  */

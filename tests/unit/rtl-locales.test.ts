@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { RTL_LOCALES } from '../../src/protocol/locales';
 
 /**
- * Issue 9 #21: in Arabic, "عنوان الصورة (https://…)" rendered as "(…//:https)": a left-to-right run
+ * In Arabic, "عنوان الصورة (https://…)" rendered as "(…//:https)": a left-to-right run
  * such as an address, inside a right-to-left sentence, must be isolated (U+2066 … U+2069) so its
  * characters keep their order.
  */

@@ -18,7 +18,7 @@ function start(input?: Partial<Settings>) {
 }
 
 describe('settings defaults', () => {
-  it('are dark, blue, fixed, full, en (SPEC 9)', () => {
+  it('are dark, blue, fixed, full, en', () => {
     expect(DEFAULT_SETTINGS).toEqual({ theme: 'dark', color: 'blue', navStyle: 'fixed', layoutType: 'full', locale: 'en' });
     expect(start().settings()).toEqual(DEFAULT_SETTINGS);
   });

@@ -3,7 +3,7 @@ import { isUnreachable } from '../../src/ui/lib/unreachable';
 import { PROTECTED_ROUTES } from '../../src/ui/routes';
 import { mayOpen } from '../../src/ui/shell/access';
 
-describe('mayOpen (SPEC 6: who may open a route)', () => {
+describe('mayOpen (who may open a route)', () => {
   it('My Account pages: every rank; My Kingdom: any rank but user; Admin: admins only', () => {
     const table = PROTECTED_ROUTES.map(({ path }) => [path, ['user', 'council', 'admin', 'warlord', undefined].map((rank) => mayOpen(path, rank))]);
     for (const [path, allowed] of table) {

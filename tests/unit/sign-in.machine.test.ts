@@ -43,7 +43,7 @@ describe('validateSignIn', () => {
 });
 
 describe('sign-in field errors in English', () => {
-  it("are SPEC 5's texts", () => {
+  it("are the sign-in form's texts", () => {
     const messages: Record<string, string> = en;
     const errors = validateSignIn({ email: '', password: '', remember: true });
     expect(messages[errors.email as string]).toBe('Please fill in an email');

@@ -40,7 +40,7 @@ function start() {
 
 const errorsOf = (values: Partial<SignUpValues>) => validateSignUp({ ...GOOD, ...values });
 
-describe('validateSignUp (SPEC 5)', () => {
+describe('validateSignUp', () => {
   it('accepts a complete, valid form', () => {
     expect(validateSignUp(GOOD)).toEqual({});
   });
@@ -60,7 +60,7 @@ describe('validateSignUp (SPEC 5)', () => {
     expect(errorsOf({ username: '   ' })).toEqual({ username: 'signup.usernameRequired' });
   });
 
-  it('governor id is required and digits only (SPEC 5 has one text for both: "a valid governer id")', () => {
+  it('governor id is required and digits only (one text for both: "a valid governer id")', () => {
     expect(errorsOf({ playerid: '' })).toEqual({ playerid: 'signup.playeridRequired' });
     expect(errorsOf({ playerid: '  ' })).toEqual({ playerid: 'signup.playeridRequired' });
     expect(errorsOf({ playerid: '12a45' })).toEqual({ playerid: 'signup.playeridRequired' });
@@ -109,7 +109,7 @@ describe('validateSignUp (SPEC 5)', () => {
 });
 
 describe('sign-up field errors in English', () => {
-  it("every id validateSignUp can give is an English message, SPEC 5's text word for word", () => {
+  it("every id validateSignUp can give is an English message, word for word", () => {
     const messages: Record<string, string> = en;
     const all = { ...validateSignUp(EMPTY_SIGN_UP), ...errorsOf({ playerid: 'abc' }), ...errorsOf({ confirm: 'other' }) };
     const texts = Object.fromEntries(Object.entries(all).map(([field, id]) => [field, messages[id as string]]));

@@ -3,7 +3,7 @@ import { passwordScore } from '../../src/ui/lib/password-score';
 import { isSubmenu, menuFor } from '../../src/ui/shell/menu';
 import { HOME_PATH, PROTECTED_ROUTES, landingPath } from '../../src/ui/routes';
 
-describe('landingPath (SPEC 2: after sign-in)', () => {
+describe('landingPath (after sign-in)', () => {
   it('goes to the profile when nothing, /, empty or /signin was requested', () => {
     for (const p of [null, '', '/', '/signin', '/signin?x=1', '/signup']) expect(landingPath(p)).toBe(HOME_PATH);
   });
@@ -20,7 +20,7 @@ describe('landingPath (SPEC 2: after sign-in)', () => {
 const paths = (rank: unknown) =>
   menuFor(rank).flatMap((g) => g.entries.flatMap((e) => (isSubmenu(e) ? e.children.map((c) => c.path) : [e.path])));
 
-describe('menuFor (SPEC 6: menu visibility by rank)', () => {
+describe('menuFor (menu visibility by rank)', () => {
   it('user: My Account only', () => {
     expect(menuFor('user').map((g) => g.id)).toEqual(['account']);
     expect(paths('user')).toEqual(['/my-account/profile', '/my-account/kingdom-store']);
@@ -33,7 +33,7 @@ describe('menuFor (SPEC 6: menu visibility by rank)', () => {
   it('admin: all three groups', () => {
     expect(menuFor('admin').map((g) => g.id)).toEqual(['account', 'kingdom', 'admin']);
   });
-  it('every menu link is a protected route, and every route with a menu link of SPEC 2 is in a menu', () => {
+  it('every menu link is a protected route, and every route with a menu link is in a menu', () => {
     const routes = new Set(PROTECTED_ROUTES.map((r) => r.path));
     const linked = paths('admin');
     for (const p of linked) expect(routes.has(p)).toBe(true);

@@ -1,7 +1,7 @@
 import type { ConnectionOutEvent } from '../../machines/connection.machine';
 
 /**
- * Errors surfaced (issue 11, point 9): render errors caught by the error boundary and frames that
+ * Errors surfaced: render errors caught by the error boundary and frames that
  * failed the protocol reach Sentry when a DSN is configured; protocol errors are also logged to
  * the console, a bounded number of times per page (a broken server must not flood it).
  */

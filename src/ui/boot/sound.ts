@@ -1,4 +1,4 @@
-/** SPEC 9: the bidding-start sound plays at volume 0.5. */
+/** The bidding-start sound plays at volume 0.5. */
 export const START_SOUND_VOLUME = 0.5;
 
 let url: string | null = null;

@@ -5,7 +5,7 @@ import { cn } from '../lib/cn';
 import { Label } from './label';
 
 /**
- * The one form field (issue 11 #7): its label, an optional hint and its error, and the control
+ * The one form field: its label, an optional hint and its error, and the control
  * (the only child) wired to them — the field gives the control its `id`, `aria-describedby` (the
  * hint and the error, when shown) and `aria-invalid`, so no form repeats them. Texts come as locale
  * ids (`labelId`, `hintId`, `errorId`) or as nodes (`label`, `hint`, `error`: a server's text, say).

@@ -2,7 +2,7 @@ import { FormattedMessage } from 'react-intl';
 import { displayRank } from '../../protocol/ranks';
 import { cn } from '../lib/cn';
 
-/** SPEC 6: user blue, kingdom leadership red, admin purple, unknown black. */
+/** User blue, kingdom leadership red, admin purple, unknown black. */
 const COLOURS = {
   user: 'bg-blue-600 text-white',
   council: 'bg-red-600 text-white',

@@ -1,7 +1,7 @@
 import { seesAdminMenu, seesKingdomMenu } from '../../protocol/ranks';
 
 /**
- * SPEC 6: who may open a route: My Account pages every signed-in user, My Kingdom pages any rank
+ * Who may open a route: My Account pages every signed-in user, My Kingdom pages any rank
  * other than user, Admin pages admins only. The server checks every call too; this spares a
  * user forms they cannot submit.
  */

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { Button } from '../components/button';
 
-/** SPEC 9: bottom banner, the consent remembered for 150 days. */
+/** Bottom banner, the consent remembered for 150 days. */
 const COOKIE = 'kingdom_cookie_consent';
 const MAX_AGE_S = 150 * 24 * 60 * 60;
 

@@ -1,6 +1,6 @@
 import { seesAdminMenu, seesKingdomMenu } from '../../protocol/ranks';
 
-/** The sidebar (SPEC 2 and 6): three groups, shown by rank. Menus are not security. */
+/** The sidebar: three groups, shown by rank. Menus are not security. */
 export interface MenuLink {
   labelId: string;
   path: string;

@@ -128,7 +128,7 @@ function ShellFrame({ children }: { children: ReactNode }) {
           </div>
         </header>
         <main className={cn('flex-1 p-4 sm:p-6', layoutType === 'boxed' && 'mx-auto w-full max-w-6xl')}>
-          {/* SPEC 6: a route above the user's rank shows the access-denied page instead of its forms;
+          {/* A route above the user's rank shows the access-denied page instead of its forms;
               a page that cannot load (its code or its data out of reach): Disconnected and a Retry */}
           {mayOpen(location, rank) ? <ContentBoundary resetKey={location}>{children}</ContentBoundary> : <AccessDeniedPage />}
         </main>

@@ -8,7 +8,7 @@ import { killsByTier, lastChange } from '../../lib/stats-format';
 
 const Chart = lazy(() => import('./chart'));
 
-/** The profile's stats (SPEC: power, T4 and T5 kills, deaths, helps and resource assistance). */
+/** The profile's stats (power, T4 and T5 kills, deaths, helps and resource assistance). */
 export const PROFILE_STATS = ['power', 't4Kills', 't5Kills', 'deads', 'helps', 'rssAssistance'] as const;
 type ProfileStat = (typeof PROFILE_STATS)[number] | 'killpoints';
 

@@ -345,7 +345,7 @@ function Marks({ season }: { season: Season }) {
   );
 }
 
-/** Admin → KvK Management (issue 13 #1): seasons created, edited and closed; marks. */
+/** Admin → KvK Management: seasons created, edited and closed; marks. */
 export default function KvkManagementPage({ titleId }: { titleId: string }) {
   const kvk = useApi(createKvkApi);
   const seasons = useQuery({ queryKey: ['kvk', 'seasons'], queryFn: () => kvk.seasons() });

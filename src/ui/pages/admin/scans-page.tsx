@@ -440,7 +440,7 @@ function ScansList() {
   );
 }
 
-/** Admin → Scans (issue 12): import scanner files with a preview, list and delete scans. */
+/** Admin → Scans: import scanner files with a preview, list and delete scans. */
 export default function ScansPage({ titleId }: { titleId: string }) {
   return (
     <div className="grid grid-cols-1 gap-4">

@@ -3,7 +3,7 @@ import { Button } from '../../components/button';
 import { isUnreachable } from '../../lib/unreachable';
 
 /**
- * The 403, 404 and 500 pages: a code, SPEC 2's text (or the access-denied one) and 'Go to Home'.
+ * The 403, 404 and 500 pages: a code, its text (or the access-denied one) and 'Go to Home'.
  * With onRetry (the content area's error), a Retry instead, and a red dot when there is no code.
  */
 export function ErrorPage({

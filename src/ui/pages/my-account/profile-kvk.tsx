@@ -24,7 +24,7 @@ function RequirementTile({ labelId, done, required, progress, progressLabelId, t
 }
 
 /**
- * The player's own KvK progress while a season runs (issue 13 #3): for each of their governors in
+ * The player's own KvK progress while a season runs: for each of their governors in
  * the season's start scan, DKP, the requirement of its bracket and progress, as the server computed
  * them. Nothing is shown when no season runs.
  */

@@ -132,7 +132,7 @@ function GovernorsCard({ scan, compare }: { scan?: number; compare?: number }) {
   );
 }
 
-/** My Kingdom → Dashboard (issue 12): the latest scan's totals with their change, tops, alliances and every governor. */
+/** My Kingdom → Dashboard: the latest scan's totals with their change, tops, alliances and every governor. */
 export default function DashboardPage({ titleId }: { titleId: string }) {
   const scansApi = useScansApi();
   const scans = useScans();

@@ -11,7 +11,7 @@ import { QueryError } from '../../components/query-error';
 
 const HISTORY_STATS = ['power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'helps', 'rssAssistance'] as const;
 
-/** A governor's page (issue 12): the latest numbers, history over scans, names and alliances seen. */
+/** A governor's page: the latest numbers, history over scans, names and alliances seen. */
 export default function GovernorPage() {
   const intl = useIntl();
   const scansApi = useScansApi();

@@ -325,7 +325,7 @@ function Arrivals({ data }: { data: StandingsAnswer }) {
   );
 }
 
-/** My Kingdom → KvK Dashboard (issue 13 #2): a season's standings, suggestions, totals per alliance and arrivals; every figure from the server. */
+/** My Kingdom → KvK Dashboard: a season's standings, suggestions, totals per alliance and arrivals; every figure from the server. */
 export default function KvkDashboardPage({ titleId }: { titleId: string }) {
   const intl = useIntl();
   const kvk = useApi(createKvkApi);

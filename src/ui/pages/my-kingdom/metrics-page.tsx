@@ -95,7 +95,7 @@ function initial(): { scope: MetricScope; key: string } {
   return { scope: scope === 'alliance' || scope === 'governor' ? scope : 'kingdom', key: search.get('key') ?? '' };
 }
 
-/** My Kingdom → Metrics (issue 12): series over every scan for the kingdom, an alliance or a governor; charts or numbers. */
+/** My Kingdom → Metrics: series over every scan for the kingdom, an alliance or a governor; charts or numbers. */
 export default function MetricsPage({ titleId }: { titleId: string }) {
   const scansApi = useScansApi();
   const intl = useIntl();

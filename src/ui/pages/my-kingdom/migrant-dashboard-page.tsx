@@ -171,7 +171,7 @@ function ReasonTag({ reason }: { reason: Leaver['reason'] }) {
   );
 }
 
-/** My Kingdom → Migrant Dashboard (issue 13 #4): who arrived and who left between two scans, and over every scan. */
+/** My Kingdom → Migrant Dashboard: who arrived and who left between two scans, and over every scan. */
 export default function MigrantDashboardPage({ titleId }: { titleId: string }) {
   const migrants = useApi(createMigrantsApi);
   const scans = useScans();

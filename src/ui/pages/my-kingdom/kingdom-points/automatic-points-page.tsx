@@ -435,7 +435,7 @@ function RunsCard() {
   );
 }
 
-/** Kingdom Settings → Automatic Points (issue 13 #5): rules, a run from preview to the ledger, the runs so far. */
+/** Kingdom Settings → Automatic Points: rules, a run from preview to the ledger, the runs so far. */
 export default function AutomaticPointsPage({ titleId }: { titleId: string }) {
   const api = useApi(createAutomaticPointsApi);
   const rules = useQuery({ queryKey: ['automatic', 'rules'], queryFn: () => api.rules() });
