@@ -1,9 +1,9 @@
-import { assign, enqueueActions, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { listsOf, upcomingOf, withLive, withoutItem, withoutUpcoming } from '../auction/board-lists';
+import { assertEvent, assign, enqueueActions, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
+import { foldBoard, withoutKey } from '../auction/board-fold';
+import { upcomingOf } from '../auction/board-lists';
 import type { BoardData } from '../auction/board-view';
-import { phaseAfter, rulesOf, type ItemData, type ItemPhase, type ItemUpdate } from '../auction/item-fold';
-import { insertBid, mergeBids } from '../auction/latest-bids';
-import type { Bid, Item, ItemId, OutgoingFrame, ServerMsg, ServerMsgOf, StoreState } from '../protocol/socket';
+import type { ItemData, ItemPhase } from '../auction/item-fold';
+import type { Bid, ItemId, OutgoingFrame, StoreState } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
 import type { StoreItem } from '../protocol/store';
 import { clockNow } from './clock';
@@ -101,177 +101,6 @@ export function boardEventFor(event: ConnectionOutEvent): BoardEvent | null {
   return null;
 }
 
-type ItemMsg = ServerMsgOf<'BIDDING_STARTED' | 'BID_CREATED' | 'SALE_COMPLETED' | 'NO_BUYER'>;
-
-function timestampOf(msg: ServerMsg): number | null {
-  if (msg.type === MSG.BID_CREATED || msg.type === MSG.BIDDING_STARTED) return msg.data.timestamp;
-  if (msg.type === MSG.HISTORY) return msg.data.items[0]?.timestamp ?? null;
-  return null;
-}
-
-function toItemUpdate(msg: ItemMsg): ItemUpdate {
-  switch (msg.type) {
-    case MSG.BIDDING_STARTED:
-      return { type: 'STARTED', itemName: msg.data.itemName, start_price: msg.data.start_price, endsAt: msg.data.endsAt, rules: rulesOf(msg.data) };
-    case MSG.BID_CREATED:
-      return { type: 'BID', bid: msg.data };
-    case MSG.SALE_COMPLETED:
-      return { type: 'SOLD', itemName: msg.data.itemName, username: msg.data.username, amount: msg.data.amount };
-    case MSG.NO_BUYER:
-      return { type: 'NO_BUYER', itemName: msg.data.itemName };
-  }
-}
-
-const isItemMsg = (msg: ServerMsg): msg is ItemMsg =>
-  msg.type === MSG.BIDDING_STARTED || msg.type === MSG.BID_CREATED || msg.type === MSG.SALE_COMPLETED || msg.type === MSG.NO_BUYER;
-
-/**
- * What a run of messages does to the board, worked out before any actor is touched: the bids,
- * the pending requests, the items to build (from a snapshot, or new) and each item's updates.
- */
-interface BoardFold {
-  latestBids: Bid[];
-  pending: BoardContext['pending'];
-  unanswered: BoardContext['unanswered'];
-  store: StoreState;
-  cancelled: BoardContext['cancelled'];
-  /** Items cancelled in this run that the board held before it: stopped and dropped. */
-  removed: Set<string>;
-  generation: number;
-  /** Set when a HISTORY came: the items it keeps (live or finished), replacing all others. */
-  snapshot: Item[] | null;
-  /** Items to spawn: from the snapshot, and those first heard of in this run. */
-  spawn: Map<string, { itemId: ItemId; snapshot?: Item }>;
-  /** Each item's updates after the last snapshot, in order. */
-  updates: Map<string, ItemUpdate[]>;
-  serverOffset: number | null;
-  phases: BoardContext['phases'];
-  live: ItemId[];
-  finished: ItemId[];
-  upcoming: StoreItem[];
-  /** Server time moved on while items were armed: they recompute their ends. */
-  resync: boolean;
-}
-
-/** A pure fold of a run of messages over the board's context; `localNow` is the actor system's time. */
-function foldBoard(context: BoardContext, frames: readonly MessageFrame[], localNow: number): BoardFold {
-  const fold: BoardFold = {
-    latestBids: context.latestBids,
-    pending: context.pending,
-    unanswered: context.unanswered,
-    store: context.store,
-    cancelled: context.cancelled,
-    removed: new Set(),
-    generation: context.generation,
-    snapshot: null,
-    spawn: new Map(),
-    updates: new Map(),
-    serverOffset: context.serverOffset,
-    phases: context.phases,
-    live: context.live,
-    finished: context.finished,
-    upcoming: context.upcoming,
-    resync: false,
-  };
-  // the phases record is copied once per fold, on its first change
-  let ownPhases = false;
-  const setPhase = (key: string, itemId: ItemId, phase: Exclude<ItemPhase, 'none'> | null) => {
-    if (!ownPhases) {
-      fold.phases = { ...fold.phases };
-      ownPhases = true;
-    }
-    const was = fold.phases[key];
-    if (phase === null) delete fold.phases[key];
-    else fold.phases[key] = phase;
-    if (was === 'live') fold.live = withoutItem(fold.live, itemId);
-    if (was === 'finished') fold.finished = withoutItem(fold.finished, itemId);
-    if (phase === 'live') fold.live = withLive(fold.live, itemId);
-    if (phase === 'finished') fold.finished = [itemId, ...fold.finished];
-    // an item the board hears of for the first time has started (or ended): it is upcoming no more
-    if (was === undefined && phase !== null && fold.upcoming.length > 0) fold.upcoming = withoutUpcoming(fold.upcoming, itemId);
-  };
-  const known = (key: string) => fold.spawn.has(key) || (fold.snapshot === null && key in context.items && !fold.removed.has(key));
-  const push = (key: string, update: ItemUpdate) => {
-    const list = fold.updates.get(key);
-    if (list) list.push(update);
-    else fold.updates.set(key, [update]);
-  };
-  for (const { event, at } of frames) {
-    const { msg } = event;
-    const ts = timestampOf(msg);
-    if (ts !== null) {
-      // a frame's own arrival time: a batch folds exactly as its frames one by one
-      const sample = ts - (at ?? localNow);
-      if (fold.serverOffset === null || sample > fold.serverOffset) {
-        fold.resync = true;
-        fold.serverOffset = sample;
-      }
-    }
-    if (msg.type === MSG.HISTORY) {
-      fold.generation += 1;
-      fold.snapshot = msg.data.items.filter((it) => it.state === 'live' || it.state === 'finished');
-      fold.spawn = new Map(fold.snapshot.map((it) => [String(it.itemId), { itemId: it.itemId, snapshot: it }]));
-      ({ live: fold.live, finished: fold.finished } = listsOf(fold.snapshot));
-      fold.phases = Object.fromEntries(fold.snapshot.map((it) => [String(it.itemId), it.state as 'live' | 'finished']));
-      ownPhases = true;
-      if (fold.upcoming.some((it) => String(it.itemId) in fold.phases)) fold.upcoming = fold.upcoming.filter((it) => !(String(it.itemId) in fold.phases));
-      fold.updates = new Map();
-      fold.latestBids = mergeBids([], msg.data.bids);
-      fold.pending = {};
-      fold.unanswered = {};
-      fold.store = msg.data.store ?? 'open';
-      fold.cancelled = {};
-      fold.removed = new Set();
-    } else if (isItemMsg(msg)) {
-      const key = String(msg.data.itemId);
-      if (key in fold.cancelled) continue;
-      if (!known(key)) fold.spawn.set(key, { itemId: msg.data.itemId });
-      const update = toItemUpdate(msg);
-      push(key, update);
-      const phase = fold.phases[key] ?? 'none';
-      const next = phaseAfter(phase, update);
-      if (next !== phase) setPhase(key, msg.data.itemId, next as Exclude<ItemPhase, 'none'>);
-      if (msg.type === MSG.BID_CREATED) {
-        const bid = msg.data;
-        fold.latestBids = insertBid(fold.latestBids, bid);
-        for (const [id, p] of Object.entries(fold.pending)) {
-          if (p.itemId === bid.itemId && p.amount === bid.amount) fold.pending = withoutKey(fold.pending, id);
-        }
-        if (fold.unanswered[key] === bid.amount) fold.unanswered = withoutKey(fold.unanswered, key);
-      }
-    } else if (msg.type === MSG.ITEM_CANCELLED) {
-      // as a reload would show it: the item and its bids are gone from the board
-      const key = String(msg.data.itemId);
-      if (fold.snapshot === null && key in context.items) fold.removed.add(key);
-      fold.spawn.delete(key);
-      fold.updates.delete(key);
-      if (key in fold.phases) setPhase(key, msg.data.itemId, null);
-      fold.upcoming = withoutUpcoming(fold.upcoming, msg.data.itemId);
-      fold.cancelled = { ...fold.cancelled, [key]: true };
-      if (fold.latestBids.some((b) => b.itemId === msg.data.itemId)) fold.latestBids = fold.latestBids.filter((b) => b.itemId !== msg.data.itemId);
-      for (const [id, p] of Object.entries(fold.pending)) if (p.itemId === msg.data.itemId) fold.pending = withoutKey(fold.pending, id);
-      if (key in fold.unanswered) fold.unanswered = withoutKey(fold.unanswered, key);
-    } else if (msg.type === MSG.STORE_STATE) {
-      fold.store = msg.data.state;
-      for (const { itemId, endsAt, heldMs } of msg.data.items) {
-        const key = String(itemId);
-        if (known(key)) push(key, { type: 'TIMING', endsAt, heldMs: heldMs ?? null });
-      }
-    } else if (msg.type === MSG.ERROR) {
-      const requestId = msg.data?.requestId;
-      if (requestId && requestId in fold.pending) fold.pending = withoutKey(fold.pending, requestId);
-      const itemKey = msg.data?.itemId === undefined ? null : String(msg.data.itemId);
-      if (itemKey !== null && itemKey in fold.unanswered) fold.unanswered = withoutKey(fold.unanswered, itemKey);
-    }
-  }
-  return fold;
-}
-
-function withoutKey<T>(record: Record<string, T>, key: string): Record<string, T> {
-  const { [key]: _gone, ...rest } = record;
-  return rest;
-}
-
 export const boardMachine = setup({
   types: {
     context: {} as BoardContext,
@@ -284,7 +113,10 @@ export const boardMachine = setup({
   },
   delays: { upcomingRefresh: UPCOMING_REFRESH_MS },
   guards: {
-    pending: ({ context, event }) => event.type === 'BID_TIMEOUT' && event.requestId in context.pending,
+    pending: ({ context, event }) => {
+      assertEvent(event, 'BID_TIMEOUT');
+      return event.requestId in context.pending;
+    },
     lastWatcher: ({ context }) => context.upcomingWatchers <= 1,
   },
   actions: {
@@ -295,7 +127,7 @@ export const boardMachine = setup({
      * and each item gets its updates as one APPLY (in order).
      */
     fold: enqueueActions(({ context, event, system, enqueue }) => {
-      if (event.type !== 'SERVER') return;
+      assertEvent(event, 'SERVER');
       const fold = foldBoard(context, event.frames, clockNow(system));
       if (fold.snapshot) for (const ref of Object.values(context.items)) enqueue.stopChild(ref);
       else for (const key of fold.removed) enqueue.stopChild(context.items[key]);

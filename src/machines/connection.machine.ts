@@ -1,4 +1,4 @@
-import { assign, enqueueActions, fromCallback, sendParent, sendTo, setup } from 'xstate';
+import { assertEvent, assign, enqueueActions, fromCallback, sendParent, sendTo, setup } from 'xstate';
 import type { Channel, OutgoingFrame, ServerMsg } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
 import type { ProtocolEvent } from '../streams/normalise';
@@ -132,7 +132,7 @@ export const connectionMachine = setup({
     })),
     requestStatus: sendTo('socket', () => ({ type: 'SEND' as const, frame: { type: MSG.GET_STATUS } })),
     sendFrame: sendTo('socket', ({ event }) => {
-      if (event.type !== 'SEND') throw new Error('sendFrame needs SEND');
+      assertEvent(event, 'SEND');
       return { type: 'SEND' as const, frame: event.frame };
     }),
     setToken: assign({ token: ({ event }) => (event.type === 'TOKEN' ? event.token : null) }),
