@@ -10,13 +10,11 @@ export function ExportCsvButton({
   filename,
   disabled = false,
   labelId = 'list.exportCsv',
-  testId = 'export-csv',
 }: {
   fetchCsv: () => Promise<{ blob: Blob; filename: string | null }>;
   filename: string;
   disabled?: boolean;
   labelId?: string;
-  testId?: string;
 }) {
   const notifications = useChild('notifications');
   const exporting = useMutation({
@@ -25,7 +23,7 @@ export function ExportCsvButton({
     onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
   });
   return (
-    <Button variant="outline" size="sm" disabled={disabled || exporting.isPending} onClick={() => exporting.mutate()} data-testid={testId}>
+    <Button variant="outline" size="sm" disabled={disabled || exporting.isPending} onClick={() => exporting.mutate()}>
       <svg viewBox="0 0 24 24" className="h-4 w-4" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
         <path d="M12 3v12m0 0l-4-4m4 4l4-4M4 17v3h16v-3" />
       </svg>

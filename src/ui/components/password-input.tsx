@@ -35,7 +35,6 @@ export function PasswordInput({ strength = false, className, value, ...props }: 
           aria-valuemax={4}
           aria-valuenow={score}
           aria-valuetext={intl.formatMessage({ id: `password.strength.${score}` })}
-          data-testid="password-strength"
           data-score={score}
         >
           <div className="flex gap-1" aria-hidden="true">

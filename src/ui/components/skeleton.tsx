@@ -11,7 +11,7 @@ export function SkeletonRows({ rows = 5, columns }: { rows?: number; columns: nu
   return (
     <>
       {Array.from({ length: rows }, (_, r) => (
-        <tr key={r} data-testid="skeleton-row">
+        <tr key={r}>
           {Array.from({ length: columns }, (_, c) => (
             <td key={c} className="px-3 py-2.5">
               {/* uneven widths read as text rather than as a grid of bars */}

@@ -6,7 +6,7 @@ import { cn } from '../lib/cn';
 export function ConnectionIndicator() {
   const connected = useConnected();
   return (
-    <span data-testid="connection" data-connected={connected} className="inline-flex items-center gap-2 text-sm" aria-live="polite">
+    <span data-connected={connected} className="inline-flex items-center gap-2 text-sm" aria-live="polite">
       <span aria-hidden="true" className={cn('h-2.5 w-2.5 rounded-full', connected ? 'bg-success' : 'bg-danger')} />
       <FormattedMessage id={connected ? 'topbar.connected' : 'topbar.disconnected'} />
     </span>

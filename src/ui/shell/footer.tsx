@@ -9,7 +9,7 @@ const name = (chunks: ReactNode[]) => <bdi className="whitespace-nowrap">{chunks
 
 export function Footer() {
   return (
-    <footer className="border-t border-border px-6 py-4 text-center text-xs text-muted-foreground" data-testid="footer">
+    <footer className="border-t border-border px-6 py-4 text-center text-xs text-muted-foreground">
       <FormattedMessage id="footer.credit" values={{ app: name, game: name }} />
     </footer>
   );

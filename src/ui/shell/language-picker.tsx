@@ -37,7 +37,6 @@ export function LanguagePicker({ className }: { className?: string }) {
       value={locale}
       onChange={(e) => change(e.target.value)}
       aria-label={intl.formatMessage({ id: 'app.language' })}
-      data-testid="language-picker"
     >
       {LOCALES.map((l) => (
         <option key={l} value={l} lang={l}>

@@ -37,7 +37,6 @@ export default function Notifications() {
           key={n.id}
           open
           onOpenChange={(open) => !open && ref.send({ type: 'DISMISS', id: n.id })}
-          data-testid="notification"
           data-kind={n.kind}
           className={cn('relative min-w-0 rounded-md border border-border border-s-4 bg-card p-4 pe-10 shadow-lg', KIND[n.kind])}
         >
@@ -55,7 +54,6 @@ export default function Notifications() {
       {/* the toasts are in arrival order (Radix portals each into the list as it comes): shown bottom up */}
       <Toast.Viewport
         label={intl.formatMessage({ id: 'notify.region' })}
-        data-testid="notifications"
         className="fixed bottom-0 end-0 z-[60] flex w-full max-w-sm flex-col-reverse gap-2 p-4 outline-none [body:has([data-testid=cookie-banner])_&]:bottom-28 sm:[body:has([data-testid=cookie-banner])_&]:bottom-16"
       />
     </Toast.Provider>

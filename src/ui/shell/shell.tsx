@@ -45,7 +45,7 @@ function useDocumentTitle(kingdomName: string) {
 
 function Brand({ kingdomName }: { kingdomName: string }) {
   return (
-    <Link href="/" className="flex h-14 min-w-0 items-center gap-2 border-b border-border px-5 text-lg font-bold" data-testid="brand">
+    <Link href="/" className="flex h-14 min-w-0 items-center gap-2 border-b border-border px-5 text-lg font-bold">
       <svg viewBox="0 0 32 32" className="h-6 w-6 shrink-0 text-primary" aria-hidden="true">
         <path fill="currentColor" d="M4 26h24l-2-14-6 5-4-9-4 9-6-5z" />
       </svg>
@@ -91,11 +91,11 @@ function ShellFrame({ children }: { children: ReactNode }) {
 
   return (
     <div className="flex min-h-screen" data-layout={layoutType} data-nav-style={navStyle}>
-      <aside data-testid="sidebar" aria-label={intl.formatMessage({ id: 'app.sidebar' })} className="sticky top-0 hidden h-screen w-64 shrink-0 flex-col border-e border-border bg-sidebar lg:flex">
+      <aside aria-label={intl.formatMessage({ id: 'app.sidebar' })} className="sticky top-0 hidden h-screen w-64 shrink-0 flex-col border-e border-border bg-sidebar lg:flex">
         <SidebarBody rank={rank} kingdomName={kingdomName} />
       </aside>
       <Sheet open={expanded} onOpenChange={(open) => navigation.send({ type: open ? 'OPEN' : 'CLOSE' })}>
-        <SheetContent data-testid="drawer" aria-describedby={undefined}>
+        <SheetContent aria-describedby={undefined}>
           <SheetTitle className="sr-only">
             <FormattedMessage id="app.name" />
           </SheetTitle>
@@ -114,7 +114,6 @@ function ShellFrame({ children }: { children: ReactNode }) {
             className="flex h-9 w-9 cursor-pointer items-center justify-center rounded-md hover:bg-muted lg:hidden"
             aria-label={intl.formatMessage({ id: expanded ? 'app.closeMenu' : 'app.openMenu' })}
             aria-expanded={expanded}
-            data-testid="menu-button"
             onClick={() => navigation.send({ type: 'TOGGLE' })}
           >
             <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true">

@@ -30,7 +30,6 @@ export function UserPopover() {
     <Popover open={open} onOpenChange={setOpen}>
       <PopoverTrigger
         aria-label={intl.formatMessage({ id: 'app.userMenu' })}
-        data-testid="user-popover-trigger"
         className="flex h-9 w-9 cursor-pointer items-center justify-center rounded-full bg-primary text-sm font-semibold uppercase text-primary-foreground"
       >
         {username.slice(0, 1) || '?'}
@@ -47,7 +46,6 @@ export function UserPopover() {
         {recorder && (
           <button
             type="button"
-            data-testid="download-log"
             onClick={() => {
               setOpen(false);
               downloadLog(recorder);

@@ -8,10 +8,10 @@ import { cva, type VariantProps } from 'class-variance-authority';
 // Table cells the statistics, KvK, migrants and automatic points tables share.
 
 /** A stat in a table: readable at a glance (1.2B), exact on hover, at the inline end. */
-export function NumCell({ value, signed, className, testId }: { value: number | null | undefined; signed?: boolean; className?: string; testId?: string }) {
+export function NumCell({ value, signed, className }: { value: number | null | undefined; signed?: boolean; className?: string }) {
   return (
     <Td className={cn('text-end', className)}>
-      <Num value={value} signed={signed} testId={testId} />
+      <Num value={value} signed={signed} />
     </Td>
   );
 }

@@ -87,5 +87,5 @@ export default function Chart({ xs, series, height = 240, label, wholeNumbers = 
     };
   }, [xs, series, height, locale, intl, theme, wholeNumbers]);
 
-  return <div ref={box} role="img" aria-label={label} dir="ltr" className="kingdom-chart w-full min-w-0" data-testid="chart" />;
+  return <div ref={box} role="img" aria-label={label} dir="ltr" className="kingdom-chart w-full min-w-0" />;
 }

@@ -17,10 +17,10 @@ export function StatsGrid({ history, stats = PROFILE_STATS }: { history: History
   const latest = history[history.length - 1];
   if (!latest) return null;
   return (
-    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3" data-testid="governor-stats">
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-3">
       {stats.map((stat) => (
-        <StatTile key={stat} labelId={`stat.${stat}`} testId={`stat-${stat}`} raised={false}>
-          <Num value={latest[stat]} className="text-xl font-semibold" testId={`stat-${stat}-value`} />
+        <StatTile key={stat} labelId={`stat.${stat}`} raised={false}>
+          <Num value={latest[stat]} className="text-xl font-semibold" />
           <Change value={lastChange(history.map((h) => h[stat]))} />
         </StatTile>
       ))}
@@ -60,9 +60,9 @@ export function KillsBars({ entry }: { entry: HistoryEntry }) {
     );
   }
   return (
-    <ul className="grid gap-3" data-testid="kills-by-tier">
+    <ul className="grid gap-3">
       {tiers.map((t) => (
-        <li key={t.tier} className="grid grid-cols-[3.5rem_minmax(0,1fr)_8.5rem] items-center gap-3 text-sm" data-testid={`kills-${t.tier}`}>
+        <li key={t.tier} className="grid grid-cols-[3.5rem_minmax(0,1fr)_8.5rem] items-center gap-3 text-sm">
           <span className="font-medium">
             <FormattedMessage id={`stat.${t.tier}`} />
           </span>

@@ -61,7 +61,7 @@ function MarkForm({ seasonId, governor, initialMark, initialReason, onDone }: { 
         <FormattedMessage id="kvk.mark.title" values={{ name: <bdi>{governor.name || `#${governor.governorId}`}</bdi> }} />
       </DialogHeader>
       <DialogBody>
-        <form className="grid gap-4" onSubmit={submit} noValidate data-testid="mark-form">
+        <form className="grid gap-4" onSubmit={submit} noValidate>
           <fieldset className="grid gap-2">
             <legend className="mb-1 text-sm font-medium">
               <FormattedMessage id="kvk.mark.kind" />

@@ -27,10 +27,10 @@ export function StatusTag({ status, className }: { status: KvkStatus; className?
 }
 
 /** A progress bar (0–100, computed by the server) with its percentage, named for screen readers. */
-export function ProgressBar({ value, labelId, testId }: { value: number; labelId: string; testId?: string }) {
+export function ProgressBar({ value, labelId }: { value: number; labelId: string }) {
   const intl = useIntl();
   return (
-    <span className="flex min-w-0 items-center gap-2" data-testid={testId} data-value={value}>
+    <span className="flex min-w-0 items-center gap-2" data-value={value}>
       <Progress
         value={value}
         className="h-2 min-w-12 flex-1"

@@ -3,11 +3,11 @@ import { cn } from '../../lib/cn';
 import { compactNumber, exactNumber } from '../../lib/stats-format';
 
 /** A number readable at a glance (1.2B) with the exact value on hover; "—" when not scanned. */
-export function Num({ value, signed = false, className, testId }: { value: number | null | undefined; signed?: boolean; className?: string; testId?: string }) {
+export function Num({ value, signed = false, className }: { value: number | null | undefined; signed?: boolean; className?: string }) {
   const { locale } = useIntl();
   if (value === null || value === undefined) {
     return (
-      <span className={cn('text-muted-foreground', className)} data-testid={testId}>
+      <span className={cn('text-muted-foreground', className)}>
         —
       </span>
     );
@@ -15,7 +15,7 @@ export function Num({ value, signed = false, className, testId }: { value: numbe
   const exact = exactNumber(value, locale, signed);
   const short = compactNumber(value, locale, signed);
   return (
-    <bdi className={cn('tabular-nums', className)} title={short === exact ? undefined : exact} data-testid={testId} data-value={value}>
+    <bdi className={cn('tabular-nums', className)} title={short === exact ? undefined : exact} data-value={value}>
       {short}
     </bdi>
   );

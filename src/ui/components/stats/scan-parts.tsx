@@ -67,7 +67,7 @@ export function GovernorLink({ governorId, name, className }: { governorId: numb
 
 export function Empty({ textId, children }: { textId: string; children?: ReactNode }) {
   return (
-    <p className="text-sm text-muted-foreground" data-testid="stats-empty">
+    <p className="text-sm text-muted-foreground">
       <FormattedMessage id={textId} />
       {children}
     </p>

@@ -9,9 +9,9 @@ const tileVariants = cva('min-w-0 rounded-lg border border-border bg-card p-3', 
 });
 
 /** A figure in a grid of figures (a `<dl>`): its name, then its value and what goes with it (a change, a share). */
-export function StatTile({ labelId, testId, raised, className, children }: { labelId: string; testId?: string; className?: string; children: ReactNode } & VariantProps<typeof tileVariants>) {
+export function StatTile({ labelId, raised, className, children }: { labelId: string; className?: string; children: ReactNode } & VariantProps<typeof tileVariants>) {
   return (
-    <div className={cn(tileVariants({ raised }), className)} data-testid={testId}>
+    <div className={cn(tileVariants({ raised }), className)}>
       <dt className="truncate text-xs text-muted-foreground">
         <FormattedMessage id={labelId} />
       </dt>

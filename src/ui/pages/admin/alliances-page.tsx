@@ -71,7 +71,7 @@ function AllianceLine({ row }: { row: AllianceRow }) {
   });
   const nameId = `alliance-name-${row.tag}`;
   return (
-    <CardRow data-testid="alliance-row" className="max-md:grid-cols-3">
+    <CardRow className="max-md:grid-cols-3">
       <Td className="font-medium max-md:col-span-2 max-md:px-1">
         <bdi>{row.tag}</bdi>
       </Td>

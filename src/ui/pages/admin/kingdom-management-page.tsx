@@ -63,7 +63,7 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
                     onCancel={() => setEditing(null)}
                   />
                 ) : (
-                  <CardRow key={k.number} data-testid="kingdom-row">
+                  <CardRow key={k.number}>
                     <Td className="max-md:px-1">
                       <span className="flex items-center gap-2">
                         <bdi dir="ltr" className="font-semibold tabular-nums">
@@ -169,7 +169,7 @@ function EditRow({ kingdom, onDone, onCancel }: { kingdom: Kingdom; onDone: () =
   const [camp, setCamp] = useState(kingdom.camp);
   const save = useMutation({ mutationFn: () => admin.editKingdom(kingdom.number, { name: name.trim(), camp: camp.trim() }), onSuccess: onDone });
   return (
-    <CardRow data-testid="kingdom-row" className="max-md:grid-cols-none max-md:gap-2">
+    <CardRow className="max-md:grid-cols-none max-md:gap-2">
       <Td className="max-md:px-1">
         <bdi dir="ltr" className="font-semibold tabular-nums">
           {kingdom.number}

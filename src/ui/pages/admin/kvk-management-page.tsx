@@ -160,7 +160,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
     </Field>
   );
   return (
-    <Card className="min-w-0" aria-labelledby="kvk-editor-title" data-testid="kvk-editor">
+    <Card className="min-w-0" aria-labelledby="kvk-editor-title">
       <CardTitle id="kvk-editor-title">
         {season ? <FormattedMessage id="kvk.edit.title" values={{ name: <bdi>{season.name}</bdi> }} /> : <FormattedMessage id="kvk.new.title" />}
       </CardTitle>
@@ -193,7 +193,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
           hintId="kvk.brackets.hint"
           action={<AddButton labelId="kvk.brackets.add" disabled={draft.brackets.length >= KVK_MAX_BRACKETS} onClick={() => set({ brackets: [...draft.brackets, { minPower: '', kills: '', deads: '' }] })} />}
         >
-          <Table minWidth="30rem" className="relative" data-testid="kvk-brackets">
+          <Table minWidth="30rem" className="relative">
             <TableHead columns={['kvk.brackets.fromPower', 'kvk.brackets.kills', 'kvk.brackets.deads', { id: 'kvk.col.actions', srOnly: true }]} />
             <tbody>
               {draft.brackets.map((b, i) => {
@@ -209,7 +209,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
                   </Td>
                 );
                 return (
-                  <tr key={i} data-testid="kvk-bracket">
+                  <tr key={i}>
                     {cell('minPower', 'kvk.brackets.fromPowerOf')}
                     {cell('kills', 'kvk.brackets.killsOf')}
                     {cell('deads', 'kvk.brackets.deadsOf')}
@@ -231,7 +231,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
           action={<AddButton labelId="kvk.windows.add" disabled={draft.windows.length >= KVK_MAX_WINDOWS} onClick={() => set({ windows: [...draft.windows, { name: '', fromScanId: '', toScanId: '' }] })} />}
         >
           {draft.windows.map((w, i) => (
-            <div key={i} className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]" data-testid="kvk-window">
+            <div key={i} className="grid gap-2 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]">
               <Input
                 value={w.name}
                 maxLength={KVK_WINDOW_NAME_MAX}
@@ -274,7 +274,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
           <Button type="button" variant="outline" onClick={onCancel}>
             <FormattedMessage id="stats.cancel" />
           </Button>
-          <Button type="submit" disabled={save.isPending} data-testid="kvk-save">
+          <Button type="submit" disabled={save.isPending}>
             <FormattedMessage id={season ? 'kvk.save' : 'kvk.create'} />
           </Button>
         </div>
@@ -292,7 +292,7 @@ function Marks({ season }: { season: Season }) {
   const [governorId, setGovernorId] = useState('');
   const [marking, setMarking] = useState<{ governorId: number; name: string } | null>(null);
   return (
-    <Card className="min-w-0" aria-labelledby="kvk-marks-title" data-testid="kvk-marks">
+    <Card className="min-w-0" aria-labelledby="kvk-marks-title">
       <CardTitle id="kvk-marks-title">
         <FormattedMessage id="kvk.marks.title" values={{ name: <bdi>{season.name}</bdi> }} />
       </CardTitle>
@@ -317,7 +317,7 @@ function Marks({ season }: { season: Season }) {
           <TableHead columns={['stat.governor', 'kvk.col.status', 'kvk.mark.reason', 'kvk.marks.by', { id: 'kvk.col.actions', srOnly: true }]} />
           <TableBody>
             {marks.data.map((m) => (
-              <tr key={m.governorId} data-testid="kvk-mark-row">
+              <tr key={m.governorId}>
                 <Td>
                   <GovernorLink governorId={m.governorId} name={m.name} />
                 </Td>
@@ -365,7 +365,6 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
             setSaved(null);
           }}
           disabled={scanList.length === 0}
-          data-testid="kvk-new"
         >
           <FormattedMessage id="kvk.new" />
         </Button>
@@ -393,7 +392,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
           onCancel={() => setEditing(null)}
         />
       )}
-      <Card className="min-w-0" data-testid="kvk-seasons">
+      <Card className="min-w-0">
         <CardTitle>
           <FormattedMessage id="kvk.seasons" />
         </CardTitle>
@@ -404,7 +403,7 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
             <TableHead columns={['kvk.name', 'kvk.startScan', 'kvk.endScan', { id: 'kvk.col.marks', end: true }, { id: 'kvk.col.actions', srOnly: true }]} />
             <TableBody>
               {list.map((s) => (
-                <tr key={s.id} data-testid="kvk-season-row">
+                <tr key={s.id}>
                   <Td>
                     <bdi className="font-medium">{s.name}</bdi>
                     <span className={s.running ? 'ms-2 text-xs text-success' : 'ms-2 text-xs text-muted-foreground'}>
@@ -426,7 +425,6 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
                         setEditing(s.id);
                         setSaved(null);
                       }}
-                      data-testid="kvk-edit"
                     >
                       <FormattedMessage id="kvk.edit" />
                     </Button>

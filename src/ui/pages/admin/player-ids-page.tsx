@@ -65,7 +65,7 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
             {/* on phones each link is a card: every action stays on screen */}
             <tbody className="max-md:grid max-md:gap-3">
               {links.data?.links.map((link) => (
-                <CardRow key={link.governorId} data-testid="player-link">
+                <CardRow key={link.governorId}>
                   <Td className="max-md:px-1">
                     <GovernorName governorId={link.governorId} name={link.name} />
                   </Td>

@@ -35,9 +35,9 @@ function fromLocalInput(value: string): number | null {
   return Number.isNaN(ms) ? null : ms;
 }
 
-function Section({ titleId, count, children, testId }: { titleId: string; count: number; children: ReactNode; testId: string }) {
+function Section({ titleId, count, children }: { titleId: string; count: number; children: ReactNode }) {
   return (
-    <details className="rounded-md border border-border p-3" data-testid={testId} open={count > 0 && count <= 20}>
+    <details className="rounded-md border border-border p-3" open={count > 0 && count <= 20}>
       <summary className="cursor-pointer text-sm font-medium">
         <FormattedMessage id={titleId} values={{ count }} />
       </summary>
@@ -61,7 +61,7 @@ function Issues({ issues, kind }: { issues: ScanIssue[]; kind: 'error' | 'warnin
     <>
       <ul className="grid gap-1 text-sm">
         {issues.slice(0, LIST_MAX).map((issue, i) => (
-          <li key={`${issue.row}-${i}`} className="flex flex-wrap gap-x-2" data-testid={`scan-${kind}`}>
+          <li key={`${issue.row}-${i}`} className="flex flex-wrap gap-x-2">
             <span className="tabular-nums text-muted-foreground">
               <FormattedMessage id="scans.row" values={{ row: issue.row }} />
             </span>
@@ -142,14 +142,14 @@ function PreviewView({ preview: first, onApplied, onDiscard }: { preview: ScanPr
   });
   const hasErrors = preview.errors.length > 0;
   return (
-    <div className="grid gap-4" data-testid="scan-preview">
+    <div className="grid gap-4">
       <div className="grid gap-4 sm:grid-cols-[minmax(0,16rem)_minmax(0,1fr)]">
         <div className="grid content-start gap-1.5">
           <Label htmlFor="scan-taken-at">
             <FormattedMessage id="scans.takenAt" />
           </Label>
-          <Input id="scan-taken-at" type="datetime-local" className="dark:[color-scheme:dark]" value={when} onChange={(e) => setWhen(e.target.value)} aria-describedby="scan-taken-at-from" data-testid="scan-taken-at" />
-          <p id="scan-taken-at-from" className="text-xs text-muted-foreground" data-testid="scan-taken-at-from">
+          <Input id="scan-taken-at" type="datetime-local" className="dark:[color-scheme:dark]" value={when} onChange={(e) => setWhen(e.target.value)} aria-describedby="scan-taken-at-from" />
+          <p id="scan-taken-at-from" className="text-xs text-muted-foreground">
             {preview === first ? (
               <FormattedMessage id={FROM_IDS[first.takenAtFrom]} values={{ sheet: first.sheet ?? '' }} />
             ) : (
@@ -157,20 +157,20 @@ function PreviewView({ preview: first, onApplied, onDiscard }: { preview: ScanPr
             )}
           </p>
         </div>
-        <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="scan-counts">
+        <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4">
           {(
             [
-              ['scans.count.rows', preview.rows, 'count-rows'],
-              ['scans.count.valid', preview.valid, 'count-valid'],
-              ['scans.count.errors', preview.errors.length, 'count-errors'],
-              ['scans.count.warnings', preview.warnings.length, 'count-warnings'],
+              ['scans.count.rows', preview.rows],
+              ['scans.count.valid', preview.valid],
+              ['scans.count.errors', preview.errors.length],
+              ['scans.count.warnings', preview.warnings.length],
             ] as const
-          ).map(([id, n, testId]) => (
+          ).map(([id, n]) => (
             <div key={id} className="rounded-md bg-muted/60 p-2">
               <dt className="text-xs text-muted-foreground">
                 <FormattedMessage id={id} />
               </dt>
-              <dd className="text-lg font-semibold tabular-nums" data-testid={testId}>
+              <dd className="text-lg font-semibold tabular-nums">
                 <FormattedNumber value={n} />
               </dd>
             </div>
@@ -191,7 +191,7 @@ function PreviewView({ preview: first, onApplied, onDiscard }: { preview: ScanPr
           )}
         </span>
       </p>
-      <Section titleId="scans.columns" count={preview.columns.found.length} testId="scan-columns">
+      <Section titleId="scans.columns" count={preview.columns.found.length}>
         <p className="flex flex-wrap gap-1.5 text-xs">
           {preview.columns.found.map((c) => (
             <span key={c.header} className="rounded bg-muted px-1.5 py-0.5" title={c.stat}>
@@ -200,24 +200,24 @@ function PreviewView({ preview: first, onApplied, onDiscard }: { preview: ScanPr
           ))}
         </p>
         {preview.columns.ignored.length > 0 && (
-          <p className="mt-2 text-xs text-muted-foreground" data-testid="scan-ignored">
+          <p className="mt-2 text-xs text-muted-foreground">
             <FormattedMessage id="scans.ignored" values={{ columns: preview.columns.ignored.join(', ') }} />
           </p>
         )}
       </Section>
-      <Section titleId="scans.newGovernors" count={preview.governors.new.length} testId="scan-new">
+      <Section titleId="scans.newGovernors" count={preview.governors.new.length}>
         <Governors list={preview.governors.new} kind="new" />
       </Section>
-      <Section titleId="scans.renamed" count={preview.governors.renamed.length} testId="scan-renamed">
+      <Section titleId="scans.renamed" count={preview.governors.renamed.length}>
         <Governors list={preview.governors.renamed} kind="renamed" />
       </Section>
-      <Section titleId="scans.moved" count={preview.governors.changedAlliance.length} testId="scan-moved">
+      <Section titleId="scans.moved" count={preview.governors.changedAlliance.length}>
         <Governors list={preview.governors.changedAlliance} kind="moved" />
       </Section>
-      <Section titleId="scans.errors" count={preview.errors.length} testId="scan-errors">
+      <Section titleId="scans.errors" count={preview.errors.length}>
         <Issues issues={preview.errors} kind="error" />
       </Section>
-      <Section titleId="scans.warnings" count={preview.warnings.length} testId="scan-warnings">
+      <Section titleId="scans.warnings" count={preview.warnings.length}>
         <Issues issues={preview.warnings} kind="warning" />
       </Section>
       {hasErrors && (
@@ -228,12 +228,12 @@ function PreviewView({ preview: first, onApplied, onDiscard }: { preview: ScanPr
       <QueryError error={apply.error} />
       <div className="flex flex-wrap gap-2">
         {!hasErrors && (
-          <Button disabled={apply.isPending || comparing || edited === null || preview.valid === 0} onClick={() => apply.mutate(false)} data-testid="scan-apply">
+          <Button disabled={apply.isPending || comparing || edited === null || preview.valid === 0} onClick={() => apply.mutate(false)}>
             <FormattedMessage id="scans.apply" values={{ count: preview.valid }} />
           </Button>
         )}
         {hasErrors && (
-          <Button disabled={apply.isPending || comparing || edited === null || preview.valid === 0} onClick={() => apply.mutate(true)} data-testid="scan-apply-skip">
+          <Button disabled={apply.isPending || comparing || edited === null || preview.valid === 0} onClick={() => apply.mutate(true)}>
             <FormattedMessage id="scans.applySkip" />
           </Button>
         )}
@@ -273,7 +273,7 @@ function ImportCard() {
   }
 
   return (
-    <Card data-testid="scan-import">
+    <Card>
       <CardTitle>
         <FormattedMessage id="scans.import" />
       </CardTitle>
@@ -289,7 +289,6 @@ function ImportCard() {
           setDragging(false);
           choose(e.dataTransfer.files[0]);
         }}
-        data-testid="scan-drop"
       >
         <p className="text-sm text-muted-foreground">
           <FormattedMessage id="scans.hint" />
@@ -305,14 +304,13 @@ function ImportCard() {
           tabIndex={-1}
           aria-hidden="true"
           onChange={(e) => choose(e.target.files?.[0])}
-          data-testid="scan-file"
         />
         <span dir="auto" className="max-w-full truncate text-sm">
           {fileName ?? <FormattedMessage id="scans.noFile" />}
         </span>
       </div>
       {progress?.phase === 'sending' && (
-        <div role="status" className="mb-4 grid gap-1.5" data-testid="scan-uploading">
+        <div role="status" className="mb-4 grid gap-1.5">
           <span className="text-sm text-muted-foreground">
             <FormattedMessage id="scans.uploading" values={{ percent: Math.round(progress.fraction * 100) }} />
           </span>
@@ -320,14 +318,14 @@ function ImportCard() {
         </div>
       )}
       {progress?.phase === 'reading' && (
-        <div role="status" className="mb-4 flex items-center gap-2 text-sm text-muted-foreground" data-testid="scan-reading">
+        <div role="status" className="mb-4 flex items-center gap-2 text-sm text-muted-foreground">
           <Spinner className="h-4 w-4" />
           <FormattedMessage id="scans.reading" />
         </div>
       )}
       <QueryError error={preview.error} />
       {applied && (
-        <Alert variant="success" data-testid="scan-applied" className="mb-3">
+        <Alert variant="success" className="mb-3">
           <FormattedMessage id="scans.applied" values={{ id: applied.id, rows: applied.rows, date: <FormattedDate value={applied.takenAt} dateStyle="medium" /> }} />
         </Alert>
       )}
@@ -365,7 +363,7 @@ function ScansList() {
   });
   const list = scans.data?.scans ?? [];
   return (
-    <Card data-testid="scans-list">
+    <Card>
       <CardTitle>
         <FormattedMessage id="scans.list" />
       </CardTitle>
@@ -392,7 +390,7 @@ function ScansList() {
           </thead>
           <tbody className="divide-y divide-border">
             {list.map((s) => (
-              <tr key={s.id} data-testid="scan-row">
+              <tr key={s.id}>
                 <Td className="whitespace-nowrap">
                   <FormattedDate value={s.takenAt} dateStyle="medium" timeStyle="short" />
                   <span className="ms-1 text-xs text-muted-foreground">#{s.id}</span>
@@ -410,7 +408,7 @@ function ScansList() {
                   <bdi>{s.uploadedBy ?? intl.formatMessage({ id: 'scans.bot' })}</bdi>
                 </Td>
                 <Td className="text-end">
-                  <Button size="sm" variant="outline" onClick={() => setDoomed(s)} data-testid="scan-delete">
+                  <Button size="sm" variant="outline" onClick={() => setDoomed(s)}>
                     <FormattedMessage id="scans.delete" />
                   </Button>
                 </Td>

@@ -134,7 +134,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
             {/* on phones and tablets each account is a card: every action stays on screen */}
             <tbody className="max-lg:grid max-lg:gap-3 lg:divide-y lg:divide-border">
               {list.data?.users.map((user) => (
-                <CardRow key={user.username} data-testid="account-row" data-username={user.username} until="lg" className="max-lg:gap-y-1">
+                <CardRow key={user.username} data-username={user.username} until="lg" className="max-lg:gap-y-1">
                   <Td className="max-lg:col-span-2 max-lg:px-1 lg:max-w-72">
                     <div className="grid min-w-0">
                       <span className="flex flex-wrap items-center gap-2">
@@ -194,7 +194,7 @@ export default function UsersPage({ titleId }: { titleId: string }) {
                       <dt className="whitespace-nowrap text-muted-foreground">
                         <FormattedMessage id="admin.users.lastSeen" />
                       </dt>
-                      <dd data-testid="last-seen">
+                      <dd>
                         <When at={user.lastSeenAt} />
                       </dd>
                     </dl>

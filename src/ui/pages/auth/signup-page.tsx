@@ -46,7 +46,7 @@ export default function SignUpPage() {
         }}
       >
         {state === 'success' && (
-          <Alert variant="success" data-testid="signup-success">
+          <Alert variant="success">
             <FormattedMessage id="signup.success" />
             <div className="mt-2 flex flex-wrap items-center gap-3">
               <span className="text-foreground/80">
@@ -61,7 +61,7 @@ export default function SignUpPage() {
           </Alert>
         )}
         {state === 'error' && (
-          <Alert variant="error" data-testid="signup-error">
+          <Alert variant="error">
             <FormattedMessage id="signup.error" />
             {serverError && (
               <div className="mt-1 text-foreground/80">{SERVER_TEXTS[serverError] ? <FormattedMessage id={SERVER_TEXTS[serverError]} /> : serverError}</div>

@@ -11,16 +11,14 @@ export function ErrorPage({
   textId,
   detailId,
   onRetry,
-  testId = `error-${code}`,
 }: {
   code?: 403 | 404 | 500;
   textId: string;
   detailId?: string;
   onRetry?: () => void;
-  testId?: string;
 }) {
   return (
-    <div role={onRetry && 'alert'} className="flex min-h-[60vh] flex-col items-center justify-center gap-4 px-4 text-center" data-testid={testId}>
+    <div role={onRetry && 'alert'} className="flex min-h-[60vh] flex-col items-center justify-center gap-4 px-4 text-center">
       {code ? <p className="text-7xl font-bold text-primary">{code}</p> : <span aria-hidden="true" className="h-3 w-3 rounded-full bg-danger" />}
       <h1 className="max-w-md text-xl font-semibold">
         <FormattedMessage id={textId} />
@@ -62,8 +60,8 @@ export function ServerErrorPage() {
 export function ContentError({ error, onRetry }: { error: unknown; onRetry: () => void }) {
   const unreachable = isUnreachable(error);
   return unreachable ? (
-    <ErrorPage textId="topbar.disconnected" detailId="content.unreachable" onRetry={onRetry} testId="content-error" />
+    <ErrorPage textId="topbar.disconnected" detailId="content.unreachable" onRetry={onRetry} />
   ) : (
-    <ErrorPage code={500} textId="error.500" detailId="content.failed" onRetry={onRetry} testId="content-error" />
+    <ErrorPage code={500} textId="error.500" detailId="content.failed" onRetry={onRetry} />
   );
 }

@@ -30,7 +30,7 @@ function AccountCard() {
       <CardTitle>
         <FormattedMessage id="settings.account" />
       </CardTitle>
-      <dl className="grid gap-3 sm:grid-cols-2" data-testid="account-details">
+      <dl className="grid gap-3 sm:grid-cols-2">
         {rows.map(([id, value]) => (
           <div key={id} className="min-w-0">
             <dt className="text-xs text-muted-foreground">
@@ -86,7 +86,7 @@ function PasswordCard() {
       <CardTitle>
         <FormattedMessage id="settings.changePassword" />
       </CardTitle>
-      <form noValidate className="grid max-w-md gap-4" onSubmit={submit} aria-label={intl.formatMessage({ id: 'settings.changePassword' })} data-testid="password-form">
+      <form noValidate className="grid max-w-md gap-4" onSubmit={submit} aria-label={intl.formatMessage({ id: 'settings.changePassword' })}>
         {outcome?.ok && (
           <Alert variant="success">
             <FormattedMessage id="settings.passwordChanged" />
@@ -139,7 +139,7 @@ function DisplayCard() {
               <FormattedMessage id={prefix} />
             </Label>
             <Select value={values[key]} onValueChange={(value) => settings.send({ type: 'SET', settings: { [key]: value } })}>
-              <SelectTrigger id={`setting-${key}`} className="w-full" data-testid={`setting-${key}`}>
+              <SelectTrigger id={`setting-${key}`} className="w-full">
                 <SelectValue />
               </SelectTrigger>
               <SelectContent>

@@ -21,14 +21,14 @@ export function BiddingHistory() {
   const { sales, pageSize, total } = history.data ?? { sales: [], pageSize: 0, total: 0 };
   if (history.isSuccess && total === 0) {
     return (
-      <p className="text-sm" data-testid="no-winning-bids">
+      <p className="text-sm">
         <FormattedMessage id="profile.noWinningBids" />
       </p>
     );
   }
   return (
     <>
-      <Table minWidth="28rem" data-testid="bidding-history" loading={history.isPending} columns={3} skeletonRows={3}>
+      <Table minWidth="28rem" loading={history.isPending} columns={3} skeletonRows={3}>
         <thead>
           <tr>
             {['item', 'price', 'date'].map((c) => (
@@ -40,11 +40,11 @@ export function BiddingHistory() {
         </thead>
         <tbody className="divide-y divide-border">
           {sales.map((s) => (
-            <tr key={s.itemId} data-testid="won-item">
+            <tr key={s.itemId}>
               <Td dir="auto" className="text-start font-medium">
                 {s.itemName}
               </Td>
-              <Td className="tabular-nums" data-testid="won-price">
+              <Td className="tabular-nums">
                 <FormattedNumber value={s.amount} />
               </Td>
               <Td className="whitespace-nowrap text-xs">

@@ -21,13 +21,13 @@ export default function GroupsPage({ titleId }: { titleId: string }) {
         {groups.isError && <QueryError error={groups.error} />}
         {groups.isSuccess &&
           (groups.data.length === 0 ? (
-            <p className="text-sm" data-testid="no-groups">
+            <p className="text-sm">
               <FormattedMessage id="myGroups.none" />
             </p>
           ) : (
-            <ul className="flex flex-wrap gap-2" data-testid="my-groups">
+            <ul className="flex flex-wrap gap-2">
               {groups.data.map((g) => (
-                <li key={g} dir="auto" className="rounded-full bg-muted px-3 py-1 text-sm font-medium" data-testid="my-group">
+                <li key={g} dir="auto" className="rounded-full bg-muted px-3 py-1 text-sm font-medium">
                   {g}
                 </li>
               ))}

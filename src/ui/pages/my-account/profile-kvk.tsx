@@ -7,7 +7,7 @@ import { KvkAlert, ProgressBar, StatusTag } from '../../components/stats/kvk-par
 import { Num } from '../../components/stats/num';
 
 /** A requirement of the governor's bracket: done of required, and the progress bar. */
-function RequirementTile({ labelId, done, required, progress, progressLabelId, testId }: { labelId: string; done: number | null; required: number; progress: number; progressLabelId: string; testId: string }) {
+function RequirementTile({ labelId, done, required, progress, progressLabelId }: { labelId: string; done: number | null; required: number; progress: number; progressLabelId: string }) {
   return (
     <div className="min-w-0 rounded-lg border border-border p-3">
       <dt className="text-xs text-muted-foreground">
@@ -17,7 +17,7 @@ function RequirementTile({ labelId, done, required, progress, progressLabelId, t
         <span className="text-sm">
           <FormattedMessage id="kvk.profile.ofRequired" values={{ done: <Num value={done} />, required: <Num value={required} /> }} />
         </span>
-        <ProgressBar value={progress} labelId={progressLabelId} testId={testId} />
+        <ProgressBar value={progress} labelId={progressLabelId} />
       </dd>
     </div>
   );
@@ -35,7 +35,7 @@ export function ProfileKvk() {
   const data = me.data;
   if (!data?.season) return null;
   return (
-    <Card className="min-w-0" aria-labelledby="profile-kvk-title" data-testid="profile-kvk">
+    <Card className="min-w-0" aria-labelledby="profile-kvk-title">
       <CardTitle id="profile-kvk-title" className="mb-1">
         <FormattedMessage id="kvk.profile.title" values={{ name: <bdi>{data.season.name}</bdi> }} />
       </CardTitle>
@@ -50,7 +50,7 @@ export function ProfileKvk() {
         )}
       </p>
       {data.governors.length === 0 ? (
-        <p className="text-sm text-muted-foreground" data-testid="profile-kvk-none">
+        <p className="text-sm text-muted-foreground">
           <FormattedMessage id="kvk.profile.notInSeason" />
         </p>
       ) : (
@@ -58,7 +58,7 @@ export function ProfileKvk() {
           {data.governors.map((g) => {
             const kills = g.gains.t4Kills === null && g.gains.t5Kills === null ? null : (g.gains.t4Kills ?? 0) + (g.gains.t5Kills ?? 0);
             return (
-              <div key={g.governorId} className="grid gap-3" data-testid="profile-kvk-governor">
+              <div key={g.governorId} className="grid gap-3">
                 <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
                   <bdi className="font-semibold">{g.name}</bdi>
                   <StatusTag status={g.status} />
@@ -70,11 +70,11 @@ export function ProfileKvk() {
                       <FormattedMessage id="kvk.col.dkp" />
                     </dt>
                     <dd className="mt-1 text-xl font-semibold">
-                      <Num value={g.dkp} testId="profile-kvk-dkp" />
+                      <Num value={g.dkp} />
                     </dd>
                   </div>
-                  <RequirementTile labelId="kvk.profile.kills" done={kills} required={g.required.kills} progress={g.progress.kills} progressLabelId="kvk.col.killsProgress" testId="profile-kvk-kills" />
-                  <RequirementTile labelId="stat.deads" done={g.gains.deads} required={g.required.deads} progress={g.progress.deads} progressLabelId="kvk.col.deadsProgress" testId="profile-kvk-deads" />
+                  <RequirementTile labelId="kvk.profile.kills" done={kills} required={g.required.kills} progress={g.progress.kills} progressLabelId="kvk.col.killsProgress" />
+                  <RequirementTile labelId="stat.deads" done={g.gains.deads} required={g.required.deads} progress={g.progress.deads} progressLabelId="kvk.col.deadsProgress" />
                 </dl>
               </div>
             );

@@ -30,7 +30,7 @@ export default function ProfilePage() {
       </h1>
       <Card>
         <div className="flex flex-wrap items-center gap-3">
-          <bdi className="min-w-0 text-xl font-semibold wrap-anywhere" data-testid="profile-username">
+          <bdi className="min-w-0 text-xl font-semibold wrap-anywhere">
             {user.username}
           </bdi>
           <RankTag rank={user.rank} />
@@ -40,7 +40,7 @@ export default function ProfilePage() {
             <dt className="text-xs text-muted-foreground">
               <FormattedMessage id="settings.playerid" />
             </dt>
-            <dd className="font-medium" data-testid="profile-playerid">
+            <dd className="font-medium">
               {/* an id reads left to right, but sits where the reading direction puts it, under its label */}
               <bdi dir="ltr">{user.playerid}</bdi>
             </dd>
@@ -59,13 +59,13 @@ export default function ProfilePage() {
       <GovernorPicker governors={list} value={own?.governorId ?? null} onChange={setPicked} />
       <Tabs defaultValue="overview">
         <TabsList>
-          <TabsTrigger value="overview" data-testid="tab-overview">
+          <TabsTrigger value="overview">
             <FormattedMessage id="profile.tab.overview" />
           </TabsTrigger>
-          <TabsTrigger value="kills" data-testid="tab-kills">
+          <TabsTrigger value="kills">
             <FormattedMessage id="profile.tab.kills" />
           </TabsTrigger>
-          <TabsTrigger value="history" data-testid="tab-history">
+          <TabsTrigger value="history">
             <FormattedMessage id="profile.tab.history" />
           </TabsTrigger>
         </TabsList>

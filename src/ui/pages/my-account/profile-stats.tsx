@@ -27,7 +27,7 @@ function useHistory(own: OwnGovernor | null) {
 function Missing({ own }: { own: OwnGovernor | null }) {
   if (own && own.name !== null) return null;
   return (
-    <Card data-testid="profile-no-governor">
+    <Card>
       <p className="text-sm">
         <FormattedMessage id={own === null ? 'governor.notLinked' : 'governor.neverScanned'} values={{ id: <bdi dir="ltr">{own?.governorId}</bdi> }} />
       </p>
@@ -61,14 +61,14 @@ export function ProfileOverview({ own }: { own: OwnGovernor | null }) {
   const g = query.data;
   const latest = g?.history[g.history.length - 1];
   return (
-    <div className="grid gap-4" data-testid="profile-overview">
+    <div className="grid gap-4">
       <Missing own={own} />
       <QueryError error={query.error} />
       {query.isFetching && !g && <Spinner />}
       {g && latest && (
         <>
           <div className="flex flex-wrap items-baseline gap-x-3">
-            <bdi className="text-lg font-semibold" data-testid="profile-governor-name">
+            <bdi className="text-lg font-semibold">
               {g.name}
             </bdi>
             {g.alliance && <bdi className="rounded bg-muted px-2 py-0.5 text-sm">{g.alliance}</bdi>}
@@ -92,7 +92,7 @@ export function ProfileKills({ own }: { own: OwnGovernor | null }) {
   const query = useHistory(own);
   const latest = query.data?.history[query.data.history.length - 1];
   return (
-    <div className="grid gap-4" data-testid="profile-kills">
+    <div className="grid gap-4">
       <Missing own={own} />
       <QueryError error={query.error} />
       {query.isFetching && !query.data && <Spinner />}

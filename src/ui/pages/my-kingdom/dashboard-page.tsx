@@ -23,10 +23,10 @@ function Totals({ summary }: { summary: KingdomSummary }) {
   const { totals, change } = summary;
   if (!totals) return null;
   return (
-    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4" data-testid="kingdom-totals">
+    <dl className="grid grid-cols-2 gap-3 sm:grid-cols-4">
       {TOTALS.map((key) => (
-        <StatTile key={key} labelId={`stat.${key}`} testId={`total-${key}`}>
-          <Num value={totals[key]} className="text-xl font-semibold" testId={`total-${key}-value`} />
+        <StatTile key={key} labelId={`stat.${key}`}>
+          <Num value={totals[key]} className="text-xl font-semibold" />
           <Change value={change?.[key]} />
         </StatTile>
       ))}
@@ -45,7 +45,7 @@ function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort
     enabled: (!gain || compare !== undefined),
   });
   return (
-    <Card className="min-w-0" aria-label={intl.formatMessage({ id: titleId })} data-testid={`top-${gain ? 'gain' : sort}`}>
+    <Card className="min-w-0" aria-label={intl.formatMessage({ id: titleId })}>
       <CardTitle className="text-base">
         <FormattedMessage id={titleId} />
       </CardTitle>
@@ -72,7 +72,7 @@ function Alliances({ scan }: { scan?: number }) {
   const alliances = useQuery({ queryKey: ['stats', 'alliance-sums', scan], queryFn: () => scansApi.allianceSums(scan) });
   const intl = useIntl();
   return (
-    <Card className="min-w-0" data-testid="alliances">
+    <Card className="min-w-0">
       <CardTitle>
         <FormattedMessage id="dashboard.alliances" />
       </CardTitle>
@@ -116,7 +116,7 @@ function GovernorsCard({ scan, compare }: { scan?: number; compare?: number }) {
   const filters = useMemo(() => ({ scan, compare, q: debouncedQ, alliance: debouncedAlliance }), [scan, compare, debouncedQ, debouncedAlliance]);
   const sort = sorting[0];
   return (
-    <Card className="min-w-0" data-testid="governors">
+    <Card className="min-w-0">
       <CardHeader title={<FormattedMessage id="dashboard.governors" />}>
         <ExportCsvButton
           filename={`governors${scan ? `-${scan}` : ''}.csv`}
@@ -124,8 +124,8 @@ function GovernorsCard({ scan, compare }: { scan?: number; compare?: number }) {
         />
       </CardHeader>
       <div className="mb-3 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">
-        <GovernorSearch value={q} onChange={setQ} data-testid="governor-search" />
-        <AllianceFilter value={alliance} onChange={setAlliance} data-testid="alliance-filter" />
+        <GovernorSearch value={q} onChange={setQ} />
+        <AllianceFilter value={alliance} onChange={setAlliance} />
       </div>
       <GovernorsTable filters={filters} sorting={sorting} onSorting={setSorting} />
     </Card>
@@ -162,7 +162,7 @@ export default function DashboardPage({ titleId }: { titleId: string }) {
             <ScanField id="dashboard-compare" labelId="dashboard.compare" value={compare} onChange={setCompare} scans={list} defaultLabelId="dashboard.previous" />
           </div>
           {shown && (
-            <p className="text-sm text-muted-foreground" data-testid="dashboard-scans">
+            <p className="text-sm text-muted-foreground">
               <FormattedMessage
                 id={compared ? 'dashboard.showing' : 'dashboard.showingOne'}
                 values={{

@@ -23,7 +23,7 @@ export default function GovernorPage() {
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
       <div className="flex flex-wrap items-baseline gap-x-3 gap-y-1">
-        <h1 className="min-w-0 break-words text-2xl font-semibold" data-testid="governor-name">
+        <h1 className="min-w-0 break-words text-2xl font-semibold">
           {g ? <bdi>{g.name}</bdi> : <FormattedMessage id="governor.title" />}
         </h1>
         <span dir="ltr" className="tabular-nums text-muted-foreground">
@@ -67,7 +67,7 @@ export default function GovernorPage() {
               <CardTitle className="text-base">
                 <FormattedMessage id="governor.names" />
               </CardTitle>
-              <ul className="flex flex-wrap gap-2 text-sm" data-testid="governor-names">
+              <ul className="flex flex-wrap gap-2 text-sm">
                 {g.names.map((n) => (
                   <li key={n} className="rounded bg-muted px-2 py-0.5">
                     <bdi>{n}</bdi>
@@ -79,7 +79,7 @@ export default function GovernorPage() {
               <CardTitle className="text-base">
                 <FormattedMessage id="governor.alliances" />
               </CardTitle>
-              <ul className="flex flex-wrap gap-2 text-sm" aria-label={intl.formatMessage({ id: 'governor.alliances' })} data-testid="governor-alliances">
+              <ul className="flex flex-wrap gap-2 text-sm" aria-label={intl.formatMessage({ id: 'governor.alliances' })}>
                 {g.alliances.map((a) => (
                   <li key={a} className="rounded bg-muted px-2 py-0.5">
                     <bdi>{a || '—'}</bdi>
@@ -92,7 +92,7 @@ export default function GovernorPage() {
             <CardTitle className="text-base">
               <FormattedMessage id="governor.history" />
             </CardTitle>
-            <Table minWidth="60rem" data-testid="governor-history">
+            <Table minWidth="60rem">
               <thead>
                 <tr>
                   <Th>

@@ -134,7 +134,7 @@ export function GovernorsTable({ filters, sorting, onSorting }: { filters: Omit<
   return (
     <div className="grid gap-2">
       <QueryError error={pages.error} />
-      <p className="text-sm text-muted-foreground" role="status" data-testid="governors-total">
+      <p className="text-sm text-muted-foreground" role="status">
         <FormattedMessage id="dashboard.governorsTotal" values={{ count: total }} />
         {pages.isFetching && ' …'}
       </p>

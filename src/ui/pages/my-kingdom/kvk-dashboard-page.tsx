@@ -44,7 +44,7 @@ export function SeasonPicker({ seasons, value, onChange }: { seasons: Season[]; 
 function Period({ data }: { data: StandingsAnswer }) {
   const date = (at: number) => <FormattedDate value={at} dateStyle="medium" timeStyle="short" />;
   return (
-    <p className="text-sm text-muted-foreground" data-testid="kvk-period">
+    <p className="text-sm text-muted-foreground">
       {data.to ? (
         <FormattedMessage id="kvk.period" values={{ from: date(data.from.takenAt), to: date(data.to.takenAt) }} />
       ) : (
@@ -64,7 +64,7 @@ const COUNTS = ['governors', 'met', 'not-met', 'exempt', 'zeroed'] as const;
 
 function Counts({ counts, status, onStatus }: { counts: StandingsAnswer['counts']; status: string; onStatus: (s: string) => void }) {
   return (
-    <div className="grid grid-cols-2 gap-3 sm:grid-cols-5" data-testid="kvk-counts">
+    <div className="grid grid-cols-2 gap-3 sm:grid-cols-5">
       {COUNTS.map((key) => {
         const filter = key === 'governors' ? '' : key;
         const active = status === filter;
@@ -75,7 +75,6 @@ function Counts({ counts, status, onStatus }: { counts: StandingsAnswer['counts'
             aria-pressed={active}
             onClick={() => onStatus(filter)}
             className={cn('min-w-0 cursor-pointer rounded-lg border bg-card p-3 text-start shadow-sm hover:bg-muted', active ? 'border-primary ring-1 ring-primary' : 'border-border')}
-            data-testid={`kvk-count-${key}`}
           >
             <span className="block truncate text-xs text-muted-foreground">
               <FormattedMessage id={key === 'governors' ? 'kvk.count.governors' : `kvk.status.${key}`} />
@@ -127,7 +126,7 @@ function StandingsTable({
   const intl = useIntl();
   const h = (id: StandingSort, labelId: string, numeric = true) => <SortHeader id={id} labelId={labelId} sort={sort} order={order} onSort={onSort} numeric={numeric} />;
   return (
-    <Table minWidth="78rem" className="relative" aria-label={intl.formatMessage({ id: 'kvk.standings' })} data-testid="kvk-standings">
+    <Table minWidth="78rem" className="relative" aria-label={intl.formatMessage({ id: 'kvk.standings' })}>
       <thead>
         <tr>
           {h('name', 'stat.governor', false)}
@@ -150,7 +149,7 @@ function StandingsTable({
       </thead>
       <TableBody>
         {data.standings.map((s) => (
-          <tr key={s.governorId} data-testid="kvk-row" data-governor-id={s.governorId} data-status={s.status}>
+          <tr key={s.governorId} data-governor-id={s.governorId} data-status={s.status}>
             {/* (the table scrolls sideways anyway: a name keeps room to be read rather than shrinking to a few letters) */}
             <Td className="min-w-44 max-w-56">
               <GovernorName governorId={s.governorId} name={s.name} />
@@ -164,7 +163,7 @@ function StandingsTable({
             <NumCell value={s.gains.deads} />
             <NumCell value={s.gains.killpoints} />
             <NumCell value={s.gains.power} signed />
-            <NumCell value={s.dkp} className="font-medium" testId="kvk-dkp" />
+            <NumCell value={s.dkp} className="font-medium" />
             <Td className="text-end text-xs">
               <span className="grid justify-items-end whitespace-nowrap">
                 <span>
@@ -176,10 +175,10 @@ function StandingsTable({
               </span>
             </Td>
             <Td className="min-w-28">
-              <ProgressBar value={s.progress.kills} labelId="kvk.col.killsProgress" testId="kvk-kills-progress" />
+              <ProgressBar value={s.progress.kills} labelId="kvk.col.killsProgress" />
             </Td>
             <Td className="min-w-28">
-              <ProgressBar value={s.progress.deads} labelId="kvk.col.deadsProgress" testId="kvk-deads-progress" />
+              <ProgressBar value={s.progress.deads} labelId="kvk.col.deadsProgress" />
             </Td>
             <Td>
               <span className="grid justify-items-start gap-0.5">
@@ -203,11 +202,11 @@ function StandingsTable({
             </Td>
             <Td className="text-end">
               {s.status === 'zeroed' || s.status === 'exempt' ? (
-                <Button size="sm" variant="ghost" onClick={() => onUnmark(s)} data-testid="kvk-unmark">
+                <Button size="sm" variant="ghost" onClick={() => onUnmark(s)}>
                   <FormattedMessage id="kvk.unmark" />
                 </Button>
               ) : (
-                <Button size="sm" variant="ghost" onClick={() => onMark(s)} data-testid="kvk-mark">
+                <Button size="sm" variant="ghost" onClick={() => onMark(s)}>
                   <FormattedMessage id="kvk.mark" />
                 </Button>
               )}
@@ -223,7 +222,7 @@ function Suggested({ data, onConfirm }: { data: StandingsAnswer; onConfirm: (s: 
   const intl = useIntl();
   if (data.suggested.length === 0) return null;
   return (
-    <Card className="min-w-0 border-warning/50" aria-labelledby="kvk-suggested-title" data-testid="kvk-suggested">
+    <Card className="min-w-0 border-warning/50" aria-labelledby="kvk-suggested-title">
       <CardTitle id="kvk-suggested-title" className="mb-2 text-base">
         <FormattedMessage id="kvk.suggested.title" values={{ count: data.counts.suggested }} />
       </CardTitle>
@@ -235,7 +234,7 @@ function Suggested({ data, onConfirm }: { data: StandingsAnswer; onConfirm: (s: 
       </p>
       <ul className="grid gap-2">
         {data.suggested.map((s) => (
-          <li key={s.governorId} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm" data-testid="kvk-suggested-row">
+          <li key={s.governorId} className="flex flex-wrap items-center gap-x-3 gap-y-1 text-sm">
             <GovernorLink governorId={s.governorId} name={s.name} className="min-w-0 truncate" />
             <bdi className="text-muted-foreground">{s.alliance}</bdi>
             <span className="tabular-nums">
@@ -260,7 +259,7 @@ function Suggested({ data, onConfirm }: { data: StandingsAnswer; onConfirm: (s: 
 
 function AllianceTotals({ data }: { data: StandingsAnswer }) {
   return (
-    <Card className="min-w-0" aria-labelledby="kvk-alliances-title" data-testid="kvk-alliances">
+    <Card className="min-w-0" aria-labelledby="kvk-alliances-title">
       <CardTitle id="kvk-alliances-title">
         <FormattedMessage id="kvk.alliances" />
       </CardTitle>
@@ -268,7 +267,7 @@ function AllianceTotals({ data }: { data: StandingsAnswer }) {
         <TableHead columns={['stat.alliance', ...endColumns(['stat.governors', 'kvk.col.metCount', 'kvk.col.startPower', 'stat.t4Kills', 'stat.t5Kills', 'stat.deads', 'kvk.col.dkp'])]} />
         <TableBody>
           {data.alliances.map((a) => (
-            <tr key={a.alliance} data-testid="kvk-alliance-row">
+            <tr key={a.alliance}>
               <Td>
                 <bdi className="font-medium">{a.alliance || '—'}</bdi>
               </Td>
@@ -289,7 +288,7 @@ function AllianceTotals({ data }: { data: StandingsAnswer }) {
 
 function Arrivals({ data }: { data: StandingsAnswer }) {
   return (
-    <Card className="min-w-0" data-testid="kvk-arrivals">
+    <Card className="min-w-0">
       <CardTitle className="mb-2">
         <FormattedMessage id="kvk.arrivals.title" values={{ count: data.arrivals.length }} />
       </CardTitle>
@@ -301,7 +300,7 @@ function Arrivals({ data }: { data: StandingsAnswer }) {
           <TableHead columns={['stat.governor', 'stat.alliance', 'kvk.col.firstSeen', ...endColumns(['stat.power', 'stat.t4Kills', 'stat.t5Kills', 'stat.deads', 'kvk.col.dkp'])]} />
           <TableBody>
             {data.arrivals.map((a) => (
-              <tr key={a.governorId} data-testid="kvk-arrival-row">
+              <tr key={a.governorId}>
                 <Td>
                   <GovernorLink governorId={a.governorId} name={a.name} />
                 </Td>
@@ -392,7 +391,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
             {data && <Period data={data} />}
             {data && <Counts counts={data.counts} status={status} onStatus={setStatus} />}
             {data && <Suggested data={data} onConfirm={(s) => setMarking({ s, mark: 'zeroed', reason: intl.formatMessage({ id: 'kvk.suggested.reason' }) })} />}
-            <Card className="min-w-0" data-testid="kvk-standings-card">
+            <Card className="min-w-0">
               <CardHeader title={<FormattedMessage id="kvk.standings" />}>
                 <ExportCsvButton filename={`kvk-season-${season.id}.csv`} fetchCsv={() => kvk.standingsCsv(season.id, filters)} />
               </CardHeader>
@@ -410,7 +409,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
               </div>
               {data && (
                 <>
-                  <p className="mb-2 text-sm text-muted-foreground" role="status" data-testid="kvk-total">
+                  <p className="mb-2 text-sm text-muted-foreground" role="status">
                     <FormattedMessage id="dashboard.governorsTotal" values={{ count: data.total }} />
                     {standings.isFetching && ' …'}
                   </p>

@@ -34,7 +34,7 @@ function Charts({ series, stats }: { series: Series; stats: readonly string[] })
   return (
     <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
       {charts.map((c) => (
-        <Card key={c.id} className="min-w-0 p-3" data-testid={`metric-${c.id}`}>
+        <Card key={c.id} className="min-w-0 p-3">
           <h2 className="mb-2 text-sm font-semibold">{c.label}</h2>
           <Suspense fallback={<Spinner />}>
             <Chart xs={data[0]} series={c.series} label={c.label} />
@@ -48,7 +48,7 @@ function Charts({ series, stats }: { series: Series; stats: readonly string[] })
 function NumbersTable({ series, stats }: { series: Series; stats: readonly string[] }) {
   const withMembers = series.scope !== 'governor';
   return (
-    <Table minWidth={`${10 + stats.length * 7}rem`} data-testid="metrics-table">
+    <Table minWidth={`${10 + stats.length * 7}rem`}>
       <thead>
         <tr>
           <Th>

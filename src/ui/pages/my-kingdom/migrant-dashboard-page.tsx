@@ -24,10 +24,10 @@ const Chart = lazy(() => import('../../components/stats/chart'));
 /** Rows shown at first in each list; "Show more" adds as many again. */
 const PAGE = 100;
 
-function Tile({ labelId, value, power, tone, testId }: { labelId: string; value: number; power?: number; tone: 'in' | 'out' | 'plain'; testId: string }) {
+function Tile({ labelId, value, power, tone }: { labelId: string; value: number; power?: number; tone: 'in' | 'out' | 'plain' }) {
   return (
-    <StatTile labelId={labelId} testId={testId}>
-      <span className={cn('text-xl font-semibold tabular-nums', tone === 'in' && 'text-success', tone === 'out' && 'text-danger')} data-testid={`${testId}-value`}>
+    <StatTile labelId={labelId}>
+      <span className={cn('text-xl font-semibold tabular-nums', tone === 'in' && 'text-success', tone === 'out' && 'text-danger')}>
         <FormattedNumber value={value} />
       </span>
       {power !== undefined && (
@@ -60,7 +60,7 @@ function SeriesCharts({ points }: { points: MigrantPoint[] }) {
   if (points.length === 0) return <Empty textId="migrants.seriesEmpty" />;
   return (
     <div className="grid grid-cols-1 gap-4 xl:grid-cols-2">
-      <div className="min-w-0" data-testid="migrants-chart-counts">
+      <div className="min-w-0">
         <h3 className="mb-2 text-sm font-semibold">
           <FormattedMessage id="migrants.chartCounts" />
         </h3>
@@ -68,7 +68,7 @@ function SeriesCharts({ points }: { points: MigrantPoint[] }) {
           <Chart xs={xs} series={counts} label={intl.formatMessage({ id: 'migrants.chartCounts' })} wholeNumbers />
         </Suspense>
       </div>
-      <div className="min-w-0" data-testid="migrants-chart-power">
+      <div className="min-w-0">
         <h3 className="mb-2 text-sm font-semibold">
           <FormattedMessage id="migrants.chartPower" />
         </h3>
@@ -102,7 +102,7 @@ function MigrantList({ kind, rows, total, fileName }: { kind: 'arrived' | 'left'
     filename: fileName,
   });
   return (
-    <Card className="min-w-0" aria-labelledby={`migrants-${kind}-title`} data-testid={`migrants-${kind}`}>
+    <Card className="min-w-0" aria-labelledby={`migrants-${kind}-title`}>
       <CardHeader titleId={`migrants-${kind}-title`} title={<FormattedMessage id={kind === 'arrived' ? 'migrants.arrivedTitle' : 'migrants.leftTitle'} values={{ count: total }} />}>
         <ExportCsvButton filename={fileName} fetchCsv={exportCsv} disabled={rows.length === 0} />
       </CardHeader>
@@ -127,7 +127,7 @@ function MigrantList({ kind, rows, total, fileName }: { kind: 'arrived' | 'left'
             <TableHead columns={['stat.governor', 'stat.alliance', ...endColumns(['stat.power', 'migrants.kingdom']), ...(withReason ? ['migrants.reason'] : [])]} />
             <TableBody>
               {visible.map((r) => (
-                <tr key={r.governorId} data-testid="migrant-row" data-governor-id={r.governorId}>
+                <tr key={r.governorId} data-governor-id={r.governorId}>
                   <Td>
                     <GovernorName governorId={r.governorId} name={r.name} />
                   </Td>
@@ -137,7 +137,7 @@ function MigrantList({ kind, rows, total, fileName }: { kind: 'arrived' | 'left'
                   <NumCell value={r.power} />
                   <Td className="text-end tabular-nums">{r.kingdom ?? '—'}</Td>
                   {withReason && (
-                    <Td data-testid="migrant-reason">
+                    <Td>
                       <ReasonTag reason={(r as Leaver).reason} />
                     </Td>
                   )}
@@ -201,7 +201,7 @@ export default function MigrantDashboardPage({ titleId }: { titleId: string }) {
       )}
       {data?.from && data.to && (
         <>
-          <p className="text-sm text-muted-foreground" data-testid="migrants-scans">
+          <p className="text-sm text-muted-foreground">
             <FormattedMessage
               id="migrants.comparing"
               values={{
@@ -213,11 +213,11 @@ export default function MigrantDashboardPage({ titleId }: { titleId: string }) {
             />
           </p>
           <dl className="grid grid-cols-2 gap-3 lg:grid-cols-5">
-            <Tile labelId="migrants.arrived" value={data.counts.arrived} power={data.power.arrived} tone="in" testId="migrants-count-arrived" />
-            <Tile labelId="migrants.left" value={data.counts.left} power={data.power.left} tone="out" testId="migrants-count-left" />
-            <Tile labelId="migrants.reason.kingdom-changed" value={data.reasons['kingdom-changed']} tone="plain" testId="migrants-count-kingdom-changed" />
-            <Tile labelId="migrants.reason.below-cutoff" value={data.reasons['below-cutoff']} tone="plain" testId="migrants-count-below-cutoff" />
-            <Tile labelId="migrants.reason.unknown" value={data.reasons.unknown} tone="plain" testId="migrants-count-unknown" />
+            <Tile labelId="migrants.arrived" value={data.counts.arrived} power={data.power.arrived} tone="in" />
+            <Tile labelId="migrants.left" value={data.counts.left} power={data.power.left} tone="out" />
+            <Tile labelId="migrants.reason.kingdom-changed" value={data.reasons['kingdom-changed']} tone="plain" />
+            <Tile labelId="migrants.reason.below-cutoff" value={data.reasons['below-cutoff']} tone="plain" />
+            <Tile labelId="migrants.reason.unknown" value={data.reasons.unknown} tone="plain" />
           </dl>
           <div className="grid grid-cols-1 gap-4 2xl:grid-cols-2">
             <MigrantList key={`a-${data.from.id}-${data.to.id}`} kind="arrived" rows={data.arrived} total={data.counts.arrived} fileName={`arrived-${data.from.id}-${data.to.id}.csv`} />
@@ -225,7 +225,7 @@ export default function MigrantDashboardPage({ titleId }: { titleId: string }) {
           </div>
         </>
       )}
-      <Card className="min-w-0" data-testid="migrants-series">
+      <Card className="min-w-0">
         <CardTitle>
           <FormattedMessage id="migrants.seriesTitle" />
         </CardTitle>

@@ -96,7 +96,7 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
   );
 
   return (
-    <form noValidate onSubmit={submit} className="grid grid-cols-1 gap-4" data-testid="kingdom-settings">
+    <form noValidate onSubmit={submit} className="grid grid-cols-1 gap-4">
       <Card>
         <CardTitle>
           <FormattedMessage id="kingdom.identity" />
@@ -125,7 +125,7 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
           <FormattedMessage id="kingdom.store" />
         </CardTitle>
         <label className="flex items-start gap-3 text-sm">
-          <Checkbox className="mt-0.5" checked={draft.storeOpen} onCheckedChange={(on) => set({ storeOpen: on === true })} data-testid="store-open" />
+          <Checkbox className="mt-0.5" checked={draft.storeOpen} onCheckedChange={(on) => set({ storeOpen: on === true })} />
           <span>
             <span className="font-medium">
               <FormattedMessage id="kingdom.storeOpen" />
@@ -138,11 +138,11 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
       </Card>
       {save.isError && <QueryError error={save.error} />}
       {save.isSuccess && (
-        <Alert variant="success" data-testid="settings-saved">
+        <Alert variant="success">
           <FormattedMessage id="kingdom.saved" />
         </Alert>
       )}
-      <Button type="submit" disabled={save.isPending} className="justify-self-start" data-testid="settings-save">
+      <Button type="submit" disabled={save.isPending} className="justify-self-start">
         <FormattedMessage id="kingdom.save" />
       </Button>
     </form>
@@ -166,7 +166,7 @@ function GroupCard({ group }: { group: Group }) {
   const remove = useMutation({ mutationFn: () => kingdom.deleteGroup(group.name), onSuccess: () => void refresh() });
 
   return (
-    <li className="rounded-md border border-border p-4" data-testid="group" data-name={group.name}>
+    <li className="rounded-md border border-border p-4" data-name={group.name}>
       <div className="mb-3 flex flex-wrap items-center justify-between gap-2">
         <h3 dir="auto" className="font-semibold">
           {group.name} <span className="text-sm font-normal text-muted-foreground">({group.members.length})</span>
@@ -177,7 +177,6 @@ function GroupCard({ group }: { group: Group }) {
           disabled={remove.isPending}
           onClick={() => (confirming ? remove.mutate() : setConfirming(true))}
           onBlur={() => setConfirming(false)}
-          data-testid="group-delete"
         >
           <FormattedMessage id={confirming ? 'groups.confirmDelete' : 'groups.delete'} />
         </Button>
@@ -189,7 +188,7 @@ function GroupCard({ group }: { group: Group }) {
       ) : (
         <ul className="mb-3 flex flex-wrap gap-1.5">
           {group.members.map((m) => (
-            <li key={m} className="inline-flex items-center gap-1 rounded-full bg-muted py-0.5 ps-2.5 pe-1 text-sm" data-testid="group-member">
+            <li key={m} className="inline-flex items-center gap-1 rounded-full bg-muted py-0.5 ps-2.5 pe-1 text-sm">
               <bdi>{m}</bdi>
               <button
                 type="button"
@@ -249,7 +248,7 @@ function GroupsCard() {
   const createOnce = useSingleFlight(create);
   const list = [...(groups.data ?? [])].sort((a, b) => a.name.localeCompare(b.name));
   return (
-    <Card data-testid="groups">
+    <Card>
       <CardTitle>
         <FormattedMessage id="groups.title" />
       </CardTitle>
@@ -264,8 +263,8 @@ function GroupsCard() {
           if (name.trim()) createOnce(name.trim());
         }}
       >
-        <Input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} placeholder={intl.formatMessage({ id: 'groups.namePlaceholder' })} aria-label={intl.formatMessage({ id: 'groups.name' })} dir="auto" data-testid="group-name" />
-        <Button type="submit" className="shrink-0" disabled={create.isPending || !name.trim()} data-testid="group-create">
+        <Input value={name} maxLength={50} onChange={(e) => setName(e.target.value)} placeholder={intl.formatMessage({ id: 'groups.namePlaceholder' })} aria-label={intl.formatMessage({ id: 'groups.name' })} dir="auto" />
+        <Button type="submit" className="shrink-0" disabled={create.isPending || !name.trim()}>
           <FormattedMessage id="groups.create" />
         </Button>
       </form>

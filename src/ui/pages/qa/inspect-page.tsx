@@ -34,7 +34,7 @@ export default function InspectPage() {
         <h1 className="text-2xl font-semibold">
           <FormattedMessage id="qa.inspect.title" />
         </h1>
-        <p className="text-sm text-muted-foreground" data-testid="inspect-count">
+        <p className="text-sm text-muted-foreground">
           <FormattedMessage id="qa.inspect.count" values={{ count: actors.length }} />
         </p>
       </div>
@@ -49,9 +49,9 @@ export default function InspectPage() {
         className="max-w-sm"
       />
       <Card className="p-0">
-        <ul className="divide-y divide-border" data-testid="inspect-actors">
+        <ul className="divide-y divide-border">
           {shown.map((actor) => (
-            <li key={actor.sessionId} data-testid="inspect-actor" data-actor-id={actor.id}>
+            <li key={actor.sessionId} data-actor-id={actor.id}>
               <details>
                 <summary className="grid cursor-pointer grid-cols-[minmax(0,12rem)_minmax(0,10rem)_minmax(0,1fr)] gap-3 px-4 py-2 text-sm">
                   <span className="truncate font-medium" title={actor.parent ? `${actor.parent} → ${actor.id}` : actor.id}>

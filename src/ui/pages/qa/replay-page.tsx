@@ -37,7 +37,7 @@ function BoardPanel({ view }: { view: BoardView }) {
           <FormattedMessage id="qa.replay.items" values={{ count: items.length }} />
         </CardTitle>
         <div className="max-h-[32rem] overflow-auto">
-          <table className="w-full text-sm" data-testid="qa-items">
+          <table className="w-full text-sm">
             <thead className="text-start text-xs text-muted-foreground">
               <tr>
                 <th className="py-1 text-start">#</th>
@@ -50,7 +50,7 @@ function BoardPanel({ view }: { view: BoardView }) {
             </thead>
             <tbody className="divide-y divide-border">
               {items.map((item) => (
-                <tr key={item.itemId} data-testid="qa-item" data-item-id={item.itemId}>
+                <tr key={item.itemId} data-item-id={item.itemId}>
                   <td className="py-1 tabular-nums">{item.itemId}</td>
                   <td className="py-1"><bdi>{item.itemName}</bdi></td>
                   <td className="py-1 text-end tabular-nums"><FormattedNumber value={item.amount} /></td>
@@ -71,7 +71,7 @@ function BoardPanel({ view }: { view: BoardView }) {
         <CardTitle>
           <FormattedMessage id="qa.replay.latestBids" />
         </CardTitle>
-        <ol className="divide-y divide-border text-sm" data-testid="qa-latest-bids">
+        <ol className="divide-y divide-border text-sm">
           {view.latestBids.map((bid) => (
             <li key={`${bid.itemId}:${bid.amount}`} className="flex justify-between gap-2 py-1">
               <span><bdi>{bid.username}</bdi> · <bdi>{bid.itemName}</bdi></span>
@@ -121,9 +121,9 @@ export default function ReplayPage() {
         <div className="flex flex-wrap items-center gap-3">
           <label className={cn('cursor-pointer rounded-md border border-border px-3 py-2 text-sm hover:bg-muted')}>
             <FormattedMessage id="qa.replay.file" />
-            <input type="file" accept=".jsonl,.ndjson,.log,text/plain" className="sr-only" data-testid="qa-file" onChange={load} />
+            <input type="file" accept=".jsonl,.ndjson,.log,text/plain" className="sr-only" onChange={load} />
           </label>
-          <span className="text-sm text-muted-foreground" data-testid="qa-file-name">{fileName}</span>
+          <span className="text-sm text-muted-foreground">{fileName}</span>
           {log && (
             <span className="text-xs text-muted-foreground">
               {log.header.app} · {log.header.user ?? '—'} · {log.header.recordedAt}
@@ -131,7 +131,7 @@ export default function ReplayPage() {
           )}
         </div>
         {error && (
-          <p role="alert" className="mt-3 text-sm text-danger" data-testid="qa-error">
+          <p role="alert" className="mt-3 text-sm text-danger">
             {error}
           </p>
         )}
@@ -142,18 +142,18 @@ export default function ReplayPage() {
           <Card className="grid gap-3">
             <div className="flex flex-wrap items-center gap-2">
               {playing ? (
-                <Button variant="outline" size="sm" onClick={() => player.send({ type: 'PAUSE' })} data-testid="qa-pause">
+                <Button variant="outline" size="sm" onClick={() => player.send({ type: 'PAUSE' })}>
                   <FormattedMessage id="qa.replay.pause" />
                 </Button>
               ) : (
-                <Button size="sm" onClick={() => player.send({ type: 'PLAY' })} disabled={ended} data-testid="qa-play">
+                <Button size="sm" onClick={() => player.send({ type: 'PLAY' })} disabled={ended}>
                   <FormattedMessage id="qa.replay.play" />
                 </Button>
               )}
-              <Button variant="outline" size="sm" onClick={() => player.send({ type: 'STEP' })} disabled={ended} data-testid="qa-step">
+              <Button variant="outline" size="sm" onClick={() => player.send({ type: 'STEP' })} disabled={ended}>
                 <FormattedMessage id="qa.replay.step" />
               </Button>
-              <Button variant="outline" size="sm" onClick={() => player.send({ type: 'SEEK', time: 0 })} data-testid="qa-restart">
+              <Button variant="outline" size="sm" onClick={() => player.send({ type: 'SEEK', time: 0 })}>
                 <FormattedMessage id="qa.replay.restart" />
               </Button>
               <label className="ms-2 flex items-center gap-2 text-sm">
@@ -161,7 +161,6 @@ export default function ReplayPage() {
                 <select
                   className="rounded-md border border-border bg-transparent px-2 py-1"
                   value={speed}
-                  data-testid="qa-speed"
                   onChange={(e) => player.send({ type: 'SPEED', speed: Number(e.target.value) })}
                 >
                   {SPEEDS.map((s) => (
@@ -173,7 +172,6 @@ export default function ReplayPage() {
               </label>
               <span
                 className={cn('ms-auto rounded-full px-2 py-0.5 text-xs font-medium', view.connected ? 'bg-success/15 text-success' : 'bg-danger/15 text-danger')}
-                data-testid="qa-connected"
               >
                 <FormattedMessage id={view.connected ? 'topbar.connected' : 'topbar.disconnected'} />
               </span>
@@ -184,11 +182,10 @@ export default function ReplayPage() {
               max={duration}
               value={Math.min(time, duration)}
               aria-label={intl.formatMessage({ id: 'qa.replay.seek' })}
-              data-testid="qa-seek"
               onChange={(e) => player.send({ type: 'SEEK', time: Number(e.target.value) })}
               className="w-full"
             />
-            <p className="text-sm tabular-nums text-muted-foreground" data-testid="qa-position" data-ended={ended}>
+            <p className="text-sm tabular-nums text-muted-foreground" data-ended={ended}>
               <FormattedMessage
                 id="qa.replay.position"
                 values={{ time: Math.round(time), duration, entry: position, entries: total }}
@@ -209,7 +206,7 @@ export default function ReplayPage() {
               <CardTitle>
                 <FormattedMessage id="qa.replay.recent" />
               </CardTitle>
-              <ol className="font-mono text-xs" data-testid="qa-recent">
+              <ol className="font-mono text-xs">
                 {recent.map((entry) => (
                   <li key={entry.line} className="flex gap-3 py-0.5">
                     <span className="w-14 shrink-0 text-end tabular-nums text-muted-foreground">{entry.t}</span>
@@ -224,7 +221,7 @@ export default function ReplayPage() {
                 <summary className="cursor-pointer text-sm font-medium">
                   <FormattedMessage id="qa.replay.json" />
                 </summary>
-                <pre className="mt-2 max-h-80 overflow-auto text-xs" dir="ltr" data-testid="qa-board-json">
+                <pre className="mt-2 max-h-80 overflow-auto text-xs" dir="ltr">
                   {JSON.stringify(view, null, 2)}
                 </pre>
               </details>

@@ -100,14 +100,14 @@ function CommandPanel({ botId, online, known, commands }: { botId: number; onlin
       <CardTitle>
         <FormattedMessage id="bots.commands" />
       </CardTitle>
-      <ol className="grid max-h-[40vh] gap-2 overflow-auto" aria-label={intl.formatMessage({ id: 'bots.commandHistory' })} data-testid="command-history">
+      <ol className="grid max-h-[40vh] gap-2 overflow-auto" aria-label={intl.formatMessage({ id: 'bots.commandHistory' })}>
         {commands.length === 0 && (
           <li className="text-sm text-muted-foreground">
             <FormattedMessage id="bots.noCommands" />
           </li>
         )}
         {commands.map(({ sent, answer }) => (
-          <li key={sent.id} className="rounded-md border border-border p-2 text-sm" data-testid="command-entry" data-state={answer ? (answer.ok ? 'ok' : 'failed') : 'waiting'}>
+          <li key={sent.id} className="rounded-md border border-border p-2 text-sm" data-state={answer ? (answer.ok ? 'ok' : 'failed') : 'waiting'}>
             <div className="flex flex-wrap items-baseline justify-between gap-2">
               <code className="font-semibold" dir="ltr">
                 &gt; {[sent.command, ...(sent.args ?? [])].join(' ')}
@@ -121,7 +121,7 @@ function CommandPanel({ botId, online, known, commands }: { botId: number; onlin
                 <span className={cn('text-xs font-medium', answer.ok ? 'text-success' : 'text-danger')}>
                   <FormattedMessage id={answer.ok ? 'bots.answerOk' : 'bots.answerFailed'} />
                 </span>
-                <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded bg-muted px-2 py-1 text-xs" dir="auto" data-testid="command-output">
+                <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded bg-muted px-2 py-1 text-xs" dir="auto">
                   {answer.output}
                 </pre>
               </div>

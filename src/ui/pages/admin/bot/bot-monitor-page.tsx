@@ -66,7 +66,7 @@ export default function BotMonitorPage({ titleId }: { titleId: string }) {
         </div>
         <LogList lines={lines} names={names} label={intl.formatMessage({ id: 'bots.monitorLog' })} />
         <div className="flex flex-wrap items-center justify-between gap-2">
-          <p className="text-xs text-muted-foreground" data-testid="monitor-count">
+          <p className="text-xs text-muted-foreground">
             <FormattedMessage id="bots.linesShown" values={{ shown: lines.length, total: monitor.lines.length }} />
           </p>
           <Button variant="outline" size="sm" onClick={downloadBotLog}>

@@ -100,7 +100,7 @@ function BotCard({ bot, onRotate, onRevoke }: { bot: Bot; onRotate: () => void; 
   const intl = useIntl();
   const when = (at: number | null) => (at === null ? <FormattedMessage id="bots.never" /> : <FormattedDate value={at} dateStyle="medium" timeStyle="short" />);
   return (
-    <Card className="flex h-full flex-col gap-3" data-testid="bot-card" aria-label={bot.name}>
+    <Card className="flex h-full flex-col gap-3" aria-label={bot.name}>
       <div className="flex flex-wrap items-center justify-between gap-2">
         <h2 className="min-w-0 max-w-full truncate text-lg font-semibold" dir="auto" title={bot.name}>
           {bot.name}
@@ -116,7 +116,7 @@ function BotCard({ bot, onRotate, onRevoke }: { bot: Bot; onRotate: () => void; 
         <dt className="text-muted-foreground">
           <FormattedMessage id="bots.lastScan" />
         </dt>
-        <dd data-testid="bot-last-scan">{when(bot.lastScanAt)}</dd>
+        <dd>{when(bot.lastScanAt)}</dd>
         <dt className="text-muted-foreground">
           <FormattedMessage id="bots.lastSeen" />
         </dt>
@@ -124,7 +124,7 @@ function BotCard({ bot, onRotate, onRevoke }: { bot: Bot; onRotate: () => void; 
         <dt className="text-muted-foreground">
           <FormattedMessage id="bots.version" />
         </dt>
-        <dd data-testid="bot-version">{bot.version ?? '—'}</dd>
+        <dd>{bot.version ?? '—'}</dd>
       </dl>
       <div className="mt-auto flex flex-wrap gap-2">
         <Button asChild size="sm" variant="outline">
@@ -186,7 +186,7 @@ function TokenOnce({ registered, onDone }: { registered: Registered; onDone: () 
     void navigator.clipboard?.writeText(registered.token).then(() => setCopied(true));
   };
   return (
-    <Card className="grid gap-3 border-primary/50" data-testid="bot-token" role="region" aria-label={intl.formatMessage({ id: 'bots.tokenTitle' }, { name: registered.bot.name })}>
+    <Card className="grid gap-3 border-primary/50" role="region" aria-label={intl.formatMessage({ id: 'bots.tokenTitle' }, { name: registered.bot.name })}>
       <CardTitle>
         <FormattedMessage id="bots.tokenTitle" values={{ name: registered.bot.name }} />
       </CardTitle>
@@ -194,7 +194,7 @@ function TokenOnce({ registered, onDone }: { registered: Registered; onDone: () 
         <FormattedMessage id="bots.tokenOnce" />
       </Alert>
       <div className="flex flex-wrap items-center gap-2">
-        <code className="min-w-0 flex-1 break-all rounded-md bg-muted px-3 py-2 text-sm" data-testid="bot-token-value" dir="ltr">
+        <code className="min-w-0 flex-1 break-all rounded-md bg-muted px-3 py-2 text-sm" dir="ltr">
           {registered.token}
         </code>
         <Button variant="outline" size="sm" onClick={copy}>

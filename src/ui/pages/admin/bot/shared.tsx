@@ -97,7 +97,7 @@ const STATE_STYLE: Record<BotState | 'offline', string> = {
 export function StateBadge({ bot }: { bot: Bot }) {
   const state = bot.online ? (bot.state ?? 'idle') : 'offline';
   return (
-    <span className={cn('inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap', STATE_STYLE[state])} data-testid="bot-state" data-state={state}>
+    <span className={cn('inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap', STATE_STYLE[state])} data-state={state}>
       <FormattedMessage id={`bots.state.${state}`} />
     </span>
   );
@@ -122,7 +122,7 @@ export function BotProgress({ bot }: { bot: Bot }) {
   if (!bot.online || !p || p.total <= 0) return null;
   const percent = Math.min(100, Math.round((p.done / p.total) * 100));
   return (
-    <div className="grid gap-1" data-testid="bot-progress">
+    <div className="grid gap-1">
       <div
         role="progressbar"
         aria-valuemin={0}
@@ -138,7 +138,7 @@ export function BotProgress({ bot }: { bot: Bot }) {
           <FormattedMessage id="bots.progressOf" values={{ done: intl.formatNumber(p.done), total: intl.formatNumber(p.total), percent: intl.formatNumber(percent / 100, { style: 'percent' }) }} />
         </span>
         {p.etaSeconds !== null && p.etaSeconds !== undefined && (
-          <span data-testid="bot-eta">
+          <span>
             <FormattedMessage id="bots.eta" values={{ time: duration(p.etaSeconds) }} />
           </span>
         )}
@@ -171,7 +171,7 @@ export function BotOptions({ bots }: { bots: readonly Bot[] }) {
 /** "Online" or "Offline". */
 export function OnlineText({ bot }: { bot: Bot }) {
   return (
-    <span className="text-sm" data-testid="bot-online">
+    <span className="text-sm">
       <FormattedMessage id={bot.online ? 'bots.online' : 'bots.offline'} />
     </span>
   );
@@ -196,7 +196,7 @@ export function BotActivity({ bot }: { bot: Bot }) {
 export function NeedsHuman({ bot }: { bot: Bot }) {
   if (!bot.online || bot.state !== 'needs-human') return null;
   return (
-    <Alert role="alert" className="border-warning/60 bg-warning/10" data-testid="needs-human">
+    <Alert role="alert" className="border-warning/60 bg-warning/10">
       <p className="font-medium">
         <FormattedMessage id="bots.needsHuman" values={{ name: bot.name }} />
       </p>

@@ -66,7 +66,7 @@ export function BidBox({ item }: { item: ItemRef }) {
       }}
     >
       {leading && (
-        <p className="text-xs font-medium text-success" data-testid="leading">
+        <p className="text-xs font-medium text-success">
           <FormattedMessage id="store.check.leading" values={{ amount: target.amount }} />
         </p>
       )}
@@ -88,9 +88,8 @@ export function BidBox({ item }: { item: ItemRef }) {
             setTyped(String(Math.min(top, Math.max(min, amount + (e.key === 'ArrowUp' ? step : -step)))));
           }}
           className="min-w-0"
-          data-testid="bid-amount"
         />
-        <Button type="submit" disabled={!check.ok || !canSend} data-testid="bid-submit">
+        <Button type="submit" disabled={!check.ok || !canSend}>
           <FormattedMessage id={sending ? 'store.sending' : 'store.bid'} />
         </Button>
       </div>
@@ -98,7 +97,7 @@ export function BidBox({ item }: { item: ItemRef }) {
         {[0, 5, 10].map((times) => {
           const value = min + times * step;
           return (
-            <Button key={times} type="button" size="sm" variant="outline" onClick={() => setTyped(String(value))} data-testid={`raise-${times}`}>
+            <Button key={times} type="button" size="sm" variant="outline" onClick={() => setTyped(String(value))}>
               {times === 0 ? (
                 <FormattedMessage id="store.minimum" />
               ) : (
@@ -111,7 +110,7 @@ export function BidBox({ item }: { item: ItemRef }) {
           );
         })}
       </div>
-      <p className="text-xs text-muted-foreground" data-testid="bid-hint" role={check.ok && storeOpen && unanswered === null ? undefined : 'alert'}>
+      <p className="text-xs text-muted-foreground" role={check.ok && storeOpen && unanswered === null ? undefined : 'alert'}>
         {!connected ? (
           <FormattedMessage id="store.disconnected" />
         ) : !storeOpen ? (

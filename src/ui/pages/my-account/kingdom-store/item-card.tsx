@@ -33,7 +33,7 @@ function Countdown({ item }: { item: ItemRef }) {
   // the store is closed: the time left stands still until it opens again
   if (heldMs !== null) {
     return (
-      <span data-testid="item-paused">
+      <span>
         <FormattedMessage id="store.paused" values={{ time: <span dir="ltr" className="tabular-nums">{formatCountdown(heldMs)}</span> }} />
       </span>
     );
@@ -65,7 +65,7 @@ function ItemImage({ url, name }: { url: string | null; name: string }) {
 function SoftClose({ extensions, maxExtensions, extendWindow }: { extensions: number; maxExtensions: number | null; extendWindow: number | null }) {
   if (!extendWindow || !maxExtensions) return null;
   return (
-    <p className={cn('text-xs', extensions > 0 ? 'font-medium text-warning' : 'text-muted-foreground')} data-testid="soft-close">
+    <p className={cn('text-xs', extensions > 0 ? 'font-medium text-warning' : 'text-muted-foreground')}>
       {extensions > 0 ? (
         <FormattedMessage id="store.extended" values={{ left: Math.max(0, maxExtensions - extensions) }} />
       ) : (
@@ -98,7 +98,7 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
           <dt className="text-xs text-muted-foreground">
             <FormattedMessage id="store.currentBid" />
           </dt>
-          <dd className="font-semibold tabular-nums" data-testid="item-amount">
+          <dd className="font-semibold tabular-nums">
             <FormattedNumber value={c.amount} />
           </dd>
         </div>
@@ -106,12 +106,12 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
           <dt className="text-xs text-muted-foreground">
             <FormattedMessage id="store.leader" />
           </dt>
-          <dd className="wrap-anywhere" data-testid="item-leader">
+          <dd className="wrap-anywhere">
             {noBids ? <FormattedMessage id="store.noLeader" /> : c.username === me ? <strong><FormattedMessage id="store.you" /></strong> : c.username}
           </dd>
         </div>
       </dl>
-      <p className="text-xs text-muted-foreground" data-testid="next-minimum">
+      <p className="text-xs text-muted-foreground">
         <FormattedMessage id="store.nextMin" values={{ amount: minimumOf(c) }} />
       </p>
       <SoftClose extensions={c.extensions} maxExtensions={c.maxExtensions} extendWindow={c.extendWindow} />
@@ -126,7 +126,7 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
 export function FinishedItemRow({ item }: { item: ItemRef }) {
   const c = useSelector(item, (s) => s.context);
   return (
-    <li className="grid gap-0.5 py-2 text-sm" data-testid="finished-item" data-item-id={c.itemId}>
+    <li className="grid gap-0.5 py-2 text-sm" data-item-id={c.itemId}>
       <ItemDetailsDialog phase="finished" facts={factsOf(c)} trigger={<ItemNameButton name={c.itemName} className="font-medium" />} />
       <span className="text-muted-foreground wrap-anywhere">
         {c.sold ? <FormattedMessage id="store.wonBy" values={{ username: <bdi>{c.username}</bdi>, amount: c.amount }} /> : <FormattedMessage id="store.noBuyer" />}

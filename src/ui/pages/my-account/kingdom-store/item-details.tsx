@@ -46,13 +46,13 @@ function useStoreRecord(itemId: ItemId, phase: ItemPhase, wanted: boolean) {
 
 const nonEmpty = (s: string | null | undefined) => (s && s.trim() !== '' ? s : null);
 
-function Fact({ labelId, children, testId }: { labelId: string; children: ReactNode; testId: string }) {
+function Fact({ labelId, children }: { labelId: string; children: ReactNode }) {
   return (
     <div className="min-w-0">
       <dt className="text-xs text-muted-foreground">
         <FormattedMessage id={labelId} />
       </dt>
-      <dd className="font-medium wrap-anywhere" data-testid={testId}>
+      <dd className="font-medium wrap-anywhere">
         {children}
       </dd>
     </div>
@@ -82,40 +82,39 @@ function DetailsBody({ facts, phase }: { facts: ItemFacts; phase: ItemPhase }) {
           src={assetUrl(imageUrl)}
           alt={intl.formatMessage({ id: 'store.details.image' }, { itemName: facts.itemName })}
           className="max-h-[60vh] w-full rounded-md bg-muted object-contain"
-          data-testid="details-image"
         />
       )}
       <DialogDescription asChild>
-        <p dir="auto" className={cn('whitespace-pre-line text-start wrap-anywhere', description && 'text-foreground')} data-testid="details-description">
+        <p dir="auto" className={cn('whitespace-pre-line text-start wrap-anywhere', description && 'text-foreground')}>
           {description ?? <FormattedMessage id="store.details.noDescription" />}
         </p>
       </DialogDescription>
       <dl className="grid grid-cols-2 gap-3 text-sm">
-        <Fact labelId="store.details.startPrice" testId="details-start-price">
+        <Fact labelId="store.details.startPrice">
           {startPrice === null ? '—' : <FormattedNumber value={startPrice} />}
         </Fact>
-        <Fact labelId="store.details.minIncrement" testId="details-increment">
+        <Fact labelId="store.details.minIncrement">
           {minIncrement === null ? '—' : <FormattedNumber value={minIncrement} />}
         </Fact>
-        <Fact labelId="store.details.startsAt" testId="details-starts">
+        <Fact labelId="store.details.startsAt">
           {startsAt ? when(startsAt) : '—'}
         </Fact>
-        <Fact labelId={phase === 'finished' ? 'store.details.ended' : 'store.details.endsAt'} testId="details-ends">
+        <Fact labelId={phase === 'finished' ? 'store.details.ended' : 'store.details.endsAt'}>
           {endsAt ? when(endsAt) : '—'}
         </Fact>
         {phase === 'live' && facts.amount !== undefined && (
           <>
-            <Fact labelId="store.currentBid" testId="details-amount">
+            <Fact labelId="store.currentBid">
               <FormattedNumber value={facts.amount} />
             </Fact>
-            <Fact labelId="store.leader" testId="details-leader">
+            <Fact labelId="store.leader">
               {facts.username === 'server' ? <FormattedMessage id="store.noLeader" /> : <bdi>{facts.username}</bdi>}
             </Fact>
           </>
         )}
         {phase === 'finished' && (
           <div className="col-span-2">
-            <Fact labelId="store.details.result" testId="details-result">
+            <Fact labelId="store.details.result">
               {facts.sold ? <FormattedMessage id="store.wonBy" values={{ username: <bdi>{facts.username}</bdi>, amount: facts.amount ?? 0 }} /> : <FormattedMessage id="store.noBuyer" />}
             </Fact>
           </div>
@@ -133,7 +132,7 @@ export function ItemDetailsDialog({ facts, phase, trigger }: { facts: ItemFacts;
   return (
     <Dialog>
       <DialogTrigger asChild>{trigger}</DialogTrigger>
-      <DialogContent data-testid="item-details" className="max-w-lg gap-4 overflow-y-auto p-5 sm:bottom-auto">
+      <DialogContent className="max-w-lg gap-4 overflow-y-auto p-5 sm:bottom-auto">
         <DetailsBody facts={facts} phase={phase} />
       </DialogContent>
     </Dialog>
@@ -146,7 +145,6 @@ export function ItemNameButton({ name, className, ...props }: { name: string; cl
     <button
       type="button"
       className={cn('min-w-0 cursor-pointer text-start font-semibold underline decoration-muted-foreground/40 decoration-dotted underline-offset-4 wrap-anywhere hover:decoration-solid hover:decoration-current focus-visible:outline-2 focus-visible:outline-primary', className)}
-      data-testid="item-details-open"
       {...props}
     >
       {/* the name keeps its own direction, but sits where the page's reading direction puts it */}

@@ -38,7 +38,7 @@ function Upcoming() {
     );
   }
   return (
-    <ul className="divide-y divide-border" aria-label={intl.formatMessage({ id: 'store.upcoming' })} data-testid="upcoming">
+    <ul className="divide-y divide-border" aria-label={intl.formatMessage({ id: 'store.upcoming' })}>
       {items.map((it) => (
         <li key={it.itemId} className="grid gap-0.5 py-2 text-sm" data-testid="upcoming-item">
           <ItemDetailsDialog phase="scheduled" facts={it} trigger={<ItemNameButton name={it.itemName} className="font-medium" />} />
@@ -64,7 +64,7 @@ function StoreClosedNotice() {
   const closed = useSelector(useChild('board'), (s) => s.context.store === 'closed');
   if (!closed) return null;
   return (
-    <Alert variant="error" data-testid="store-closed">
+    <Alert variant="error">
       <strong className="block font-semibold">
         <FormattedMessage id="store.closed.title" />
       </strong>
@@ -91,7 +91,7 @@ export default function KingdomStorePage({ titleId }: { titleId: string }) {
           </h2>
           {live.length === 0 ? (
             <Card>
-              <p className="text-sm text-muted-foreground" data-testid="no-live">
+              <p className="text-sm text-muted-foreground">
                 <FormattedMessage id="store.noLive" />
               </p>
             </Card>
@@ -121,7 +121,7 @@ export default function KingdomStorePage({ titleId }: { titleId: string }) {
                 <FormattedMessage id="store.noFinished" />
               </p>
             ) : (
-              <ul className="divide-y divide-border" aria-label={intl.formatMessage({ id: 'store.finished' })} data-testid="finished">
+              <ul className="divide-y divide-border" aria-label={intl.formatMessage({ id: 'store.finished' })}>
                 {finished.slice(0, FINISHED_SHOWN).map((item) => (
                   <FinishedItemRow key={item.id} item={item} />
                 ))}

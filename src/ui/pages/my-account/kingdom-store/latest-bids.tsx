@@ -14,9 +14,9 @@ export function LatestBids() {
     );
   }
   return (
-    <ol className="divide-y divide-border" aria-label={intl.formatMessage({ id: 'store.latestBids' })} data-testid="latest-bids">
+    <ol className="divide-y divide-border" aria-label={intl.formatMessage({ id: 'store.latestBids' })}>
       {bids.map((bid) => (
-        <li key={`${bid.itemId}:${bid.amount}`} className="flex items-baseline justify-between gap-3 py-2 text-sm" data-testid="latest-bid">
+        <li key={`${bid.itemId}:${bid.amount}`} className="flex items-baseline justify-between gap-3 py-2 text-sm">
           {/* who, then on what: each on its own line, so a long name never mixes with the other in right-to-left */}
           <span className="min-w-0 wrap-anywhere">
             <span className="block font-medium">

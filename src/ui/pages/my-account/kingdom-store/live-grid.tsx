@@ -37,7 +37,7 @@ export function LiveGrid({ items }: { items: ItemRef[] }) {
   useEffect(() => virtualizer.measure(), [shown, virtualizer]);
 
   return (
-    <div ref={ref} data-testid="live-grid" style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
+    <div ref={ref} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
       {virtualizer.getVirtualItems().map((row) => (
         <div
           key={row.key}

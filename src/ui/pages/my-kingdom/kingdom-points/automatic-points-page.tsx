@@ -112,7 +112,7 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
     </Field>
   );
   return (
-    <form noValidate onSubmit={submit} className="grid min-w-0 grid-cols-1 gap-4 rounded-md border border-border p-4" aria-label={intl.formatMessage({ id: editing ? 'auto.editRule' : 'auto.newRule' })} data-testid="rule-form">
+    <form noValidate onSubmit={submit} className="grid min-w-0 grid-cols-1 gap-4 rounded-md border border-border p-4" aria-label={intl.formatMessage({ id: editing ? 'auto.editRule' : 'auto.newRule' })}>
       <h3 className="text-base font-semibold">
         <FormattedMessage id={editing ? 'auto.editRule' : 'auto.newRule'} />
       </h3>
@@ -144,7 +144,7 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
         </span>
       </label>
       {example && (
-        <p className="text-sm text-muted-foreground" data-testid="rule-example">
+        <p className="text-sm text-muted-foreground">
           <FormattedMessage
             id="auto.example"
             values={{ gain: <FormattedNumber value={example.gain} />, stat: intl.formatMessage({ id: statLabel(draft.stat) }), points: <FormattedNumber value={example.points} /> }}
@@ -178,7 +178,7 @@ function RulesCard({ rules }: { rules: Rule[] }) {
     },
   });
   return (
-    <Card className="min-w-0" data-testid="rules">
+    <Card className="min-w-0">
       <CardHeader title={<FormattedMessage id="auto.rules" />}>
         {!form && (
           <Button size="sm" onClick={() => setForm({ editing: null })}>
@@ -196,7 +196,7 @@ function RulesCard({ rules }: { rules: Rule[] }) {
           <TableHead columns={['auto.name', 'auto.pays', { id: 'auto.cap', end: true }, 'auto.auto', { id: 'auto.actions', srOnly: true, className: 'relative' }]} />
           <TableBody>
             {rules.map((r) => (
-              <tr key={r.id} data-testid="rule-row">
+              <tr key={r.id}>
                 <Td>
                   <bdi className="font-medium">{r.name}</bdi>
                   {r.seasonName && <bdi className="block text-xs text-muted-foreground">{r.seasonName}</bdi>}
@@ -254,25 +254,25 @@ function PreviewView({ preview, rule, onApplied }: { preview: RulePreview; rule:
     onError: () => setConfirming(false),
   });
   return (
-    <div className="grid min-w-0 grid-cols-1 gap-4" data-testid="run-preview">
-      <p className="text-sm" data-testid="run-total">
+    <div className="grid min-w-0 grid-cols-1 gap-4">
+      <p className="text-sm">
         <FormattedMessage id="auto.previewTotal" values={{ total: <FormattedNumber value={preview.total} />, accounts, governors: preview.awards.length }} />
       </p>
       {preview.overlaps.length > 0 && (
-        <Alert variant="info" data-testid="run-overlaps">
+        <Alert variant="info">
           <FormattedMessage id="auto.overlaps" values={{ runs: preview.overlaps.map((o) => `#${o.id}`).join(', ') }} />
         </Alert>
       )}
       {preview.awards.length > 0 && (
-        <Table minWidth="36rem" data-testid="run-awards">
+        <Table minWidth="36rem">
           <TableHead columns={['auto.account', 'stat.governor', ...endColumns(['auto.gain', 'auto.pointsPaid'])]} />
           <TableBody>
             {preview.awards.map((a) => (
-              <tr key={a.governorId} data-testid="award-row">
+              <tr key={a.governorId}>
                 <Td>
                   <bdi className="font-medium">{a.username}</bdi>
                   {!a.verified && (
-                    <span className="ms-2 inline-block rounded bg-warning/15 px-1.5 py-0.5 text-xs text-warning" data-testid="award-unverified">
+                    <span className="ms-2 inline-block rounded bg-warning/15 px-1.5 py-0.5 text-xs text-warning">
                       <FormattedMessage id="auto.unverified" />
                     </span>
                   )}
@@ -288,7 +288,7 @@ function PreviewView({ preview, rule, onApplied }: { preview: RulePreview; rule:
         </Table>
       )}
       {preview.unlinked.length > 0 && (
-        <details className="min-w-0 rounded-md border border-border p-3" data-testid="run-unlinked">
+        <details className="min-w-0 rounded-md border border-border p-3">
           <summary className="cursor-pointer text-sm font-medium">
             <FormattedMessage id="auto.unlinked" values={{ count: preview.unlinked.length, points: <FormattedNumber value={preview.unlinkedTotal} /> }} />
           </summary>
@@ -349,7 +349,7 @@ function RunCard({ rules }: { rules: Rule[] }) {
     preview.reset();
   };
   return (
-    <Card className="min-w-0" aria-labelledby="auto-run-title" data-testid="run">
+    <Card className="min-w-0" aria-labelledby="auto-run-title">
       <CardTitle id="auto-run-title">
         <FormattedMessage id="auto.run" />
       </CardTitle>
@@ -375,7 +375,7 @@ function RunCard({ rules }: { rules: Rule[] }) {
       {preview.isPending && <Spinner />}
       <QueryError error={preview.error} />
       {applied && (
-        <Alert variant="success" data-testid="run-applied">
+        <Alert variant="success">
           <FormattedMessage id="auto.applied" values={{ total: <FormattedNumber value={applied.total} /> }} />
         </Alert>
       )}
@@ -397,7 +397,7 @@ function RunsCard() {
   const api = useApi(createAutomaticPointsApi);
   const runs = useQuery({ queryKey: ['automatic', 'runs'], queryFn: () => api.runs(1) });
   return (
-    <Card className="min-w-0" aria-labelledby="auto-runs-title" data-testid="runs">
+    <Card className="min-w-0" aria-labelledby="auto-runs-title">
       <CardTitle id="auto-runs-title">
         <FormattedMessage id="auto.runs" />
       </CardTitle>
@@ -408,7 +408,7 @@ function RunsCard() {
           <TableHead columns={['auto.when', 'auto.rule', 'auto.scans', ...endColumns(['auto.entries', 'auto.total']), 'auto.by']} />
           <TableBody>
             {runs.data.runs.map((r) => (
-              <tr key={r.id} data-testid="run-row">
+              <tr key={r.id}>
                 <Td className="whitespace-nowrap">
                   <FormattedDate value={r.at} dateStyle="medium" timeStyle="short" />
                 </Td>

@@ -17,7 +17,7 @@ const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocumen
 function PreviewTable({ preview }: { preview: BulkPreview }) {
   const say = useServerText();
   return (
-    <Table minWidth="40rem" data-testid="bulk-preview">
+    <Table minWidth="40rem">
       <thead>
         <tr>
           {['line', 'player', 'amount', 'reason', 'check'].map((c) => (
@@ -29,7 +29,7 @@ function PreviewTable({ preview }: { preview: BulkPreview }) {
       </thead>
       <tbody className="divide-y divide-border">
         {preview.rows.map((row) => (
-          <tr key={row.line} data-testid="bulk-row" data-valid={row.error ? 'false' : 'true'} className={cn(row.error && 'bg-danger/5')}>
+          <tr key={row.line} data-valid={row.error ? 'false' : 'true'} className={cn(row.error && 'bg-danger/5')}>
             <Td className="tabular-nums text-muted-foreground">{row.line}</Td>
             <Td>
               <span className="flex flex-wrap items-baseline gap-x-2">
@@ -41,7 +41,7 @@ function PreviewTable({ preview }: { preview: BulkPreview }) {
                 )}
                 {!row.username && !row.playerid && '—'}
                 {row.matchedBy && (
-                  <span className="whitespace-nowrap rounded bg-muted px-1.5 py-0.5 text-xs text-muted-foreground" data-testid="bulk-row-match">
+                  <span className="whitespace-nowrap rounded bg-muted px-1.5 py-0.5 text-xs text-muted-foreground">
                     <FormattedMessage id={`bulk.matched.${row.matchedBy}`} />
                   </span>
                 )}
@@ -53,9 +53,9 @@ function PreviewTable({ preview }: { preview: BulkPreview }) {
             <Td dir="auto" className="max-w-64 truncate text-start" title={row.reason ?? undefined}>
               {row.reason ?? '—'}
             </Td>
-            <Td data-testid="bulk-row-check">
+            <Td>
               {row.error ? (
-                <bdi className="text-danger" data-testid="bulk-row-error">
+                <bdi className="text-danger">
                   {say(row.error)}
                 </bdi>
               ) : (
@@ -100,7 +100,7 @@ export function BulkImportCard() {
   const data = preview.data;
   const canApply = !!data && data.invalid === 0 && data.valid > 0 && !apply.isPending;
   return (
-    <Card aria-label={intl.formatMessage({ id: 'bulk.title' })} data-testid="bulk-import">
+    <Card aria-label={intl.formatMessage({ id: 'bulk.title' })}>
       <CardTitle>
         <FormattedMessage id="bulk.title" />
       </CardTitle>
@@ -111,7 +111,7 @@ export function BulkImportCard() {
         <Button variant="outline" onClick={() => input.current?.click()} disabled={preview.isPending || apply.isPending}>
           <FormattedMessage id="bulk.choose" />
         </Button>
-        <input ref={input} type="file" accept={ACCEPT} className="sr-only" tabIndex={-1} aria-hidden="true" onChange={(e) => choose(e.target.files?.[0])} data-testid="bulk-file" />
+        <input ref={input} type="file" accept={ACCEPT} className="sr-only" tabIndex={-1} aria-hidden="true" onChange={(e) => choose(e.target.files?.[0])} />
         <span dir="auto" className="min-w-0 truncate text-sm text-muted-foreground">
           {fileName ?? <FormattedMessage id="bulk.noFile" />}
         </span>
@@ -123,22 +123,22 @@ export function BulkImportCard() {
       )}
       {preview.isError && <QueryError error={preview.error} />}
       {apply.isSuccess && (
-        <Alert variant="success" data-testid="bulk-applied">
+        <Alert variant="success">
           <FormattedMessage id="bulk.applied" values={{ count: apply.data }} />
         </Alert>
       )}
       {apply.isError && (
-        <Alert variant="error" data-testid="bulk-apply-failed" className="mb-3">
+        <Alert variant="error" className="mb-3">
           <FormattedMessage id="bulk.applyFailed" values={{ error: <ErrorText error={apply.error} /> }} />
         </Alert>
       )}
       {data && (
         <div className="grid gap-3">
-          <p className="text-sm" data-testid="bulk-summary">
+          <p className="text-sm">
             <FormattedMessage id="bulk.summary" values={{ valid: data.valid, invalid: data.invalid }} />
           </p>
           {data.earlier.length > 0 && (
-            <Alert variant="warning" data-testid="bulk-earlier">
+            <Alert variant="warning">
               <FormattedMessage
                 id="bulk.earlier"
                 values={{
@@ -157,7 +157,7 @@ export function BulkImportCard() {
           )}
           {data.rows.length > 0 && <PreviewTable preview={data} />}
           <div className="flex flex-wrap gap-2">
-            <Button disabled={!canApply} onClick={() => applyOnce(data.token)} data-testid="bulk-apply">
+            <Button disabled={!canApply} onClick={() => applyOnce(data.token)}>
               <FormattedMessage id="bulk.apply" values={{ count: data.valid }} />
             </Button>
             <Button

@@ -14,25 +14,25 @@ export function LedgerCheckCard() {
   const check = useMutation({ mutationFn: () => points.ledgerCheck() });
   const result = check.data;
   return (
-    <Card data-testid="ledger-check">
+    <Card>
       <CardTitle>
         <FormattedMessage id="ledger.title" />
       </CardTitle>
       <p className="mb-4 text-sm text-muted-foreground">
         <FormattedMessage id="ledger.hint" />
       </p>
-      <Button variant="outline" disabled={check.isPending} onClick={() => check.mutate()} data-testid="ledger-run">
+      <Button variant="outline" disabled={check.isPending} onClick={() => check.mutate()}>
         <FormattedMessage id={check.isPending ? 'ledger.running' : 'ledger.run'} />
       </Button>
       {check.isError && <QueryError error={check.error} className="mt-4" />}
       {result?.ok && (
-        <Alert variant="success" className="mt-4" data-testid="ledger-ok">
+        <Alert variant="success" className="mt-4">
           <FormattedMessage id="ledger.ok" values={{ accounts: result.accounts }} />
         </Alert>
       )}
       {result && !result.ok && (
         <div className="mt-4 grid gap-3">
-          <Alert variant="error" data-testid="ledger-mismatch">
+          <Alert variant="error">
             <FormattedMessage id="ledger.mismatch" values={{ count: result.mismatches.length, accounts: result.accounts }} />
           </Alert>
           <Table minWidth="36rem">

@@ -59,7 +59,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
 
   const done = change.data;
   return (
-    <form noValidate onSubmit={submit(1)} className="grid gap-4" aria-label={intl.formatMessage({ id: 'points.change' })} data-testid="points-change">
+    <form noValidate onSubmit={submit(1)} className="grid gap-4" aria-label={intl.formatMessage({ id: 'points.change' })}>
       {done && (
         <Alert variant="success" data-testid="change-done">
           <FormattedMessage
@@ -83,10 +83,10 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
         </div>
       </div>
       <div className="flex flex-wrap gap-2">
-        <Button type="submit" disabled={change.isPending} data-testid="grant">
+        <Button type="submit" disabled={change.isPending}>
           <FormattedMessage id="points.grant" />
         </Button>
-        <Button type="button" variant="danger" disabled={change.isPending} onClick={submit(-1)} data-testid="deduct">
+        <Button type="button" variant="danger" disabled={change.isPending} onClick={submit(-1)}>
           <FormattedMessage id="points.deduct" />
         </Button>
       </div>
@@ -96,7 +96,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
 
 function PlayersTable({ players, selected, onSelect, loading }: { players: PointsPlayer[]; selected: string; onSelect: (u: string) => void; loading: boolean }) {
   return (
-    <Table minWidth="30rem" data-testid="players-table" loading={loading} columns={5}>
+    <Table minWidth="30rem" loading={loading} columns={5}>
       <thead>
         <tr>
           {['player', 'playerid', 'balance', 'available'].map((c) => (
@@ -109,7 +109,7 @@ function PlayersTable({ players, selected, onSelect, loading }: { players: Point
       </thead>
       <tbody className="divide-y divide-border">
         {players.map((p) => (
-          <tr key={p.username} data-testid="player-row" className={cn(selected === p.username && 'bg-muted/60')}>
+          <tr key={p.username} className={cn(selected === p.username && 'bg-muted/60')}>
             <Td>
               <span className="flex flex-wrap items-center gap-2">
                 <bdi className="font-medium">{p.username}</bdi>
@@ -117,7 +117,7 @@ function PlayersTable({ players, selected, onSelect, loading }: { players: Point
               </span>
             </Td>
             <Td dir="ltr" className="text-start tabular-nums">{p.playerid}</Td>
-            <Td className="tabular-nums" data-testid="player-balance">
+            <Td className="tabular-nums">
               <FormattedNumber value={p.balance} />
             </Td>
             <Td className="tabular-nums">
@@ -129,7 +129,7 @@ function PlayersTable({ players, selected, onSelect, loading }: { players: Point
               )}
             </Td>
             <Td className="text-end">
-              <Button size="sm" variant={selected === p.username ? 'primary' : 'outline'} onClick={() => onSelect(p.username)} data-testid="select-player">
+              <Button size="sm" variant={selected === p.username ? 'primary' : 'outline'} onClick={() => onSelect(p.username)}>
                 <FormattedMessage id="points.select" />
               </Button>
             </Td>
@@ -171,7 +171,6 @@ export function PlayersCard() {
             placeholder={intl.formatMessage({ id: 'points.searchPlaceholder' })}
             aria-label={intl.formatMessage({ id: 'points.search' })}
             className="mb-3"
-            data-testid="player-search"
           />
           {players.isError && <QueryError error={players.error} />}
           {players.isSuccess && list.length === 0 ? (

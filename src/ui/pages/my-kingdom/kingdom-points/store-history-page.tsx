@@ -80,11 +80,11 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
         </div>
         {!backwards && history.isError && <QueryError error={history.error} />}
         {backwards || history.isError ? null : history.isSuccess && rows.length === 0 ? (
-          <p className="text-sm text-muted-foreground" data-testid="no-history">
+          <p className="text-sm text-muted-foreground">
             <FormattedMessage id={filtered ? 'history.none' : 'history.noneYet'} />
           </p>
         ) : (
-          <Table minWidth="40rem" data-testid="history-table" loading={history.isPending} columns={5}>
+          <Table minWidth="40rem" loading={history.isPending} columns={5}>
             <thead>
               <tr>
                 {['item', 'outcome', 'buyer', 'price', 'at'].map((c) => (
@@ -96,7 +96,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
             </thead>
             <tbody className={cn('divide-y divide-border', history.isPlaceholderData && 'opacity-60')}>
               {rows.map((e) => (
-                <tr key={e.itemId} data-testid="history-row" data-outcome={e.outcome}>
+                <tr key={e.itemId} data-outcome={e.outcome}>
                   <Td dir="auto" className="text-start font-medium">
                     {e.itemName}
                   </Td>

@@ -145,7 +145,7 @@ function EligibilityHint({ ranks, groups }: { ranks: string[]; groups: string })
           ? ['manage.eligibility.groups', { groups: groupList }]
           : ['manage.eligibility.ranksOrGroups', { ranks: rankList, groups: groupList }];
   return (
-    <p className="text-xs text-muted-foreground" data-testid="eligibility-hint" aria-live="polite">
+    <p className="text-xs text-muted-foreground" aria-live="polite">
       <FormattedMessage id={id as string} values={values as Record<string, ReactNode>} />
     </p>
   );
@@ -185,7 +185,6 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
             role="img"
             aria-label={intl.formatMessage({ id: 'manage.upload.broken' })}
             className="flex h-10 w-10 shrink-0 items-center justify-center rounded-md border border-danger/50 bg-danger/5 text-danger"
-            data-testid="image-broken"
           >
             <svg viewBox="0 0 24 24" className="h-5 w-5" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
               <path d="M4 5h16v14H4zM4 15l4-4 3 3M14 12l2-2 4 4M3 3l18 18" />
@@ -198,7 +197,6 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
             alt={intl.formatMessage({ id: 'manage.upload.preview' })}
             className="h-10 w-10 shrink-0 overflow-hidden rounded-md bg-muted object-cover text-[0px]"
             onError={() => setBrokenUrl(value)}
-            data-testid="image-preview"
           />
         ) : (
           <span aria-hidden="true" className="h-10 w-10 shrink-0 rounded-md border border-dashed border-border" />
@@ -210,7 +208,7 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
           aria-invalid={!!shown}
           aria-describedby={['item-imageUrl-hint', shown ? 'item-imageUrl-error' : broken ? 'item-imageUrl-broken' : null].filter(Boolean).join(' ')}
           onChange={(e) => onChange(e.target.value)} className="min-w-0" />
-        <Button type="button" variant="outline" className="shrink-0" disabled={upload.isPending} onClick={() => input.current?.click()} data-testid="image-upload">
+        <Button type="button" variant="outline" className="shrink-0" disabled={upload.isPending} onClick={() => input.current?.click()}>
           <FormattedMessage id={upload.isPending ? 'manage.upload.busy' : 'manage.upload'} />
         </Button>
         <input
@@ -220,7 +218,6 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
           className="sr-only"
           tabIndex={-1}
           aria-hidden="true"
-          data-testid="image-file"
           onChange={(e) => {
             choose(e.target.files?.[0]);
             e.target.value = '';
@@ -231,12 +228,12 @@ function ImageField({ value, error, onChange }: { value: string; error?: string;
         <FormattedMessage id="manage.upload.hint" />
       </p>
       {broken && !shown && (
-        <p id="item-imageUrl-broken" role="alert" className="text-xs text-danger" data-testid="image-broken-text">
+        <p id="item-imageUrl-broken" role="alert" className="text-xs text-danger">
           <FormattedMessage id="manage.upload.broken" />
         </p>
       )}
       {shown && (
-        <p id="item-imageUrl-error" role="alert" className="text-xs text-danger" data-testid="image-error">
+        <p id="item-imageUrl-error" role="alert" className="text-xs text-danger">
           {say(shown)}
         </p>
       )}
@@ -307,7 +304,7 @@ function ItemForm({ initial, editing, copyOf, onDone }: { initial: Form; editing
           <FormattedMessage id="manage.create" />
         )}
       </DialogHeader>
-      <form noValidate onSubmit={submit} className="flex min-h-0 flex-1 flex-col" data-testid={editing ? 'item-edit-form' : 'create-item'}>
+      <form noValidate onSubmit={submit} className="flex min-h-0 flex-1 flex-col">
         <DialogBody className="grid content-start gap-4">
           {save.isError && (
             <Alert variant="error">
@@ -346,10 +343,10 @@ function ItemForm({ initial, editing, copyOf, onDone }: { initial: Form; editing
           </div>
         </DialogBody>
         <div className="flex shrink-0 flex-wrap justify-end gap-2 border-t border-border px-5 py-3">
-          <Button type="button" variant="ghost" onClick={onDone} data-testid={editing ? 'edit-stop' : 'create-close'}>
+          <Button type="button" variant="ghost" onClick={onDone}>
             <FormattedMessage id={editing ? 'manage.stopEditing' : 'manage.close'} />
           </Button>
-          <Button type="submit" disabled={save.isPending} data-testid="create-submit">
+          <Button type="submit" disabled={save.isPending}>
             <FormattedMessage id={editing ? 'manage.saveChanges' : 'manage.submit'} />
           </Button>
         </div>
@@ -384,7 +381,7 @@ function LiveCellsView({ amount, username }: { amount: number; username: string 
     <>
       <td className={cn(CELL, 'tabular-nums')}>
         <StackLabel id="manage.col.amount" />
-        <span data-testid="row-amount">
+        <span>
           <FormattedNumber value={amount} />
         </span>
       </td>
@@ -472,7 +469,7 @@ function ItemsList({
         </p>
       ) : (
         // a table where there is room; below the lg breakpoint each row stacks into a card, so its actions stay on screen
-        <Table minWidth="0" className="max-lg:block" wrapperClassName="min-w-0 max-lg:overflow-visible" data-testid="items-table">
+        <Table minWidth="0" className="max-lg:block" wrapperClassName="min-w-0 max-lg:overflow-visible">
           <thead className="max-lg:hidden">
             <tr>
               {['item', 'state', 'amount', 'leader', 'start', 'end'].map((c) => (
@@ -487,7 +484,7 @@ function ItemsList({
           </thead>
           <tbody className="divide-y divide-border max-lg:block">
             {shown.map((it) => (
-              <tr key={it.itemId} data-testid="item-row" data-state={it.state} className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:py-3">
+              <tr key={it.itemId} data-state={it.state} className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:py-3">
                 <td dir="auto" className={cn(CELL, 'min-w-0 text-start font-medium wrap-anywhere max-lg:col-span-2')}>
                   {it.itemName}
                 </td>
@@ -509,11 +506,11 @@ function ItemsList({
                 <td className={cn(CELL, 'max-lg:col-span-2')}>
                   <div className="flex flex-wrap gap-1.5 lg:flex-nowrap lg:justify-end">
                     {it.state === 'scheduled' && (
-                      <Button size="sm" variant="outline" className="whitespace-nowrap" onClick={() => onEdit(it)} data-testid="edit-item">
+                      <Button size="sm" variant="outline" className="whitespace-nowrap" onClick={() => onEdit(it)}>
                         <FormattedMessage id="manage.edit" />
                       </Button>
                     )}
-                    <Button size="sm" variant="outline" className="whitespace-nowrap" onClick={() => onDuplicate(it)} data-testid="duplicate-item">
+                    <Button size="sm" variant="outline" className="whitespace-nowrap" onClick={() => onDuplicate(it)}>
                       <FormattedMessage id="manage.duplicate" />
                     </Button>
                     {(it.state === 'scheduled' || it.state === 'live') && (
@@ -524,7 +521,6 @@ function ItemsList({
                         disabled={cancel.isPending}
                         onClick={() => (confirming === it.itemId ? cancel.mutate(it.itemId) : setConfirming(it.itemId))}
                         onBlur={() => setConfirming((c) => (c === it.itemId ? null : c))}
-                        data-testid="cancel-item"
                       >
                         <FormattedMessage id={confirming === it.itemId ? 'manage.confirmCancel' : 'manage.cancel'} />
                       </Button>
@@ -556,7 +552,7 @@ export default function StoreManagementPage({ titleId }: { titleId: string }) {
         <h1 className="text-2xl font-semibold">
           <FormattedMessage id={titleId} />
         </h1>
-        <Button onClick={() => setEditor({ mode: 'new' })} data-testid="new-item">
+        <Button onClick={() => setEditor({ mode: 'new' })}>
           <svg viewBox="0 0 24 24" className="h-4 w-4" aria-hidden="true" fill="none" stroke="currentColor" strokeWidth="2">
             <path d="M12 5v14M5 12h14" />
           </svg>
@@ -565,7 +561,7 @@ export default function StoreManagementPage({ titleId }: { titleId: string }) {
       </div>
       <ItemsTable onEdit={(item) => setEditor({ mode: 'edit', item })} onDuplicate={(item) => setEditor({ mode: 'new', copyOf: item })} />
       <Dialog open={editor !== null} onOpenChange={(open) => !open && setEditor(null)}>
-        <DialogContent aria-describedby={undefined} data-testid="item-dialog">
+        <DialogContent aria-describedby={undefined}>
           {editor && settings.isPending && !editing ? (
             <>
               <DialogHeader>

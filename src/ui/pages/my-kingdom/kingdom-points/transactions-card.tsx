@@ -60,7 +60,7 @@ export function TransactionsCard() {
   const rows = list.data?.transactions ?? [];
 
   return (
-    <Card aria-label={intl.formatMessage({ id: 'points.transactions' })} data-testid="transactions">
+    <Card aria-label={intl.formatMessage({ id: 'points.transactions' })}>
       <div className="mb-4 flex flex-wrap items-center justify-between gap-2">
         <CardTitle className="mb-0">
           <FormattedMessage id="points.transactions" />
@@ -93,11 +93,11 @@ export function TransactionsCard() {
       </div>
       {!backwards && list.isError && <QueryError error={list.error} />}
       {backwards || list.isError ? null : list.isSuccess && rows.length === 0 ? (
-        <p className="text-sm text-muted-foreground" data-testid="no-transactions">
+        <p className="text-sm text-muted-foreground">
           <FormattedMessage id={filtered ? 'points.noTransactions' : 'points.noTransactionsYet'} />
         </p>
       ) : (
-        <Table minWidth="52rem" aria-label={intl.formatMessage({ id: 'points.transactions' })} data-testid="transactions-table" loading={list.isPending} columns={7}>
+        <Table minWidth="52rem" aria-label={intl.formatMessage({ id: 'points.transactions' })} loading={list.isPending} columns={7}>
           <thead>
             <tr>
               {['at', 'player', 'kind', 'delta', 'balanceAfter', 'reason', 'actor'].map((c) => (
@@ -109,7 +109,7 @@ export function TransactionsCard() {
           </thead>
           <tbody className={cn('divide-y divide-border', list.isPlaceholderData && 'opacity-60')}>
             {rows.map((t) => (
-              <tr key={t.id} data-testid="transaction-row">
+              <tr key={t.id}>
                 <Td className="whitespace-nowrap text-xs">
                   <FormattedDate value={t.at} year="numeric" month="short" day="numeric" hour="2-digit" minute="2-digit" />
                 </Td>
@@ -121,7 +121,7 @@ export function TransactionsCard() {
                     <FormattedMessage id={`points.kind.${t.kind}`} />
                   </span>
                 </Td>
-                <Td className={cn('tabular-nums font-medium', t.delta < 0 ? 'text-danger' : 'text-success')} data-testid="transaction-delta">
+                <Td className={cn('tabular-nums font-medium', t.delta < 0 ? 'text-danger' : 'text-success')}>
                   <FormattedNumber value={t.delta} signDisplay="exceptZero" />
                 </Td>
                 <Td className="tabular-nums">
