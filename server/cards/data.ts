@@ -4,7 +4,7 @@ import { SCAN_ERRORS } from '../../src/protocol/scans';
 import { AUTH_ERRORS } from '../../src/protocol/auth';
 import type { KvkStatus } from '../../src/protocol/kvk';
 import { DEFAULT_LOCALE, type Locale } from '../../src/protocol/locales';
-import { rankAllows } from '../http/guards';
+import { rankAllows } from '../auth/access';
 import type { Db } from '../db/open';
 import { readSettings } from '../kingdom/settings';
 import { ownsGovernor } from '../scans/directory';

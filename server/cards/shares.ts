@@ -4,7 +4,7 @@ import { recordAuditBy } from '../audit/audit';
 import type { Db } from '../db/open';
 import { writeTransaction } from '../db/write';
 import { Conflict, Forbidden, NotFound } from '../errors';
-import { rankAllows } from '../http/guards';
+import { rankAllows } from '../auth/access';
 import type { Viewer } from './data';
 
 /**

@@ -8,19 +8,9 @@ import type { AppContext } from '../context';
 import './fastify-types';
 import { Unauthenticated, Forbidden } from '../errors';
 
-/** Who may call a route. Unknown ranks count as plain users on the server. */
-export type Access = 'signed-in' | 'council+admin' | 'admin';
+import { rankAllows, type Access } from '../auth/access';
 
-export function rankAllows(rank: string, access: Access): boolean {
-  switch (access) {
-    case 'signed-in':
-      return true;
-    case 'council+admin':
-      return rank === 'council' || rank === 'admin';
-    case 'admin':
-      return rank === 'admin';
-  }
-}
+export { rankAllows, type Access };
 
 /**
  * A hook: 401 without a live session, 403 without the rank; sets request.auth. Routes run it as
