@@ -9,7 +9,8 @@ import { Checkbox } from '../../../components/checkbox';
 import { Label } from '../../../components/label';
 import { Field } from '../../../components/field';
 import { NativeSelect } from '../../../components/native-select';
-import { BotOptions, BotPage, downloadBotLog, LogList, useBotNames, useBotWatch } from './shared';
+import { downloadBotLog } from '../../../boot/bot-watch';
+import { BotOptions, BotPage, LogList, useBotNames, useBotWatch } from './shared';
 
 /** Admin → Servers → Monitor: the live log of every bot, filtered by bot and level, paused at will. */
 export default function BotMonitorPage({ titleId }: { titleId: string }) {

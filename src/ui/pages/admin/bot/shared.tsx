@@ -3,52 +3,21 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { useEffect, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { FormattedMessage, FormattedTime, useIntl } from 'react-intl';
 import type { Bot, BotState, LogLevel, LogLine } from '../../../../protocol/bots';
-import { endpoints } from '../../../../api/config';
-import { botWatchMachineFor } from '../../../../machines/bot-watch.machine';
-import { botWatchUrl, createWatchSocket } from '../../../../streams/bot-watch';
-import type { WebSocketCtor } from '../../../../streams/socket';
-import { createRecorder, type Recorder } from '../../../../streams/recorder';
-import { version } from '../../../../../package.json';
 import { useChild } from '../../../app-context';
+import { botSessionRecorder, botWatchWiring } from '../../../boot/bot-watch';
 import { Alert } from '../../../components/alert';
 import { PageHeader } from '../../../components/page-header';
 import { cn } from '../../../lib/cn';
 
 /**
- * What the three bot pages share: the watch socket's actor (one per page: a bot connection
- * machine folding the admins' watch messages, recorded with the session like the auction's
- * sockets), a bot's state, its progress and a virtualised log.
+ * What the three bot pages share: the watch socket's actor (one per page, wired in
+ * src/ui/boot/bot-watch.ts), a bot's state, its progress and a virtualised log.
  */
-/**
- * The bot pages' own recorder (the same log format, channel "bots"): a watch socket may carry a
- * thousand log lines a second, so it keeps its own, smaller ring (2,000 frames, each a batch of
- * lines) instead of crowding the auction's out of the session log. Downloaded from the monitor.
- */
-export const BOT_RECORDER_LIMIT = 2000;
-let botRecorder: Recorder | null = null;
-export function botSessionRecorder(): Recorder {
-  botRecorder ??= createRecorder({ app: `kingdom@${version}`, limit: BOT_RECORDER_LIMIT });
-  return botRecorder;
-}
-
-export function downloadBotLog() {
-  const blob = new Blob([botSessionRecorder().toJsonl()], { type: 'application/x-ndjson' });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = `kingdom-bots-${new Date().toISOString().replace(/[:.]/g, '-')}.jsonl`;
-  document.body.append(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
-
 export function useBotWatch() {
   const token = useSelector(useChild('auth'), (state) => state.context.token);
   const username = useSelector(useChild('auth'), (s) => s.context.user?.username ?? null);
   useEffect(() => botSessionRecorder().setUser(username), [username]);
-  const machine = useMemo(() => botWatchMachineFor((url) => createWatchSocket(url, window.WebSocket as unknown as WebSocketCtor, botSessionRecorder().tap('bots'))), []);
-  const url = useMemo(() => botWatchUrl(endpoints().api, window.location.origin), []);
+  const { machine, url } = useMemo(() => botWatchWiring(), []);
   const actor = useActorRef(machine, { input: { url, token } });
   useEffect(() => {
     if (actor.getSnapshot().context.token !== token) actor.send({ type: 'TOKEN', token });
