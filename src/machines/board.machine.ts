@@ -27,7 +27,7 @@ export { LATEST_BIDS, insertBid, mergeBids } from '../auction/latest-bids';
  * it), the local time is the actor system's clock. The board also keeps which items are live and
  * finished, in the same fold, by the arrows the items follow (`phaseAfter`), so no view has to
  * watch every item; and which are upcoming (scheduled): the store's REST list, fetched while a
- * view watches it (UPCOMING.WATCH / UPCOMING.UNWATCH) and every UPCOMING_REFRESH_MS on the actor
+ * view watches it (UPCOMING_WATCH / UPCOMING_UNWATCH) and every UPCOMING_REFRESH_MS on the actor
  * system's clock, by the `fetchUpcoming` actor the app provides; its answer comes in as
  * UPCOMING_LOADED. An upcoming item leaves the list when it starts (it is live on the board then)
  * or is cancelled.
@@ -83,8 +83,8 @@ export type BoardEvent =
   /** Raised BID_TIMEOUT_MS after a PLACE_BID (delayed on the actor system's clock). */
   | { type: 'BID_TIMEOUT'; requestId: string }
   /** A view shows the upcoming items (fetch them now and keep them fresh) / no longer does. */
-  | { type: 'UPCOMING.WATCH' }
-  | { type: 'UPCOMING.UNWATCH' }
+  | { type: 'UPCOMING_WATCH' }
+  | { type: 'UPCOMING_UNWATCH' }
   /** The store's scheduled items, as the server listed them (the `fetchUpcoming` actor's answer). */
   | { type: 'UPCOMING_LOADED'; items: StoreItem[] };
 
@@ -214,7 +214,7 @@ export const boardMachine = setup({
       initial: 'idle',
       states: {
         idle: {
-          on: { 'UPCOMING.WATCH': { target: 'loading', actions: 'watch' } },
+          on: { UPCOMING_WATCH: { target: 'loading', actions: 'watch' } },
         },
         loading: {
           invoke: {
@@ -224,16 +224,16 @@ export const boardMachine = setup({
             onError: { target: 'waiting', actions: assign({ upcomingError: ({ event }) => (event.error instanceof Error ? event.error.message : String(event.error)) }) },
           },
           on: {
-            'UPCOMING.WATCH': { actions: 'watch' },
-            'UPCOMING.UNWATCH': [{ guard: 'lastWatcher', target: 'idle', actions: 'unwatch' }, { actions: 'unwatch' }],
+            UPCOMING_WATCH: { actions: 'watch' },
+            UPCOMING_UNWATCH: [{ guard: 'lastWatcher', target: 'idle', actions: 'unwatch' }, { actions: 'unwatch' }],
           },
         },
         waiting: {
           after: { upcomingRefresh: 'loading' },
           on: {
             // a view that starts watching shows what the board has and asks for the news
-            'UPCOMING.WATCH': { target: 'loading', actions: 'watch' },
-            'UPCOMING.UNWATCH': [{ guard: 'lastWatcher', target: 'idle', actions: 'unwatch' }, { actions: 'unwatch' }],
+            UPCOMING_WATCH: { target: 'loading', actions: 'watch' },
+            UPCOMING_UNWATCH: [{ guard: 'lastWatcher', target: 'idle', actions: 'unwatch' }, { actions: 'unwatch' }],
           },
         },
       },

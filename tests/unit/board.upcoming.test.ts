@@ -130,7 +130,7 @@ describe('board: upcoming items', () => {
 
   it('a view that watches makes the board fetch at once, then every UPCOMING_REFRESH_MS on the actor system clock', async () => {
     const t = boardWithFetches();
-    t.board.send({ type: 'UPCOMING.WATCH' });
+    t.board.send({ type: 'UPCOMING_WATCH' });
     expect(t.calls).toHaveLength(1);
     await t.answer([scheduled(5, T0 + 30_000)]);
     expect(ids(t.upcoming())).toEqual([5]);
@@ -144,26 +144,26 @@ describe('board: upcoming items', () => {
 
   it('when the last view stops watching, the board stops fetching (and keeps what it has); a view that comes back fetches at once', async () => {
     const t = boardWithFetches();
-    t.board.send({ type: 'UPCOMING.WATCH' });
-    t.board.send({ type: 'UPCOMING.WATCH' });
+    t.board.send({ type: 'UPCOMING_WATCH' });
+    t.board.send({ type: 'UPCOMING_WATCH' });
     await t.answer([scheduled(5, T0)]);
-    t.board.send({ type: 'UPCOMING.UNWATCH' });
+    t.board.send({ type: 'UPCOMING_UNWATCH' });
     t.clock.increment(UPCOMING_REFRESH_MS);
     expect(t.calls).toHaveLength(2); // one view still watches
     await t.answer([scheduled(5, T0)]);
-    t.board.send({ type: 'UPCOMING.UNWATCH' });
+    t.board.send({ type: 'UPCOMING_UNWATCH' });
     expect(t.board.getSnapshot().matches({ upcoming: 'idle' })).toBe(true);
     t.clock.increment(10 * UPCOMING_REFRESH_MS);
     expect(t.calls).toHaveLength(2);
     expect(ids(t.upcoming())).toEqual([5]);
-    t.board.send({ type: 'UPCOMING.WATCH' });
+    t.board.send({ type: 'UPCOMING_WATCH' });
     expect(t.calls).toHaveLength(3);
   });
 
   it('a view that stops watching while a fetch is under way drops its answer', async () => {
     const t = boardWithFetches();
-    t.board.send({ type: 'UPCOMING.WATCH' });
-    t.board.send({ type: 'UPCOMING.UNWATCH' });
+    t.board.send({ type: 'UPCOMING_WATCH' });
+    t.board.send({ type: 'UPCOMING_UNWATCH' });
     t.calls[0].resolve([scheduled(5, T0)]);
     await t.calls[0].promise;
     await Promise.resolve();
@@ -173,7 +173,7 @@ describe('board: upcoming items', () => {
 
   it('an answer that comes after an item started does not bring the item back', async () => {
     const t = boardWithFetches();
-    t.board.send({ type: 'UPCOMING.WATCH' });
+    t.board.send({ type: 'UPCOMING_WATCH' });
     t.server(auction.started({ itemId: 5, itemName: 'Item 5', start_price: 100, timestamp: T0, endsAt: T0 + 60_000 }));
     await t.answer([scheduled(5, T0), scheduled(6, T0 + 1)]);
     expect(ids(t.upcoming())).toEqual([6]);
@@ -182,7 +182,7 @@ describe('board: upcoming items', () => {
 
   it("a failed fetch says why, keeps the list, and is tried again after UPCOMING_REFRESH_MS; a good answer clears it", async () => {
     const t = boardWithFetches();
-    t.board.send({ type: 'UPCOMING.WATCH' });
+    t.board.send({ type: 'UPCOMING_WATCH' });
     await t.answer([scheduled(5, T0)]);
     t.clock.increment(UPCOMING_REFRESH_MS);
     t.calls[1].reject(new Error('Service unavailable'));
@@ -198,7 +198,7 @@ describe('board: upcoming items', () => {
 
   it('the upcoming part of the context is plain JSON data', async () => {
     const t = boardWithFetches();
-    t.board.send({ type: 'UPCOMING.WATCH' });
+    t.board.send({ type: 'UPCOMING_WATCH' });
     await t.answer([scheduled(5, T0), scheduled(6, T0 + 1)]);
     const { upcoming, upcomingError, upcomingWatchers } = t.ctx();
     const part = { upcoming, upcomingError, upcomingWatchers };

@@ -18,8 +18,8 @@ function Upcoming() {
   const intl = useIntl();
   const board = useChild('board');
   useEffect(() => {
-    board.send({ type: 'UPCOMING.WATCH' });
-    return () => board.send({ type: 'UPCOMING.UNWATCH' });
+    board.send({ type: 'UPCOMING_WATCH' });
+    return () => board.send({ type: 'UPCOMING_UNWATCH' });
   }, [board]);
   const items = useSelector(board, selectUpcoming);
   const error = useSelector(board, selectUpcomingError);
