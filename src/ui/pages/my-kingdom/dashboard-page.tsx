@@ -72,7 +72,7 @@ function Alliances({ scan }: { scan?: number }) {
   const alliances = useQuery({ queryKey: ['stats', 'alliance-sums', scan], queryFn: () => scansApi.allianceSums(scan) });
   const intl = useIntl();
   return (
-    <Card className="min-w-0">
+    <Card className="min-w-0" data-testid="alliances">
       <CardTitle>
         <FormattedMessage id="dashboard.alliances" />
       </CardTitle>

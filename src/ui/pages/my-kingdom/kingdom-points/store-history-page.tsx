@@ -96,7 +96,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
             </thead>
             <tbody className={cn('divide-y divide-border', history.isPlaceholderData && 'opacity-60')}>
               {rows.map((e) => (
-                <tr key={e.itemId} data-outcome={e.outcome}>
+                <tr key={e.itemId} data-testid="history-row" data-outcome={e.outcome}>
                   <Td dir="auto" className="text-start font-medium">
                     {e.itemName}
                   </Td>
