@@ -219,7 +219,7 @@ function KingdomData({ backup }: { backup: Dashboard['backup'] }) {
   return (
     <Card className="grid min-w-0 gap-3" data-testid="kingdom-data">
       <CardHeader title={<FormattedMessage id="admin.dashboard.data" />} className="mb-0">
-        <ExportCsvButton fetchCsv={() => admin.exportZip()} filename={`kingdom-export-${today()}.zip`} labelId="admin.dashboard.exportAll" testId="export-all" />
+        <ExportCsvButton fetchCsv={() => admin.exportZip()} filename={`kingdom-export-${today()}.zip`} labelId="admin.dashboard.exportAll" />
       </CardHeader>
       {backup && (
         <div className="grid gap-2 text-sm">
