@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import { sql } from 'kysely';
 import yazl from 'yazl';
 import type { Db } from '../db/open';
-import { csvLine, csvTime, type CsvValue } from '../http/csv';
+import { csvLine, csvTime, type CsvValue } from '../files/csv';
 
 /**
  * GET /export.zip: everything the kingdom owns, one CSV file a table, with README.txt naming every

@@ -5,7 +5,7 @@ import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
 import yazl from 'yazl';
 import { DB_FILE } from '../db/open';
-import { UPLOAD_NAME, uploadsDir } from '../http/uploads';
+import { UPLOAD_NAME, uploadsDir } from '../files/uploads';
 
 /**
  * A backup is one zip file: `kingdom-backup.json` (what it is, when, by which version, the

@@ -8,7 +8,7 @@ import SQLite from 'better-sqlite3';
 import yauzl from 'yauzl';
 import { MIGRATIONS } from '../db/migrations';
 import { DB_FILE, openDatabase } from '../db/open';
-import { UPLOAD_NAME, uploadsDir } from '../http/uploads';
+import { UPLOAD_NAME, uploadsDir } from '../files/uploads';
 import { checkLedger } from '../points/ledger';
 import { BACKUP_FORMAT, DATABASE_ENTRY, MANIFEST_ENTRY, UPLOADS_PREFIX, type BackupManifest } from './backup';
 

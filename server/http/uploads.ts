@@ -10,13 +10,9 @@ import { DomainError, Invalid } from '../errors';
 import { hasNul } from '../../src/protocol/http';
 import { HTTP_ERRORS } from './errors';
 
-/** Where uploaded item images live: DATA_DIR/uploads, served at /uploads/. */
-export function uploadsDir(dataDir: string): string {
-  return path.join(dataDir, 'uploads');
-}
+import { UPLOAD_NAME, uploadsDir } from '../files/uploads';
 
-/** The names this server gives uploads; nothing else under /uploads/ is served. */
-export const UPLOAD_NAME = /^[a-f0-9]{32}\.(png|jpg|webp|gif)$/;
+export { UPLOAD_NAME, uploadsDir };
 
 const EXTENSIONS: Record<UploadType, string> = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp', 'image/gif': 'gif' };
 
