@@ -45,7 +45,7 @@ function useDocumentTitle(kingdomName: string) {
 
 function Brand({ kingdomName }: { kingdomName: string }) {
   return (
-    <Link href="/" className="flex h-14 min-w-0 items-center gap-2 border-b border-border px-5 text-lg font-bold">
+    <Link href="/" className="flex h-14 min-w-0 items-center gap-2 border-b border-border px-5 text-lg font-bold" data-testid="brand">
       <svg viewBox="0 0 32 32" className="h-6 w-6 shrink-0 text-primary" aria-hidden="true">
         <path fill="currentColor" d="M4 26h24l-2-14-6 5-4-9-4 9-6-5z" />
       </svg>
