@@ -106,8 +106,9 @@ export async function writeBackup(dataDir: string, file: string, options: Backup
     const zip = new yazl.ZipFile();
     const mtime = new Date(takenAt);
     zip.addBuffer(Buffer.from(JSON.stringify(manifest, null, 2) + '\n'), MANIFEST_ENTRY, { mtime });
-    // deflate runs in libuv's threads (node:zlib); SQLite pages shrink to about a third
-    zip.addFile(snapshot, DATABASE_ENTRY, { mtime, compress: true });
+    // deflate runs in libuv's threads (node:zlib); at level 1 SQLite pages still shrink to about
+    // half, for a fraction of level 6's CPU (which players' bids share on a small machine)
+    zip.addFile(snapshot, DATABASE_ENTRY, { mtime, compress: true, compressionLevel: 1 });
     for (const name of images) zip.addFile(path.join(uploadsDir(dataDir), name), UPLOADS_PREFIX + name, { mtime, compress: false });
     zip.end();
     options.onWriting?.();
