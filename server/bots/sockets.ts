@@ -12,6 +12,7 @@ import {
   watchAuthentication,
 } from '../../src/protocol/bots';
 import { onSessionsRevoked } from '../auth/sessions';
+import { onRankChanged } from '../users/users';
 import type { AppContext } from '../context';
 import type { BotConnection, BotHub, Watcher } from './hub';
 import { findBotByToken } from './registry';
@@ -252,10 +253,15 @@ export function attachBotSockets(server: Server, ctx: AppContext, hub: BotHub): 
   }
 
   const unsubscribe = onSessionsRevoked(ctx.db, (ids) => hub.closeSessions(ids));
+  // a demoted admin's watch closes at once, not at the next beat
+  const unsubscribeRank = onRankChanged(ctx.db, (userId) => {
+    if (hub.watcherList().some((w) => w.auth.user.id === userId)) recheckWatchers().catch((err: unknown) => log.warn({ err }, 'bot watchers: rank check failed'));
+  });
 
   return () => {
     clearInterval(heartbeat);
     unsubscribe();
+    unsubscribeRank();
     server.off('upgrade', onUpgrade);
     hub.close();
     for (const ws of wss.clients) ws.terminate();

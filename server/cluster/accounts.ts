@@ -1,4 +1,5 @@
 import { tellRevoked } from '../auth/sessions';
+import { tellRankChanged } from '../users/users';
 import type { Db } from '../db/open';
 import type { Hub } from '../sockets/hub';
 import { statusMsg } from '../sockets/user';
@@ -20,6 +21,7 @@ export async function tellAccountEvent(deps: { db: Db; hub: Hub }, event: Accoun
     tellRevoked(deps.db, event.s);
     return;
   }
+  tellRankChanged(deps.db, event.user);
   if (deps.hub.connectionsOf(event.user).length === 0) return;
   const user = await deps.db.selectFrom('users').selectAll().where('id', '=', event.user).executeTakeFirst();
   if (!user) return;

@@ -42,7 +42,8 @@ export async function findUserByUsername(db: Db, username: string): Promise<User
  * transaction (by `actor`: the shell's `npm run admin` records as the system).
  */
 export async function setUserRank(db: Db, id: number, rank: string, actor: AuditEntry['actor'] = SHELL_ACTOR, now = Date.now()): Promise<UserRow> {
-  return writeTransaction(db, async (trx) => {
+  let changed = false;
+  const updated = await writeTransaction(db, async (trx) => {
     const current = await trx.selectFrom('users').select(['rank', 'username']).where('id', '=', id).executeTakeFirstOrThrow();
     if (current.rank === 'admin' && rank !== 'admin') {
       const { admins } = await trx
@@ -57,7 +58,27 @@ export async function setUserRank(db: Db, id: number, rank: string, actor: Audit
       await recordAudit(trx, { actor, action: 'rank.change', target: current.username, detail: { from: current.rank, to: rank } }, now);
       // the server processes' sockets of this account hear of it at the commit (PostgreSQL; nothing on SQLite)
       await publish(trx, { k: 'account', user: id });
+      changed = true;
     }
     return updated;
   });
+  if (changed) tellRankChanged(db, id);
+  return updated;
+}
+
+/** Told the id of an account whose rank just changed (committed): a channel its new rank may not hold closes at once. */
+export type RankListener = (userId: number) => void;
+const rankListeners = new WeakMap<Db, Set<RankListener>>();
+
+/** Calls `listener` after each rank change on `db` (this process's, and other processes' through tellRankChanged); returns the unsubscribe. */
+export function onRankChanged(db: Db, listener: RankListener): () => void {
+  let set = rankListeners.get(db);
+  if (!set) rankListeners.set(db, (set = new Set()));
+  set.add(listener);
+  return () => set.delete(listener);
+}
+
+/** Tells this process's listeners that an account's rank changed; `account` events from other processes come here. */
+export function tellRankChanged(db: Db, userId: number): void {
+  for (const listener of rankListeners.get(db) ?? []) listener(userId);
 }

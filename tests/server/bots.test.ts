@@ -124,6 +124,18 @@ describe('bots: the protocol', () => {
     watch.close();
   });
 
+  it("a demoted admin's watch closes at once, not at the next beat (20 s)", async () => {
+    const other = await signedIn(ctx.server, 'admin');
+    expect((await call(ctx.server, 'POST', `/admin/users/${other.username}/rank`, { token: ctx.admin.token, body: { rank: 'admin' } })).status).toBe(200);
+    const { socket } = await watcher(other.token);
+    expect(ctx.server.config.heartbeatMs).toBeGreaterThanOrEqual(10_000);
+    const demotedAt = Date.now();
+    expect((await call(ctx.server, 'POST', `/admin/users/${other.username}/rank`, { token: ctx.admin.token, body: { rank: 'council' } })).status).toBe(200);
+    expect((await socket.closed).code).toBe(BOT_CLOSE.unauthorized);
+    // closed by the rank change itself: long before any beat could have found it
+    expect(Date.now() - demotedAt).toBeLessThan(ctx.server.config.heartbeatMs / 2);
+  });
+
   it('a bot token is refused on every route but scan upload, and on the watch socket', async () => {
     const { token } = await registerBot('Route bot');
     for (const [method, url] of [['GET', '/bots'], ['POST', '/auth/me'], ['GET', '/scans'], ['GET', '/governors'], ['GET', '/store/items'], ['POST', '/points/transactions'], ['GET', '/player-ids'], ['GET', '/kingdom/settings'], ['DELETE', '/scans/1'], ['POST', '/store/items']] as const) {
