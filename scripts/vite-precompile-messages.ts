@@ -10,7 +10,7 @@ import type { Plugin } from 'vite';
  * settings, groups, profile, QA, the store's page; never the sign-in pages, the shell or the notices) are split off: `en.json` holds the rest, `en.json?pages` only those, loaded right
  * after boot (src/locales/load.ts). This keeps /signin within its budget as pages add texts.
  */
-export const PAGE_KEYS = /^(admin|stat|stats|scans|dashboard|metrics|governor|manage|points|bulk|history|ledger|groups|myGroups|qa|settings|kingdom|kvk|profile|bots|migrants|auto|store(?!\.closed\.))\./;
+export const PAGE_KEYS = /^(admin|stat|stats|scans|dashboard|metrics|governor|manage|points|bulk|history|ledger|groups|myGroups|qa|settings|kingdom|kvk|profile|bots|migrants|auto|cards|store(?!\.closed\.))\./;
 
 export function precompileMessages(): Plugin {
   return {

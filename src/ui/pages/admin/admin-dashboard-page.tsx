@@ -6,6 +6,7 @@ import { AUDIT_ACTIONS } from '../../../protocol/admin';
 import { RANKS } from '../../../protocol/ranks';
 import { Alert } from '../../components/alert';
 import { Card, CardHeader } from '../../components/card';
+import { ShareLinks } from '../../components/share-links';
 import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
@@ -93,6 +94,7 @@ export default function AdminDashboardPage({ titleId }: { titleId: string }) {
       {health.data && <Health dashboard={health.data} />}
       {health.data && <KingdomData backup={health.data.backup} />}
       <AuditLog />
+      <ShareLinks all />
     </div>
   );
 }

@@ -14,6 +14,7 @@ import { RankTag } from '../../components/rank-tag';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/select';
 import { LanguagePicker } from '../../shell/language-picker';
 import { QueryError } from '../../components/query-error';
+import { ShareLinks } from '../../components/share-links';
 
 function AccountCard() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);
@@ -166,6 +167,7 @@ export default function AccountSettingsPage() {
       <AccountCard />
       <PasswordCard />
       <DisplayCard />
+      <ShareLinks />
     </div>
   );
 }

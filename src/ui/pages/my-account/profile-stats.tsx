@@ -9,6 +9,7 @@ import { Spinner } from '../../components/loader';
 import { useApi } from '../../lib/use-api';
 import { KillsBars, ScannedOn, StatsGrid, Trend } from '../../components/stats/governor-view';
 import { QueryError } from '../../components/query-error';
+import { ShareCardButton } from '../../components/share-card';
 
 /** The signed-in account's governors (its sign-up's claim and the farms an admin linked), main first. */
 export function useOwnGovernors() {
@@ -73,6 +74,9 @@ export function ProfileOverview({ own }: { own: OwnGovernor | null }) {
             </bdi>
             {g.alliance && <bdi className="rounded bg-muted px-2 py-0.5 text-sm">{g.alliance}</bdi>}
             <ScannedOn entry={latest} />
+            <span className="ms-auto">
+              <ShareCardButton card={{ kind: 'governor', governorId: g.governorId }} />
+            </span>
           </div>
           <StatsGrid history={g.history} />
           <Card className="min-w-0">

@@ -1,3 +1,4 @@
+import { ShareCardButton } from '../../components/share-card';
 import { useQuery } from '@tanstack/react-query';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';
@@ -46,6 +47,7 @@ export default function GovernorPage() {
             <Link href={`/my-kingdom/metrics?scope=governor&key=${g.governorId}`} className="text-primary underline-offset-4 hover:underline">
               <FormattedMessage id="governor.metrics" />
             </Link>
+            <ShareCardButton card={{ kind: 'governor', governorId: g.governorId }} />
           </div>
           <StatsGrid history={g.history} stats={['power', 'killpoints', 'deads', 't4Kills', 't5Kills', 'helps']} />
           <div className="grid grid-cols-1 gap-4 lg:grid-cols-2">

@@ -8,6 +8,7 @@ import { cn } from '../../lib/cn';
 import { useScansApi, GovernorLink } from '../../components/stats/scan-parts';
 import { Change, Num } from '../../components/stats/num';
 import { QueryError } from '../../components/query-error';
+import { ShareCardButton } from '../../components/share-card';
 
 export const GOVERNORS_PAGE = 200;
 const ROW_HEIGHT = 44;
@@ -53,9 +54,18 @@ const columns = helper.columns([
     ),
   }),
   ...TABLE_STATS.map(statColumn),
+  helper.display({
+    id: 'share',
+    header: () => (
+      <span className="sr-only">
+        <FormattedMessage id="cards.share" />
+      </span>
+    ),
+    cell: (info) => <ShareCardButton card={{ kind: 'governor', governorId: info.row.original.governorId }} variant="ghost" />,
+  }),
 ]);
 
-const WIDTHS: Record<string, string> = { name: '14rem', alliance: '6rem' };
+const WIDTHS: Record<string, string> = { name: '14rem', alliance: '6rem', share: '8.5rem' };
 const width = (id: string) => WIDTHS[id] ?? '7.5rem';
 const noRows: GovernorRow[] = [];
 

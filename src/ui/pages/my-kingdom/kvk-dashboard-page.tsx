@@ -13,6 +13,7 @@ import { endColumns, Table, TableBody, TableHead, Td, Th } from '../../component
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
 import { ExportCsvButton } from '../../components/export-csv-button';
+import { ShareCardButton } from '../../components/share-card';
 import { useDebounced } from '../../lib/use-debounced';
 import { Num } from '../../components/stats/num';
 import { CountCell, GovernorName, NumCell } from '../../components/stats/cells';
@@ -393,7 +394,16 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
             {data && <Suggested data={data} onConfirm={(s) => setMarking({ s, mark: 'zeroed', reason: intl.formatMessage({ id: 'kvk.suggested.reason' }) })} />}
             <Card className="min-w-0">
               <CardHeader title={<FormattedMessage id="kvk.standings" />}>
-                <ExportCsvButton filename={`kvk-season-${season.id}.csv`} fetchCsv={() => kvk.standingsCsv(season.id, filters)} />
+                <div className="flex flex-wrap gap-2">
+                  {[10, 25].map((top) => (
+                    <ShareCardButton
+                      key={top}
+                      label={intl.formatMessage({ id: 'cards.shareTop' }, { n: top })}
+                      card={{ kind: 'kvk', seasonId: season.id, window: windowName || undefined, alliance: debouncedAlliance.trim() || undefined, top }}
+                    />
+                  ))}
+                  <ExportCsvButton filename={`kvk-season-${season.id}.csv`} fetchCsv={() => kvk.standingsCsv(season.id, filters)} />
+                </div>
               </CardHeader>
               <div className="mb-3 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
                 <GovernorSearch value={q} onChange={setQ} />

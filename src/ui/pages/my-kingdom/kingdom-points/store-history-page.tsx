@@ -15,6 +15,7 @@ import { ExportCsvButton } from '../../../components/export-csv-button';
 import { useDebounced } from '../../../lib/use-debounced';
 import { periodBackwards, today } from '../../../lib/period';
 import { QueryError } from '../../../components/query-error';
+import { ShareCardButton } from '../../../components/share-card';
 
 interface Draft {
   user: string;
@@ -84,7 +85,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
             <FormattedMessage id={filtered ? 'history.none' : 'history.noneYet'} />
           </p>
         ) : (
-          <Table minWidth="40rem" loading={history.isPending} columns={5}>
+          <Table minWidth="46rem" loading={history.isPending} columns={6}>
             <thead>
               <tr>
                 {['item', 'outcome', 'buyer', 'price', 'at'].map((c) => (
@@ -92,6 +93,11 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
                     <FormattedMessage id={`history.col.${c}`} />
                   </Th>
                 ))}
+                <Th>
+                  <span className="sr-only">
+                    <FormattedMessage id="cards.share" />
+                  </span>
+                </Th>
               </tr>
             </thead>
             <tbody className={cn('divide-y divide-border', history.isPlaceholderData && 'opacity-60')}>
@@ -110,6 +116,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
                   <Td className="whitespace-nowrap text-xs">
                     <FormattedDate value={e.at} year="numeric" month="short" day="numeric" hour="2-digit" minute="2-digit" />
                   </Td>
+                  <Td>{e.outcome === 'sold' && <ShareCardButton card={{ kind: 'items', itemId: e.itemId }} variant="ghost" />}</Td>
                 </tr>
               ))}
             </tbody>
