@@ -204,13 +204,13 @@ function standingOfJoined(season: Pick<Season, 'weights' | 'brackets'>, j: Joine
 
 type FirstRow = StatRow & { scan_id: number; taken_at: number };
 
-/** Each arrival's first row in a period (scans only change by new ids, so this is kept with the scan rows). */
+/** Each arrival's first row in a period, kept by the period's scans and the scans' times (a scan's date corrected moves it in or out of a period). */
 const firstRowCaches = new WeakMap<Db, Map<string, Promise<Map<number, FirstRow>>>>();
 
-function firstRowsOf(db: Db, startScanId: number, ids: number[], from: ScanRef, to: ScanRef): Promise<Map<number, FirstRow>> {
+function firstRowsOf(db: Db, startScanId: number, ids: number[], from: ScanRef, to: ScanRef, times: string): Promise<Map<number, FirstRow>> {
   let mine = firstRowCaches.get(db);
   if (!mine) firstRowCaches.set(db, (mine = new Map()));
-  const key = `${startScanId}|${from.id}|${to.id}`;
+  const key = `${startScanId}|${from.id}|${to.id}|${times}`;
   let found = mine.get(key);
   if (found) return found;
   found = (async () => {
@@ -242,7 +242,7 @@ function firstRowsOf(db: Db, startScanId: number, ids: number[], from: ScanRef, 
   return found;
 }
 
-async function arrivalsOf(db: Db, season: Pick<Season, 'weights' | 'startScan'>, rows: StatRow[], from: ScanRef, to: ScanRef): Promise<Arrival[]> {
+async function arrivalsOf(db: Db, season: Pick<Season, 'weights' | 'startScan'>, rows: StatRow[], from: ScanRef, to: ScanRef, times: string): Promise<Arrival[]> {
   if (rows.length === 0) return [];
   const first = await firstRowsOf(
     db,
@@ -250,6 +250,7 @@ async function arrivalsOf(db: Db, season: Pick<Season, 'weights' | 'startScan'>,
     rows.map((r) => r.governor_id),
     from,
     to,
+    times,
   );
   return rows.map((now) => {
     const id = now.governor_id;
@@ -281,7 +282,18 @@ export function periodOf(season: Season, windowName: string | undefined): { wind
   return { window: w.name, from: { id: w.fromScanId, takenAt: 0 }, to: { id: w.toScanId, takenAt: 0 }, fromId: w.fromScanId, toId: w.toScanId };
 }
 
-/** Computed standings kept by season, period, season edit, mark version and scans: a few periods at once. */
+/**
+ * The scans' times in one short text: it changes when a scan is imported, deleted or its date
+ * corrected, on any process, so a standing computed before is not served after (read from the
+ * database each time: one aggregate over the scans table, a few hundred rows).
+ */
+async function scanTimes(db: Db): Promise<string> {
+  const row = await sql<{ n: number | string; t: number | string | null; h: number | string | null }>`select count(*) as n, sum(taken_at) as t, sum(id * (taken_at / 1000)) as h from scans`.execute(db);
+  const r = row.rows[0];
+  return `${r?.n ?? 0}:${r?.t ?? 0}:${r?.h ?? 0}`;
+}
+
+/** Computed standings kept by season, period, season edit, mark version and the scans' times: a few periods at once. */
 const CACHE_SIZE = 8;
 const caches = new WeakMap<Db, Map<string, Promise<Computed & { from: ScanRef; to: ScanRef | null }>>>();
 
@@ -304,7 +316,8 @@ async function scanRefOf(db: Db, id: number): Promise<ScanRef> {
 /** Every standing, arrival and alliance total of a season over a period, computed (or taken from the cache). */
 export async function computeStandings(db: Db, season: Season, windowName: string | undefined): Promise<Computed & { window: string | null; from: ScanRef; to: ScanRef | null }> {
   const period = periodOf(season, windowName);
-  const key = `${season.id}|${season.updatedAt}|${seasonVersion(db, season.id)}|${period.fromId}|${period.toId}`;
+  const times = await scanTimes(db);
+  const key = `${season.id}|${season.updatedAt}|${seasonVersion(db, season.id)}|${period.fromId}|${period.toId}|${times}`;
   let cache = caches.get(db);
   if (!cache) caches.set(db, (cache = new Map()));
   let entry = cache.get(key);
@@ -317,7 +330,7 @@ export async function computeStandings(db: Db, season: Season, windowName: strin
         (await db.selectFrom('kvk_marks').select(['governor_id', 'mark', 'reason']).where('season_id', '=', season.id).execute()).map((m) => [m.governor_id, { mark: m.mark, reason: m.reason }]),
       );
       const standings = rows.joined.map((j) => standingOfJoined(season, j, marks.get(j[0])));
-      const arrivals = to === null ? [] : await arrivalsOf(db, season, rows.arrivals, from, to);
+      const arrivals = to === null ? [] : await arrivalsOf(db, season, rows.arrivals, from, to, times);
       arrivals.sort((a, b) => (b.power ?? -1) - (a.power ?? -1) || a.governorId - b.governorId);
       return { standings, arrivals, alliances: allianceTotals(standings), sorted: new Map<string, Standing[]>(), from, to };
     })();

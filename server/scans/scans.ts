@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import {
   CUMULATIVE_STATS,
   duplicateFileText,
+  redateOverlapsText,
   GOVERNORS_PAGE_SIZE,
   SCAN_ERRORS,
   SCAN_ROW_TEXTS,
@@ -35,6 +36,7 @@ import { recordAudit, recordAuditBy } from '../audit/audit';
 import { parseTable, takenAtFromFile, type ParsedRow, type Stats } from './parse';
 import type { Table } from './read';
 import { fileSha256 } from '../points/bulk-file';
+import { runsOverlappingIfMoved } from '../points/run-overlaps';
 import { Invalid, NotFound, Conflict } from '../errors';
 
 /** The database column of a stat: `t1Kills` is `t1_kills`. */
@@ -326,6 +328,29 @@ export async function deleteScan(db: Db, id: number, actorId: number | null = nu
     await trx.deleteFrom('scans').where('id', '=', id).execute();
     await recordAuditBy(trx, actorId, 'scan.delete', `#${id}`, { fileName: scan.file_name, takenAt: scan.taken_at, rows: scan.rows }, now);
   });
+}
+
+/**
+ * PATCH scans/:scanId: a scan's date corrected. Order is read from `taken_at` everywhere (the latest,
+ * the scan before, compares, migrants, series, KvK periods and the rules that run by themselves), so
+ * the scan's new place counts at once; the runs of automatic points already paid keep the times they
+ * paid for. When the new date would make one of those runs overlap another of its rule (runsOverlappingIfMoved),
+ * nothing changes and the 409 names them, unless `confirm` says to save anyway; the audit entry then
+ * names the runs. Answers the scan as saved, and whether anything changed.
+ */
+export async function redateScan(db: Db, id: number, takenAt: number, options: { actorId: number; confirm: boolean; now: number }): Promise<{ scan: Scan; changed: boolean }> {
+  const changed = await writeTransaction(db, async (trx) => {
+    const scan = await trx.selectFrom('scans').select(['file_name', 'taken_at']).where('id', '=', id).executeTakeFirst();
+    if (!scan) throw new NotFound(SCAN_ERRORS.unknownScan);
+    if (scan.taken_at === takenAt) return false;
+    const overlaps = await runsOverlappingIfMoved(trx, id, takenAt);
+    if (overlaps.length > 0 && !options.confirm) throw new Conflict(redateOverlapsText(overlaps.map((o) => o.runId), [...new Set(overlaps.map((o) => o.ruleName))]));
+    await trx.updateTable('scans').set({ taken_at: takenAt }).where('id', '=', id).execute();
+    const detail = { fileName: scan.file_name, wasTakenAt: scan.taken_at, takenAt, ...(overlaps.length > 0 ? { overlappingRuns: overlaps.map((o) => o.runId) } : {}) };
+    await recordAuditBy(trx, options.actorId, 'scan.redate', `#${id}`, detail, options.now);
+    return true;
+  });
+  return { scan: await findScan(db, id), changed };
 }
 
 /** The scan asked for (404 when unknown), or the latest; and the one to compare with: asked for, or the scan before it. */

@@ -69,6 +69,8 @@ export interface ScansApi {
   compare(token: string, takenAt: number): Promise<ScanPreview>;
   list(page?: number): Promise<z.infer<typeof scansAnswer>>;
   remove(scanId: number): Promise<void>;
+  /** A scan's date corrected (PATCH scans/:scanId); a 409 names paid automatic points it would make overlap, `confirm` saves anyway. */
+  redate(scanId: number, takenAt: number, confirm: boolean): Promise<Scan>;
   summary(scanId?: number, compare?: number): Promise<KingdomSummary>;
   governors(filters: GovernorFilters, page: number, pageSize: number): Promise<GovernorsPage>;
   governorsCsv(filters: GovernorFilters): Promise<{ blob: Blob; filename: string | null }>;
@@ -147,6 +149,9 @@ export function createScansApi(client: KyInstance): ScansApi {
     },
     async remove(scanId) {
       await answer(await client.delete(`scans/${scanId}`, { timeout: 60_000 }), okAnswer);
+    },
+    async redate(scanId, takenAt, confirm) {
+      return (await answer(await client.patch(`scans/${scanId}`, { json: { takenAt, ...(confirm ? { confirm } : {}) }, timeout: 60_000 }), applyAnswer)).scan;
     },
     async summary(scanId, compare) {
       const { result: _, ...summary } = await answer(await client.get('kingdom/summary', { searchParams: params({ scan: scanId, compare }) }), summaryAnswer);

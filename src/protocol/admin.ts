@@ -120,6 +120,7 @@ export const AUDIT_ACTIONS = [
   'points.bulk',
   'scan.apply',
   'scan.delete',
+  'scan.redate',
   'item.create',
   'item.edit',
   'item.cancel',

@@ -108,6 +108,7 @@ export const SCAN_ERRORS = {
   badQuery: 'The search text may have at most 64 characters.',
   notYourGovernor: 'You may see the statistics of your own governor only.',
   badGain: 'Sorting by gains (gain=1) needs a stat to sort by and a scan to compare with.',
+  badConfirm: 'Say whether to save anyway (confirm: true or false).',
 } as const;
 
 /** Scan refusals that name a value (src/protocol/texts.ts: the client reads the values back to translate). */
@@ -117,7 +118,12 @@ export const SCAN_TEMPLATES = {
   badJsonLineAt: `${SCAN_ERRORS.badJsonLine} (line {line})`,
   /** A text of the file (a name, an alliance, a header) holds a NUL, which no database column may hold. */
   nulAt: 'Line {line} of the file holds a NUL character (\\u0000), which no name may hold. Nothing was imported.',
+  /** PATCH scans/:scanId without confirm, when the new date would make paid automatic-points runs overlap. */
+  redateOverlaps: 'At this date, automatic points already paid would overlap: run {runs} of {rules} would count time another run of its rule paid for. Nothing was changed; send confirm: true to change the date anyway.',
 } as const;
+
+export const redateOverlapsText = (runIds: number[], ruleNames: string[]) =>
+  fill(SCAN_TEMPLATES.redateOverlaps, { runs: runIds.map((id) => `#${id}`).join(', '), rules: ruleNames.map((n) => `"${n}"`).join(', ') });
 
 export const duplicateFileText = (scanId: number, takenAt: string) => fill(SCAN_TEMPLATES.duplicateFile, { scanId, takenAt });
 
@@ -221,6 +227,13 @@ export const scanApplyBody = z.object({
   skipInvalid: z.optional(z.boolean()),
 });
 export type ScanApplyBody = z.input<typeof scanApplyBody>;
+
+/** PATCH scans/:scanId (admin): a scan's date corrected; `confirm` saves it even when paid automatic points would overlap. */
+export const scanRedateBody = z.object({
+  takenAt: z.union([z.string().check(z.maxLength(40, SCAN_ERRORS.badTakenAt)), z.number({ error: SCAN_ERRORS.badTakenAt })], { error: SCAN_ERRORS.badTakenAt }),
+  confirm: z.optional(z.boolean({ error: SCAN_ERRORS.badConfirm })),
+});
+export type ScanRedateBody = z.input<typeof scanRedateBody>;
 
 /** POST scans/preview/compare: the preview's time changed; it is compared again with the scan before that time. */
 export const scanCompareBody = z.object({

@@ -1,20 +1,21 @@
 import writeXlsxFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SCAN_ERRORS, SCAN_ROW_TEXTS, type ScanPreview } from '../../src/protocol/scans';
+import { redateOverlapsText, SCAN_ERRORS, SCAN_ROW_TEXTS, type ScanPreview } from '../../src/protocol/scans';
 import { takenAtFromFile } from '../../server/scans/parse';
 import { inflateZip, storedZip } from '../../server/points/unzip';
 import { upload } from './back-office-helpers';
-import { call, leadershipServer } from './helpers';
+import { call, leadershipServer, newAccount, register } from './helpers';
 import { scanCsv, type FileGovernor } from './scan-files';
 
 /** When a scan was taken, read from its file; and a preview that follows its date when it is changed. */
 
 let server: Awaited<ReturnType<typeof leadershipServer>>['server'];
 let admin: Awaited<ReturnType<typeof leadershipServer>>['admin'];
+let council: Awaited<ReturnType<typeof leadershipServer>>['council'];
 const now = Date.UTC(2026, 5, 1, 9, 30);
 
 beforeAll(async () => {
-  ({ server, admin } = await leadershipServer({ now: () => now }));
+  ({ server, admin, council } = await leadershipServer({ now: () => now }));
 });
 afterAll(() => server.close());
 
@@ -143,4 +144,92 @@ describe('the preview follows its date', () => {
     expect(used.status).toBe(409);
     expect(used.body).toEqual({ result: false, error: SCAN_ERRORS.tokenUsed });
   });
+});
+
+describe('a scan\'s date corrected after import', () => {
+  const redate = (scanId: number, body: Record<string, unknown>, who = admin.token) => call(server, 'PATCH', `/scans/${scanId}`, { token: who, body });
+  async function imported(govs: FileGovernor[], takenAt: number): Promise<number> {
+    const p = await previewed(scanCsv(govs), `redate-${nextId}.csv`);
+    const applied = await apply(p.token, { takenAt });
+    expect(applied.status, applied.text).toBe(200);
+    return (applied.body.scan as { id: number }).id;
+  }
+
+  it('moves the scan in time: the latest, the scan before and the list follow at once; audited; bad input changes nothing', async () => {
+    const govs = governors(3);
+    const early = await imported(govs, Date.UTC(2030, 0, 1));
+    const late = await imported(govs.map((g) => ({ ...g, killpoints: 2_000_000 })), Date.UTC(2030, 0, 10));
+    const latest = async () => ((await call(server, 'GET', '/kingdom/summary', { token: council.token })).body as { scan: { id: number }; compare: { id: number } | null });
+    expect(await latest()).toMatchObject({ scan: { id: late }, compare: { id: early } });
+
+    // the "late" scan was really taken before the other
+    const moved = await redate(late, { takenAt: '2029-12-20T08:00:00Z' });
+    expect(moved.status, moved.text).toBe(200);
+    expect(moved.body.scan).toMatchObject({ id: late, takenAt: Date.UTC(2029, 11, 20, 8) });
+    expect(await latest()).toMatchObject({ scan: { id: early }, compare: { id: late } });
+    const list = (await call(server, 'GET', '/scans', { token: council.token })).body.scans as { id: number }[];
+    expect(list.findIndex((x) => x.id === early)).toBeLessThan(list.findIndex((x) => x.id === late));
+    const migrants = await call(server, 'GET', '/migrants', { token: council.token });
+    expect(migrants.body).toMatchObject({ from: { id: late }, to: { id: early } });
+
+    const audit = await call(server, 'GET', '/audit?action=scan.redate', { token: admin.token });
+    expect(audit.body.entries).toContainEqual(expect.objectContaining({ action: 'scan.redate', target: `#${late}`, detail: expect.objectContaining({ wasTakenAt: Date.UTC(2030, 0, 10), takenAt: Date.UTC(2029, 11, 20, 8) }) }));
+
+    // the same date again changes nothing and writes no audit entry
+    expect((await redate(late, { takenAt: Date.UTC(2029, 11, 20, 8) })).status).toBe(200);
+    expect(((await call(server, 'GET', '/audit?action=scan.redate', { token: admin.token })).body.entries as unknown[]).length).toBe((audit.body.entries as unknown[]).length);
+
+    expect((await redate(late, { takenAt: 'soon' })).body).toEqual({ result: false, error: SCAN_ERRORS.badTakenAt });
+    expect((await redate(late, { takenAt: Date.UTC(2101, 0, 1) })).body).toEqual({ result: false, error: SCAN_ERRORS.badTakenAt });
+    expect((await redate(late, {})).status).toBe(400);
+    expect((await redate(late, { takenAt: Date.UTC(2030, 0, 1), confirm: 'yes' })).body).toEqual({ result: false, error: SCAN_ERRORS.badConfirm });
+    expect((await redate(999_999, { takenAt: Date.UTC(2030, 0, 1) })).body).toEqual({ result: false, error: SCAN_ERRORS.unknownScan });
+    expect((await call(server, 'PATCH', '/scans/abc', { token: admin.token, body: { takenAt: Date.UTC(2030, 0, 1) } })).body).toEqual({ result: false, error: SCAN_ERRORS.badScanId });
+    expect((await redate(late, { takenAt: Date.UTC(2030, 0, 1) }, council.token)).status).toBe(403);
+    expect((await call(server, 'PATCH', `/scans/${late}`, { token: undefined, body: { takenAt: Date.UTC(2030, 0, 1) } })).status).toBe(401);
+    expect((await findTakenAt(late))).toBe(Date.UTC(2029, 11, 20, 8));
+  });
+
+  it('a date that would make paid automatic points overlap is refused with the runs named, and saved only when confirmed', async () => {
+    const claimed = nextId++;
+    await register(server, { ...newAccount('redate'), playerid: String(claimed) });
+    const govs = (kp: number) => [{ id: claimed, name: 'Payee', alliance: 'DT', killpoints: kp }];
+    const a = await imported(govs(1_000_000), Date.UTC(2040, 0, 1));
+    const b = await imported(govs(3_000_000), Date.UTC(2040, 0, 8));
+    const c = await imported(govs(5_000_000), Date.UTC(2040, 0, 15));
+    const created = await call(server, 'POST', '/points/rules', { token: council.token, body: { name: 'KP weekly', stat: 'killpoints', per: 1_000_000, points: 1 } });
+    expect(created.status, created.text).toBe(200);
+    const ruleId = (created.body.rule as { id: number }).id;
+    const runIds: number[] = [];
+    for (const [from, to] of [[a, b], [b, c]]) {
+      const p = await call(server, 'POST', `/points/rules/${ruleId}/preview`, { token: council.token, body: { fromScanId: from, toScanId: to } });
+      expect(p.status, p.text).toBe(200);
+      const run = await call(server, 'POST', `/points/rules/${ruleId}/apply`, { token: council.token, body: { token: (p.body.preview as { token: string }).token } });
+      expect(run.status, run.text).toBe(200);
+      runIds.push((run.body.run as { id: number }).id);
+    }
+
+    // b moved a little, still between a and c: the two runs stay apart
+    expect((await redate(b, { takenAt: Date.UTC(2040, 0, 9) })).status).toBe(200);
+    // b moved after c: the run a→b would count the week c→… the run b→c paid, and b→c runs backwards
+    const refused = await redate(b, { takenAt: Date.UTC(2040, 0, 20) });
+    expect(refused.status).toBe(409);
+    expect(refused.body).toEqual({ result: false, error: redateOverlapsText(runIds, ['KP weekly']) });
+    expect(await findTakenAt(b)).toBe(Date.UTC(2040, 0, 9));
+
+    const confirmed = await redate(b, { takenAt: Date.UTC(2040, 0, 20), confirm: true });
+    expect(confirmed.status, confirmed.text).toBe(200);
+    expect(await findTakenAt(b)).toBe(Date.UTC(2040, 0, 20));
+    const audit = await call(server, 'GET', '/audit?action=scan.redate', { token: admin.token });
+    expect(audit.body.entries).toContainEqual(expect.objectContaining({ target: `#${b}`, detail: expect.objectContaining({ overlappingRuns: runIds }) }));
+    // the paid runs keep the times they paid for
+    const runs = await server.db.selectFrom('points_runs').select(['id', 'from_taken_at', 'to_taken_at']).where('rule_id', '=', ruleId).orderBy('id').execute();
+    expect(runs.map((r) => [r.from_taken_at, r.to_taken_at])).toEqual([[Date.UTC(2040, 0, 1), Date.UTC(2040, 0, 8)], [Date.UTC(2040, 0, 8), Date.UTC(2040, 0, 15)]]);
+    // back where it was: no new overlap, saved without a word
+    expect((await redate(b, { takenAt: Date.UTC(2040, 0, 8) })).status).toBe(200);
+  });
+
+  async function findTakenAt(id: number): Promise<number> {
+    return (await server.db.selectFrom('scans').select('taken_at').where('id', '=', id).executeTakeFirstOrThrow()).taken_at;
+  }
 });

@@ -22,6 +22,7 @@ import {
   SCAN_MAX_BYTES,
   scanApplyBody,
   scanCompareBody,
+  scanRedateBody,
   scanPreview,
   scansQuery,
   STATS,
@@ -29,10 +30,10 @@ import {
 } from '../../../src/protocol/scans';
 import type { AppContext } from '../../context';
 import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownGovernors, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
-import { warmRunningSeasons } from '../../kvk/standings';
+import { clearStandingsCache, warmRunningSeasons } from '../../kvk/standings';
 import { readScanFile, refuseNul } from '../../scans/read';
 import { nameTextProblem } from '../../../src/protocol/http';
-import { allGovernors, deleteScan, governorDetail, kingdomSummary, listGovernors, listScans } from '../../scans/scans';
+import { allGovernors, deleteScan, redateScan, governorDetail, kingdomSummary, listGovernors, listScans } from '../../scans/scans';
 import { sendCsv } from '../csv';
 import { authOf, rankAllows, requireAdminOrBot, requireRank, uploaderOf } from '../guards';
 import { BEARER } from '../openapi';
@@ -176,6 +177,37 @@ export function scanRoutes(ctx: AppContext) {
         await deleteScan(ctx.db, id, authOf(request).user.id, ctx.now());
         request.log.info({ by: authOf(request).user.id, scan: id }, 'scan deleted');
         return { result: true as const };
+      },
+    );
+
+    app.patch(
+      '/scans/:scanId',
+      {
+        preValidation: requireRank(ctx, 'admin'),
+        schema: {
+          summary:
+            "Correct when a scan was taken (takenAt: ISO date-time or epoch ms, 2017..2100). Its new place in time counts everywhere at once: the latest scan, compares, migrants, series, KvK periods, the rules that run by themselves. " +
+            'When the new date would make automatic points already paid overlap (a run over this scan would count time another run of its rule paid for), nothing changes and the 409 names the runs; confirm: true saves it anyway. Audited.',
+          tags: ['scans'],
+          security: BEARER,
+          params: scanParams,
+          body: scanRedateBody,
+          response: { 200: resultTrue({ scan }), ...resultErrors(400, 401, 403, 404, 409) },
+        },
+      },
+      async (request) => {
+        const id = scanIdOf(request.params.scanId);
+        const takenAt = takenAtOf(request.body.takenAt);
+        if (takenAt === null) throw new Invalid(SCAN_ERRORS.badTakenAt);
+        const { user } = authOf(request);
+        const { scan: saved, changed } = await redateScan(ctx.db, id, takenAt, { actorId: user.id, confirm: request.body.confirm ?? false, now: ctx.now() });
+        if (changed) {
+          request.log.info({ by: user.id, scan: id, takenAt }, 'scan date corrected');
+          // standings computed over the old order are not served again (other processes see the scans' times change in their cache keys)
+          clearStandingsCache(ctx.db, true);
+          void warmRunningSeasons(ctx.db).catch((err: unknown) => request.log.warn({ err }, 'KvK standings not computed after the scan date changed'));
+        }
+        return { result: true as const, scan: saved };
       },
     );
 

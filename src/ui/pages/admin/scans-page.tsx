@@ -15,7 +15,10 @@ import { Table, Td, Th } from '../../components/table';
 import { cn } from '../../lib/cn';
 import { ConfirmDialog } from '../../components/stats/confirm-dialog';
 import { useScansApi } from '../../components/stats/scan-parts';
-import { QueryError } from '../../components/query-error';
+import { ErrorText, QueryError } from '../../components/query-error';
+import { Dialog, DialogBody, DialogContent, DialogHeader } from '../../components/dialog';
+import { Field } from '../../components/field';
+import { ApiError } from '../../../api/client';
 import { useServerText } from '../../lib/server-text';
 import { useDebounced } from '../../lib/use-debounced';
 
@@ -346,12 +349,63 @@ function ImportCard() {
   );
 }
 
+/**
+ * "Change date" of one scan: its new date, saved at once; when the server says paid automatic
+ * points would overlap at that date (a 409 naming the runs), the sentence is shown and the button
+ * becomes "Save anyway", which sends confirm.
+ */
+function RedateDialog({ scan, onClose, onSaved }: { scan: Scan; onClose: () => void; onSaved: (scan: Scan) => void }) {
+  const scansApi = useScansApi();
+  const [when, setWhen] = useState(() => toLocalInput(scan.takenAt));
+  // the field's minutes: a date left as it was keeps its seconds
+  const takenAt = toLocalInput(scan.takenAt) === when ? scan.takenAt : fromLocalInput(when);
+  const [warned, setWarned] = useState<number | null>(null);
+  const save = useMutation({
+    mutationFn: (confirm: boolean) => scansApi.redate(scan.id, takenAt as number, confirm),
+    onSuccess: onSaved,
+    onError: (error) => setWarned(error instanceof ApiError && error.status === 409 ? takenAt : null),
+  });
+  const overlapAt = warned !== null && warned === takenAt;
+  return (
+    <Dialog open onOpenChange={(open) => !open && onClose()}>
+      <DialogContent className="sm:max-w-lg" aria-describedby="scan-redate-text">
+        <DialogHeader>
+          <FormattedMessage id="scans.changeDateTitle" values={{ id: scan.id }} />
+        </DialogHeader>
+        <DialogBody className="grid content-start gap-4">
+          <p id="scan-redate-text" className="text-sm text-muted-foreground">
+            <FormattedMessage id="scans.changeDateText" values={{ file: <bdi>{scan.fileName}</bdi> }} />
+          </p>
+          <Field id="scan-redate-at" labelId="scans.newDate">
+            <Input type="datetime-local" className="dark:[color-scheme:dark]" value={when} onChange={(e) => setWhen(e.target.value)} />
+          </Field>
+          {save.error !== null && (
+            <Alert variant={overlapAt ? 'warning' : 'error'}>
+              <ErrorText error={save.error} />
+            </Alert>
+          )}
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button variant="outline" onClick={onClose} disabled={save.isPending}>
+              <FormattedMessage id="stats.cancel" />
+            </Button>
+            <Button variant={overlapAt ? 'danger' : 'primary'} disabled={save.isPending || takenAt === null || takenAt === scan.takenAt} onClick={() => save.mutate(overlapAt)}>
+              <FormattedMessage id={overlapAt ? 'scans.saveAnyway' : 'scans.saveDate'} />
+            </Button>
+          </div>
+        </DialogBody>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
 function ScansList() {
   const scansApi = useScansApi();
   const intl = useIntl();
   const queryClient = useQueryClient();
   const [page, setPage] = useState(1);
   const [doomed, setDoomed] = useState<Scan | null>(null);
+  const [redating, setRedating] = useState<Scan | null>(null);
+  const [redated, setRedated] = useState<Scan | null>(null);
   const scans = useQuery({ queryKey: ['scans', 'list', page], queryFn: () => scansApi.list(page), placeholderData: keepPreviousData });
   const remove = useMutation({
     mutationFn: (id: number) => scansApi.remove(id),
@@ -368,6 +422,11 @@ function ScansList() {
         <FormattedMessage id="scans.list" />
       </CardTitle>
       <QueryError error={scans.error ?? remove.error} />
+      {redated && (
+        <Alert variant="success" className="mb-3">
+          <FormattedMessage id="scans.dateChanged" values={{ id: redated.id, date: <FormattedDate value={redated.takenAt} dateStyle="medium" timeStyle="short" /> }} />
+        </Alert>
+      )}
       {scans.isSuccess && list.length === 0 ? (
         <p className="text-sm text-muted-foreground">
           <FormattedMessage id="scans.none" />
@@ -408,9 +467,14 @@ function ScansList() {
                   <bdi>{s.uploadedBy ?? intl.formatMessage({ id: 'scans.bot' })}</bdi>
                 </Td>
                 <Td className="text-end">
-                  <Button size="sm" variant="outline" onClick={() => setDoomed(s)}>
-                    <FormattedMessage id="scans.delete" />
-                  </Button>
+                  <span className="inline-flex flex-wrap justify-end gap-2">
+                    <Button size="sm" variant="outline" onClick={() => setRedating(s)} aria-label={intl.formatMessage({ id: 'scans.changeDateOf' }, { id: s.id })}>
+                      <FormattedMessage id="scans.changeDate" />
+                    </Button>
+                    <Button size="sm" variant="outline" onClick={() => setDoomed(s)}>
+                      <FormattedMessage id="scans.delete" />
+                    </Button>
+                  </span>
                 </Td>
               </tr>
             ))}
@@ -418,6 +482,19 @@ function ScansList() {
         </Table>
       )}
       {scans.data && <Pagination page={scans.data.page} pageSize={scans.data.pageSize} total={scans.data.total} onPage={setPage} />}
+      {redating && (
+        <RedateDialog
+          key={redating.id}
+          scan={redating}
+          onClose={() => setRedating(null)}
+          onSaved={(saved) => {
+            setRedating(null);
+            setRedated(saved);
+            void queryClient.invalidateQueries({ queryKey: ['scans'] });
+            void queryClient.invalidateQueries({ queryKey: ['stats'] });
+          }}
+        />
+      )}
       <ConfirmDialog
         open={doomed !== null}
         onOpenChange={(open) => !open && setDoomed(null)}
