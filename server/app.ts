@@ -14,6 +14,8 @@ import { ClusterLink } from './cluster/link';
 import { AutomaticPoints } from './points/automatic';
 import { BulkPreviews } from './points/bulk';
 import { PointsService } from './points/service';
+import { registerReactions } from './reactions';
+import { Reactions } from './events/reactions';
 import { ScanImports } from './scans/scans';
 import { CardPool, DEFAULT_POOL } from './cards/pool';
 import { CardService } from './cards/service';
@@ -36,7 +38,8 @@ export interface RunningServer {
   auction: AuctionEngine;
   points: PointsService;
   bots: BotHub;
-  automatic: AutomaticPoints;
+  /** Reactions to domain events (tests wait on `idle()` after a change). */
+  reactions: Reactions;
   /** Where unexpected errors are reported (Sentry with SENTRY_DSN; nowhere without). */
   reporter: ErrorReporter;
   close(): Promise<void>;
@@ -103,11 +106,19 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const bots = new BotHub(db, deps.botClock ?? now, app.log, deps.botLimits);
   // booked through the points service: the engine's queue, then the balances to the user sockets
   const automatic = new AutomaticPoints(db, points, now, app.log);
-  // rules with auto on run over each scan applied, after the import has answered
-  const scans = new ScanImports(db, now, (applied) => automatic.scanArrived(applied));
+  const scans = new ScanImports(db, now);
   const bulk = new BulkPreviews(now);
   // stat cards: drawn in worker threads (started on the first card), cached by content
   const cards = new CardService(db, new CardPool(config.cardPool ?? DEFAULT_POOL), uploadsDir(config.dataDir));
+  // reactions to domain events, after their commits: registered once, in server/reactions.ts
+  const reactions = new Reactions(db, {
+    pollMs: config.reactions.pollMs,
+    keepMs: config.reactions.keepDays * 86_400_000,
+    paused: config.reactions.paused,
+    now,
+    log: reportingLogger(app.log, reporter, 'reactions'),
+  });
+  registerReactions(reactions, { automatic, bots, db });
   const ctx: AppContext = {
     config,
     db,
@@ -138,6 +149,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   let detachBots: (() => void) | null = null;
   const closeAll = async () => {
     await backups?.stop();
+    await reactions.stop();
     await link?.stop();
     await auction.stop();
     detachBots?.();
@@ -168,6 +180,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
 
     await setupHttpApp(app, ctx);
     await bots.start();
+    // then what committed while the server was down, and every commit from now on
+    await reactions.start();
     detachBots = attachBotSockets(app.server, ctx, bots);
     await app.listen({ port: config.port, host: config.host }).catch((e: unknown) => {
       throw listenError(e, 'PORT', config.port);
@@ -192,7 +206,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     auction,
     points,
     bots,
-    automatic,
+    reactions,
     reporter,
     close: () => (closing ??= closeAll()),
   };

@@ -1,4 +1,5 @@
 import type { FastifyBaseLogger } from 'fastify';
+import { emit } from '../events/events';
 import { sql } from 'kysely';
 import type { z } from 'zod/mini';
 import type { KingdomSettings, settingsBody } from '../../src/protocol/settings';
@@ -135,7 +136,10 @@ export class Settlement {
         .where('state', '=', 'scheduled')
         .returningAll()
         .executeTakeFirst();
-      if (started) await publish(trx, { k: 'start', item: id, at: now });
+      if (started) {
+        await publish(trx, { k: 'start', item: id, at: now });
+        await emit(trx, 'item.started', { itemId: id }, null, now);
+      }
       return started;
     });
     if (row) announceStart(this.deps.hub, row, now);
@@ -161,12 +165,15 @@ export class Settlement {
       if (!item) return null;
       if (item.leader_id === null) {
         await publish(trx, { k: 'settle', item: item.id, u: [] });
+        await emit(trx, 'item.no-buyer', { itemId: item.id, reason: 'no-bids' }, null, now);
         return { item, winner: null };
       }
       await moveReserved(trx, item.leader_id, -item.amount);
       await trx.insertInto('sales').values({ item_id: item.id, user_id: item.leader_id, amount: item.amount, at: item.ends_at }).execute();
       const { user } = await bookIn(trx, { userId: item.leader_id, delta: -item.amount, kind: 'purchase', reason: fill(LEDGER_REASONS.won, { item: item.name }), actorId: null }, now);
       await publish(trx, { k: 'settle', item: item.id, u: balancesOf([user]) });
+      await emit(trx, 'item.sold', { itemId: item.id, userId: user.id, amount: item.amount }, null, now);
+      await emit(trx, 'points.booked', { entries: 1, users: [user.id], total: -item.amount }, null, now);
       return { item, winner: user };
     });
     if (!settled) return;

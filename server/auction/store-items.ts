@@ -1,4 +1,5 @@
 import type { z } from 'zod/mini';
+import { actorOf, emit } from '../events/events';
 import type { AuditAction } from '../../src/protocol/admin';
 import { MSG } from '../../src/protocol/socket';
 import { copyName, STARTS_AT_PAST_TOLERANCE_MS, STORE_ERRORS, type createItemBody, type editItemBody, type StoreItem } from '../../src/protocol/store';
@@ -73,6 +74,7 @@ export class StoreItems {
           .executeTakeFirstOrThrow();
         await recordAuditBy(trx, creatorId, audit.action, inserted.name, { itemId: inserted.id, startPrice: inserted.start_price, startsAt: inserted.starts_at, ...audit.detail }, now);
         await publish(trx, live ? { k: 'start', item: inserted.id, at: now } : { k: 'schedule' });
+        if (live) await emit(trx, 'item.started', { itemId: inserted.id }, actorOf(creatorId), now);
         return inserted;
       });
       if (live) announceStart(hub, row, now);
@@ -100,6 +102,7 @@ export class StoreItems {
         const released = item.state === 'live' && item.leader_id !== null ? await moveReserved(trx, item.leader_id, -item.amount) : null;
         await recordAuditBy(trx, actorId, 'item.cancel', item.name, { itemId: item.id, was: item.state, ...(released ? { released: released.username, amount: item.amount } : {}) }, now);
         if (item.state === 'live') await publish(trx, { k: 'cancel', item: item.id });
+        await emit(trx, 'item.cancelled', { itemId: item.id }, actorOf(actorId), now);
         if (released) await publish(trx, { k: 'users', u: balancesOf([released]) });
         return { item, released };
       });
@@ -131,6 +134,7 @@ export class StoreItems {
         const held = live && !(await storeIsOpen(trx)) ? duration * 1000 : null;
         await recordAuditBy(trx, actorId, 'item.edit', item.name, { itemId: item.id, changes: body }, now);
         await publish(trx, live ? { k: 'start', item: item.id, at: now } : { k: 'schedule' });
+        if (live) await emit(trx, 'item.started', { itemId: item.id }, actorOf(actorId), now);
         return trx
           .updateTable('items')
           .set({

@@ -319,6 +319,22 @@ export interface Database {
   bulk_awards: BulkAwardsTable;
   share_links: ShareLinksTable;
   backups: BackupsTable;
+  events: EventsTable;
+  event_cursors: EventCursorsTable;
+}
+
+export interface EventsTable {
+  id: Generated<number>;
+  kind: string;
+  at: number;
+  actor: string | null;
+  /** JSON */
+  data: string;
+}
+
+export interface EventCursorsTable {
+  reaction: string;
+  last_id: number;
 }
 
 export type UserRow = Selectable<UsersTable>;

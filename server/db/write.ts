@@ -53,20 +53,44 @@ export async function writeTransaction<T>(db: Db, fn: (trx: Queryable) => Promis
     } else {
       await sql`begin immediate`.execute(conn);
     }
+    const write: OpenWrite = { db, shared: options.lock === 'shared', committed: null };
+    open.set(conn, write);
     let result: T;
     try {
       result = await fn(conn);
     } catch (error) {
       deferred.delete(conn);
+      open.delete(conn);
       await sql`rollback`.execute(conn).catch(() => undefined);
       throw error;
     }
     const atCommit = deferred.get(conn) ?? [];
     deferred.delete(conn);
+    open.delete(conn);
     // PostgreSQL: what waits for the commit goes with it, in one round trip
     await sql.raw([...atCommit, 'commit'].join('; ')).execute(conn);
+    if (write.committed) for (const fn of write.committed) fn(db);
     return result;
   });
+}
+
+/** A write transaction while it runs: its lock mode, and what to call once it has committed. */
+interface OpenWrite {
+  db: Db;
+  shared: boolean;
+  committed: ((db: Db) => void)[] | null;
+}
+const open = new WeakMap<object, OpenWrite>();
+
+/**
+ * Calls `fn` (with the database `trx` came from) once `trx`, a write transaction's connection, has committed; never when it rolls
+ * back. Throws when `trx` is not an exclusive write transaction: what must follow a commit is
+ * written in one that other writers cannot interleave with (domain events keep commit order).
+ */
+export function afterCommit(trx: Queryable, fn: (db: Db) => void): void {
+  const write = open.get(trx);
+  if (!write || write.shared) throw new Error('afterCommit needs an exclusive write transaction (writeTransaction without lock: shared)');
+  (write.committed ??= []).push(fn);
 }
 
 /** Statements that run with a PostgreSQL write transaction's COMMIT, by transaction. */

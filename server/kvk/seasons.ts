@@ -1,4 +1,5 @@
 import { Conflict, Invalid, NotFound } from '../errors';
+import { actorOf, emit } from '../events/events';
 import { sql } from 'kysely';
 import {
   KVK_TEMPLATES,
@@ -177,6 +178,7 @@ export async function createSeason(db: Db, input: SeasonInput, actor: Actor, now
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordAudit(trx, { actor, action: 'season.create', target: input.name, detail: { season: row.id, startScanId: input.startScanId, endScanId: input.endScanId ?? null } }, now);
+    await emit(trx, 'season.changed', { seasonId: row.id, change: 'created' }, actorOf(actor.id), now);
     return toSeason(trx, row);
   });
 }
@@ -199,6 +201,7 @@ export async function updateSeason(db: Db, id: number, input: SeasonInput, actor
       .executeTakeFirstOrThrow();
     const closed = before.end_scan_id === null && row.end_scan_id !== null;
     await recordAudit(trx, { actor, action: closed ? 'season.close' : 'season.edit', target: row.name, detail: { season: id, changed, endScanId: row.end_scan_id } }, now);
+    await emit(trx, 'season.changed', { seasonId: id, change: closed ? 'closed' : 'edited' }, actorOf(actor.id), now);
     return toSeason(trx, row);
   }).finally(() => bump(db, id));
 }
@@ -231,6 +234,7 @@ export async function markGovernor(db: Db, seasonId: number, governorId: number,
       .onConflict((oc) => oc.columns(['season_id', 'governor_id']).doUpdateSet({ mark: mark.mark, reason: mark.reason, marked_by: actor.id, marked_at: now }))
       .execute();
     await recordAudit(trx, { actor, action: 'season.mark', target: `${row.name || governorId} (${governorId})`, detail: { season: seasonId, governorId, mark: mark.mark, reason: mark.reason } }, now);
+    await emit(trx, 'season.changed', { seasonId, change: 'marks' }, actorOf(actor.id), now);
     return { governorId, name: row.name, mark: mark.mark, reason: mark.reason, markedBy: actor.name, markedAt: now };
   });
   bump(db, seasonId);
@@ -245,6 +249,7 @@ export async function unmarkGovernor(db: Db, seasonId: number, governorId: numbe
     if (!old) throw new NotFound(KVK_ERRORS.noMark);
     await trx.deleteFrom('kvk_marks').where('season_id', '=', seasonId).where('governor_id', '=', governorId).execute();
     await recordAudit(trx, { actor, action: 'season.unmark', target: String(governorId), detail: { season: seasonId, governorId, was: old.mark } }, now);
+    await emit(trx, 'season.changed', { seasonId, change: 'marks' }, actorOf(actor.id), now);
   });
   bump(db, seasonId);
 }

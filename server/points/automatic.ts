@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { actorOf, emit } from '../events/events';
 import { Conflict, Invalid, NotFound } from '../errors';
 import {
   alreadyAppliedText,
@@ -305,6 +306,9 @@ export async function bookRun(db: Db, plan: Plan, actor: Actor, auto: boolean, n
         { actor, action: 'rule.apply', target: `rule #${rule.id} "${rule.name}"`, detail: { run: id, fromScanId: from.id, toScanId: to.id, entries: plan.awards.length, total: plan.total, auto } },
         now,
       );
+      const actorName = actorOf(actor.id);
+      await emit(trx, 'rule.applied', { ruleId: rule.id, runId: id, fromScanId: from.id, toScanId: to.id, entries: plan.awards.length, total: plan.total, auto }, actorName, now);
+      await emit(trx, 'points.booked', { entries: plan.awards.length, users: [...touched.keys()], total: plan.total }, actorName, now);
       return { run: { id, entries: plan.awards.length, total: plan.total }, touched };
     });
   } catch (error) {
@@ -412,7 +416,6 @@ export interface Log {
 
 export class AutomaticPoints {
   readonly previews: RulePreviews;
-  private chain: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly db: Db,
@@ -455,19 +458,20 @@ export class AutomaticPoints {
   }
 
   /**
-   * A scan was applied: every rule with auto on runs over it and the scan before it (by takenAt),
-   * after the import has answered, one run at a time. Only for the newest scan: a scan filed in the
-   * past would overlap runs already paid. A run already applied, or that pays no account, is skipped;
-   * so is one whose time overlaps a run of the rule already paid (the newest scan replaced a deleted
-   * one, say): paying it again is a person's decision, made on the preview that names the overlap.
+   * A scan was applied (a reaction to `scan.applied`, after its commit): every rule with auto on
+   * runs over it and the scan before it (by takenAt), one run at a time. Only for the newest scan: a
+   * scan filed in the past would overlap runs already paid. A run already applied, or that pays no
+   * account, is skipped; so is one whose time overlaps a run of the rule already paid (the newest
+   * scan replaced a deleted one, say): paying it again is a person's decision, made on the preview
+   * that names the overlap. Safe to run twice for one scan: a run applies once, ever (its unique key).
    */
-  scanArrived(scan: Scan): void {
-    this.chain = this.chain.then(() => this.runAuto(scan)).catch((error: unknown) => this.log.error({ err: error, scan: scan.id }, 'automatic points after a scan failed'));
-  }
-
-  /** Resolves once every run started by arriving scans so far has finished (tests, shutdown). */
-  idle(): Promise<void> {
-    return this.chain;
+  async runAfterScan(scanId: number): Promise<void> {
+    const scan = await findScan(this.db, scanId).catch((error: unknown) => {
+      if (error instanceof NotFound) return null;
+      throw error;
+    });
+    // deleted since: nothing to run over
+    if (scan) await this.runAuto(scan);
   }
 
   private async runAuto(scan: Scan): Promise<void> {

@@ -1,4 +1,5 @@
 import type { AuditAction } from '../../src/protocol/admin';
+import { actorOf, emit } from '../events/events';
 import type { Transaction, TransactionKind } from '../../src/protocol/points';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
@@ -89,6 +90,7 @@ export class PointsService {
           }
         }
         const result = { transactions, users: [...users.values()] };
+        await emit(trx, 'points.booked', { entries: transactions.length, users: [...users.keys()], total: transactions.reduce((sum, t) => sum + t.delta, 0) }, actorOf(options.actorId), at);
         await publish(trx, { k: 'users', u: balancesOf(users.values()) });
         if (options.audit) {
           const entry = options.audit(result);

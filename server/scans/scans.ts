@@ -1,4 +1,5 @@
 import { likeOperator, nocase } from '../db/dialect';
+import { actorOf, emit } from '../events/events';
 import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import {
@@ -127,8 +128,6 @@ export class ScanImports {
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
-    /** Told of each scan once it is committed (automatic points' rules that run by themselves); must not block. */
-    private readonly onApplied?: (scan: Scan) => void,
   ) {}
 
   async preview(input: PreviewInput): Promise<ScanPreview> {
@@ -251,15 +250,16 @@ export class ScanImports {
           const bot = await trx.selectFrom('bots').select('name').where('id', '=', -actorId).executeTakeFirst();
           await recordAudit(trx, { actor: { id: null, name: `bot ${bot?.name ?? `#${-actorId}`}` }, action: 'scan.apply', target: `#${scanId}`, detail }, this.now());
         } else await recordAuditBy(trx, actorId, 'scan.apply', `#${scanId}`, detail, this.now());
+        // automatic points, the KvK standings and the bot's status react to it after the commit (server/reactions.ts)
+        const source = options.source ?? 'upload';
+        await emit(trx, 'scan.applied', { scanId, takenAt, rows: found.rows.length, source, botId: source === 'bot' ? -actorId : null }, actorOf(actorId), this.now());
         return scanId;
       });
       // kept (without its rows) until it expires, so applying it again says it was applied
       found.rows = [];
       found.errors = [];
       found.fileWarnings = [];
-      const applied = await findScan(this.db, id);
-      this.onApplied?.(applied);
-      return applied;
+      return await findScan(this.db, id);
     } catch (error) {
       found.applied = false;
       if (isDatabaseError(error) && String((error as Error).message).includes('scans.sha256')) await this.refuseDuplicate(this.db, found.sha256);
@@ -327,6 +327,7 @@ export async function deleteScan(db: Db, id: number, actorId: number | null = nu
     if (await seasonUsesScan(trx, id)) throw new Conflict(KVK_ERRORS.scanInUse);
     await trx.deleteFrom('scans').where('id', '=', id).execute();
     await recordAuditBy(trx, actorId, 'scan.delete', `#${id}`, { fileName: scan.file_name, takenAt: scan.taken_at, rows: scan.rows }, now);
+    await emit(trx, 'scan.deleted', { scanId: id, takenAt: scan.taken_at }, actorOf(actorId), now);
   });
 }
 

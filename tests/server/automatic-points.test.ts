@@ -344,7 +344,7 @@ describe('a rule with auto on runs by itself whenever a scan arrives', () => {
     const created = await rule({ name: 'T5 auto', stat: 't5Kills', per: 10, points: 1, auto: true });
     const ruleId = (created.body.rule as { id: number }).id;
     const s2 = await scanAt([{ id: a.governorId, t5Kills: 100 }]);
-    await server.automatic.idle();
+    await server.reactions.idle();
     expect(await balanceOf(a.username)).toBe(10);
     const runs = await call(server, 'GET', '/points/runs', { token: council.token });
     expect((runs.body.runs as { ruleId: number; fromScanId: number; toScanId: number; auto: boolean; appliedBy: string | null }[]).find((r) => r.ruleId === ruleId)).toMatchObject({
@@ -360,11 +360,11 @@ describe('a rule with auto on runs by itself whenever a scan arrives', () => {
 
     // a scan filed in the past (before s2): no run (it would overlap the one paid)
     await importScan(server, admin.token, Date.UTC(2026, 2, nextDay - 1, 12) - 86_400_000, [{ id: a.governorId, t5Kills: 50 }]);
-    await server.automatic.idle();
+    await server.reactions.idle();
     expect(await balanceOf(a.username)).toBe(10);
     // the next scan pays again, against s2
     await scanAt([{ id: a.governorId, t5Kills: 250 }]);
-    await server.automatic.idle();
+    await server.reactions.idle();
     expect(await balanceOf(a.username)).toBe(25);
     // the manual preview of the auto-applied pair is refused
     expect((await preview(ruleId, s1.id, s2.id)).status).toBe(409);
@@ -377,12 +377,12 @@ describe('a rule with auto on runs by itself whenever a scan arrives', () => {
     const ruleId = ((await rule({ name: 'T4 auto', stat: 't4Kills', per: 10, points: 1, auto: true })).body.rule as { id: number }).id;
     const newestAt = Date.UTC(2026, 2, nextDay++);
     const newest = await importScan(server, admin.token, newestAt, [{ id: a.governorId, t4Kills: 500 }]);
-    await server.automatic.idle();
+    await server.reactions.idle();
     expect(await balanceOf(a.username)).toBe(50);
     expect((await call(server, 'DELETE', `/scans/${newest.id}`, { token: admin.token })).status).toBe(200);
     // the corrected file (its figure read right this time), taken at the same moment
     await importScan(server, admin.token, newestAt, [{ id: a.governorId, t4Kills: 100 }]);
-    await server.automatic.idle();
+    await server.reactions.idle();
     expect(await balanceOf(a.username)).toBe(50);
     const runs = (await call(server, 'GET', '/points/runs', { token: council.token })).body.runs as { ruleId: number }[];
     expect(runs.filter((r) => r.ruleId === ruleId)).toHaveLength(1);

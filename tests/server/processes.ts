@@ -28,8 +28,8 @@ export interface Child {
   printed(text: string, ms?: number): Promise<void>;
 }
 
-/** Starts the real server over `dataDir` (and `env`) on free ports; resolves once it listens. */
-export async function spawnServer(dataDir: string, env: Record<string, string> = {}): Promise<Child> {
+/** Starts the real server over `dataDir` (and `env`) on free ports; resolves once it listens (within `startMs`). */
+export async function spawnServer(dataDir: string, env: Record<string, string> = {}, startMs = 15_000): Promise<Child> {
   const [port, auctionPort, userPort] = [await freePort(), await freePort(), await freePort()];
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     cwd: ROOT,
@@ -68,7 +68,7 @@ export async function spawnServer(dataDir: string, env: Record<string, string> =
       child.once('exit', onExit);
       check();
     });
-  await printed('Kingdom is running');
+  await printed('Kingdom is running', startMs);
   return {
     process: child,
     httpUrl: `http://127.0.0.1:${port}`,

@@ -113,10 +113,7 @@ export function scanRoutes(ctx: AppContext) {
         const body = request.body;
         const bot = request.bot;
         const applied = await ctx.scans.apply(uploaderOf(request), body.token, { takenAt: takenAtOf(body.takenAt), skipInvalid: body.skipInvalid ?? false, ...(bot ? { source: 'bot' as const } : {}) });
-        if (bot) ctx.bots.scanApplied(bot.id, ctx.now());
         request.log.info({ by: bot ? `bot ${bot.id}` : authOf(request).user.id, scan: applied.id, rows: applied.rows }, 'scan imported');
-        // the running KvK seasons now end at this scan: their standings are computed in the background
-        void warmRunningSeasons(ctx.db).catch((err: unknown) => request.log.warn({ err }, 'KvK standings not computed after the scan'));
         return { result: true as const, scan: applied };
       },
     );

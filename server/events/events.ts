@@ -1,0 +1,62 @@
+import type { Db } from '../db/open';
+import { afterCommit, type Queryable } from '../db/write';
+
+/**
+ * Domain events: a change other parts of the product react to, written by the module that owns the
+ * change, inside the change's own write transaction (`emit`), so the event exists exactly when the
+ * change does. Reactions (server/reactions.ts) run after the commit, each from its own cursor
+ * (server/events/reactions.ts). Each kind's data is typed here; add a kind with its data's shape.
+ */
+export interface EventData {
+  'scan.applied': { scanId: number; takenAt: number; rows: number; source: 'upload' | 'bot'; botId: number | null };
+  'scan.deleted': { scanId: number; takenAt: number };
+  /** Ledger entries booked together (a grant, a bulk award, a run, a sale's purchase …). */
+  'points.booked': { entries: number; users: number[]; total: number };
+  'rule.applied': { ruleId: number; runId: number; fromScanId: number; toScanId: number; entries: number; total: number; auto: boolean };
+  'item.started': { itemId: number };
+  'item.sold': { itemId: number; userId: number; amount: number };
+  'item.no-buyer': { itemId: number; reason: 'no-bids' | 'reserve-not-met' };
+  'item.cancelled': { itemId: number };
+  'season.changed': { seasonId: number; change: 'created' | 'edited' | 'closed' | 'marks' };
+}
+
+export type EventKind = keyof EventData;
+
+/** Who made the change: an account (`user:<id>`), a bot (`bot:<id>`), or nobody (null: the system). */
+export type EventActor = `user:${number}` | `bot:${number}` | null;
+
+/** The actor of an account id as the server passes it around: a bot's is its id negated, none is the system. */
+export function actorOf(id: number | null | undefined): EventActor {
+  if (id === null || id === undefined) return null;
+  return id < 0 ? `bot:${-id}` : `user:${id}`;
+}
+
+export interface DomainEvent<K extends EventKind = EventKind> {
+  id: number;
+  kind: K;
+  at: number;
+  actor: EventActor;
+  data: EventData[K];
+}
+
+/**
+ * Tells whoever runs the reactions of this database that an event committed. Set once at start-up
+ * by the composition root (the reactions' runner); a database with no runner (the CLI, a test
+ * opening the file) just records its events, and a runner finds them on its next pass.
+ */
+const WAKE = Symbol('events.wake');
+type Wakeable = { [WAKE]?: () => void };
+
+export function onEventsCommitted(db: Db, wake: () => void): void {
+  (db as unknown as Wakeable)[WAKE] = wake;
+}
+
+/**
+ * Records a domain event in `trx`, the write transaction of the change it tells of (exclusive: on
+ * PostgreSQL that keeps events' ids in commit order, which a cursor relies on). Once `trx`
+ * commits, the reactions' runner of its database is woken; a rollback leaves no event.
+ */
+export async function emit<K extends EventKind>(trx: Queryable, kind: K, data: EventData[K], actor: EventActor, at: number): Promise<void> {
+  afterCommit(trx, (db) => (db as unknown as Wakeable)[WAKE]?.());
+  await trx.insertInto('events').values({ kind, at, actor, data: JSON.stringify(data) }).execute();
+}

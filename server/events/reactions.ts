@@ -1,0 +1,202 @@
+import { sql } from 'kysely';
+import { isPostgres } from '../db/dialect';
+import type { Db } from '../db/open';
+import type { Queryable } from '../db/write';
+import { onEventsCommitted, type DomainEvent, type EventKind } from './events';
+
+/**
+ * A reaction to domain events: `handle` runs after the event's commit, once per event, in id (commit)
+ * order. It must be idempotent by event id (or by the change's own key): a process that dies after
+ * the reaction's work but before its cursor moved runs it again for that one event on restart.
+ */
+export interface Reaction {
+  /** Its cursor's key in event_cursors: never rename a reaction that ran (it would start again from now). */
+  name: string;
+  kinds: readonly EventKind[];
+  handle(event: DomainEvent): Promise<void>;
+}
+
+export interface ReactionsLog {
+  info(obj: object, msg: string): void;
+  error(obj: object, msg: string): void;
+}
+
+export interface ReactionsOptions {
+  /** How often other processes' (and the CLI's) events are looked for; this process's own wake the runner at their commit. */
+  pollMs: number;
+  /** Events every reaction has handled are deleted once older than this. */
+  keepMs: number;
+  /** Record events but run no reaction (they run on the next start without it). */
+  paused: boolean;
+  now: () => number;
+  log: ReactionsLog;
+}
+
+/** Events read per turn of a reaction; the next turn follows at once. */
+const BATCH = 100;
+/** Failures of one event before the reaction passes over it (logged at error level, so reported). */
+const MAX_ATTEMPTS = 5;
+
+interface EventRow {
+  id: number;
+  kind: string;
+  at: number;
+  actor: string | null;
+  data: string;
+}
+
+const toEvent = (r: EventRow): DomainEvent => ({ id: Number(r.id), kind: r.kind as EventKind, at: Number(r.at), actor: r.actor as DomainEvent['actor'], data: JSON.parse(r.data) as DomainEvent['data'] });
+
+/**
+ * Runs the reactions registered at start-up (server/reactions.ts), after the commits they react to.
+ * A pass takes each reaction in turn from its cursor: reads the events after it, hands each of the
+ * reaction's kinds to it, and moves the cursor past each event once handled. On PostgreSQL a
+ * reaction's cursor row is claimed with FOR UPDATE SKIP LOCKED for the whole turn, so with several
+ * processes one handles each event and the others pass; if it dies the lock goes with its session.
+ * Passes run one at a time; a wake during a pass runs another after it. A bid never waits on this.
+ */
+export class Reactions {
+  private readonly reactions: Reaction[] = [];
+  private running: Promise<void> | null = null;
+  private again = false;
+  private timer: NodeJS.Timeout | null = null;
+  private stopped = false;
+  private started = false;
+  private readonly failures = new Map<string, { id: number; count: number }>();
+  private lastPrune = 0;
+
+  constructor(
+    private readonly db: Db,
+    private readonly options: ReactionsOptions,
+  ) {}
+
+  /** Registers a reaction (before start). */
+  on(reaction: Reaction): void {
+    if (this.started) throw new Error('reactions are registered before the runner starts');
+    if (this.reactions.some((r) => r.name === reaction.name)) throw new Error(`reaction "${reaction.name}" is registered twice`);
+    this.reactions.push(reaction);
+  }
+
+  /**
+   * A new reaction starts at the newest event (it does not replay the past); then a first pass runs
+   * what committed while the server was down, and every commit of this process wakes the runner.
+   */
+  async start(): Promise<void> {
+    this.started = true;
+    const { last } = await this.db.selectFrom('events').select((eb) => eb.fn.max('id').as('last')).executeTakeFirstOrThrow();
+    for (const r of this.reactions) {
+      await this.db
+        .insertInto('event_cursors')
+        .values({ reaction: r.name, last_id: Number(last ?? 0) })
+        .onConflict((oc) => oc.column('reaction').doNothing())
+        .execute();
+    }
+    onEventsCommitted(this.db, () => this.wake());
+    this.wake();
+    this.schedule();
+  }
+
+  /** Runs a pass soon (now, or right after the one running). */
+  wake(): void {
+    if (this.stopped || this.options.paused) return;
+    if (this.running) {
+      this.again = true;
+      return;
+    }
+    this.running = this.pass().finally(() => {
+      this.running = null;
+      if (this.again) {
+        this.again = false;
+        this.wake();
+      }
+    });
+  }
+
+  /** Resolves once no pass runs nor is due (tests wait on it after a change). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    onEventsCommitted(this.db, () => undefined);
+    await this.idle();
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.wake();
+      this.schedule();
+    }, this.options.pollMs);
+    this.timer.unref();
+  }
+
+  private async pass(): Promise<void> {
+    for (const reaction of this.reactions) {
+      if (this.stopped) return;
+      try {
+        while (!this.stopped && (await this.turn(reaction))) {
+          // a full batch: read on
+        }
+      } catch (error) {
+        this.options.log.error({ err: error, reaction: reaction.name }, 'a reaction could not read its events');
+      }
+    }
+    await this.prune().catch((error: unknown) => this.options.log.error({ err: error }, 'old events could not be pruned'));
+  }
+
+  /** One batch of a reaction's events; true when there may be more. */
+  private turn(reaction: Reaction): Promise<boolean> {
+    if (!isPostgres(this.db)) return this.run(this.db, reaction);
+    return this.db.transaction().execute(async (trx) => this.run(trx, reaction, true));
+  }
+
+  private async run(on: Queryable, reaction: Reaction, claim = false): Promise<boolean> {
+    const cursor = claim
+      ? (await sql<{ last_id: number }>`select last_id from event_cursors where reaction = ${reaction.name} for update skip locked`.execute(on)).rows[0]
+      : await on.selectFrom('event_cursors').select('last_id').where('reaction', '=', reaction.name).executeTakeFirst();
+    // claimed by another process: it handles these events
+    if (!cursor) return false;
+    const rows = (await this.db.selectFrom('events').selectAll().where('id', '>', Number(cursor.last_id)).orderBy('id').limit(BATCH).execute()) as EventRow[];
+    for (const row of rows) {
+      if (this.stopped) return false;
+      const event = toEvent(row);
+      if (reaction.kinds.includes(event.kind) && !(await this.handle(reaction, event))) return false;
+      await on.updateTable('event_cursors').set({ last_id: event.id }).where('reaction', '=', reaction.name).execute();
+    }
+    return rows.length === BATCH;
+  }
+
+  /** True when handled (or given up on after MAX_ATTEMPTS); false to try again on the next pass. */
+  private async handle(reaction: Reaction, event: DomainEvent): Promise<boolean> {
+    try {
+      await reaction.handle(event);
+      this.options.log.info({ reaction: reaction.name, event: event.id, kind: event.kind }, 'reaction handled');
+      this.failures.delete(reaction.name);
+      return true;
+    } catch (error) {
+      const seen = this.failures.get(reaction.name);
+      const count = seen?.id === event.id ? seen.count + 1 : 1;
+      this.failures.set(reaction.name, { id: event.id, count });
+      const givenUp = count >= MAX_ATTEMPTS;
+      this.options.log.error({ err: error, reaction: reaction.name, event: event.id, kind: event.kind, attempt: count }, givenUp ? 'a reaction failed and passes over its event' : 'a reaction failed; it tries again');
+      if (givenUp) this.failures.delete(reaction.name);
+      return givenUp;
+    }
+  }
+
+  /** Deletes events older than the retention that every reaction has passed (at most once a minute). */
+  private async prune(): Promise<void> {
+    const now = this.options.now();
+    if (now - this.lastPrune < 60_000) return;
+    this.lastPrune = now;
+    const names = this.reactions.map((r) => r.name);
+    if (names.length === 0) return;
+    // (a cursor of a reaction no longer registered does not hold events back)
+    const { handled } = await this.db.selectFrom('event_cursors').select((eb) => eb.fn.min('last_id').as('handled')).where('reaction', 'in', names).executeTakeFirstOrThrow();
+    if (handled === null) return;
+    await this.db.deleteFrom('events').where('id', '<=', Number(handled)).where('at', '<', now - this.options.keepMs).execute();
+  }
+}
