@@ -186,6 +186,14 @@ describe('OpenAPI, docs and CORS', () => {
         '/points/rules/{id}/preview',
         '/points/rules/{id}/apply',
         '/points/runs',
+        '/cards/governor/{governorId}.png',
+        '/cards/items/{itemId}.png',
+        '/cards/kvk/{seasonId}.png',
+        '/cards/share',
+        '/cards/shared/{token}.png',
+        '/cards/shares',
+        '/cards/shares/{id}',
+        '/export.zip',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');
