@@ -31,3 +31,7 @@ export const nameTextProblem = (text: string): string | null => (HIDDEN_IN_NAMES
 
 /** The check every stored name's schema carries: `z.string().check(..., plainName())`. */
 export const plainName = () => z.refine<string>((text) => nameTextProblem(text) === null, { error: HTTP_ERRORS.hiddenCharacters });
+
+/** The same rule for a ledger entry's reason, a sentence rather than a name: line breaks and tabs are its own. */
+const HIDDEN_IN_REASONS = new RegExp(`(?![\\t\\n\\r])${HIDDEN_IN_NAMES.source}`, 'u');
+export const plainReason = () => z.refine<string>((text) => !HIDDEN_IN_REASONS.test(text), { error: HTTP_ERRORS.hiddenCharacters });

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { plainName } from './http';
+import { plainReason } from './http';
 
 /** The points ledger on the wire: every change of a balance is one append-only transaction. */
 export const TRANSACTION_KINDS = ['grant', 'deduct', 'purchase', 'refund', 'automatic'] as const;
@@ -88,7 +88,7 @@ export const transactionBody = z.object({
     z.string({ error: POINTS_ERRORS.reasonRequired }),
     z.pipe(
       z.transform((v: string) => v.trim()),
-      z.string().check(z.minLength(1, POINTS_ERRORS.reasonRequired), z.maxLength(REASON_MAX_LENGTH, POINTS_ERRORS.reasonTooLong), plainName()),
+      z.string().check(z.minLength(1, POINTS_ERRORS.reasonRequired), z.maxLength(REASON_MAX_LENGTH, POINTS_ERRORS.reasonTooLong), plainReason()),
     ),
   ),
 });
