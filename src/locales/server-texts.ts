@@ -2,6 +2,7 @@ import { ADMIN_ERRORS } from '../protocol/admin';
 import { AUTH_ERRORS } from '../protocol/auth';
 import { RULE_ERRORS, RULE_TEMPLATES } from '../protocol/automatic-points';
 import { BOT_ERRORS } from '../protocol/bots';
+import { CARD_ERRORS } from '../protocol/cards';
 import { HTTP_ERRORS } from '../protocol/http';
 import { KVK_ERRORS, KVK_TEMPLATES } from '../protocol/kvk';
 import { MIGRANT_ERRORS } from '../protocol/migrants';
@@ -24,6 +25,7 @@ export const SERVER_TEXT_GROUPS = {
   RULE_ERRORS,
   RULE_TEMPLATES,
   BOT_ERRORS,
+  CARD_ERRORS,
   HTTP_ERRORS,
   KVK_ERRORS,
   KVK_TEMPLATES,

@@ -6,7 +6,7 @@ import { AUDIT_ACTIONS } from '../../../protocol/admin';
 import { RANKS } from '../../../protocol/ranks';
 import { Alert } from '../../components/alert';
 import { Card, CardHeader } from '../../components/card';
-import { ShareLinks } from '../../components/share-links';
+import { ShareLinks } from '../../components/stats/share-links';
 import { PageTitle } from '../../components/page-header';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';

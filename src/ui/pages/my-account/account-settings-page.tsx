@@ -14,7 +14,7 @@ import { RankTag } from '../../components/rank-tag';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/select';
 import { LanguagePicker } from '../../shell/language-picker';
 import { QueryError } from '../../components/query-error';
-import { ShareLinks } from '../../components/share-links';
+import { ShareLinks } from '../../components/stats/share-links';
 
 function AccountCard() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);

@@ -9,7 +9,7 @@ import { Spinner } from '../../components/loader';
 import { useApi } from '../../lib/use-api';
 import { KillsBars, ScannedOn, StatsGrid, Trend } from '../../components/stats/governor-view';
 import { QueryError } from '../../components/query-error';
-import { ShareCardButton } from '../../components/share-card';
+import { ShareCardButton } from '../../components/stats/share-card';
 
 /** The signed-in account's governors (its sign-up's claim and the farms an admin linked), main first. */
 export function useOwnGovernors() {

@@ -1,4 +1,4 @@
-import { ShareCardButton } from '../../components/share-card';
+import { ShareCardButton } from '../../components/stats/share-card';
 import { useQuery } from '@tanstack/react-query';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { Link, useParams } from 'wouter';

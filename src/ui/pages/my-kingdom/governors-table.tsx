@@ -8,7 +8,7 @@ import { cn } from '../../lib/cn';
 import { useScansApi, GovernorLink } from '../../components/stats/scan-parts';
 import { Change, Num } from '../../components/stats/num';
 import { QueryError } from '../../components/query-error';
-import { ShareCardButton } from '../../components/share-card';
+import { ShareCardButton } from '../../components/stats/share-card';
 
 export const GOVERNORS_PAGE = 200;
 const ROW_HEIGHT = 44;

@@ -13,7 +13,7 @@ import { endColumns, Table, TableBody, TableHead, Td, Th } from '../../component
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
 import { ExportCsvButton } from '../../components/export-csv-button';
-import { ShareCardButton } from '../../components/share-card';
+import { ShareCardButton } from '../../components/stats/share-card';
 import { useDebounced } from '../../lib/use-debounced';
 import { Num } from '../../components/stats/num';
 import { CountCell, GovernorName, NumCell } from '../../components/stats/cells';

@@ -15,7 +15,7 @@ import { ExportCsvButton } from '../../../components/export-csv-button';
 import { useDebounced } from '../../../lib/use-debounced';
 import { periodBackwards, today } from '../../../lib/period';
 import { QueryError } from '../../../components/query-error';
-import { ShareCardButton } from '../../../components/share-card';
+import { ShareCardButton } from '../../../components/stats/share-card';
 
 interface Draft {
   user: string;

@@ -1,11 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import { createCardsApi, type ShareLink } from '../../api/cards';
-import { useApi } from '../lib/use-api';
-import { Button } from './button';
-import { Card, CardHeader } from './card';
-import { QueryError } from './query-error';
-import { CardRow, Table, TableBody, TableHead, Td, type Column } from './table';
+import { createCardsApi, type ShareLink } from '../../../api/cards';
+import { useApi } from '../../lib/use-api';
+import { Button } from '../button';
+import { Card, CardHeader } from '../card';
+import { QueryError } from '../query-error';
+import { CardRow, Table, TableBody, TableHead, Td, type Column } from '../table';
 
 const statusOf = (link: ShareLink, now: number) => (link.revokedAt !== null ? 'revoked' : link.expiresAt <= now ? 'expired' : 'active');
 
