@@ -9,6 +9,8 @@ async function importGovernor(id: number, name: string) {
   const token = await tokenOf(ADMIN);
   const csv = `ID,Name,Alliance,Power,Killpoints,Deads,T4 Kills,T5 Kills\n${id},${name},K1,123456789,98765432,250000,300000,40000\n`;
   const form = new FormData();
+  // dated before the KvK spec's scans (2025-12-28), which expects its own to be the latest when it runs after this one
+  form.append('takenAt', '2025-12-20T00:00:00Z');
   form.append('file', new Blob([csv], { type: 'text/csv' }), `cards-${id}.csv`);
   const preview = (await (await fetch(`${BASE_URL}/scans/preview`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form })).json()) as { preview: { token: string } };
   const applied = await api<{ result: boolean; error?: string }>('scans/apply', { token: preview.preview.token }, token);
