@@ -8,7 +8,7 @@ import { rankAllows } from '../auth/access';
 import type { Db } from '../db/open';
 import { readSettings } from '../kingdom/settings';
 import { ownsGovernor } from '../scans/directory';
-import { columnOf } from '../scans/scans';
+import { columnOf, governorScanRows } from '../scans/scans';
 import { findSeasonRow, latestScanRef, runningSeason, toSeason } from '../kvk/seasons';
 import { computeStandings, filterStandings, sortStandings } from '../kvk/standings';
 import { Forbidden, Invalid, NotFound } from '../errors';
@@ -156,16 +156,7 @@ async function kingdomName(db: Db): Promise<string> {
 
 async function governorCard(db: Db, governorId: number, scanId: number | undefined): Promise<GovernorCardData> {
   // the governor's rows, newest first: the card's scan (the one asked for, else its latest) and the one before it
-  const rows = await db
-    .selectFrom('scan_rows as r')
-    .innerJoin('scans as s', 's.id', 'r.scan_id')
-    .selectAll('r')
-    .select('s.taken_at')
-    .where('r.governor_id', '=', governorId)
-    .orderBy('s.taken_at', 'desc')
-    .orderBy('s.id', 'desc')
-    .execute();
-  if (rows.length === 0) throw new NotFound(SCAN_ERRORS.unknownGovernor);
+  const rows = await governorScanRows(db, governorId, 'desc');
   const at = scanId === undefined ? 0 : rows.findIndex((r) => r.scan_id === scanId);
   if (at < 0) {
     const exists = await db.selectFrom('scans').select('id').where('id', '=', scanId as number).executeTakeFirst();

@@ -497,18 +497,24 @@ export async function* allGovernors(db: Db, filter: GovernorsFilter): AsyncGener
   }
 }
 
-/** GET governors/:governorId: its history over every scan (oldest first), the names and alliances seen, and the account that claims it. */
-export async function governorDetail(db: Db, governorId: number): Promise<GovernorDetail> {
+/** A governor's row in every scan that saw it, with the scan's time, by when the scans were taken (404 when no scan did). */
+export async function governorScanRows(db: Db, governorId: number, order: 'asc' | 'desc') {
   const rows = await db
     .selectFrom('scan_rows as r')
     .innerJoin('scans as s', 's.id', 'r.scan_id')
     .selectAll('r')
     .select('s.taken_at')
     .where('r.governor_id', '=', governorId)
-    .orderBy('s.taken_at', 'asc')
-    .orderBy('s.id', 'asc')
+    .orderBy('s.taken_at', order)
+    .orderBy('s.id', order)
     .execute();
   if (rows.length === 0) throw new NotFound(SCAN_ERRORS.unknownGovernor);
+  return rows;
+}
+
+/** GET governors/:governorId: its history over every scan (oldest first), the names and alliances seen, and the account that claims it. */
+export async function governorDetail(db: Db, governorId: number): Promise<GovernorDetail> {
+  const rows = await governorScanRows(db, governorId, 'asc');
   const history: HistoryEntry[] = rows.map((r) => ({ scanId: r.scan_id, takenAt: r.taken_at, name: r.name, alliance: r.alliance, kingdom: r.kingdom, ...statsOf(r) }));
   const latest = rows[rows.length - 1];
   const account = await db.selectFrom('governor_links as l').innerJoin('users as u', 'u.id', 'l.user_id').select('u.username').where('l.governor_id', '=', governorId).executeTakeFirst();
