@@ -108,7 +108,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const automatic = new AutomaticPoints(db, points, now, app.log);
   const scans = new ScanImports(db, now);
   const bulk = new BulkPreviews(now);
-  // stat cards: drawn in worker threads (started on the first card), cached by content
+  // stat cards: drawn in low-priority child processes (started on the first card), cached by content
   const cards = new CardService(db, new CardPool(config.cardPool ?? DEFAULT_POOL), uploadsDir(config.dataDir));
   // reactions to domain events, after their commits: registered once, in server/reactions.ts
   const reactions = new Reactions(db, {

@@ -383,15 +383,20 @@ async function readImage(uploads: string, url: string) {
   }
 }
 
-/** The card as PNG bytes. `uploads`: the folder of uploaded item images (a sale card's picture). */
-export async function drawCard(data: CardData, lang: Locale, theme: CardTheme, uploads: string | null): Promise<Buffer> {
+/** The card's pixels (RGBA, W × H). `uploads`: the folder of uploaded item images (a sale card's picture). */
+export async function paintCard(data: CardData, lang: Locale, theme: CardTheme, uploads: string | null): Promise<Uint8Array> {
   registerFonts();
   const canvas = createCanvas(W, H);
   const p = new Painter(canvas.getContext('2d'), lang, theme);
   if (data.kind === 'governor') governor(p, data);
   else if (data.kind === 'kvk') kvk(p, data);
   else await sale(p, data, uploads);
-  return encodePng(canvas.data(), W, H);
+  return canvas.data();
+}
+
+/** The card as PNG bytes. */
+export async function drawCard(data: CardData, lang: Locale, theme: CardTheme, uploads: string | null): Promise<Buffer> {
+  return encodePng(await paintCard(data, lang, theme, uploads), W, H);
 }
 
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
@@ -407,30 +412,20 @@ function chunk(type: string, data: Buffer): Buffer {
 
 /**
  * An opaque RGBA canvas as an RGB PNG. Skia's own encoder keeps the alpha channel and takes about
- * twice as long; a card is opaque, so each row is written with the Sub filter (flat areas become
- * zeros) and deflated once.
+ * twice as long. A card is flat colour and anti-aliased text: measured on the cards (bench/cards),
+ * rows left unfiltered and deflated at level 3 are both smaller and several times faster to write
+ * than the Sub filter at level 6 (a governor card ~95 KB in ~6 ms against ~105 KB in ~30 ms).
  */
 export function encodePng(rgba: Uint8Array, width: number, height: number): Buffer {
   const stride = width * 3 + 1;
-  const raw = Buffer.alloc(stride * height);
+  const raw = Buffer.alloc(stride * height); // each row starts with filter type 0 (None)
   for (let y = 0; y < height; y++) {
-    const row = y * stride;
-    raw[row] = 1;
-    let r0 = 0;
-    let g0 = 0;
-    let b0 = 0;
     let i = y * width * 4;
-    let j = row + 1;
+    let j = y * stride + 1;
     for (let x = 0; x < width; x++, i += 4, j += 3) {
-      const r = rgba[i];
-      const g = rgba[i + 1];
-      const b = rgba[i + 2];
-      raw[j] = (r - r0) & 255;
-      raw[j + 1] = (g - g0) & 255;
-      raw[j + 2] = (b - b0) & 255;
-      r0 = r;
-      g0 = g;
-      b0 = b;
+      raw[j] = rgba[i];
+      raw[j + 1] = rgba[i + 1];
+      raw[j + 2] = rgba[i + 2];
     }
   }
   const header = Buffer.alloc(13);
@@ -438,5 +433,5 @@ export function encodePng(rgba: Uint8Array, width: number, height: number): Buff
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bits per channel
   header[9] = 2; // RGB
-  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(raw, { level: 6 })), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([SIGNATURE, chunk('IHDR', header), chunk('IDAT', zlib.deflateSync(raw, { level: 3 })), chunk('IEND', Buffer.alloc(0))]);
 }

@@ -1,4 +1,6 @@
-import { Worker } from 'node:worker_threads';
+import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { CardTheme } from '../../src/protocol/cards';
 import { CARD_ERRORS } from '../../src/protocol/cards';
 import type { Locale } from '../../src/protocol/locales';
@@ -23,24 +25,31 @@ interface Waiting {
 }
 
 interface Slot {
-  worker: Worker;
+  child: ChildProcess;
   busy: Waiting | null;
 }
 
 export interface CardPoolOptions {
-  /** Worker threads drawing at once (each holds the fonts, about 60 MB). */
+  /** Processes drawing at once (each holds the fonts, about 60 MB). */
   size: number;
-  /** Cards waiting for a worker at most; one more is refused (503) at once. */
+  /** Cards waiting for a drawer at most; one more is refused (503) at once. */
   maxQueue: number;
 }
 
 export const DEFAULT_POOL: CardPoolOptions = { size: 1, maxQueue: 16 };
 
 /**
- * Draws cards in worker threads, off the event loop that judges bids: a bounded queue in front of
- * `size` workers, each drawing one card at a time. Over the queue, `draw` throws Unavailable (503,
- * "try again") before any work is done. Workers start on the first card and are replaced when one dies.
+ * Draws cards in child processes, off the process that judges bids, at the lowest CPU priority (nice
+ * 19): on a machine whose cores are busy, the kernel gives bids and pages the CPU first and cards
+ * what is left, which a worker thread (same priority as the bids' thread) cannot. A bounded queue in
+ * front of `size` drawers, each drawing one card at a time; over the queue, `draw` throws
+ * Unavailable (503, "try again") before any work is done. Drawers start on the first card and are
+ * replaced when one dies.
  */
+const DRAWER = fileURLToPath(new URL('./drawer-boot.mjs', import.meta.url));
+/** A drawer's JavaScript heap at most (MB): a card needs far less; a runaway one dies, not the server. */
+const DRAWER_HEAP_MB = 256;
+
 export class CardPool {
   private readonly slots: Slot[] = [];
   private readonly queue: Waiting[] = [];
@@ -67,7 +76,13 @@ export class CardPool {
   async close(): Promise<void> {
     this.closed = true;
     for (const waiting of this.queue.splice(0)) waiting.reject(new Unavailable(CARD_ERRORS.busy));
-    await Promise.all(this.slots.splice(0).map((s) => s.worker.terminate()));
+    await Promise.all(
+      this.slots.splice(0).map(({ child }) => {
+        const exited = new Promise<void>((resolve) => (child.exitCode !== null || child.signalCode !== null ? resolve() : child.once('exit', () => resolve())));
+        child.kill('SIGKILL');
+        return exited;
+      }),
+    );
   }
 
   private pump(): void {
@@ -77,16 +92,23 @@ export class CardPool {
       if (!slot) return;
       const waiting = this.queue.shift() as Waiting;
       slot.busy = waiting;
-      slot.worker.postMessage(waiting.job);
+      slot.child.send(waiting.job);
     }
   }
 
   private spawn(): Slot {
-    const worker = new Worker(new URL('./worker-boot.mjs', import.meta.url), { resourceLimits: { maxOldGenerationSizeMb: 256 } });
-    worker.unref();
-    const slot: Slot = { worker, busy: null };
+    const child = fork(DRAWER, [], { execArgv: [`--max-old-space-size=${DRAWER_HEAP_MB}`], serialization: 'advanced', stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    try {
+      if (child.pid !== undefined) os.setPriority(child.pid, 19);
+    } catch {
+      // a system that refuses leaves the drawer at normal priority
+    }
+    // the drawers never keep the server running: it stops them in close(), and they leave with it
+    child.unref();
+    child.channel?.unref();
+    const slot: Slot = { child, busy: null };
     this.slots.push(slot);
-    worker.on('message', (answer: Answer) => {
+    child.on('message', (answer: Answer) => {
       if ('ready' in answer) return;
       const waiting = slot.busy;
       if (!waiting || waiting.job.id !== answer.id) return;
@@ -103,8 +125,8 @@ export class CardPool {
       slot.busy = null;
       if (!this.closed) this.pump();
     };
-    worker.on('error', lost);
-    worker.on('exit', (code) => lost(new Error(`A card worker stopped (exit code ${code}).`)));
+    child.on('error', lost);
+    child.on('exit', (code, signal) => lost(new Error(`A card drawer stopped (${signal ?? `exit code ${code}`}).`)));
     return slot;
   }
 }

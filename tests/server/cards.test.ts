@@ -1,3 +1,5 @@
+import type { ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CARD_ERRORS, CARD_HEIGHT, CARD_THEMES, CARD_WIDTH, SHARE_LINK_TTL_MS } from '../../src/protocol/cards';
 import { LOCALES } from '../../src/protocol/locales';
@@ -212,10 +214,30 @@ describe('share links', () => {
 });
 
 describe('the drawing pool', () => {
+  const sale = { kind: 'sale' as const, kingdom: 'K', itemName: 'Item', image: null, winner: 'w', amount: 1, at: 0 };
+  /** The pool's drawer processes (private: the test looks inside). */
+  const drawers = (pool: CardPool) => (pool as unknown as { slots: { child: ChildProcess }[] }).slots.map((s) => s.child);
+
+  it('draws at the lowest CPU priority, and a drawer that dies fails its card with an error and is replaced', async () => {
+    const pool = new CardPool({ size: 1, maxQueue: 4 });
+    try {
+      const drawing = pool.draw(sale, 'en', 'light', null);
+      const [drawer] = drawers(pool);
+      expect(os.getPriority(drawer.pid)).toBe(19);
+      drawer.kill('SIGKILL');
+      await expect(drawing).rejects.toThrow(/A card drawer stopped/);
+      expect(pngHeader(await pool.draw(sale, 'en', 'dark', null)).width).toBe(CARD_WIDTH);
+      expect(drawers(pool)).toHaveLength(1);
+      expect(drawers(pool)[0].pid).not.toBe(drawer.pid);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
   it('refuses a card over its queue at once, with a sentence (503)', async () => {
     const pool = new CardPool({ size: 1, maxQueue: 1 });
     try {
-      const data = { kind: 'sale' as const, kingdom: 'K', itemName: 'Item', image: null, winner: 'w', amount: 1, at: 0 };
+      const data = sale;
       const first = pool.draw(data, 'en', 'light', null);
       const second = pool.draw(data, 'en', 'dark', null);
       await expect(pool.draw(data, 'fr', 'light', null)).rejects.toEqual(new Unavailable(CARD_ERRORS.busy));
