@@ -27,11 +27,14 @@ const FONT_FILES: [string, string][] = [
   ['@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf', 'Card SC'],
   ['@expo-google-fonts/noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf', 'Card KR'],
   ['@expo-google-fonts/noto-emoji/400Regular/NotoEmoji_400Regular.ttf', 'Card Emoji'],
+  // the frames of decorated names: ꧁ ꧂ (Javanese), ༺ ༻ (Tibetan)
+  ['@expo-google-fonts/noto-sans-javanese/400Regular/NotoSansJavanese_400Regular.ttf', 'Card Javanese'],
+  ['@expo-google-fonts/noto-serif-tibetan/400Regular/NotoSerifTibetan_400Regular.ttf', 'Card Tibetan'],
 ];
 /** Arabic first for Arabic cards (its digits and punctuation), Chinese first for Chinese ones (its punctuation). */
 const familiesOf = (lang: Locale) => {
   const rest = lang === 'ar' ? ['Card Arabic', 'Card Sans'] : lang === 'zh' ? ['Card Sans', 'Card SC'] : ['Card Sans', 'Card Arabic'];
-  const all = [...rest, 'Card SC', 'Card KR', 'Card Emoji', 'Card Arabic'];
+  const all = [...rest, 'Card SC', 'Card KR', 'Card Emoji', 'Card Arabic', 'Card Javanese', 'Card Tibetan'];
   return [...new Set(all)].map((f) => `"${f}"`).join(', ');
 };
 
@@ -246,17 +249,18 @@ function governor(p: Painter, d: GovernorCardData): void {
   p.text(st.text, PAD + 24, y + 78, { size: 22, bold: true, color: st.color, max: 200 });
   p.text(t.dkp, PAD + 250, y + 78, { size: 22, color: c.muted });
   p.text(p.num(k.dkp), PAD + 318, y + 78, { size: 26, bold: true, max: 160 });
-  const barX = PAD + 520;
-  const barW = W - 2 * PAD - 520 - 24 - 150;
+  // the DKP figure ends by PAD + 478; the bars' labels (at most 110 px) end 12 px before the bars
+  const barX = PAD + 610;
+  const barW = W - 2 * PAD - 610 - 24 - 90;
   const rows: [string, number, number][] = [
     [t.kills, k.progress.kills, k.required.kills],
     [t.deads, k.progress.deads, k.required.deads],
   ];
   rows.forEach(([label, progress, required], i) => {
     const ry = y + 22 + i * 42;
-    p.text(label, barX - 12, ry + 16, { size: 20, color: c.muted, align: 'end', max: 140 });
+    p.text(label, barX - 12, ry + 16, { size: 20, color: c.muted, align: 'end', max: 110 });
     p.bar(barX, ry, barW, 18, progress / 100);
-    p.text(required > 0 ? p.percent(progress) : '—', barX + barW + 16, ry + 17, { size: 20, bold: true, max: 140 });
+    p.text(required > 0 ? p.percent(progress) : '—', barX + barW + 16, ry + 17, { size: 20, bold: true, max: 90 });
   });
 }
 

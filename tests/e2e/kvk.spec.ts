@@ -47,6 +47,7 @@ function kingdom() {
 }
 
 test('KvK Management creates a season (bad brackets refused); the KvK Dashboard shows standings, sorts, filters, confirms a zeroed suggestion and exports CSV', async ({ page }) => {
+  test.slow(); // four axe passes over wide tables, at two widths
   const { start, end } = kingdom();
   const startId = await importScan(start, '2020-03-01T00:00:00Z');
   const endId = await importScan(end, '2020-03-15T00:00:00Z');
