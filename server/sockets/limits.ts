@@ -11,6 +11,8 @@ import { FRAME_BURST, FRAME_RATE_PER_S } from '../../src/protocol/socket';
  *   dropped frames pass `floodStrikes` (they decay at the connection's refill rate), the connection
  *   is closed with 4429 (WS_CLOSE_FLOODING). Once the drops have decayed to none and `warnEveryMs`
  *   has passed since the warning, the next drop is warned again.
+ * - a connection not yet authenticated over a budget: no warning; its TCP socket is no longer read
+ *   and is destroyed at once (the client sees 1006), and nothing more it sent is parsed or answered.
  * - a second AUTHENTICATION on a connection: ERROR WS_ERROR, and no second HISTORY.
  * - an account's socket over `socketsPerAccount`: ERROR WS_ERROR, closed with 4409 (WS_CLOSE_TOO_MANY_SOCKETS).
  * - an address over `socketsPerAddress`, `anonymousPerAddress` or `handshakes`: the HTTP upgrade is

@@ -218,6 +218,18 @@ export async function startSocketServer(
     hub.close(peer.conn, code, reason);
   }
 
+  /**
+   * An unauthenticated connection over its frame budget costs nothing more: its TCP socket stops
+   * being read at once, then is destroyed, with no warning, no closing handshake and no grace. What
+   * it sent after that frame is never parsed nor answered (frames ws had already cut from the same
+   * read are dropped at the door: the connection is closing).
+   */
+  function cutOff(peer: Peer): void {
+    peer.closing = true;
+    peer.conn.ws.pause();
+    peer.conn.ws.terminate();
+  }
+
   /** ERROR UNAUTHENTICATED, then closed with 4401: a bad, expired or revoked token, or none in time. */
   function reject(peer: Peer): void {
     if (peer.closing) return;
@@ -351,7 +363,9 @@ export async function startSocketServer(
     ws.on('message', (data, isBinary) => {
       if (peer.closing) return;
       // a flood is dropped unread (beyond a look for the bid it carried, for the one warning), before it can queue work
-      switch (peer.budget.admit()) {
+      const admission = peer.budget.admit();
+      if (admission !== 'ok' && !conn.auth) return cutOff(peer);
+      switch (admission) {
         case 'ok':
           break;
         case 'warn':
