@@ -69,6 +69,11 @@ async function anonWriters(s: Extract<AttackSpec, { kind: 'anon-writers' }>, dea
     watchClose(ws, closing);
   }
   while (performance.now() < deadline) {
+    // once the server has closed them all, the attacker waits instead of spinning (its loop would take a core from the server)
+    if (sockets.every((ws) => ws.readyState !== WebSocket.OPEN)) {
+      await sleep(Math.max(0, deadline - performance.now()));
+      break;
+    }
     for (const ws of sockets) {
       if (ws.readyState !== WebSocket.OPEN) continue;
       // keep our own send buffer bounded: what the kernel does not take, we do not add to
@@ -82,6 +87,87 @@ async function anonWriters(s: Extract<AttackSpec, { kind: 'anon-writers' }>, dea
   count('openAtEnd', sockets.filter((ws) => ws.readyState === WebSocket.OPEN).length);
   closing.done = true;
   for (const ws of sockets) ws.terminate();
+}
+
+/**
+ * 64 KB of one-byte text frames ('x'), masked as a client's must be: what a raw writer sends again
+ * and again (7 bytes a frame, ~9,400 frames a write).
+ */
+function tinyFrames(): Buffer {
+  const frame = Buffer.from([0x81, 0x81, 0x12, 0x34, 0x56, 0x78, 'x'.charCodeAt(0) ^ 0x12]);
+  return Buffer.concat(Array.from({ length: Math.floor((64 * 1024) / frame.length) }, () => frame));
+}
+
+/**
+ * One raw anonymous connection of (h): the upgrade by hand, then `frames` written as fast as the
+ * kernel takes them, never reading a byte after the upgrade's answer, until the server cuts it off
+ * or `deadline`. Resolves with how it ended.
+ */
+function rawWriter(url: URL, frames: Buffer, deadline: number): Promise<'cut' | 'refused' | 'deadline'> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: url.hostname, port: Number(url.port), localAddress: ADDRESSES.attacker });
+    let upgraded = false;
+    let head = '';
+    let settled = false;
+    const end = (how: 'cut' | 'refused' | 'deadline') => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(stop);
+      socket.destroy();
+      resolve(how);
+    };
+    const stop = setTimeout(() => end('deadline'), Math.max(0, deadline - performance.now()));
+    socket.on('error', () => undefined);
+    socket.once('close', () => end(upgraded ? 'cut' : 'refused'));
+    socket.once('connect', () => {
+      const key = Buffer.from(Array.from({ length: 16 }, () => Math.floor(Math.random() * 256))).toString('base64');
+      socket.write(`GET / HTTP/1.1\r\nHost: ${url.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`);
+    });
+    const pump = () => {
+      while (!settled && !socket.destroyed) {
+        count('bytesSent', frames.length);
+        if (!socket.write(frames)) {
+          socket.once('drain', pump);
+          return;
+        }
+      }
+    };
+    const onHead = (chunk: Buffer) => {
+      head += chunk.toString('latin1');
+      if (!head.includes('\r\n\r\n')) return;
+      socket.off('data', onHead);
+      if (!head.startsWith('HTTP/1.1 101')) return end('refused');
+      upgraded = true;
+      count('connected');
+      // never read again: the server's answers stay in the kernel's buffers
+      socket.pause();
+      pump();
+    };
+    socket.on('data', onHead);
+  });
+}
+
+/**
+ * (h) Twenty anonymous sockets that never read, each writing tiny frames as fast as the kernel takes
+ * them (no ws client in the way: a prebuilt buffer of masked frames), and opening a new connection
+ * as soon as the server cuts one off (after a refusal, 50 ms later).
+ */
+async function anonRawWriters(s: Extract<AttackSpec, { kind: 'anon-raw-writers' }>, deadline: number) {
+  const url = new URL(s.auctionUrl);
+  const frames = tinyFrames();
+  await Promise.all(
+    Array.from({ length: s.sockets }, async () => {
+      while (performance.now() < deadline) {
+        const how = await rawWriter(url, frames, deadline);
+        if (how === 'cut') count('closedByServer');
+        if (how === 'refused') {
+          count('refused');
+          await sleep(50);
+        }
+      }
+    }),
+  );
+  report.framesSent = Math.round(Number(report.bytesSent ?? 0) / 7);
 }
 
 // (b), (c), (g): the account's sockets, opened and authenticated by `prepare` before the attack's window
@@ -255,6 +341,9 @@ async function run(): Promise<void> {
   switch (spec.kind) {
     case 'anon-writers':
       await anonWriters(spec, deadline);
+      break;
+    case 'anon-raw-writers':
+      await anonRawWriters(spec, deadline);
       break;
     case 'bid-flood': {
       const s = spec;

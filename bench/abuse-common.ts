@@ -70,6 +70,7 @@ export function httpJson(
 /** What one attacker child does (abuse-attacker-child.ts); every attack stops by itself after `seconds`. */
 export type AttackSpec =
   | { kind: 'anon-writers'; auctionUrl: string; sockets: number; seconds: number }
+  | { kind: 'anon-raw-writers'; auctionUrl: string; sockets: number; seconds: number }
   | { kind: 'bid-flood'; auctionUrl: string; token: string; sockets: number; perSocketPerS: number; itemId: number; amount: number; seconds: number }
   | { kind: 'auth-flood'; auctionUrl: string; token: string; sockets: number; perSocketPerS: number; seconds: number }
   | { kind: 'xlsx-bomb'; httpUrl: string; token: string; files: string[]; seconds: number; maxUploads: number }

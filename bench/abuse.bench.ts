@@ -9,6 +9,8 @@
  * password-hashing process it starts) in each phase.
  *
  *   a  20 anonymous auction sockets writing one-byte frames nonstop and never reading
+ *   h  the same as fast as the kernel takes them: 20 raw anonymous connections writing 64 KB buffers
+ *      of one-byte frames, never reading, each replaced by a new one as soon as the server cuts it off
  *   b  one account with 1,000 auction sockets sending 10 bids/s each for an item that does not exist
  *   c  300 sockets sending AUTHENTICATION again and again (10 a second each)
  *   d  a 308 KB XLSX whose sheet inflates to 300 MB, uploaded to the bulk preview (one upload at a
@@ -254,6 +256,12 @@ const PLANS: AttackPlan[] = [
     name: '20 anonymous sockets writing, never reading',
     expectedS: 35,
     run: async (ctx) => ({ report: await attackers([{ kind: 'anon-writers', auctionUrl: ctx.server.auctionUrl, sockets: 20, seconds: ATTACK_S }], ctx) }),
+  },
+  {
+    id: 'h',
+    name: '20 anonymous sockets writing as fast as they can, never reading, reconnecting',
+    expectedS: 35,
+    run: async (ctx) => ({ report: await attackers([{ kind: 'anon-raw-writers', auctionUrl: ctx.server.auctionUrl, sockets: 20, seconds: ATTACK_S }], ctx) }),
   },
   {
     id: 'b',

@@ -68,6 +68,28 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const SWEEP_CHUNK = 500;
 
 let nextConnectionId = 1;
+/** Bytes of a connection not yet authenticated that ws parses at a time (see meterAnonymous). */
+const ANONYMOUS_PIECE = 1024;
+
+/**
+ * ws parses every frame of a chunk read from the socket (up to 64 KB: ~9,000 tiny frames) before it
+ * looks at the socket again, so a connection cut off at its first frame over budget would still
+ * have the rest of that chunk parsed. Until the connection is authenticated, its chunks reach ws's
+ * reader in pieces of ANONYMOUS_PIECE bytes, and none once its socket is destroyed (ws's receiver
+ * takes a frame cut across pieces as across reads). ws takes its reader off with
+ * removeListener('data', reader), which finds the metered one by its `listener`, as it finds a
+ * once() wrapper.
+ */
+export function meterAnonymous(socket: Duplex, peer: { conn: Connection }): void {
+  for (const reader of socket.listeners('data') as ((this: Duplex, chunk: Buffer) => void)[]) {
+    const metered = (chunk: Buffer) => {
+      if (peer.conn.auth) return reader.call(socket, chunk);
+      for (let at = 0; at < chunk.length && !socket.destroyed; at += ANONYMOUS_PIECE) reader.call(socket, chunk.subarray(at, at + ANONYMOUS_PIECE));
+    };
+    socket.removeListener('data', reader);
+    socket.on('data', Object.assign(metered, { listener: reader }));
+  }
+}
 
 /** `{data: {itemId, requestId}}` of a small CREATE_BID frame, so the flood warning names the bid it dropped; else nothing. */
 function bidIds(data: RawData, isBinary: boolean): { data?: { itemId?: number; requestId?: string } } {
@@ -192,7 +214,7 @@ export async function startSocketServer(
     if (!handshakes.get(address).take()) return refuseUpgrade(socket, 'Too many connections from this address: wait a little.\n');
     if ((anonymousByAddress.get(address) ?? 0) >= limits.anonymousPerAddress) return refuseUpgrade(socket, 'Too many connections waiting to sign in from this address.\n');
     if (config.trustProxy && (socketsByAddress.get(address) ?? 0) >= limits.socketsPerAddress) return refuseUpgrade(socket, 'Too many connections from this address.\n');
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, address));
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, address, socket));
   });
 
   const sendError = (conn: Connection, errorType: ErrorType) => hub.send(conn, { type: MSG.ERROR, error_type: errorType });
@@ -221,8 +243,8 @@ export async function startSocketServer(
   /**
    * An unauthenticated connection over its frame budget costs nothing more: its TCP socket stops
    * being read at once, then is destroyed, with no warning, no closing handshake and no grace. What
-   * it sent after that frame is never parsed nor answered (frames ws had already cut from the same
-   * read are dropped at the door: the connection is closing).
+   * it sent after that frame is never answered, nor parsed beyond the piece ws was given (see
+   * meterAnonymous); frames of that piece are dropped at the door (the connection is closing).
    */
   function cutOff(peer: Peer): void {
     peer.closing = true;
@@ -338,7 +360,7 @@ export async function startSocketServer(
     }
   }
 
-  function onConnection(ws: WebSocket, address: string): void {
+  function onConnection(ws: WebSocket, address: string, socket: Duplex): void {
     const conn: Connection = { id: nextConnectionId++, channel: handler.channel, ws, auth: null };
     const peer: Peer = {
       conn,
@@ -353,6 +375,7 @@ export async function startSocketServer(
       timers: new Set(),
     };
     peers.add(peer);
+    meterAnonymous(socket, peer);
     increment(anonymousByAddress, address, 1);
     increment(socketsByAddress, address, 1);
     ws.on('pong', () => (peer.alive = true));

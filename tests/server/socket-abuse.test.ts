@@ -1,10 +1,12 @@
 import net from 'node:net';
+import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FRAME_BURST, WS_CLOSE_FLOODING, WS_CLOSE_TOO_MANY_SOCKETS, WS_CLOSE_UNAUTHENTICATED } from '../../src/protocol/socket';
 import { revokeUserSessions } from '../../server/auth/sessions';
 import { TOKEN_LIFETIME_MS } from '../../server/auth/tokens';
 import { DEFAULT_SOCKET_LIMITS } from '../../server/sockets/limits';
+import { meterAnonymous } from '../../server/sockets/socket-server';
 import { bidCreated, bidder, createItem, errorFor, ManualClock, sendBid, type Bidder } from './auction-helpers';
 import { authedSocket, signedIn, startTestServer, TestSocket } from './helpers';
 import { onPostgres } from './test-database';
@@ -93,6 +95,31 @@ describe('frame budgets', () => {
     expect((await socket.closed).code).toBe(1006);
     expect(socket.drain()).toEqual([]);
     expect(server.hub.count('user')).toBe(0);
+  });
+
+  it('what a connection not yet authenticated sends reaches ws a piece at a time, none once its socket is destroyed, and whole once it is authenticated', () => {
+    const socket = new PassThrough();
+    const pieces: number[] = [];
+    // as ws's reader: the second piece puts the connection over its budget
+    function reader(chunk: Buffer) {
+      pieces.push(chunk.length);
+      if (pieces.length === 2) socket.destroy();
+    }
+    socket.on('data', reader);
+    const peer: { conn: { auth: unknown } } = { conn: { auth: null } };
+    meterAnonymous(socket, peer as Parameters<typeof meterAnonymous>[1]);
+    socket.emit('data', Buffer.alloc(64 * 1024));
+    expect(pieces).toEqual([1024, 1024]);
+    const authed = new PassThrough();
+    const whole: number[] = [];
+    const wholeReader = (chunk: Buffer) => whole.push(chunk.length);
+    authed.on('data', wholeReader);
+    meterAnonymous(authed, { conn: { auth: {} } } as Parameters<typeof meterAnonymous>[1]);
+    authed.emit('data', Buffer.alloc(64 * 1024));
+    expect(whole).toEqual([64 * 1024]);
+    // ws takes its reader off by itself: the metered one goes with it
+    authed.removeListener('data', wholeReader);
+    expect(authed.listenerCount('data')).toBe(0);
   });
 
   it('a repeated AUTHENTICATION is refused with WS_ERROR and no second HISTORY', async () => {
