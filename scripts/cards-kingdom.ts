@@ -11,6 +11,7 @@ import type { Db } from '../server/db/open';
 import { createSeason } from '../server/kvk/seasons';
 import { readScanFile } from '../server/scans/read';
 import { ScanImports } from '../server/scans/scans';
+import { PreviewStore } from '../server/previews/store';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'fixtures', 'scans');
 export const FIXTURE_SCANS = ['kingdom-2026-10-01.csv', 'kingdom-2026-10-15.csv'];
@@ -48,7 +49,7 @@ export async function seedCardKingdom(db: Db, now: number, options: { image?: st
     playerId = await addUser(db, 'dragonslayer', 'user', String(LONG_NAMES.emoji), now);
     await db.insertInto('governor_links').values({ governor_id: LONG_NAMES.emoji, user_id: playerId, verified: 1, created_at: now, updated_by: null }).execute();
   }
-  const imports = new ScanImports(db, () => now);
+  const imports = new ScanImports(db, () => now, new PreviewStore(db, () => now));
   const scans: number[] = [];
   for (const [i, file] of FIXTURE_SCANS.entries()) {
     const bytes = fs.readFileSync(path.join(FIXTURES, file));

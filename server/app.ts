@@ -17,6 +17,7 @@ import { PointsService } from './points/service';
 import { registerReactions } from './reactions';
 import { Reactions } from './events/reactions';
 import { ScanImports } from './scans/scans';
+import { PreviewStore } from './previews/store';
 import { CardPool, DEFAULT_POOL } from './cards/pool';
 import { CardService } from './cards/service';
 import { uploadsDir } from './http/uploads';
@@ -104,10 +105,12 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     : null;
   const points = new PointsService({ db, hub: auction.announcer, now, exclusive: (job) => auction.exclusive(job) });
   const bots = new BotHub(db, deps.botClock ?? now, app.log, deps.botLimits);
+  // previews wait for their apply in the database, so the apply may reach any process
+  const previews = new PreviewStore(db, now);
   // booked through the points service: the engine's queue, then the balances to the user sockets
-  const automatic = new AutomaticPoints(db, points, now, app.log);
-  const scans = new ScanImports(db, now);
-  const bulk = new BulkPreviews(now);
+  const automatic = new AutomaticPoints(db, points, previews, app.log);
+  const scans = new ScanImports(db, now, previews);
+  const bulk = new BulkPreviews(previews);
   // stat cards: drawn in low-priority child processes (started on the first card), cached by content
   const cards = new CardService(db, new CardPool(config.cardPool ?? DEFAULT_POOL), uploadsDir(config.dataDir));
   // reactions to domain events, after their commits: registered once, in server/reactions.ts

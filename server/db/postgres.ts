@@ -17,12 +17,13 @@ import {
 /**
  * PostgreSQL (DESIGN.md, "Beyond one process"): the same migrations and queries as on SQLite.
  *
- * Two differences are bridged here, so no migration or query has to care:
+ * Three differences are bridged here, so no migration or query has to care:
  *
  * - Numbers. Every whole number (times in epoch ms, points, stats) is a 64-bit integer on SQLite; on
  *   PostgreSQL `integer` is 32-bit, so the schema plugin below makes every `integer` column a
  *   `bigint` and every auto-increment key a `bigserial`. `pg` hands int8 and numeric values back as
  *   strings; this pool reads them as numbers (every value the product stores is below 2^53).
+ * - Bytes. SQLite's `blob` is PostgreSQL's `bytea` (both read back as a Buffer).
  * - Case. SQLite's `text collate nocase` (usernames, group names) becomes `citext`, which compares,
  *   sorts and is unique without regard to case, as nocase does.
  *
@@ -51,6 +52,7 @@ class SchemaTransformer extends OperationNodeTransformer {
     const dataType = column.dataType;
     if (column.autoIncrement) return { ...column, autoIncrement: false, dataType: DataTypeNode.create('bigserial') };
     if (DataTypeNode.is(dataType) && dataType.dataType === 'integer') return { ...column, dataType: DataTypeNode.create('bigint') };
+    if (DataTypeNode.is(dataType) && dataType.dataType === 'blob') return { ...column, dataType: DataTypeNode.create('bytea') };
     if (RawNode.is(dataType) && dataType.sqlFragments.join('').replace(/\s+/g, ' ').trim().toLowerCase() === 'text collate nocase') {
       return { ...column, dataType: RawNode.createWithSql('citext') };
     }

@@ -321,6 +321,7 @@ export interface Database {
   backups: BackupsTable;
   events: EventsTable;
   event_cursors: EventCursorsTable;
+  previews: PreviewsTable;
 }
 
 export interface EventsTable {
@@ -357,4 +358,19 @@ export interface BotsTable {
   last_scan_at: number | null;
   version: string | null;
   commands: Generated<string>;
+}
+
+/** A preview waiting for its apply (0018): see server/previews/store.ts. */
+export interface PreviewsTable {
+  id: Generated<number>;
+  token: string;
+  kind: string;
+  owner_id: number;
+  /** JSON */
+  payload: string;
+  /** Deflated JSON; null once applied. */
+  body: Buffer | null;
+  created_at: number;
+  expires_at: number;
+  applied_at: number | null;
 }

@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import { actorOf, emit } from '../events/events';
 import { Conflict, Invalid, NotFound } from '../errors';
 import {
@@ -26,6 +25,7 @@ import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 import { dkp, type DkpWeights } from '../kvk/dkp';
 import { columnOf, findScan, latestScan, scanBefore } from '../scans/scans';
 import { bookManyIn } from './ledger';
+import type { PreviewRules, PreviewStore } from '../previews/store';
 import type { PointsService } from './service';
 
 /**
@@ -277,12 +277,15 @@ async function overlapping(db: Queryable, rule: Rule, from: Scan, to: Scan): Pro
  * Books a run in one write transaction: the run's row first (its unique key refuses a second run
  * of the rule over the same scans, whoever got there first), then one `automatic` ledger entry per
  * governor paid, and the audit entry. Answers the run and every account it paid, as committed.
- * The rule and its two scans must still be as previewed (not edited, deleted nor replaced since).
+ * The rule and its two scans must still be as previewed (not edited, deleted nor replaced since);
+ * `claim` (the preview's) runs first in the transaction.
  */
-export async function bookRun(db: Db, plan: Plan, actor: Actor, auto: boolean, now: number): Promise<{ run: AppliedRun; touched: Map<number, UserRow> }> {
+export async function bookRun(db: Db, plan: Plan, actor: Actor, auto: boolean, now: number, claim?: (trx: Queryable) => Promise<void>): Promise<{ run: AppliedRun; touched: Map<number, UserRow> }> {
   const { rule, from, to } = plan;
   try {
     return await writeTransaction(db, async (trx) => {
+      // first: the preview it comes from, marked applied with the run (a throw below undoes it)
+      await claim?.(trx);
       const current = await trx.selectFrom('points_rules').select(['updated_at', 'deleted_at']).where('id', '=', rule.id).executeTakeFirst();
       if (!current || current.deleted_at !== null || current.updated_at !== rule.updatedAt) throw new Conflict(RULE_ERRORS.ruleChanged);
       // and its two scans must be the ones previewed: not deleted, nor replaced by another import under the same id
@@ -353,29 +356,25 @@ export async function listRuns(db: Db, page = 1): Promise<{ runs: RunSummary[]; 
 
 // ── previews waiting to be applied ──────────────────────────────────────────────────────────
 
-interface Pending {
-  actorId: number;
-  expiresAt: number;
-  plan: Plan;
-  applied: boolean;
-}
-
 /** Previews one account keeps at once (each up to a kingdom's governors); its oldest goes first, never another's. */
 export const MAX_RULE_PREVIEWS_PER_USER = 10;
 
-/** Previews by token, in memory, for the account that made them, 10 minutes and one apply (as bulk awards' are). */
+const RULE_PREVIEWS: PreviewRules = { kind: 'rule', ttlMs: RULE_TOKEN_TTL_MS, perOwner: MAX_RULE_PREVIEWS_PER_USER };
+
+/** A rule preview's small part (the previews table's payload); its body is the plan. */
+interface RuleHead {
+  ruleId: number;
+}
+
+/**
+ * Rule previews by token, kept in the database (PreviewStore) so the apply may reach any process:
+ * for the account that made them, 10 minutes and one apply (as bulk awards' are).
+ */
 export class RulePreviews {
-  private readonly pending = new Map<string, Pending>();
+  constructor(private readonly store: PreviewStore) {}
 
-  constructor(private readonly now: () => number) {}
-
-  add(actorId: number, plan: Plan, overlaps: RulePreview['overlaps']): RulePreview {
-    const now = this.now();
-    for (const [token, p] of this.pending) if (p.expiresAt < now) this.pending.delete(token);
-    const own = [...this.pending].filter(([, p]) => p.actorId === actorId).map(([token]) => token);
-    for (const token of own.slice(0, Math.max(0, own.length - MAX_RULE_PREVIEWS_PER_USER + 1))) this.pending.delete(token);
-    const token = crypto.randomBytes(24).toString('base64url');
-    this.pending.set(token, { actorId, expiresAt: now + RULE_TOKEN_TTL_MS, plan, applied: false });
+  async add(actorId: number, plan: Plan, overlaps: RulePreview['overlaps']): Promise<RulePreview> {
+    const token = await this.store.keep<RuleHead, Plan>(RULE_PREVIEWS, actorId, { ruleId: plan.rule.id }, plan);
     return {
       token,
       ruleId: plan.rule.id,
@@ -389,13 +388,22 @@ export class RulePreviews {
     };
   }
 
-  /** The preview to apply, marked applied at once (a second apply of the same token at the same moment is refused, not raced). */
-  take(token: string, actorId: number, ruleId: number): Pending {
-    const found = this.pending.get(token);
-    if (!found || found.actorId !== actorId || found.expiresAt < this.now() || found.plan.rule.id !== ruleId) throw new Invalid(RULE_ERRORS.tokenUnknown);
+  /** The plan to apply: another account's, another rule's, an expired or unknown token is a 400, an applied one a 409. */
+  async take(token: string, actorId: number, ruleId: number): Promise<Plan> {
+    const found = await this.store.find<RuleHead>('rule', actorId, token);
+    if (!found || found.payload.ruleId !== ruleId) throw new Invalid(RULE_ERRORS.tokenUnknown);
     if (found.applied) throw new Conflict(RULE_ERRORS.tokenUsed);
-    found.applied = true;
-    return found;
+    const plan = await this.store.body<Plan>('rule', actorId, token);
+    // applied (or gone) since it was found
+    if (!plan) throw new Conflict(RULE_ERRORS.tokenUsed);
+    return plan;
+  }
+
+  /** Marks it applied in the run's write transaction: a second apply of the same token, on any process, is refused, not raced. */
+  async claim(trx: Queryable, token: string, actorId: number): Promise<void> {
+    const claim = await this.store.claim(trx, 'rule', actorId, token);
+    if (claim === 'applied') throw new Conflict(RULE_ERRORS.tokenUsed);
+    if (claim === 'unknown') throw new Invalid(RULE_ERRORS.tokenUnknown);
   }
 }
 
@@ -420,10 +428,10 @@ export class AutomaticPoints {
   constructor(
     private readonly db: Db,
     private readonly booker: Booker,
-    now: () => number,
+    store: PreviewStore,
     private readonly log: Log,
   ) {
-    this.previews = new RulePreviews(now);
+    this.previews = new RulePreviews(store);
   }
 
   async preview(ruleId: number, fromScanId: number, toScanId: number, actorId: number): Promise<RulePreview> {
@@ -436,23 +444,18 @@ export class AutomaticPoints {
   }
 
   async apply(ruleId: number, token: string, actor: { id: number; name: string }): Promise<AppliedRun> {
-    const pending = this.previews.take(token, actor.id, ruleId);
-    try {
-      if (pending.plan.awards.length === 0) throw new Invalid(RULE_ERRORS.nothingToApply);
-      const run = await this.book(pending.plan, actor, false);
-      this.log.info({ by: actor.id, rule: ruleId, run: run.id, entries: run.entries, total: run.total }, 'automatic points applied');
-      return run;
-    } catch (error) {
-      // refused as a whole: the same preview may be tried again (it will meet the same refusal, or succeed)
-      pending.applied = false;
-      throw error;
-    }
+    const plan = await this.previews.take(token, actor.id, ruleId);
+    if (plan.awards.length === 0) throw new Invalid(RULE_ERRORS.nothingToApply);
+    // refused as a whole (rolled back with its claim): the same preview may be tried again
+    const run = await this.book(plan, actor, false, (trx) => this.previews.claim(trx, token, actor.id));
+    this.log.info({ by: actor.id, rule: ruleId, run: run.id, entries: run.entries, total: run.total }, 'automatic points applied');
+    return run;
   }
 
-  private book(plan: Plan, actor: Actor, auto: boolean): Promise<AppliedRun> {
+  private book(plan: Plan, actor: Actor, auto: boolean, claim?: (trx: Queryable) => Promise<void>): Promise<AppliedRun> {
     // in the engine's queue; once committed, the paid players' open pages hear of it
     return this.booker.bookWith(async (at) => {
-      const { run, touched } = await bookRun(this.db, plan, actor, auto, at);
+      const { run, touched } = await bookRun(this.db, plan, actor, auto, at, claim);
       return { value: run, users: touched.values() };
     });
   }

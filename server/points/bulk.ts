@@ -1,4 +1,3 @@
-import crypto from 'node:crypto';
 import {
   BULK_EARLIER_MAX,
   type BulkEarlier,
@@ -18,6 +17,7 @@ import type { Db } from '../db/open';
 import type { Queryable } from '../db/write';
 import type { UserRow } from '../db/schema';
 import { Conflict, Invalid } from '../errors';
+import type { PreviewRules, PreviewStore } from '../previews/store';
 import type { PointsService } from './service';
 
 /**
@@ -248,22 +248,21 @@ export async function checkRows(db: Db, raw: RawRow[]): Promise<{ rows: BulkRow[
 
 // ── previews waiting to be applied ──────────────────────────────────────────────────────────
 
-interface Pending {
-  actorId: number;
+/** A bulk preview's small part (the previews table's payload); its body is the planned rows. */
+interface BulkHead {
   /** The file's SHA-256, kept with the apply (bulk_awards). */
   sha256: string;
-  expiresAt: number;
   invalid: number;
-  planned: PlannedRow[];
-  applied: boolean;
 }
 
 /**
  * Previews kept at once per account; that account's oldest goes first. Each holds at most
- * BULK_MAX_ROWS rows, and only council and admins make them, so memory stays bounded by the
+ * BULK_MAX_ROWS rows, and only council and admins make them, so the table stays bounded by the
  * leadership's size while no one's previews can push out another's.
  */
 export const MAX_PENDING_PER_USER = 20;
+
+const BULK_PREVIEWS: PreviewRules = { kind: 'bulk', ttlMs: BULK_TOKEN_TTL_MS, perOwner: MAX_PENDING_PER_USER };
 
 /** The earlier applies of a file, newest first (at most BULK_EARLIER_MAX). */
 export async function earlierApplies(db: Queryable, sha256: string): Promise<BulkEarlier[]> {
@@ -279,29 +278,28 @@ export async function earlierApplies(db: Queryable, sha256: string): Promise<Bul
 }
 
 /**
- * Previews by token, in memory: a token is good for 10 minutes, for the account that made it, and
- * for one apply (a restart forgets them: upload the file again).
+ * Bulk previews by token, kept in the database (PreviewStore) so the apply may reach any process:
+ * a token is good for 10 minutes, for the account that made it, and for one apply.
  */
 export class BulkPreviews {
-  private readonly pending = new Map<string, Pending>();
+  constructor(private readonly previews: PreviewStore) {}
 
-  constructor(private readonly now: () => number) {}
-
-  add(actorId: number, rows: BulkRow[], planned: PlannedRow[], file: { sha256: string; earlier: BulkEarlier[] }): BulkPreview {
-    this.prune(actorId);
-    const token = crypto.randomBytes(24).toString('base64url');
+  async add(actorId: number, rows: BulkRow[], planned: PlannedRow[], file: { sha256: string; earlier: BulkEarlier[] }): Promise<BulkPreview> {
     const invalid = rows.filter((r) => r.error !== null).length;
-    this.pending.set(token, { actorId, sha256: file.sha256, expiresAt: this.now() + BULK_TOKEN_TTL_MS, invalid, planned, applied: false });
+    const token = await this.previews.keep<BulkHead, PlannedRow[]>(BULK_PREVIEWS, actorId, { sha256: file.sha256, invalid }, planned);
     return { rows, valid: rows.length - invalid, invalid, token, earlier: file.earlier };
   }
 
-  /** The preview to apply, or the reason it cannot be applied. */
-  take(token: string, actorId: number): Pending {
-    const found = this.pending.get(token);
-    if (!found || found.actorId !== actorId || found.expiresAt < this.now()) throw new Invalid(POINTS_ERRORS.bulkTokenUnknown);
+  /** The preview to apply and its rows, or the reason it cannot be applied. */
+  private async take(token: string, actorId: number): Promise<{ head: BulkHead; planned: PlannedRow[] }> {
+    const found = await this.previews.find<BulkHead>('bulk', actorId, token);
+    if (!found) throw new Invalid(POINTS_ERRORS.bulkTokenUnknown);
     if (found.applied) throw new Conflict(POINTS_ERRORS.bulkTokenUsed);
-    if (found.invalid > 0) throw new Invalid(POINTS_ERRORS.bulkHasErrors);
-    return found;
+    if (found.payload.invalid > 0) throw new Invalid(POINTS_ERRORS.bulkHasErrors);
+    const planned = await this.previews.body<PlannedRow[]>('bulk', actorId, token);
+    // applied (or gone) since it was found
+    if (!planned) throw new Conflict(POINTS_ERRORS.bulkTokenUsed);
+    return { head: found.payload, planned };
   }
 
   /**
@@ -311,40 +309,30 @@ export class BulkPreviews {
    * nothing is applied and the refusal names its line. Answers the number of rows booked.
    */
   async apply(points: PointsService, token: string, actorId: number): Promise<number> {
-    const state: { preview?: Pending } = {};
-    const rows = () => state.preview?.planned ?? [];
-    const total = () => rows().reduce((sum, row) => sum + row.amount, 0);
+    const { head, planned: rows } = await this.take(token, actorId);
+    const total = rows.reduce((sum, row) => sum + row.amount, 0);
     await points.book(
-      () => {
-        // in the queue: a second apply of the same token waits for this one, then finds it used
-        state.preview = this.take(token, actorId);
-        return state.preview.planned.map((row) => ({ userId: row.userId, delta: row.amount, reason: row.reason }));
-      },
+      rows.map((row) => ({ userId: row.userId, delta: row.amount, reason: row.reason })),
       {
         actorId,
-        refusalText: (index, message) => fill(POINTS_TEMPLATES.bulkRefusal, { line: rows()[index].line, username: rows()[index].username, message }),
+        // first in the transaction: a second apply of the same token, on any process, waits for this one, then finds it used
+        claim: async (trx) => {
+          const claim = await this.previews.claim(trx, 'bulk', actorId, token);
+          if (claim === 'applied') throw new Conflict(POINTS_ERRORS.bulkTokenUsed);
+          if (claim === 'unknown') throw new Invalid(POINTS_ERRORS.bulkTokenUnknown);
+        },
+        refusalText: (index, message) => fill(POINTS_TEMPLATES.bulkRefusal, { line: rows[index].line, username: rows[index].username, message }),
         audit: ({ users }) => ({
           action: 'points.bulk',
-          target: `${rows().length} ${rows().length === 1 ? 'row' : 'rows'}`,
-          detail: { rows: rows().length, players: users.length, total: total() },
+          target: `${rows.length} ${rows.length === 1 ? 'row' : 'rows'}`,
+          detail: { rows: rows.length, players: users.length, total },
         }),
         // the file applied, so its next preview can say so
         alsoIn: async (trx, at) => {
-          await trx.insertInto('bulk_awards').values({ sha256: state.preview!.sha256, rows: rows().length, total: total(), actor_id: actorId, created_at: at }).execute();
-        },
-        onCommit: () => {
-          if (state.preview) state.preview.applied = true;
+          await trx.insertInto('bulk_awards').values({ sha256: head.sha256, rows: rows.length, total, actor_id: actorId, created_at: at }).execute();
         },
       },
     );
-    return rows().length;
-  }
-
-  /** Drops every expired preview, then the oldest of this account's until one more fits. */
-  private prune(actorId: number): void {
-    const now = this.now();
-    for (const [token, p] of this.pending) if (p.expiresAt < now) this.pending.delete(token);
-    const own = [...this.pending].filter(([, p]) => p.actorId === actorId).map(([token]) => token);
-    for (const token of own.slice(0, Math.max(0, own.length - MAX_PENDING_PER_USER + 1))) this.pending.delete(token);
+    return rows.length;
   }
 }

@@ -34,10 +34,10 @@ export interface BookOptions {
    * was booked and recorded in the same transaction; purchases and automatic awards leave it out.
    */
   audit?: (booked: Booked) => { action: AuditAction; target: string; detail?: Record<string, unknown> };
+  /** Runs first in the transaction (claims what is booked, e.g. a bulk preview): a throw books nothing. */
+  claim?: (trx: Queryable) => Promise<void>;
   /** More writes that belong with the booking (a bulk award's record of its file), in its transaction. */
   alsoIn?: (trx: Queryable, at: number) => Promise<void>;
-  /** Runs in the queue right after the commit, before the next job (marks what was booked, e.g. a bulk preview as applied). */
-  onCommit?: () => void;
 }
 
 export interface Booked {
@@ -66,19 +66,16 @@ export interface PointsServiceDeps {
 export class PointsService {
   constructor(private readonly deps: PointsServiceDeps) {}
 
-  /**
-   * Books `entries` (or what `entries()` answers, called inside the queue: a check that must not
-   * race another booking, such as a bulk preview's one use) and announces the balances.
-   */
-  book(entries: readonly PointsEntry[] | (() => readonly PointsEntry[]), options: BookOptions): Promise<Booked> {
+  /** Books `entries` and announces the balances. */
+  book(entries: readonly PointsEntry[], options: BookOptions): Promise<Booked> {
     const { db, hub, now } = this.deps;
     return this.deps.exclusive(async () => {
-      const list = typeof entries === 'function' ? entries() : entries;
       const at = now();
       const booked = await writeTransaction(db, async (trx) => {
+        await options.claim?.(trx);
         const transactions: Transaction[] = [];
         const users = new Map<number, UserRow>();
-        for (const [index, entry] of list.entries()) {
+        for (const [index, entry] of entries.entries()) {
           const kind = entry.kind ?? options.kind ?? (entry.delta > 0 ? 'grant' : 'deduct');
           try {
             const { transaction, user } = await bookIn(trx, { userId: entry.userId, delta: entry.delta, kind, reason: entry.reason, actorId: options.actorId }, at);
@@ -99,7 +96,6 @@ export class PointsService {
         await options.alsoIn?.(trx, at);
         return result;
       });
-      options.onCommit?.();
       // committed: now the players' open pages hear of it
       for (const user of booked.users) announceBalance(hub, user);
       return booked;

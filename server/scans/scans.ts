@@ -1,6 +1,5 @@
 import { likeOperator, nocase } from '../db/dialect';
 import { actorOf, emit } from '../events/events';
-import crypto from 'node:crypto';
 import { sql } from 'kysely';
 import {
   CUMULATIVE_STATS,
@@ -39,6 +38,7 @@ import type { Table } from './read';
 import { fileSha256 } from '../points/bulk-file';
 import { runsOverlappingIfMoved } from '../points/run-overlaps';
 import { Invalid, NotFound, Conflict } from '../errors';
+import type { PreviewRules, PreviewStore } from '../previews/store';
 
 /** The database column of a stat: `t1Kills` is `t1_kills`. */
 export const columnOf = (stat: Stat) => stat.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`) as keyof ScanRowRow;
@@ -85,28 +85,45 @@ const dateText = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
 // ── import: preview, then apply ────────────────────────────────────────────────────────────
 
-interface PendingScan {
-  actorId: number;
-  expiresAt: number;
+/** A preview's small part (the previews table's payload): what its answer and its apply read but the rows. */
+interface ScanHead {
   fileName: string;
   sheet: string | null;
   sha256: string;
   kind: ScanKind;
   takenAt: number;
   takenAtFrom: TakenAtFrom;
-  rows: ParsedRow[];
   /** Every data row of the file, usable or not. */
   total: number;
+  /** The usable rows. */
+  valid: number;
   columns: ScanPreview['columns'];
+  invalid: number;
+}
+
+/** A usable row as stored with its preview: [line, governorId, name, alliance, kingdom, …STATS in order], a third of the size of the object. */
+type PackedRow = [number, number, string, string, number | null, ...(number | null)[]];
+
+/** A preview's rows (the previews table's body). */
+interface ScanBody {
+  rows: PackedRow[];
   errors: ScanIssue[];
   /** The file's own warnings (sentinels, kill points off the tiers); the comparison's are made again for each time. */
   fileWarnings: ScanIssue[];
-  invalid: number;
-  applied: boolean;
 }
 
-/** Previews one account may keep waiting at once (each holds up to 25,000 rows); its oldest goes first, never another account's. */
-const PENDING_PER_ACCOUNT = 3;
+const packRow = (r: ParsedRow): PackedRow => [r.line, r.governorId, r.name, r.alliance, r.kingdom, ...STATS.map((s) => r.stats[s])];
+const unpackRow = ([line, governorId, name, alliance, kingdom, ...stats]: PackedRow): ParsedRow => ({
+  line,
+  governorId,
+  name,
+  alliance,
+  kingdom,
+  stats: Object.fromEntries(STATS.map((s, i) => [s, stats[i] ?? null])) as Stats,
+});
+
+/** Scan previews: 30 minutes each; one account keeps three waiting at once (each holds up to 25,000 rows), its oldest going first, never another account's. */
+const SCAN_PREVIEWS: PreviewRules = { kind: 'scan', ttlMs: SCAN_TOKEN_TTL_MS, perOwner: 3 };
 
 export interface PreviewInput {
   table: Table;
@@ -120,14 +137,14 @@ export interface PreviewInput {
 /**
  * Scan import (DESIGN.md, "Governors and scans"): a file is previewed (rows it cannot use, warnings,
  * new, renamed and moved governors against the scan before it), then applied in one transaction.
- * Previews are kept in memory by token, for the account that made them, for 30 minutes and one apply.
+ * Previews are kept in the database (PreviewStore) by token, for the account that made them, for
+ * 30 minutes and one apply, so the apply may reach any process.
  */
 export class ScanImports {
-  private readonly pending = new Map<number, Map<string, PendingScan>>();
-
   constructor(
     private readonly db: Db,
     private readonly now: () => number,
+    private readonly previews: PreviewStore,
   ) {}
 
   async preview(input: PreviewInput): Promise<ScanPreview> {
@@ -135,27 +152,21 @@ export class ScanImports {
     const sha256 = fileSha256(input.bytes);
     await this.refuseDuplicate(this.db, sha256);
     const found = takenAtFromFile(input.fileName, input.table.sheet, input.table.created);
-    const token = crypto.randomBytes(24).toString('base64url');
-    const pending: PendingScan = {
-      actorId: input.actorId,
-      expiresAt: this.now() + SCAN_TOKEN_TTL_MS,
+    const head: ScanHead = {
       fileName: input.fileName,
       sheet: input.table.sheet,
       sha256,
       kind: parsed.kind,
       takenAt: input.takenAt ?? found?.takenAt ?? this.now(),
       takenAtFrom: input.takenAt !== null ? 'given' : (found?.from ?? 'upload'),
-      rows: parsed.rows,
       total: parsed.total,
+      valid: parsed.rows.length,
       columns: parsed.columns,
-      errors: parsed.errors,
-      fileWarnings: parsed.warnings,
       invalid: parsed.errors.length,
-      applied: false,
     };
-    const preview = await this.describe(token, pending);
-    this.keep(input.actorId, token, pending);
-    return preview;
+    const body: ScanBody = { rows: parsed.rows.map(packRow), errors: parsed.errors, fileWarnings: parsed.warnings };
+    const token = await this.previews.keep(SCAN_PREVIEWS, input.actorId, head, body);
+    return this.describe(token, head, parsed.rows, body);
   }
 
   /**
@@ -164,18 +175,19 @@ export class ScanImports {
    * down), so an older file previewed after a newer scan is not told it went down against the newer one.
    */
   async compareAt(actorId: number, token: string, takenAt: number): Promise<ScanPreview> {
-    const pending = this.waiting(actorId, token);
-    pending.takenAt = takenAt;
-    pending.takenAtFrom = 'given';
-    return this.describe(token, pending);
+    const head = await this.waiting(actorId, token);
+    const body = await this.bodyOf(actorId, token);
+    const moved: ScanHead = { ...head, takenAt, takenAtFrom: 'given' };
+    await this.previews.update('scan', actorId, token, moved);
+    return this.describe(token, moved, body.rows.map(unpackRow), body);
   }
 
   /** A preview as its answer says it: the file's findings and the comparison with the scan before its time. */
-  private async describe(token: string, p: PendingScan): Promise<ScanPreview> {
+  private async describe(token: string, p: ScanHead, rows: ParsedRow[], body: ScanBody): Promise<ScanPreview> {
     const previous = await scanBefore(this.db, p.takenAt);
     // a warning names a stat as the file's header does ("Deads"), as the parse's own warnings do
     const headers = new Map(p.columns.found.map((c) => [c.stat, c.header]));
-    const { changes, warnings } = await this.compare(p.rows, previous, headers);
+    const { changes, warnings } = await this.compare(rows, previous, headers);
     return {
       token,
       fileName: p.fileName,
@@ -184,40 +196,51 @@ export class ScanImports {
       takenAtFrom: p.takenAtFrom,
       kind: p.kind,
       rows: p.total,
-      valid: p.rows.length,
+      valid: p.valid,
       previousScan: previous,
       columns: p.columns,
       governors: changes,
-      errors: p.errors,
-      warnings: [...p.fileWarnings, ...warnings].sort((a, b) => a.row - b.row),
+      errors: body.errors,
+      warnings: [...body.fileWarnings, ...warnings].sort((a, b) => a.row - b.row),
     };
   }
 
   /** A preview of this account still waiting for its apply: unknown or expired is a 400, applied a 409. */
-  private waiting(actorId: number, token: string): PendingScan {
-    const found = this.pending.get(actorId)?.get(token);
-    if (!found || found.expiresAt < this.now()) throw new Invalid(SCAN_ERRORS.tokenUnknown);
+  private async waiting(actorId: number, token: string): Promise<ScanHead> {
+    const found = await this.previews.find<ScanHead>('scan', actorId, token);
+    if (!found) throw new Invalid(SCAN_ERRORS.tokenUnknown);
     if (found.applied) throw new Conflict(SCAN_ERRORS.tokenUsed);
-    return found;
+    return found.payload;
+  }
+
+  /** Its rows; applied (or gone) since it was found, as `waiting` says. */
+  private async bodyOf(actorId: number, token: string): Promise<ScanBody> {
+    const body = await this.previews.body<ScanBody>('scan', actorId, token);
+    if (!body) await this.waiting(actorId, token);
+    if (!body) throw new Conflict(SCAN_ERRORS.tokenUsed);
+    return body;
   }
 
   /** Applies a preview in one write transaction: the scan is there whole or not at all. */
   async apply(actorId: number, token: string, options: { takenAt: number | null; skipInvalid: boolean; source?: 'upload' | 'bot' }): Promise<Scan> {
-    const found = this.waiting(actorId, token);
+    const found = await this.waiting(actorId, token);
     if (found.invalid > 0 && !options.skipInvalid) throw new Invalid(SCAN_ERRORS.hasErrors);
-    if (found.rows.length === 0) throw new Invalid(SCAN_ERRORS.nothingToApply);
+    if (found.valid === 0) throw new Invalid(SCAN_ERRORS.nothingToApply);
+    const rows = (await this.bodyOf(actorId, token)).rows.map(unpackRow);
     const takenAt = options.takenAt ?? found.takenAt;
-    // marked before the first await: a second apply of the same token at the same moment is refused, not raced
-    found.applied = true;
     try {
       const id = await writeTransaction(this.db, async (trx) => {
+        // marked applied in this transaction: a second apply of the same token, on any process, is refused, not raced
+        const claim = await this.previews.claim(trx, 'scan', actorId, token);
+        if (claim === 'applied') throw new Conflict(SCAN_ERRORS.tokenUsed);
+        if (claim === 'unknown') throw new Invalid(SCAN_ERRORS.tokenUnknown);
         await this.refuseDuplicate(trx, found.sha256);
         const { id: scanId } = await trx
           .insertInto('scans')
           .values({
             taken_at: takenAt,
             kind: found.kind,
-            rows: found.rows.length,
+            rows: rows.length,
             file_name: found.fileName,
             sha256: found.sha256,
             source: options.source ?? 'upload',
@@ -228,11 +251,11 @@ export class ScanImports {
           .returning('id')
           .executeTakeFirstOrThrow();
         // 500 rows of 21 columns a statement: well within SQLite's limit on bound parameters
-        for (let at = 0; at < found.rows.length; at += 500) {
+        for (let at = 0; at < rows.length; at += 500) {
           await trx
             .insertInto('scan_rows')
             .values(
-              found.rows.slice(at, at + 500).map((r) => ({
+              rows.slice(at, at + 500).map((r) => ({
                 scan_id: scanId,
                 governor_id: r.governorId,
                 name: r.name,
@@ -244,7 +267,7 @@ export class ScanImports {
             .execute();
         }
         await writeAggregates(trx, scanId);
-        const detail = { fileName: found.fileName, rows: found.rows.length, takenAt, source: options.source ?? 'upload' };
+        const detail = { fileName: found.fileName, rows: rows.length, takenAt, source: options.source ?? 'upload' };
         if (options.source === 'bot') {
           // a bot's upload (its id negated, see uploaderOf): the audit names the bot
           const bot = await trx.selectFrom('bots').select('name').where('id', '=', -actorId).executeTakeFirst();
@@ -252,16 +275,11 @@ export class ScanImports {
         } else await recordAuditBy(trx, actorId, 'scan.apply', `#${scanId}`, detail, this.now());
         // automatic points, the KvK standings and the bot's status react to it after the commit (server/reactions.ts)
         const source = options.source ?? 'upload';
-        await emit(trx, 'scan.applied', { scanId, takenAt, rows: found.rows.length, source, botId: source === 'bot' ? -actorId : null }, actorOf(actorId), this.now());
+        await emit(trx, 'scan.applied', { scanId, takenAt, rows: rows.length, source, botId: source === 'bot' ? -actorId : null }, actorOf(actorId), this.now());
         return scanId;
       });
-      // kept (without its rows) until it expires, so applying it again says it was applied
-      found.rows = [];
-      found.errors = [];
-      found.fileWarnings = [];
       return await findScan(this.db, id);
     } catch (error) {
-      found.applied = false;
       if (isDatabaseError(error) && String((error as Error).message).includes('scans.sha256')) await this.refuseDuplicate(this.db, found.sha256);
       throw error;
     }
@@ -294,15 +312,6 @@ export class ScanImports {
       }
     }
     return { changes, warnings };
-  }
-
-  private keep(actorId: number, token: string, pending: PendingScan): void {
-    const now = this.now();
-    const mine = this.pending.get(actorId) ?? new Map<string, PendingScan>();
-    for (const [t, p] of mine) if (p.expiresAt < now) mine.delete(t);
-    while (mine.size >= PENDING_PER_ACCOUNT) mine.delete(mine.keys().next().value as string);
-    mine.set(token, pending);
-    this.pending.set(actorId, mine);
   }
 }
 

@@ -315,13 +315,16 @@ describe('one rule over one pair of scans applies at most once, ever', () => {
       const ruleId = ((await call(running, 'POST', '/points/rules', { token: boss.token, body: { name: 'KP', stat: 'killpoints', per: 1000, points: 2 } })).body.rule as { id: number }).id;
       const before = (await call(running, 'POST', `/points/rules/${ruleId}/preview`, { token: boss.token, body: { fromScanId: s1.id, toScanId: s2.id } })).body.preview as RulePreview;
       const spare = (await call(running, 'POST', `/points/rules/${ruleId}/preview`, { token: boss.token, body: { fromScanId: s1.id, toScanId: s2.id } })).body.preview as RulePreview;
-      expect((await call(running, 'POST', `/points/rules/${ruleId}/apply`, { token: boss.token, body: { token: before.token } })).status).toBe(200);
+      const applied = await call(running, 'POST', `/points/rules/${ruleId}/apply`, { token: boss.token, body: { token: before.token } });
+      expect(applied.status).toBe(200);
       await running.close();
 
       running = await startServer(ephemeralConfig(dir));
       const token = await login(running, boss.email);
-      // the preview made before the restart is gone; a new one is refused: the run was applied
-      expect((await call(running, 'POST', `/points/rules/${ruleId}/apply`, { token, body: { token: spare.token } })).status).toBe(400);
+      // the preview made before the restart is still there (previews live in the database), and
+      // refused: the run was applied; so is a new one
+      const spent = await call(running, 'POST', `/points/rules/${ruleId}/apply`, { token, body: { token: spare.token } });
+      expect(spent).toMatchObject({ status: 409, body: { error: alreadyAppliedText((applied.body.run as { id: number }).id) } });
       const again = await call(running, 'POST', `/points/rules/${ruleId}/preview`, { token, body: { fromScanId: s1.id, toScanId: s2.id } });
       expect(again.status).toBe(409);
       // even a run booked straight into the database meets the unique key

@@ -156,7 +156,7 @@ export function pointsRoutes(ctx: AppContext) {
           const { bytes } = await readUploadedFile(request, BULK_MAX_BYTES, { missing: POINTS_ERRORS.bulkNoFile, tooLarge: POINTS_ERRORS.bulkTooLarge });
           const { rows, planned } = await checkRows(ctx.db, await readRows(bytes));
           const sha256 = fileSha256(bytes);
-          return { result: true as const, ...ctx.bulk.add(authOf(request).user.id, rows, planned, { sha256, earlier: await earlierApplies(ctx.db, sha256) }) };
+          return { result: true as const, ...(await ctx.bulk.add(authOf(request).user.id, rows, planned, { sha256, earlier: await earlierApplies(ctx.db, sha256) })) };
         },
       );
     });
