@@ -28,8 +28,11 @@ export interface Found<P> {
  * Previews waiting for their apply, kept in the database (the previews table) so that an apply
  * may land on any process serving the kingdom. A preview has two parts: its payload (small JSON:
  * names, counts, the file's hash) and its body (the rows the apply writes), stored as JSON deflated
- * by zlib in the thread pool, so neither the event loop nor the row pays for the rows' size: a
- * 25,000-row scan preview is ~1 MB of deflated body (see tests/server/previews.test.ts).
+ * by zlib (level 1) in the thread pool, so the event loop does not pay for the rows' size: a
+ * 25,000-row scan preview is ~3.7 MB of JSON stored as ~1.1 MB (tests/server/previews.test.ts
+ * holds it under 2 MB); the rows of any file within the scan limits (25,000 rows, names cut at 64
+ * characters, 16 stats) are under 21 MB of JSON before deflating, and an account keeps at most
+ * its kind's cap of them.
  *
  * A preview is found only by its owner, with its kind, before it expires; any other asker finds
  * nothing, as for a token never made. Applying claims it inside the apply's own write transaction
