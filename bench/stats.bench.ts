@@ -13,6 +13,7 @@ import { STATS, type Stat } from '../src/protocol/scans';
 import { openDatabase, type Db } from '../server/db/open';
 import { writeTransaction } from '../server/db/write';
 import { listAlliances, metricSeries } from '../server/scans/directory';
+import { PreviewStore } from '../server/previews/store';
 import { readScanFile } from '../server/scans/read';
 import { governorDetail, kingdomSummary, listGovernors, ScanImports, writeAggregates } from '../server/scans/scans';
 import { createSeason } from '../server/kvk/seasons';
@@ -234,7 +235,7 @@ async function main() {
         ),
       ];
       const bytes = await writeXlsxFile([{ data, sheet: '2026-01-01' }] as never).toBuffer();
-      const imports = new ScanImports(db, Date.now);
+      const imports = new ScanImports(db, Date.now, new PreviewStore(db, Date.now));
       const t0 = nowMs();
       const table = await readScanFile(bytes);
       const preview = await imports.preview({ table, bytes, fileName: 'TOP5000-2026-01-01-3328.xlsx', takenAt: null, actorId: adminId });
