@@ -44,7 +44,11 @@ export interface HttpLimits {
   keepAliveTimeoutMs: number;
   /** How often the server looks for requests over headersTimeoutMs / requestTimeoutMs, and for silent connections over firstByteTimeoutMs. */
   timeoutCheckMs: number;
-  /** Open connections in total; over it a new one is closed at once. */
+  /**
+   * Open connections in total; at it a new one takes the place of the connection silent the longest
+   * (one that never sent a byte, else one idle between requests), and is closed at once only when
+   * every open one has a request under way (server/http/connections.ts).
+   */
   maxConnections: number;
   /** Open connections from one client address; over it a new one from that address is closed at once. Not applied behind a trusted proxy (every connection comes from it). */
   maxConnectionsPerAddress: number;

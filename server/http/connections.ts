@@ -1,38 +1,101 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server, Socket } from 'node:net';
 import type { HttpLimits } from '../config';
 
 /**
  * The HTTP port's caps on open connections (issue 10: 23,000 idle connections used up the process's
  * file descriptors): in total, and per client address unless a trusted proxy makes every
- * connection come from one address (the proxy then has to cap them). Over a cap a new connection is
- * closed as soon as it is accepted, before it is read; `dropped` counts them.
+ * connection come from one address (the proxy then has to cap them). Over the cap of its address a
+ * new connection is closed as soon as it is accepted, before it is read. At the total cap, the
+ * connection silent the longest makes room instead, so that idle connections from many addresses
+ * never keep out one that speaks: first one that has sent nothing since it was accepted (the
+ * oldest), else one idle between two requests (idle the longest). A connection with a request under
+ * way, or part of one sent, is never closed for another: when every one is, the new one is closed.
+ * `dropped` counts the refused, `evicted` those closed to make room.
  */
-export function capConnections(server: Server, limits: HttpLimits, perAddress: boolean): { open: (address: string) => number; dropped: () => number } {
+export function capConnections(
+  server: Server,
+  limits: HttpLimits,
+  perAddress: boolean,
+): { open: (address: string) => number; dropped: () => number; evicted: () => number } {
   let dropped = 0;
-  server.maxConnections = limits.maxConnections;
-  server.on('drop', () => {
-    dropped += 1;
-  });
-  const open = new Map<string, number>();
-  if (perAddress) {
-    // before http's own listener, so a refused socket is never parsed
-    server.prependListener('connection', (socket: Socket) => {
-      const address = socket.remoteAddress ?? '';
-      const count = open.get(address) ?? 0;
-      if (count >= limits.maxConnectionsPerAddress) {
+  let evicted = 0;
+  const byAddress = new Map<string, number>();
+  const open = new Set<Socket>();
+  // the candidates, in the order they fell silent (Maps iterate in insertion order): connections
+  // that have sent nothing yet, and connections between requests with the bytes they had read then
+  const silent = new Set<Socket>();
+  const idle = new Map<Socket, number>();
+  const requests = new Map<Socket, number>();
+
+  /** The connection silent the longest, or null; on the way, forgets those that spoke since. */
+  const quietest = (): Socket | null => {
+    for (const socket of silent) {
+      if (socket.bytesRead === 0 && !socket.destroyed) return socket;
+      silent.delete(socket);
+    }
+    for (const [socket, bytes] of idle) {
+      if (socket.bytesRead === bytes && !socket.destroyed) return socket;
+      idle.delete(socket);
+    }
+    return null;
+  };
+
+  // before http's own listener, so a refused socket is never parsed
+  server.prependListener('connection', (socket: Socket) => {
+    const address = socket.remoteAddress ?? '';
+    if (perAddress && (byAddress.get(address) ?? 0) >= limits.maxConnectionsPerAddress) {
+      dropped += 1;
+      socket.destroy();
+      return;
+    }
+    if (open.size >= limits.maxConnections) {
+      const room = quietest();
+      if (!room) {
         dropped += 1;
         socket.destroy();
         return;
       }
-      open.set(address, count + 1);
-      socket.once('close', () => {
-        const left = (open.get(address) ?? 1) - 1;
-        if (left > 0) open.set(address, left);
-        else open.delete(address);
-      });
+      // synchronous: its file descriptor is closed now ('close' follows)
+      open.delete(room);
+      silent.delete(room);
+      idle.delete(room);
+      room.destroy();
+      evicted += 1;
+    }
+    open.add(socket);
+    silent.add(socket);
+    if (perAddress) byAddress.set(address, (byAddress.get(address) ?? 0) + 1);
+    socket.once('close', () => {
+      open.delete(socket);
+      silent.delete(socket);
+      idle.delete(socket);
+      requests.delete(socket);
+      if (!perAddress) return;
+      const left = (byAddress.get(address) ?? 1) - 1;
+      if (left > 0) byAddress.set(address, left);
+      else byAddress.delete(address);
     });
-  }
-  return { open: (address) => open.get(address) ?? 0, dropped: () => dropped };
+  });
+  // a request makes its connection busy until its answer is done; then it is idle, from that moment
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    // with TLS the request comes on the TLS socket, over the TCP one 'connection' gave (Node's _parent)
+    const tcp = open.has(req.socket as Socket) ? (req.socket as Socket) : (req.socket as { _parent?: Socket })._parent;
+    if (!tcp || !open.has(tcp)) return;
+    silent.delete(tcp);
+    idle.delete(tcp);
+    requests.set(tcp, (requests.get(tcp) ?? 0) + 1);
+    res.once('close', () => {
+      const left = (requests.get(tcp) ?? 1) - 1;
+      if (left > 0) {
+        requests.set(tcp, left);
+        return;
+      }
+      requests.delete(tcp);
+      if (open.has(tcp) && !tcp.destroyed) idle.set(tcp, tcp.bytesRead);
+    });
+  });
+  return { open: (address) => byAddress.get(address) ?? 0, dropped: () => dropped, evicted: () => evicted };
 }
 
 /** Runs `fn` on a later turn of the event loop, after the I/O waiting now (setImmediate; tests pass their own). */

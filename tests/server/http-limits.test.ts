@@ -187,12 +187,68 @@ describe('open connections', () => {
     await Promise.all(held.map((c) => c.closed));
   });
 
-  it('refuses any connection over the total cap', async () => {
-    const held = await Promise.all(['127.0.0.3', '127.0.0.3', '127.0.0.4', '127.0.0.4', '127.0.0.5'].map((a) => connect(server, a)));
-    const refused = await connect(server, '127.0.0.6');
+});
+
+describe('the total cap', () => {
+  let server: Server;
+  beforeAll(async () => {
+    // no timeout closes a connection during the test: only the cap does
+    server = await startTestServer({ httpLimits: limits({ maxConnectionsPerAddress: 10, maxConnections: 5, firstByteTimeoutMs: 60_000, headersTimeoutMs: 120_000, requestTimeoutMs: 120_000, idleTimeoutMs: 120_000, keepAliveTimeoutMs: 120_000 }) });
+  });
+  afterAll(() => server.close());
+
+  /** A raw connection and whether the server has closed it yet. */
+  const held = async (address: string) => {
+    const connection = await connect(server, address);
+    const state = { ...connection, gone: false };
+    void connection.closed.then(() => (state.gone = true));
+    return state;
+  };
+  /** One keep-alive request on a raw connection: the answer's status line, or 'closed'. */
+  const ask = (connection: RawConnection) =>
+    new Promise<string>((resolve) => {
+      connection.socket.once('data', (chunk: Buffer) => resolve(chunk.toString().split('\r\n')[0]));
+      void connection.closed.then(() => resolve('closed'));
+      connection.socket.write('GET /openapi.json HTTP/1.1\r\nHost: localhost\r\n\r\n');
+    });
+
+  /** Every byte written so far on other connections has been read: the same event loop answered a later request (the user socket's port answers plain HTTP 426). */
+  const settled = async () => expect((await fetch(server.userUrl.replace(/^ws/, 'http'))).status).toBe(426);
+
+  it('makes room for a new connection by closing the one silent the longest: never spoke first, then idle between requests; refuses only when every one is speaking', async () => {
+    // every connection is held open by the test (a real client keeps its connection alive): one
+    // served (idle since its answer), then four from other addresses that never speak
+    const served = await held('127.0.1.1');
+    expect(await ask(served)).toBe('HTTP/1.1 200 OK');
+    const [first, second, third, fourth] = [await held('127.0.1.2'), await held('127.0.1.3'), await held('127.0.1.4'), await held('127.0.1.5')];
+    // the cap is reached: a real client is served, and the oldest that never spoke made room for it
+    const client = await held('127.0.1.6');
+    expect(await ask(client)).toBe('HTTP/1.1 200 OK');
+    expect(await first.closed).toBe('');
+    const another = await held('127.0.1.7');
+    expect(await ask(another)).toBe('HTTP/1.1 200 OK');
+    expect(await second.closed).toBe('');
+    // the served connection was kept though it is older: it spoke, and it still answers
+    expect(await ask(served)).toBe('HTTP/1.1 200 OK');
+    expect([third.gone, fourth.gone]).toEqual([false, false]);
+
+    // the two left that never spoke start a request: the one idle the longest goes (the client's)
+    for (const c of [third, fourth]) c.socket.write('GET /openapi.json HTTP/1.1\r\n');
+    await settled();
+    const late = await held('127.0.1.8');
+    expect(await ask(late)).toBe('HTTP/1.1 200 OK');
+    expect(await client.closed).toMatch(/^HTTP\/1\.1 200/);
+    expect([served.gone, another.gone, third.gone, fourth.gone]).toEqual([false, false, false, false]);
+
+    // every one is speaking: a new connection is refused, and they are all kept
+    for (const c of [served, another, late]) c.socket.write('GET /openapi.json HTTP/1.1\r\n');
+    await settled();
+    const refused = await held('127.0.1.9');
     expect(await refused.closed).toBe('');
-    for (const connection of held) connection.socket.destroy();
-    await Promise.all(held.map((c) => c.closed));
+    const kept = [served, another, late, third, fourth];
+    expect(kept.map((c) => c.gone)).toEqual([false, false, false, false, false]);
+    for (const c of kept) c.socket.destroy();
+    await Promise.all(kept.map((c) => c.closed));
   });
 });
 
