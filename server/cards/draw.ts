@@ -219,11 +219,13 @@ function governor(p: Painter, d: GovernorCardData): void {
     p.rect(x, y, tileW, tileH, c.panel, 16);
     const inner = tileW - 48;
     if (tile === 'ranks') {
-      const rank = (n: number | null) => (n === null ? t.notScanned : `#${p.num(n)}`);
-      p.text(t.rankPower, x + 24, y + 38, { size: 21, color: c.muted, max: inner - 84 });
-      p.text(rank(d.rank.power), x + tileW - 24, y + 40, { size: 28, bold: true, align: 'end', color: d.rank.power === null ? c.muted : c.text });
-      p.text(t.rankKillpoints, x + 24, y + tileH - 36, { size: 21, color: c.muted, max: inner - 84 });
-      p.text(rank(d.rank.killpoints), x + tileW - 24, y + tileH - 34, { size: 28, bold: true, align: 'end', color: d.rank.killpoints === null ? c.muted : c.text });
+      // the rank first (at the tile's end), then its label in the room it leaves
+      const line = (label: string, n: number | null, labelY: number, valueY: number) => {
+        const shown = n === null ? p.text(t.notScanned, x + tileW - 24, valueY - 2, { size: 20, color: c.muted, align: 'end', max: inner / 2 }) : p.text(`#${p.num(n)}`, x + tileW - 24, valueY, { size: 28, bold: true, align: 'end' });
+        p.text(label, x + 24, labelY, { size: 21, color: c.muted, max: inner - shown - 16 });
+      };
+      line(t.rankPower, d.rank.power, y + 38, y + 40);
+      line(t.rankKillpoints, d.rank.killpoints, y + tileH - 36, y + tileH - 34);
       return;
     }
     const value = d.stats[tile];

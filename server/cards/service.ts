@@ -5,7 +5,7 @@ import { cardData, type CardData, type CardRequest, type Viewer } from './data';
 import type { CardPool } from './pool';
 
 /** Bumped when the drawing changes, so cards drawn before get new ETags. */
-export const CARD_DRAWING_VERSION = 3;
+export const CARD_DRAWING_VERSION = 4;
 
 /** A card whose data was read: its ETag is known before anything is drawn. */
 export interface PreparedCard {

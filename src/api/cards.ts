@@ -1,11 +1,12 @@
 import * as z from 'zod/mini';
 import type { KyInstance } from 'ky';
-import { shareAnswer, shareLink, type ShareLink } from '../protocol/cards';
+import { cardOfPath, shareAnswer, shareLink, type ShareLink } from '../protocol/cards';
 import { ApiError } from './client';
 import { answer } from './rest';
 
 /** Stat cards and share links (DESIGN.md, "Stat cards and share links"). */
 export type { ShareLink };
+export { cardOfPath };
 
 const failure = z.object({ result: z.literal(false), error: z.string() });
 const linksAnswer = z.object({ result: z.literal(true), links: z.array(shareLink) });

@@ -101,3 +101,11 @@ export function cardPath(card: { kind: 'governor'; governorId: number; scan?: nu
 }
 
 const withQuery = (path: string, query: URLSearchParams) => (query.size ? `${path}?${query.toString()}` : path);
+
+/** What a card's path names, for a person reading a list of links: its kind, id and look. */
+export function cardOfPath(path: string): { kind: 'governor' | 'kvk' | 'items'; id: string; lang: string | null; theme: string | null } | null {
+  const match = /^\/cards\/(governor|kvk|items)\/(\d+)\.png(?:\?(.*))?$/.exec(path);
+  if (!match) return null;
+  const query = new URLSearchParams(match[3] ?? '');
+  return { kind: match[1] as 'governor' | 'kvk' | 'items', id: match[2], lang: query.get('lang'), theme: query.get('theme') };
+}

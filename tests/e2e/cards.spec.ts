@@ -28,10 +28,29 @@ test("a player shares their governor's card from the profile and downloads it", 
   await overview.getByRole('button', { name: 'Share card', exact: true }).click();
 
   const dialog = page.getByRole('dialog', { name: 'Share card' });
-  await expect(dialog.getByRole('img', { name: 'The card as an image' })).toBeVisible();
+  // the server's first card starts its drawing process (fonts included): more than a click's wait
+  await expect(dialog.getByRole('img', { name: 'The card as an image' })).toBeVisible({ timeout: 20_000 });
   const [download] = await Promise.all([page.waitForEvent('download'), dialog.getByRole('link', { name: 'Download', exact: true }).click()]);
   expect(download.suggestedFilename()).toMatch(/\.png$/);
   const bytes = fs.readFileSync(await download.path());
   expect(bytes.subarray(1, 4).toString('latin1')).toBe('PNG');
   expect([bytes.readUInt32BE(16), bytes.readUInt32BE(20)]).toEqual([1200, 675]);
+
+  // a link that shows the image to anyone, listed in Account Settings under what it shows, and revoked there
+  await dialog.getByRole('button', { name: 'Copy link', exact: true }).click();
+  const said = dialog.getByText(/\/cards\/shared\/[\w-]+\.png/);
+  await expect(said).toBeVisible();
+  const url = /https?:\/\/\S+\/cards\/shared\/[\w-]+\.png/.exec((await said.textContent()) ?? '')?.[0] ?? '';
+  const shown = await page.request.get(url, { headers: { authorization: '' } });
+  expect([shown.status(), shown.headers()['content-type']]).toEqual([200, 'image/png']);
+  await page.keyboard.press('Escape');
+  await page.goto('/my-account/account-settings');
+  await expect(page.getByRole('heading', { name: 'Share links' })).toBeVisible();
+  const links = page.getByRole('main');
+  // the card in the reader's language and theme (the browser's: light or dark)
+  const label = new RegExp(`^Governor ${governorId} · English · (Light|Dark)$`);
+  await expect(links.getByRole('link', { name: label })).toBeVisible();
+  await links.getByRole('button', { name: new RegExp(`^Revoke ${label.source.slice(1)}`) }).click();
+  await expect(links.getByText('Revoked', { exact: true })).toBeVisible();
+  expect((await page.request.get(url)).status()).toBe(404);
 });

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import { createCardsApi, type ShareLink } from '../../../api/cards';
+import { cardOfPath, createCardsApi, type ShareLink } from '../../../api/cards';
 import { useApi } from '../../lib/use-api';
 import { Button } from '../button';
 import { Card, CardHeader } from '../card';
@@ -15,6 +15,14 @@ const statusOf = (link: ShareLink, now: number) => (link.revokedAt !== null ? 'r
  */
 export function ShareLinks({ all = false }: { all?: boolean }) {
   const intl = useIntl();
+  /** "Governor 51000002 · العربية · Dark": which card, in which language and theme. */
+  const labelOf = (path: string) => {
+    const card = cardOfPath(path);
+    if (!card) return path;
+    const language = card.lang ? new Intl.DisplayNames([intl.locale], { type: 'language' }).of(card.lang) : null;
+    const theme = card.theme === 'light' || card.theme === 'dark' ? intl.formatMessage({ id: `settings.theme.${card.theme}` }) : null;
+    return [intl.formatMessage({ id: `cards.links.kind.${card.kind}` }, { id: card.id }), language, theme].filter(Boolean).join(' · ');
+  };
   const cards = useApi(createCardsApi);
   const client = useQueryClient();
   const key = ['cards', 'links', all];
@@ -49,8 +57,8 @@ export function ShareLinks({ all = false }: { all?: boolean }) {
               return (
                 <CardRow key={link.id} data-testid="share-link">
                   <Td className="min-w-0">
-                    <a href={link.url} target="_blank" rel="noreferrer" dir="ltr" className="block truncate text-primary underline-offset-4 hover:underline" title={link.path}>
-                      {link.path.replace(/\?.*$/, '')}
+                    <a href={link.url} target="_blank" rel="noreferrer" className="block truncate text-primary underline-offset-4 hover:underline" title={link.path}>
+                      {labelOf(link.path)}
                     </a>
                   </Td>
                   {all && (
@@ -73,7 +81,7 @@ export function ShareLinks({ all = false }: { all?: boolean }) {
                         size="sm"
                         variant="outline"
                         disabled={revoke.isPending}
-                        aria-label={`${intl.formatMessage({ id: 'cards.links.revoke' })} ${link.path.replace(/\?.*$/, '')}`}
+                        aria-label={`${intl.formatMessage({ id: 'cards.links.revoke' })} ${labelOf(link.path)}`}
                         onClick={() => revoke.mutate(link.id)}
                       >
                         <FormattedMessage id="cards.links.revoke" />
