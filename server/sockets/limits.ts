@@ -17,6 +17,8 @@ import { FRAME_BURST, FRAME_RATE_PER_S } from '../../src/protocol/socket';
  * - an account's socket over `socketsPerAccount`: ERROR WS_ERROR, closed with 4409 (WS_CLOSE_TOO_MANY_SOCKETS).
  * - an address over `socketsPerAddress`, `anonymousPerAddress` or `handshakes`: the HTTP upgrade is
  *   answered 429 and the TCP connection closed (the browser sees close 1006).
+ * - at `maxConnections`: the connection silent the longest (no frame, pong or upgrade request
+ *   received for the longest time; not yet authenticated first) is destroyed to make room (1006).
  * - no AUTHENTICATION within `authTimeoutMs`: ERROR UNAUTHENTICATED, closed with 4401.
  * - a session that expires or is revoked: closed with 4401 at once (no frame needed; no ERROR first).
  * - no pong to the previous ping (`heartbeatMs`): terminated (1006).
@@ -69,7 +71,11 @@ export interface SocketLimits {
   flushGroups: number;
   /** Time a TCP connection has to send its HTTP upgrade request. */
   headersTimeoutMs: number;
-  /** Open TCP connections of one socket server; null: from the process's file limit (see `maxConnectionsFor`). */
+  /**
+   * Open TCP connections of one socket server; null: from the process's file limit (see
+   * `maxConnectionsFor`). At it, a new connection takes the place of the one silent the longest,
+   * one not yet authenticated first (see ConnectionRoom).
+   */
   maxConnections: number | null;
 }
 

@@ -23,6 +23,7 @@ import { isDatabaseError } from '../db/write';
 import type { TlsFiles } from '../tls';
 import type { AuthedConnection, Connection } from './hub';
 import { maxConnectionsFor } from './limits';
+import { ConnectionRoom } from './room';
 import { BucketMap, FrameBudget, type Clock } from './rate-limit';
 import { frameType, ProtocolLog, type FailedFrame } from './protocol-log';
 
@@ -145,6 +146,8 @@ interface Peer {
   /** The account whose frame bucket it holds, once authenticated. */
   accountId: number | null;
   timers: Set<NodeJS.Timeout>;
+  /** Its TCP connection, in the room (null only if it was not found there). */
+  tcp: Socket | null;
 }
 
 function increment<K>(map: Map<K, number>, key: K, by: number): number {
@@ -169,7 +172,6 @@ export async function startSocketServer(
   const protocolLog = new ProtocolLog(log, clock, undefined, (frame) => ctx.reporter.protocolFailure(frame));
   const serverOptions = { headersTimeout: limits.headersTimeoutMs, requestTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 };
   const server = tls ? https.createServer({ ...serverOptions, handshakeTimeout: limits.headersTimeoutMs, cert: tls.cert, key: tls.key }) : http.createServer(serverOptions);
-  server.maxConnections = maxConnectionsFor(limits);
   server.on('request', (_req, res) => {
     res.writeHead(426, { 'content-type': 'text/plain; charset=utf-8', upgrade: 'websocket' });
     res.end(`This is Kingdom's ${handler.channel} socket: connect with WebSocket.\n`);
@@ -195,26 +197,42 @@ export async function startSocketServer(
     idle.unref();
     socket.once('close', () => clearTimeout(idle));
   });
-  // TCP: at most socketsPerAddress from one peer (behind a proxy every peer is the proxy: counted at the upgrade instead)
+  // TCP: at most socketsPerAddress from one peer (behind a proxy every peer is the proxy: counted at
+  // the upgrade instead); at the total cap, the connection silent the longest makes room
+  const room = new ConnectionRoom<Socket>(maxConnectionsFor(limits));
   server.on('connection', (socket: Socket) => {
-    if (config.trustProxy) return;
     const address = socket.remoteAddress ?? 'unknown';
-    if (increment(tcpByAddress, address, 1) > limits.socketsPerAddress) {
-      increment(tcpByAddress, address, -1);
-      socket.destroy();
-      return;
+    if (!config.trustProxy && (tcpByAddress.get(address) ?? 0) >= limits.socketsPerAddress) return void socket.destroy();
+    if (room.full) {
+      const quiet = room.quietest();
+      if (!quiet) return void socket.destroy();
+      room.remove(quiet);
+      quiet.destroy();
     }
-    socket.once('close', () => increment(tcpByAddress, address, -1));
+    room.add(socket);
+    if (!config.trustProxy) increment(tcpByAddress, address, 1);
+    socket.once('close', () => {
+      room.remove(socket);
+      if (!config.trustProxy) increment(tcpByAddress, address, -1);
+    });
   });
+  /** The TCP connection under a socket (with TLS the upgrade comes on the TLS socket over it: Node's _parent). */
+  const tcpOf = (socket: Duplex): Socket | null => {
+    if (room.has(socket as Socket)) return socket as Socket;
+    const parent = (socket as { _parent?: Socket })._parent;
+    return parent && room.has(parent) ? parent : null;
+  };
 
   server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     upgraded.add(socket);
     socket.on('error', () => undefined);
+    const tcp = tcpOf(socket);
+    if (tcp) room.heard(tcp);
     const address = clientAddress(req, config.trustProxy);
     if (!handshakes.get(address).take()) return refuseUpgrade(socket, 'Too many connections from this address: wait a little.\n');
     if ((anonymousByAddress.get(address) ?? 0) >= limits.anonymousPerAddress) return refuseUpgrade(socket, 'Too many connections waiting to sign in from this address.\n');
     if (config.trustProxy && (socketsByAddress.get(address) ?? 0) >= limits.socketsPerAddress) return refuseUpgrade(socket, 'Too many connections from this address.\n');
-    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, address, socket));
+    wss.handleUpgrade(req, socket, head, (ws) => onConnection(ws, address, socket, tcp));
   });
 
   const sendError = (conn: Connection, errorType: ErrorType) => hub.send(conn, { type: MSG.ERROR, error_type: errorType });
@@ -282,6 +300,7 @@ export async function startSocketServer(
     }
     const authed = hub.attach(conn, auth);
     leaveAnonymous(peer);
+    if (peer.tcp) room.authenticate(peer.tcp);
     peer.budget.account = accountFrames.acquire(auth.user.id);
     peer.accountId = auth.user.id;
     watchExpiry(peer, auth);
@@ -360,7 +379,7 @@ export async function startSocketServer(
     }
   }
 
-  function onConnection(ws: WebSocket, address: string, socket: Duplex): void {
+  function onConnection(ws: WebSocket, address: string, socket: Duplex, tcp: Socket | null): void {
     const conn: Connection = { id: nextConnectionId++, channel: handler.channel, ws, auth: null };
     const peer: Peer = {
       conn,
@@ -373,18 +392,23 @@ export async function startSocketServer(
       alive: true,
       accountId: null,
       timers: new Set(),
+      tcp,
     };
     peers.add(peer);
     meterAnonymous(socket, peer);
     increment(anonymousByAddress, address, 1);
     increment(socketsByAddress, address, 1);
-    ws.on('pong', () => (peer.alive = true));
+    ws.on('pong', () => {
+      peer.alive = true;
+      if (tcp) room.heard(tcp);
+    });
     later(peer, config.authTimeoutMs, () => {
       if (!conn.auth) reject(peer);
     });
 
     ws.on('message', (data, isBinary) => {
       if (peer.closing) return;
+      if (tcp) room.heard(tcp);
       // a flood is dropped unread (beyond a look for the bid it carried, for the one warning), before it can queue work
       const admission = peer.budget.admit();
       if (admission !== 'ok' && !conn.auth) return cutOff(peer);

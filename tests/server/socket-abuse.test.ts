@@ -186,6 +186,44 @@ describe('caps on sockets', () => {
   });
 });
 
+describe('the total cap of a socket server', () => {
+  let server: Awaited<ReturnType<typeof startTestServer>>;
+  beforeAll(async () => {
+    // no timeout closes a connection during the test: only the cap does
+    server = await startTestServer({ authTimeoutMs: 60_000, socketLimits: { ...DEFAULT_SOCKET_LIMITS, maxConnections: 4 } });
+    await signedIn(server, 'admin');
+  });
+  afterAll(() => server.close());
+
+  /** A new player's auction socket, once it has its HISTORY. */
+  const player = async () => {
+    const socket = await authedSocket(server.auctionUrl, (await signedIn(server)).token);
+    expect((await socket.next()).type).toBe('HISTORY');
+    return socket;
+  };
+
+  it('makes room by closing the connection silent the longest, those not yet authenticated first', async () => {
+    const watcher = await player();
+    const [first, second, third] = [await TestSocket.open(server.auctionUrl), await TestSocket.open(server.auctionUrl), await TestSocket.open(server.auctionUrl)];
+    // the third speaks (it is still not authenticated): the first and second are now silent the longest
+    expect(await third.roundTrip()).toEqual({ type: 'ERROR', error_type: 'UNAUTHENTICATED' });
+    // the cap (4) is reached: players still get in, and the oldest silent anonymous ones make room
+    const a = await player();
+    expect((await first.closed).code).toBe(1006);
+    const b = await player();
+    expect((await second.closed).code).toBe(1006);
+    // an anonymous one goes before any authenticated, though the watcher has been silent longer
+    const c = await player();
+    expect((await third.closed).code).toBe(1006);
+    // all authenticated: the one silent the longest (the watcher) makes room
+    const d = await player();
+    expect((await watcher.closed).code).toBe(1006);
+    for (const s of [a, b, c, d]) expect(s.isOpen).toBe(true);
+    for (const s of [a, b, c, d]) s.close();
+    await Promise.all([a, b, c, d].map((s) => s.closed));
+  });
+});
+
 describe('idle and slow connections', () => {
   let server: Awaited<ReturnType<typeof startTestServer>>;
   let admin: Awaited<ReturnType<typeof signedIn>>;
