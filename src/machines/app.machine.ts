@@ -110,6 +110,8 @@ export const appMachine = setup({
             const { balance, reserved, available } = msg.data;
             enqueue.sendTo(context.auth, { type: 'BALANCE', balance: { balance, reserved, available } });
           }
+          // the server pushes STATUS when an admin changes the account's rank: the open page follows
+          if (msg.type === MSG.STATUS) enqueue.sendTo(context.auth, { type: 'RANK', rank: msg.data.rank });
           // the connection handles a refused token itself; everything else is told to the player
           const unauthenticated = msg.type === MSG.ERROR && msg.error_type === 'UNAUTHENTICATED';
           const notification = unauthenticated ? null : notificationFor(msg);

@@ -33,6 +33,8 @@ export type AuthEvent =
   | { type: 'REVALIDATE' }
   | { type: 'USER_UPDATED'; user: User }
   | { type: 'BALANCE'; balance: Balance }
+  /** The account's rank as the user socket reports it (pushed when an admin changes it). */
+  | { type: 'RANK'; rank: string }
   | { type: 'REMEMBER_PATH'; path: string }
   | { type: 'FORGET_PATH' };
 
@@ -126,6 +128,11 @@ export const authMachine = setup({
         USER_UPDATED: { actions: [assign({ user: ({ event }) => event.user }), 'announceUser'] },
         BALANCE: {
           actions: assign({ user: ({ context, event }) => (context.user ? { ...context.user, ...event.balance } : null) }),
+        },
+        RANK: {
+          // menus and rank-gated pages follow at once; the server checks the rank on every call anyway
+          guard: ({ context, event }) => context.user !== null && context.user.rank !== event.rank,
+          actions: assign({ user: ({ context, event }) => (context.user ? { ...context.user, rank: event.rank } : null) }),
         },
         LOGGED_IN: {
           target: 'loading',

@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { ADMIN, acceptCookies, api, dataRows, newAccount, register, signIn, toasts, tokenOf, valueOf } from './support';
+import { ADMIN, acceptCookies, api, dataRows, newAccount, register, sidebar, signIn, toasts, tokenOf, valueOf } from './support';
 
 test.use({ locale: 'en-US' });
 
@@ -112,4 +112,37 @@ test('a council member is refused the admin pages by the server too', async ({ p
   await signIn(page, council);
   await page.goto('/admin/users');
   await expect(dataRows(page.getByRole('main').getByRole('table'))).toHaveCount(0);
+});
+
+test('a rank change reaches the open page at once: promoted, the leadership menu appears; demoted, it goes (no reload)', async ({ page, browser }) => {
+  const player = await register(newAccount('rnk'));
+  const theirs = await browser.newContext();
+  const playerPage = await theirs.newPage();
+  await acceptCookies(playerPage);
+  await signIn(playerPage, player);
+  await playerPage.goto('/my-account/profile');
+  await expect(playerPage.getByText('Connected', { exact: true })).toBeVisible();
+  const leadership = sidebar(playerPage).getByRole('link', { name: 'KvK Dashboard' });
+  await expect(leadership).toHaveCount(0);
+  // a mark on the window survives only if the page is never reloaded
+  await playerPage.evaluate(() => Object.assign(window, { notReloaded: true }));
+
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  await page.goto('/admin/users');
+  await page.getByLabel('Search by name, email or governor ID').fill(player.username);
+  await expect(dataRows(page.getByRole('main').getByRole('table'))).toHaveCount(1);
+  await page.getByLabel(`Rank of ${player.username}`).selectOption('council');
+  await expect(page.getByText(`${player.username} is now Council.`)).toBeVisible();
+
+  await expect(leadership).toBeVisible();
+  await leadership.click();
+  await expect(playerPage.getByRole('heading', { name: 'KvK Dashboard', level: 1 })).toBeVisible();
+
+  await page.getByLabel(`Rank of ${player.username}`).selectOption('user');
+  await expect(page.getByText(`${player.username} is now User.`)).toBeVisible();
+  await expect(leadership).toHaveCount(0);
+  await expect(playerPage.getByRole('heading', { name: 'KvK Dashboard', level: 1 })).toHaveCount(0);
+  expect(await playerPage.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
+  await theirs.close();
 });

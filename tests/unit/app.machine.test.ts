@@ -137,6 +137,18 @@ describe('app machine', () => {
     expect(t.auth().context.user).toEqual({ ...USER, balance: 900, reserved: 100, available: 800 });
   });
 
+  it("a STATUS pushed with a new rank changes the signed-in user's rank (menus follow without a reload)", async () => {
+    const t = await signedIn();
+    const user = t.sockets.last(URLS.user);
+    user.open();
+    user.receive(STATUS);
+    expect(t.auth().context.user?.rank).toBe('user');
+    user.receive({ type: 'STATUS', data: { username: 'Aethelred', rank: 'council', balance: 900, reserved: 100, available: 800 } });
+    expect(t.auth().context.user).toEqual({ ...USER, rank: 'council', balance: 900, reserved: 100, available: 800 });
+    user.receive({ type: 'STATUS', data: { username: 'Aethelred', rank: 'user', balance: 900, reserved: 100, available: 800 } });
+    expect(t.auth().context.user?.rank).toBe('user');
+  });
+
   it("VIRTUAL_BALANCE_UPDATE updates the signed-in user's balance", async () => {
     const t = await signedIn();
     const user = t.sockets.last(URLS.user);
