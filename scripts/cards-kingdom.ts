@@ -9,7 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Db } from '../server/db/open';
 import { createSeason } from '../server/kvk/seasons';
-import { readScanFile } from '../server/scans/read';
+import { scanFileOf } from '../server/scans/read';
 import { ScanImports } from '../server/scans/scans';
 import { PreviewStore } from '../server/previews/store';
 
@@ -53,7 +53,7 @@ export async function seedCardKingdom(db: Db, now: number, options: { image?: st
   const scans: number[] = [];
   for (const [i, file] of FIXTURE_SCANS.entries()) {
     const bytes = fs.readFileSync(path.join(FIXTURES, file));
-    const preview = await imports.preview({ table: await readScanFile(bytes), bytes, fileName: file, takenAt: Date.UTC(2026, 9, 1 + 14 * i, 12), actorId: adminId });
+    const preview = await imports.preview({ file: await scanFileOf(bytes), fileName: file, takenAt: Date.UTC(2026, 9, 1 + 14 * i, 12), actorId: adminId });
     scans.push((await imports.apply(adminId, preview.token, { takenAt: null, skipInvalid: false })).id);
   }
   const season = await createSeason(

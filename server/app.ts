@@ -19,6 +19,7 @@ import { Reactions } from './events/reactions';
 import { ScanImports } from './scans/scans';
 import { PreviewStore } from './previews/store';
 import { CardPool, DEFAULT_POOL } from './cards/pool';
+import { DEFAULT_READERS, FileReaders } from './files/readers';
 import { CardService } from './cards/service';
 import { uploadsDir } from './http/uploads';
 import { createReporter, reportingLogger, type ErrorReporter } from './report';
@@ -41,6 +42,8 @@ export interface RunningServer {
   bots: BotHub;
   /** Reactions to domain events (tests wait on `idle()` after a change). */
   reactions: Reactions;
+  /** The threads that read uploaded files (tests wait on their 'start'). */
+  readers: FileReaders;
   /** Where unexpected errors are reported (Sentry with SENTRY_DSN; nowhere without). */
   reporter: ErrorReporter;
   close(): Promise<void>;
@@ -113,6 +116,8 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const bulk = new BulkPreviews(previews);
   // stat cards: drawn in low-priority child processes (started on the first card), cached by content
   const cards = new CardService(db, new CardPool(config.cardPool ?? DEFAULT_POOL), uploadsDir(config.dataDir));
+  // scan and bulk award files: read in worker threads (started on the first file) behind a bounded queue
+  const readers = new FileReaders(config.fileReaders ?? DEFAULT_READERS);
   // reactions to domain events, after their commits: registered once, in server/reactions.ts
   const reactions = new Reactions(db, {
     pollMs: config.reactions.pollMs,
@@ -135,6 +140,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     bulk,
     automatic,
     cards,
+    readers,
     now,
     log: app.log,
     reporter,
@@ -159,6 +165,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     await Promise.allSettled(sockets.map((s) => s.close()));
     await app.close().catch(() => undefined);
     await cards.close();
+    await readers.close();
     await db.destroy();
     ctx.passwords.close();
     // last: whatever failed while closing is reported too, and sent before close resolves
@@ -210,6 +217,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     points,
     bots,
     reactions,
+    readers,
     reporter,
     close: () => (closing ??= closeAll()),
   };

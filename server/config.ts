@@ -120,6 +120,8 @@ export interface Config {
   passwordHashCost: PasswordHashCost | null;
   /** The stat cards' drawing workers and their queue (server/cards/pool.ts); DEFAULT_POOL when absent. */
   cardPool?: { size: number; maxQueue: number };
+  /** The threads that read scan and bulk award files, their queue and memory (server/files/readers.ts); DEFAULT_READERS when absent. */
+  fileReaders?: { size: number; maxQueue: number; maxMemoryMb: number };
 }
 
 export const DEFAULT_PORT = 7331;

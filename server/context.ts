@@ -8,6 +8,7 @@ import type { Db } from './db/open';
 import type { AutomaticPoints } from './points/automatic';
 import type { BulkPreviews } from './points/bulk';
 import type { CardService } from './cards/service';
+import type { FileReaders } from './files/readers';
 import type { PointsService } from './points/service';
 import type { ScanImports } from './scans/scans';
 import type { ErrorReporter } from './report';
@@ -33,6 +34,8 @@ export interface AppContext {
   automatic: AutomaticPoints;
   /** Stat cards: their data read and checked, drawn off the event loop by a bounded pool, cached by content (server/cards/service.ts). */
   cards: CardService;
+  /** Scan and bulk award files are read in worker threads behind a bounded queue (server/files/readers.ts). */
+  readers: FileReaders;
   /** The engine's clock (epoch ms); tests may pass their own. */
   now: Clock;
   log: FastifyBaseLogger;

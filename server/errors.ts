@@ -50,3 +50,18 @@ export function restated(error: DomainError, message: string): DomainError {
   const Kind = error.constructor as new (message: string) => DomainError;
   return new Kind(message);
 }
+
+const KINDS: Record<DomainErrorKind, new (message: string) => DomainError> = {
+  invalid: Invalid,
+  unauthenticated: Unauthenticated,
+  forbidden: Forbidden,
+  'not-found': NotFound,
+  conflict: Conflict,
+  'too-many': TooMany,
+  unavailable: Unavailable,
+};
+
+/** The domain error of a kind, with its text: one thrown in a worker thread, rebuilt on the main thread. */
+export function errorOfKind(kind: DomainErrorKind, message: string): DomainError {
+  return new (KINDS[kind] ?? Invalid)(message);
+}

@@ -1,11 +1,11 @@
 import readXlsxFile from 'read-excel-file/node';
 import { MAX_TAKEN_AT, MIN_TAKEN_AT, SCAN_ERRORS, SCAN_MAX_ROWS, SCAN_TEMPLATES } from '../../src/protocol/scans';
 import { fill } from '../../src/protocol/texts';
-import { hasNul } from '../../src/protocol/http';
+import { hasNul, HTTP_ERRORS } from '../../src/protocol/http';
 
-import { readCsv, type FileTexts } from '../points/bulk-file';
+import { fileSha256, readCsv, type FileTexts } from '../points/bulk-file';
 import { inflateZip, storedZip, ZipTooLargeError, type InflateLimits, type ZipEntry } from '../points/unzip';
-import { headerColumn } from './parse';
+import { headerColumn, parseTable, type ParsedScan } from './parse';
 import { Invalid } from '../errors';
 
 /** A cell as a file gives it. */
@@ -26,6 +26,23 @@ export interface Table {
  */
 const XLSX_LIMITS: InflateLimits = { maxTotalBytes: 64 * 1024 * 1024, maxEntries: 1000 };
 const TEXTS: FileTexts = { tooLarge: SCAN_ERRORS.tooLarge, unreadable: SCAN_ERRORS.unreadable, encoding: SCAN_ERRORS.encoding };
+
+/** A scan file read and understood, all that a preview needs of it: read in a worker thread (server/files/readers.ts). */
+export interface ScanFile {
+  sheet: string | null;
+  /** The workbook's creation time (Table.created). */
+  created: number | null;
+  /** The file's SHA-256 (hex): the same file twice is known by it. */
+  sha256: string;
+  parsed: ParsedScan;
+}
+
+/** A scan file's table, refused with a NUL in it, parsed (pure, no database): the work of reading a file, done in one go off the main thread. */
+export async function scanFileOf(bytes: Buffer): Promise<ScanFile> {
+  const table = await readScanFile(bytes);
+  refuseNul(table);
+  return { sheet: table.sheet, created: table.created, sha256: fileSha256(bytes), parsed: parseTable(table) };
+}
 
 const startsWith = (bytes: Uint8Array, sig: number[]) => bytes.length >= sig.length && sig.every((b, i) => bytes[i] === b);
 
@@ -64,7 +81,7 @@ async function readXlsx(bytes: Buffer): Promise<Table> {
   try {
     entries = await inflateZip(bytes, isXml, XLSX_LIMITS);
   } catch (error) {
-    throw new Invalid(error instanceof ZipTooLargeError ? TEXTS.tooLarge : TEXTS.unreadable);
+    throw new Invalid(error instanceof ZipTooLargeError ? HTTP_ERRORS.unpackedTooLarge : TEXTS.unreadable);
   }
   const created = workbookCreated(entries);
   const honest = storedZip(entries);

@@ -33,9 +33,8 @@ import { seasonUsesScan } from '../kvk/seasons';
 import type { ScanRowRow } from '../db/schema';
 import { isDatabaseError, writeTransaction, type Queryable } from '../db/write';
 import { recordAudit, recordAuditBy } from '../audit/audit';
-import { parseTable, takenAtFromFile, type ParsedRow, type Stats } from './parse';
-import type { Table } from './read';
-import { fileSha256 } from '../points/bulk-file';
+import { takenAtFromFile, type ParsedRow, type Stats } from './parse';
+import type { ScanFile } from './read';
 import { runsOverlappingIfMoved } from '../points/run-overlaps';
 import { Invalid, NotFound, Conflict } from '../errors';
 import type { PreviewRules, PreviewStore } from '../previews/store';
@@ -126,8 +125,8 @@ const unpackRow = ([line, governorId, name, alliance, kingdom, ...stats]: Packed
 const SCAN_PREVIEWS: PreviewRules = { kind: 'scan', ttlMs: SCAN_TOKEN_TTL_MS, perOwner: 3 };
 
 export interface PreviewInput {
-  table: Table;
-  bytes: Buffer;
+  /** The file, read and parsed (server/scans/read.ts, scanFileOf; in a worker thread for an upload). */
+  file: ScanFile;
   fileName: string;
   /** Epoch ms given by the uploader, or null. */
   takenAt: number | null;
@@ -148,13 +147,12 @@ export class ScanImports {
   ) {}
 
   async preview(input: PreviewInput): Promise<ScanPreview> {
-    const parsed = parseTable(input.table);
-    const sha256 = fileSha256(input.bytes);
+    const { parsed, sha256, sheet, created } = input.file;
     await this.refuseDuplicate(this.db, sha256);
-    const found = takenAtFromFile(input.fileName, input.table.sheet, input.table.created);
+    const found = takenAtFromFile(input.fileName, sheet, created);
     const head: ScanHead = {
       fileName: input.fileName,
-      sheet: input.table.sheet,
+      sheet,
       sha256,
       kind: parsed.kind,
       takenAt: input.takenAt ?? found?.takenAt ?? this.now(),

@@ -13,6 +13,9 @@ export const HTTP_ERRORS = {
   nulCharacter: 'The request may not contain the NUL character (\\u0000).',
   unpackedTooLarge: 'The workbook is too large once unpacked (an XLSX is a zip): send fewer rows or columns, or save it as CSV.',
   hiddenCharacters: 'Names and reasons may not contain control, text-direction or broken (lone surrogate) characters.',
+  readersBusy: 'Too many files are being read right now. Please send yours again in a minute.',
+  readOutOfMemory: 'Reading this file takes more memory than the server allows: send fewer rows or columns, or save it as CSV.',
+  readStopped: 'Reading the file stopped before it finished. Nothing was stored: please send it again.',
 } as const;
 
 /** A NUL anywhere in a request's text (PostgreSQL cannot store it; no text of ours needs it). */

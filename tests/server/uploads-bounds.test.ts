@@ -177,6 +177,10 @@ describe('uploads are read whole or refused', () => {
     const answer = await preview(bomb, 'bomb.xlsx');
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ result: false, error: HTTP_ERRORS.unpackedTooLarge });
+    // a scan file too, past the scans' own (larger) limit
+    const scan = await upload(server, '/scans/preview', admin.token, bomb, 'bomb.xlsx', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet');
+    expect(scan.status).toBe(400);
+    expect(scan.body).toEqual({ result: false, error: HTTP_ERRORS.unpackedTooLarge });
   });
 
   it('still reads an honest workbook of 10,000 rows within the limit', async () => {

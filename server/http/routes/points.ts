@@ -15,7 +15,7 @@ import {
   transactionsQuery,
 } from '../../../src/protocol/points';
 import type { AppContext } from '../../context';
-import { checkRows, earlierApplies, fileSha256, readRows } from '../../points/bulk';
+import { checkRows, earlierApplies, fileSha256 } from '../../points/bulk';
 import { allTransactions, checkLedger, listTransactions, searchPlayers, type TransactionFilter } from '../../points/ledger';
 import { csvTime, sendCsv } from '../csv';
 import { acceptMultipart, readUploadedFile } from '../uploads';
@@ -149,12 +149,12 @@ export function pointsRoutes(ctx: AppContext) {
             tags: ['points'],
             security: BEARER,
             consumes: ['multipart/form-data'],
-            response: { 200: resultTrue(bulkPreview.shape), ...resultErrors(400, 401, 403) },
+            response: { 200: resultTrue(bulkPreview.shape), ...resultErrors(400, 401, 403, 503) },
           },
         },
         async (request) => {
           const { bytes } = await readUploadedFile(request, BULK_MAX_BYTES, { missing: POINTS_ERRORS.bulkNoFile, tooLarge: POINTS_ERRORS.bulkTooLarge });
-          const { rows, planned } = await checkRows(ctx.db, await readRows(bytes));
+          const { rows, planned } = await checkRows(ctx.db, await ctx.readers.bulk(bytes));
           const sha256 = fileSha256(bytes);
           return { result: true as const, ...(await ctx.bulk.add(authOf(request).user.id, rows, planned, { sha256, earlier: await earlierApplies(ctx.db, sha256) })) };
         },

@@ -31,7 +31,6 @@ import {
 import type { AppContext } from '../../context';
 import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownGovernors, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
 import { clearStandingsCache, warmRunningSeasons } from '../../kvk/standings';
-import { readScanFile, refuseNul } from '../../scans/read';
 import { nameTextProblem } from '../../../src/protocol/http';
 import { allGovernors, deleteScan, redateScan, governorDetail, kingdomSummary, listGovernors, listScans } from '../../scans/scans';
 import { sendCsv } from '../csv';
@@ -82,15 +81,15 @@ export function scanRoutes(ctx: AppContext) {
             tags: ['scans'],
             security: BEARER,
             consumes: ['multipart/form-data'],
-            response: { 200: resultTrue({ preview: scanPreview }), ...resultErrors(400, 401, 403, 409) },
+            response: { 200: resultTrue({ preview: scanPreview }), ...resultErrors(400, 401, 403, 409, 503) },
           },
         },
         async (request) => {
           const { bytes, filename, fields } = await readUploadedFile(request, SCAN_MAX_BYTES, { missing: SCAN_ERRORS.noFile, tooLarge: SCAN_ERRORS.tooLarge });
           const takenAt = takenAtOf(fields.takenAt);
-          const table = await readScanFile(bytes);
-          refuseNul(table);
-          const preview = await ctx.scans.preview({ table, bytes, fileName: filename.slice(0, 200), takenAt, actorId: uploaderOf(request) });
+          // read, checked and parsed in a worker thread: the event loop stays free for bids meanwhile
+          const file = await ctx.readers.scan(bytes);
+          const preview = await ctx.scans.preview({ file, fileName: filename.slice(0, 200), takenAt, actorId: uploaderOf(request) });
           return { result: true as const, preview };
         },
       );
