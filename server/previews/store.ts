@@ -4,6 +4,7 @@ import zlib from 'node:zlib';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
 import type { Queryable } from '../db/write';
+import { stringifyInSlices } from '../json';
 
 const deflate = promisify(zlib.deflate);
 const inflate = promisify(zlib.inflate);
@@ -48,7 +49,7 @@ export class PreviewStore {
   /** Stores a preview of `ownerId` (a bot's id negated); answers its token. */
   async keep<P, B>(rules: PreviewRules, ownerId: number, payload: P, body: B): Promise<string> {
     const token = crypto.randomBytes(24).toString('base64url');
-    const packed = await deflate(Buffer.from(JSON.stringify(body)), { level: zlib.constants.Z_BEST_SPEED });
+    const packed = await deflate(Buffer.from(await stringifyInSlices(body)), { level: zlib.constants.Z_BEST_SPEED });
     const now = this.now();
     await this.db.deleteFrom('previews').where('expires_at', '<', now).execute();
     await this.db

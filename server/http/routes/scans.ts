@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import {
@@ -13,6 +13,7 @@ import {
   series,
   seriesQuery,
   governorDetail as governorDetailSchema,
+  governorChange,
   governorRow,
   governorsQuery,
   kingdomSummary as kingdomSummarySchema,
@@ -23,7 +24,9 @@ import {
   scanApplyBody,
   scanCompareBody,
   scanRedateBody,
+  scanIssue,
   scanPreview,
+  type ScanPreview,
   scansQuery,
   STATS,
   summaryQuery,
@@ -36,7 +39,8 @@ import { allGovernors, deleteScan, redateScan, governorDetail, kingdomSummary, l
 import { sendCsv } from '../csv';
 import { authOf, rankAllows, requireAdminOrBot, requireRank, uploaderOf } from '../guards';
 import { BEARER } from '../openapi';
-import { resultErrors, resultTrue } from '../schemas';
+import { encodeAnswer, encodeListInSlices, resultErrors, resultTrue } from '../schemas';
+import { stringifyInSlices } from '../../json';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 import { Invalid, Forbidden } from '../../errors';
 
@@ -61,6 +65,32 @@ const governorParams = z.object({ governorId: z.string() });
 const tagParams = z.object({ tag: z.string() });
 const governorIdOf = idParam(SCAN_ERRORS.badGovernorId);
 
+const previewHead = z.omit(scanPreview, { governors: true, errors: true, warnings: true });
+
+/**
+ * A scan preview's answer (`{ result: true, preview }`), encoded by its schema as every answer is,
+ * its lists (up to 25,000 governors and as many issues) a slice at a time and the JSON written a
+ * slice at a time (server/json.ts): done in one go it held up every bid for most of a second.
+ */
+async function sendPreview(reply: FastifyReply, preview: ScanPreview, route: string): Promise<FastifyReply> {
+  const { governors, errors, warnings, ...head } = preview;
+  const answer = {
+    result: true,
+    preview: {
+      ...encodeAnswer(previewHead, head, route),
+      governors: {
+        new: await encodeListInSlices(governorChange, governors.new, route),
+        renamed: await encodeListInSlices(governorChange, governors.renamed, route),
+        changedAlliance: await encodeListInSlices(governorChange, governors.changedAlliance, route),
+      },
+      errors: await encodeListInSlices(scanIssue, errors, route),
+      warnings: await encodeListInSlices(scanIssue, warnings, route),
+    },
+  };
+  // a JSON text is sent as it is: the serializer is not run a second time over it
+  return reply.type('application/json; charset=utf-8').send(await stringifyInSlices(answer));
+}
+
 /** Governors and scans (DESIGN.md, "Governors and scans"): import, list and delete scans; the kingdom's summary; governors and their history. */
 export function scanRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
@@ -84,13 +114,13 @@ export function scanRoutes(ctx: AppContext) {
             response: { 200: resultTrue({ preview: scanPreview }), ...resultErrors(400, 401, 403, 409, 503) },
           },
         },
-        async (request) => {
+        async (request, reply) => {
           const { bytes, filename, fields } = await readUploadedFile(request, SCAN_MAX_BYTES, { missing: SCAN_ERRORS.noFile, tooLarge: SCAN_ERRORS.tooLarge });
           const takenAt = takenAtOf(fields.takenAt);
           // read, checked and parsed in a worker thread: the event loop stays free for bids meanwhile
           const file = await ctx.readers.scan(bytes);
           const preview = await ctx.scans.preview({ file, fileName: filename.slice(0, 200), takenAt, actorId: uploaderOf(request) });
-          return { result: true as const, preview };
+          return sendPreview(reply, preview, 'POST /scans/preview');
         },
       );
     });
@@ -130,11 +160,11 @@ export function scanRoutes(ctx: AppContext) {
           response: { 200: resultTrue({ preview: scanPreview }), ...resultErrors(400, 401, 403, 409) },
         },
       },
-      async (request) => {
+      async (request, reply) => {
         const takenAt = takenAtOf(request.body.takenAt);
         if (takenAt === null) throw new Invalid(SCAN_ERRORS.badTakenAt);
         const preview = await ctx.scans.compareAt(uploaderOf(request), request.body.token, takenAt);
-        return { result: true as const, preview };
+        return sendPreview(reply, preview, 'POST /scans/preview/compare');
       },
     );
 
