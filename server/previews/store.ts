@@ -4,7 +4,7 @@ import zlib from 'node:zlib';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
 import type { Queryable } from '../db/write';
-import { stringifyInSlices } from '../json';
+import { stringifyInSlices } from '../slices';
 
 const deflate = promisify(zlib.deflate);
 const inflate = promisify(zlib.inflate);

@@ -36,6 +36,7 @@ import { recordAudit, recordAuditBy } from '../audit/audit';
 import { takenAtFromFile, type ParsedRow, type Stats } from './parse';
 import type { ScanFile } from './read';
 import { runsOverlappingIfMoved } from '../points/run-overlaps';
+import { mapInSlices } from '../slices';
 import { Invalid, NotFound, Conflict } from '../errors';
 import type { PreviewRules, PreviewStore } from '../previews/store';
 
@@ -162,7 +163,7 @@ export class ScanImports {
       columns: parsed.columns,
       invalid: parsed.errors.length,
     };
-    const body: ScanBody = { rows: parsed.rows.map(packRow), errors: parsed.errors, fileWarnings: parsed.warnings };
+    const body: ScanBody = { rows: await mapInSlices(parsed.rows, packRow), errors: parsed.errors, fileWarnings: parsed.warnings };
     const token = await this.previews.keep(SCAN_PREVIEWS, input.actorId, head, body);
     return this.describe(token, head, parsed.rows, body);
   }
@@ -177,7 +178,7 @@ export class ScanImports {
     const body = await this.bodyOf(actorId, token);
     const moved: ScanHead = { ...head, takenAt, takenAtFrom: 'given' };
     await this.previews.update('scan', actorId, token, moved);
-    return this.describe(token, moved, body.rows.map(unpackRow), body);
+    return this.describe(token, moved, await mapInSlices(body.rows, unpackRow), body);
   }
 
   /** A preview as its answer says it: the file's findings and the comparison with the scan before its time. */
@@ -224,7 +225,7 @@ export class ScanImports {
     const found = await this.waiting(actorId, token);
     if (found.invalid > 0 && !options.skipInvalid) throw new Invalid(SCAN_ERRORS.hasErrors);
     if (found.valid === 0) throw new Invalid(SCAN_ERRORS.nothingToApply);
-    const rows = (await this.bodyOf(actorId, token)).rows.map(unpackRow);
+    const rows = await mapInSlices((await this.bodyOf(actorId, token)).rows, unpackRow);
     const takenAt = options.takenAt ?? found.takenAt;
     try {
       const id = await writeTransaction(this.db, async (trx) => {

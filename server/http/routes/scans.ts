@@ -40,7 +40,7 @@ import { sendCsv } from '../csv';
 import { authOf, rankAllows, requireAdminOrBot, requireRank, uploaderOf } from '../guards';
 import { BEARER } from '../openapi';
 import { encodeAnswer, encodeListInSlices, resultErrors, resultTrue } from '../schemas';
-import { stringifyInSlices } from '../../json';
+import { stringifyInSlices } from '../../slices';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 import { Invalid, Forbidden } from '../../errors';
 

@@ -1,7 +1,22 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
-/** Items of a long list written between two turns of the event loop. */
+/**
+ * Long lists handled a slice at a time, with a turn of the event loop between slices: a scan of
+ * 25,000 governors handled in one go holds up every bid for a tenth of a second or more.
+ */
+
+/** Items of a long list handled between two turns of the event loop. */
 const SLICE = 1000;
+
+/** `list.map(fn)`, 1,000 items between two turns of the event loop. */
+export async function mapInSlices<T, U>(list: readonly T[], fn: (item: T) => U): Promise<U[]> {
+  const out: U[] = [];
+  for (let at = 0; at < list.length; at += SLICE) {
+    for (const item of list.slice(at, at + SLICE)) out.push(fn(item));
+    if (at + SLICE < list.length) await nextTurn();
+  }
+  return out;
+}
 
 const isPlainObject = (value: object) => {
   const proto = Object.getPrototypeOf(value) as unknown;
