@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { serveJobs } from '../workers/serve';
 import { readRows } from '../points/bulk-file';
 import { scanFileOf } from '../scans/read';
@@ -7,6 +8,17 @@ import { PART_ROWS, type ReadAnswer, type ReadJob, type ReadPart } from './reade
  * A file-reading thread (server/files/readers.ts): a scan file to its parsed rows, or a bulk award
  * file to its rows. The long lists go back a part at a time; the answer carries the rest.
  */
+// reading a file is background work: on Linux a thread has its own nice value (0 names this thread),
+// so when the cores are busy the event loop that answers bids is run first (elsewhere the value is
+// the whole process's, which must keep its own)
+if (process.platform === 'linux') {
+  try {
+    os.setPriority(0, 10);
+  } catch {
+    // not allowed here: the thread runs at the process's priority
+  }
+}
+
 serveJobs<ReadJob, ReadAnswer, ReadPart>(async (job, send) => {
   const bytes = Buffer.from(job.bytes);
   if (job.kind === 'bulk') {
