@@ -122,6 +122,16 @@ export interface Config {
   cardPool?: { size: number; maxQueue: number };
   /** The threads that read scan and bulk award files, their queue and memory (server/files/readers.ts); DEFAULT_READERS when absent. */
   fileReaders?: { size: number; maxQueue: number; maxMemoryMb: number };
+  /** Discord's REST API (DISCORD_API_URL): Discord's own, or a stand-in for tests and staging. */
+  discordApiUrl: string;
+}
+
+export const DEFAULT_DISCORD_API_URL = 'https://discord.com/api/v10';
+
+function discordApiUrl(env: NodeJS.ProcessEnv): string {
+  const raw = text(env, 'DISCORD_API_URL') ?? DEFAULT_DISCORD_API_URL;
+  if (!/^https?:\/\/[^\s/]+(\/\S*)?$/.test(raw)) throw new ConfigError(`DISCORD_API_URL is the address of Discord's REST API (${DEFAULT_DISCORD_API_URL}), not "${raw}".`);
+  return raw.replace(/\/+$/, '');
 }
 
 export const DEFAULT_PORT = 7331;
@@ -196,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('Set both TLS_CERT and TLS_KEY (paths to PEM files) to serve https/wss, or neither for http/ws.');
   }
   return {
+    discordApiUrl: discordApiUrl(env),
     host: text(env, 'HOST') ?? '0.0.0.0',
     port: port(env, 'PORT', DEFAULT_PORT),
     auctionPort: port(env, 'AUCTION_PORT', DEFAULT_AUCTION_PORT),

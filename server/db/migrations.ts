@@ -18,6 +18,7 @@ import * as m0015 from './migrations/0015_share_links';
 import * as m0016 from './migrations/0016_backups';
 import * as m0017 from './migrations/0017_events';
 import * as m0018 from './migrations/0018_previews';
+import * as m0019 from './migrations/0019_discord';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -39,6 +40,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0016_backups': m0016,
   '0017_events': m0017,
   '0018_previews': m0018,
+  '0019_discord': m0019,
 };
 
 /**

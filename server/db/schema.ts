@@ -322,6 +322,45 @@ export interface Database {
   events: EventsTable;
   event_cursors: EventCursorsTable;
   previews: PreviewsTable;
+  discord_settings: DiscordSettingsTable;
+  discord_links: DiscordLinksTable;
+  discord_link_codes: DiscordLinkCodesTable;
+  discord_interactions: DiscordInteractionsTable;
+}
+
+/** The kingdom's Discord settings (0019): one row, id 1; webhooks is JSON by kind. */
+export interface DiscordSettingsTable {
+  id: number;
+  application_id: string;
+  public_key: string;
+  bot_token: string | null;
+  guild_id: string;
+  language: string;
+  webhooks: string;
+  updated_at: number;
+  updated_by: number | null;
+}
+
+/** One Discord user linked to one account (0019). */
+export interface DiscordLinksTable {
+  user_id: number;
+  discord_user_id: string;
+  linked_at: number;
+}
+
+/** A one-time code from `/link` (0019): good until expires_at, once. */
+export interface DiscordLinkCodesTable {
+  code: string;
+  discord_user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** An interaction already answered (0019): a replay of it is refused. */
+export interface DiscordInteractionsTable {
+  id: string;
+  at: number;
 }
 
 export interface EventsTable {

@@ -18,6 +18,7 @@ import { accountRoutes } from './routes/account';
 import { adminRoutes } from './routes/admin';
 import { authRoutes } from './routes/auth';
 import { botRoutes } from './routes/bots';
+import { discordRoutes } from './routes/discord';
 import { cardRoutes } from './routes/cards';
 import { kingdomRoutes } from './routes/kingdom';
 import { kvkRoutes } from './routes/kvk';
@@ -104,5 +105,6 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(migrantRoutes(ctx));
   await app.register(automaticPointsRoutes(ctx));
   await app.register(cardRoutes(ctx));
+  await app.register(discordRoutes(ctx));
   await registerClient(app, ctx);
 }

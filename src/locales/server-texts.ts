@@ -3,6 +3,7 @@ import { AUTH_ERRORS } from '../protocol/auth';
 import { RULE_ERRORS, RULE_TEMPLATES } from '../protocol/automatic-points';
 import { BOT_ERRORS } from '../protocol/bots';
 import { CARD_ERRORS } from '../protocol/cards';
+import { DISCORD_ERRORS } from '../protocol/discord';
 import { HTTP_ERRORS } from '../protocol/http';
 import { KVK_ERRORS, KVK_TEMPLATES } from '../protocol/kvk';
 import { MIGRANT_ERRORS } from '../protocol/migrants';
@@ -26,6 +27,7 @@ export const SERVER_TEXT_GROUPS = {
   RULE_TEMPLATES,
   BOT_ERRORS,
   CARD_ERRORS,
+  DISCORD_ERRORS,
   HTTP_ERRORS,
   KVK_ERRORS,
   KVK_TEMPLATES,

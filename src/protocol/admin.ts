@@ -155,6 +155,9 @@ export const AUDIT_ACTIONS = [
   'bot.revoke',
   'bot.command',
   'share.revoke',
+  'discord.settings',
+  'discord.link',
+  'discord.unlink',
 ] as const;
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 

@@ -194,6 +194,10 @@ describe('OpenAPI, docs and CORS', () => {
         '/cards/shares',
         '/cards/shares/{id}',
         '/export.zip',
+        '/discord/settings',
+        '/discord/link',
+        '/discord/test',
+        '/discord/interactions',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');

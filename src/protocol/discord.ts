@@ -1,0 +1,72 @@
+import * as z from 'zod/mini';
+import { LOCALES } from './locales';
+
+/**
+ * The Discord bridge's fixed calls: the kingdom's Discord settings (admin; the bot token is
+ * write-only), linking a Discord user to an account with a one-time code from `/link`, and the test
+ * message. Interactions arrive at `POST discord/interactions`, signed by Discord (Ed25519).
+ */
+
+/** Where announcements go: one channel webhook per kind. */
+export const DISCORD_WEBHOOK_KINDS = ['auctions', 'sales', 'scans', 'points', 'kvk'] as const;
+export type DiscordWebhookKind = (typeof DISCORD_WEBHOOK_KINDS)[number];
+
+/** A `/link` code is good this long, once. */
+export const DISCORD_LINK_TTL_MS = 10 * 60_000;
+/** A signed interaction older (or newer) than this is refused as a replay. */
+export const DISCORD_MAX_SKEW_S = 5 * 60;
+
+export const DISCORD_ERRORS = {
+  badApplicationId: 'The application id is the number Discord shows under General Information (17 to 20 digits).',
+  badGuildId: 'The server (guild) id is a number of 17 to 20 digits: right-click the server in Discord, Copy Server ID.',
+  badPublicKey: 'The public key is the 64 hexadecimal characters Discord shows under General Information.',
+  badToken: 'The bot token is the text Discord shows once under Bot, Reset Token (at most 100 characters, no spaces).',
+  badWebhook: 'A webhook must be a Discord webhook address: https://discord.com/api/webhooks/… (Channel settings, Integrations, Webhooks).',
+  badLanguage: `The announcement language must be one of: ${LOCALES.join(', ')}.`,
+  badCode: 'This link code is not valid. Type /link in Discord again for a new one.',
+  codeUsed: 'This link code was already used or has expired. Type /link in Discord again for a new one.',
+  discordTaken: 'This Discord account is already linked to another Kingdom account. Unlink it there first.',
+  notLinked: 'Your account is not linked to Discord.',
+  notConfigured: 'Discord is not set up yet: an admin fills in Kingdom Settings, Discord first.',
+  badSignature: 'invalid request signature',
+} as const;
+
+const snowflake = (error: string) => z.string({ error }).check(z.regex(/^\d{17,20}$/, error));
+const webhook = z.string({ error: DISCORD_ERRORS.badWebhook }).check(z.maxLength(300, DISCORD_ERRORS.badWebhook), z.regex(/^https?:\/\/[^\s/]+\/(?:[\w.-]+\/)*webhooks\/\d{17,20}\/[\w-]{20,100}$/, DISCORD_ERRORS.badWebhook));
+
+export const discordWebhooks = z.object({
+  auctions: z.optional(z.nullable(webhook)),
+  sales: z.optional(z.nullable(webhook)),
+  scans: z.optional(z.nullable(webhook)),
+  points: z.optional(z.nullable(webhook)),
+  kvk: z.optional(z.nullable(webhook)),
+});
+
+/** PUT discord/settings: the token only when it changes (absent: kept; null: removed). */
+export const discordSettingsBody = z.object({
+  applicationId: snowflake(DISCORD_ERRORS.badApplicationId),
+  publicKey: z.string({ error: DISCORD_ERRORS.badPublicKey }).check(z.regex(/^[0-9a-fA-F]{64}$/, DISCORD_ERRORS.badPublicKey)),
+  botToken: z.optional(z.nullable(z.string({ error: DISCORD_ERRORS.badToken }).check(z.minLength(20, DISCORD_ERRORS.badToken), z.maxLength(100, DISCORD_ERRORS.badToken), z.regex(/^[\w.-]+$/, DISCORD_ERRORS.badToken)))),
+  guildId: snowflake(DISCORD_ERRORS.badGuildId),
+  language: z.enum(LOCALES, { error: DISCORD_ERRORS.badLanguage }),
+  webhooks: discordWebhooks,
+});
+
+export const discordSettings = z.object({
+  applicationId: z.string(),
+  publicKey: z.string(),
+  guildId: z.string(),
+  language: z.enum(LOCALES),
+  webhooks: z.record(z.string(), z.string()),
+  botTokenSet: z.boolean(),
+});
+export type DiscordSettings = z.infer<typeof discordSettings>;
+export const discordSettingsAnswer = z.object({ result: z.literal(true), settings: z.nullable(discordSettings) });
+
+/** POST discord/link: the code from `/link`'s answer. */
+export const discordLinkBody = z.object({ code: z.string({ error: DISCORD_ERRORS.badCode }).check(z.regex(/^[\w-]{16,64}$/, DISCORD_ERRORS.badCode)) });
+export const discordLinkAnswer = z.object({ result: z.literal(true), discordUserId: z.string() });
+/** GET discord/link: the signed-in account's Discord user, if linked. */
+export const discordLinkState = z.object({ result: z.literal(true), discordUserId: z.nullable(z.string()), linkedAt: z.nullable(z.number()) });
+
+export const discordTestAnswer = z.object({ result: z.literal(true), sent: z.array(z.string()), errors: z.array(z.object({ kind: z.string(), text: z.string() })) });
