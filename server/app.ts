@@ -106,7 +106,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
         onError: (error, what) => app.log.warn({ err: error }, what),
       })
     : null;
-  const points = new PointsService({ db, hub: auction.announcer, now, exclusive: (job) => auction.exclusive(job) });
+  const points = new PointsService({ db, announcer: auction.announcer, now, exclusive: (job) => auction.exclusive(job) });
   const bots = new BotHub(db, deps.botClock ?? now, app.log, deps.botLimits);
   // previews wait for their apply in the database, so the apply may reach any process
   const previews = new PreviewStore(db, now);

@@ -5,13 +5,18 @@ import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
+import { clusterAnnouncer, localAnnouncer, type Announcer } from '../sockets/announcer';
+import { isPostgres } from '../db/dialect';
 import { OwnBids, type ClusterEvent } from '../cluster/events';
 import { relay } from '../cluster/relay';
 import { BidView } from './bid-view';
 import { Bidding, type BidAnswer, type BidRequest, type EarlyRefusalAudit } from './bidding';
 import type { Scheduler } from './scheduler';
 import { Serial } from './serial';
-import { ItemLanes, OneQueue, type BidLanes } from './lanes';
+import { BidQueue } from './bid-queue';
+import type { BidWriter } from './bid-writer';
+import { SqliteBidWriter } from './bid-writer-sqlite';
+import { PostgresBidWriter } from './bid-writer-postgres';
 import { Settlement } from './settlement';
 import { StoreItems } from './store-items';
 import { auctionSnapshot } from './store-queries';
@@ -65,17 +70,19 @@ export class AuctionEngine implements AuctionService {
   /** The engine's picture of the committed state, for refusing bids early (bid-view.ts). */
   readonly bidView: BidView;
   /**
-   * What the engine's parts announce through. Alone (SQLite) it is the hub. Clustered, it says
-   * nothing: each event comes back from PostgreSQL in commit order, with the other processes',
-   * and is told from there (`remote`), so every process tells it in the same order.
+   * What the engine's parts announce through (server/sockets/announcer.ts): alone, the hub;
+   * clustered, nothing here: each event comes back from PostgreSQL in commit order, with the other
+   * processes', and is told from there (`remote`), so every process tells it in the same order.
    */
-  readonly announcer: Hub;
-  /** Where bids run: the queue (alone) or a lane per item (clustered). */
-  private readonly lanes: BidLanes;
+  readonly announcer: Announcer;
+  /** The database's bid writer (bid-writer-sqlite.ts, bid-writer-postgres.ts). */
+  private readonly writer: BidWriter;
+  /** Where bids run: the queue, in group commits. */
+  private readonly bidQueue: BidQueue;
 
-  /** Write transactions run for bids so far, and the bids they carried (group commit, lanes.ts). */
+  /** Write transactions run for bids so far, and the bids they carried (group commit, bid-queue.ts). */
   get bidCommits(): { transactions: number; bids: number } {
-    return { ...this.lanes.commits };
+    return this.bidQueue.commits;
   }
   /** Clustered: the bids being committed here (their events are told without reading them back). */
   private readonly ownBids = new OwnBids();
@@ -92,13 +99,14 @@ export class AuctionEngine implements AuctionService {
     this.now = deps.now;
     this.log = deps.log;
     this.bidView = new BidView({ shared: deps.clustered ?? false });
-    this.announcer = deps.clustered ? mutedHub(deps.hub) : deps.hub;
-    this.lanes = deps.clustered ? new ItemLanes(this.queue, deps.db) : new OneQueue(this.queue, deps.db);
+    this.announcer = deps.clustered ? clusterAnnouncer : localAnnouncer(deps.hub);
+    this.writer = isPostgres(deps.db) ? new PostgresBidWriter(deps.db, deps.clustered ? this.ownBids : undefined) : new SqliteBidWriter(deps.db);
+    this.bidQueue = new BidQueue(this.queue, this.writer, () => this.now());
     const exclusive = <T>(job: () => Promise<T>) => this.exclusive(job);
-    this.bids = new Bidding({ ownBids: deps.clustered ? this.ownBids : undefined, db: deps.db, hub: this.announcer, now: deps.now, log: deps.log, lanes: this.lanes, bidView: this.bidView });
+    this.bids = new Bidding({ db: deps.db, announcer: this.announcer, now: deps.now, log: deps.log, bids: this.bidQueue, bidView: this.bidView });
     this.settlement = new Settlement({
       db: deps.db,
-      hub: this.announcer,
+      announcer: this.announcer,
       now: deps.now,
       log: deps.log,
       exclusive,
@@ -108,7 +116,7 @@ export class AuctionEngine implements AuctionService {
     });
     this.scheduler = this.settlement.scheduler;
     if (deps.clustered) this.scheduler.setEnabled(false);
-    this.items = new StoreItems({ db: deps.db, hub: this.announcer, now: deps.now, exclusive, scheduler: this.scheduler });
+    this.items = new StoreItems({ db: deps.db, announcer: this.announcer, now: deps.now, exclusive, scheduler: this.scheduler });
   }
 
   /**
@@ -119,10 +127,8 @@ export class AuctionEngine implements AuctionService {
    */
   exclusive<T>(job: () => Promise<T>): Promise<T> {
     this.bidView.otherQueued();
-    // (clustered: after every bid that arrived before it; alone, those are in the queue already)
-    const bidsBefore = this.lanes.pending();
+    // (after every bid that arrived before it: those are in the queue already)
     return this.queue.run(async () => {
-      await bidsBefore;
       try {
         return await job();
       } finally {
@@ -159,7 +165,7 @@ export class AuctionEngine implements AuctionService {
     const deps = { db: this.db, hub: this.hub, bidView: this.bidView, ownBids: this.ownBids };
     const told = this.deliveries.run(() => relay(deps, event));
     const after =
-      event.k === 'bid' || event.k === 'users' || event.k === 'all-users'
+      event.k === 'bids' || event.k === 'users' || event.k === 'all-users'
         ? told
         : told.then(() =>
             this.exclusive(async () => {
@@ -184,15 +190,14 @@ export class AuctionEngine implements AuctionService {
   /** Resolves once the events delivered so far have been told and the queue has drained (tests). */
   async idle(): Promise<void> {
     await this.deliveries.idle();
-    await this.lanes.pending();
     await this.queue.idle();
   }
 
   /** Stops the timer and waits for the queue to drain. */
   async stop(): Promise<void> {
     this.scheduler.stop();
-    await this.lanes.pending();
     await this.queue.idle();
+    await this.writer.close();
   }
 
   /** Starts, ends and settles everything due now (the timer calls it; tests with a manual clock too). */
@@ -213,7 +218,7 @@ export class AuctionEngine implements AuctionService {
   /** HISTORY: in the queue (never older than a frame sent before it), but not `exclusive`: it changes nothing. */
   history(): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
     // clustered: after every event told so far (frames come from the events there)
-    if (this.announcer !== this.hub) return this.deliveries.run(() => auctionSnapshot(this.db, this.now()));
+    if (this.announcer === clusterAnnouncer) return this.deliveries.run(() => auctionSnapshot(this.db, this.now()));
     return this.queue.run(() => auctionSnapshot(this.db, this.now()));
   }
 
@@ -226,19 +231,4 @@ export class AuctionEngine implements AuctionService {
   announceBalance(user: UserRow): void {
     announceBalance(this.hub, user);
   }
-}
-
-/**
- * A hub that announces nothing (clustered: the engine's parts commit and publish; the events come
- * back from PostgreSQL and are told from there). Everything but the announcements is the hub's.
- */
-function mutedHub(hub: Hub): Hub {
-  const silent = new Set<PropertyKey>(['broadcast', 'sendToUser', 'refreshUser', 'send']);
-  return new Proxy(hub, {
-    get(target, property, receiver) {
-      if (silent.has(property)) return () => undefined;
-      const value = Reflect.get(target, property, receiver) as unknown;
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
 }

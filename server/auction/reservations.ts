@@ -16,7 +16,7 @@ const move = prepared((db, a: { userId: number; by: number }) =>
  * by `by`, inside the write transaction that changes the lead: a lead taken or raised reserves
  * its amount (`by` > 0); a lead that ends (outbid, the item cancelled or sold) releases it
  * (`by` < 0). Bids, cancellations and settlement all move them here, except a bid on PostgreSQL,
- * whose writes go as one statement (bidding.ts, writeBidPostgres). Answers the user's row as it is now.
+ * whose writes go as one statement (bid-writer-postgres.ts). Answers the user's row as it is now.
  */
 export function moveReserved(trx: Queryable, userId: number, by: number): Promise<UserRow> {
   return move.only(trx, { userId, by });

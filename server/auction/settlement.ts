@@ -12,7 +12,7 @@ import { writeTransaction, type Queryable } from '../db/write';
 import { storeIsOpen, updateSettings } from '../kingdom/settings';
 import { announceBalance } from '../points/announce';
 import { bookIn } from '../points/ledger';
-import type { Hub } from '../sockets/hub';
+import type { Announcer } from '../sockets/announcer';
 import { announceStart } from './announce';
 import { balancesOf, publish } from '../cluster/events';
 import { moveReserved } from './reservations';
@@ -23,7 +23,7 @@ export type Exclusive = <T>(job: () => Promise<T>) => Promise<T>;
 
 export interface SettlementDeps {
   db: Db;
-  hub: Hub;
+  announcer: Announcer;
   now: Clock;
   log: FastifyBaseLogger;
   exclusive: Exclusive;
@@ -68,7 +68,7 @@ export class Settlement {
         change = open ? await resumeItems(trx, now) : await holdItems(trx, now);
         await publish(trx, { k: 'store', at: now });
       });
-      if (change) this.deps.hub.broadcast('auction', change);
+      if (change) this.deps.announcer.broadcast('auction', change);
       await this.scheduler.arm();
       return settings;
     });
@@ -142,7 +142,7 @@ export class Settlement {
       }
       return started;
     });
-    if (row) announceStart(this.deps.hub, row, now);
+    if (row) announceStart(this.deps.announcer, row, now);
   }
 
   /**
@@ -151,7 +151,7 @@ export class Settlement {
    * so a second settle finds nothing; sales.item_id is unique besides.
    */
   private async settleItem(id: number, now: number): Promise<void> {
-    const { hub } = this.deps;
+    const { announcer } = this.deps;
     const settled = await writeTransaction(this.deps.db, async (trx) => {
       const item = await trx
         .updateTable('items')
@@ -180,11 +180,11 @@ export class Settlement {
     const { item, winner } = settled;
     if (winner) {
       const result = { itemId: item.id, itemName: item.name, amount: item.amount, username: winner.username };
-      hub.sendToUser(winner.id, 'auction', { type: MSG.WINNER, data: result });
-      hub.broadcast('auction', { type: MSG.SALE_COMPLETED, data: { itemId: item.id, itemName: item.name, username: winner.username, amount: item.amount } });
-      announceBalance(hub, winner);
+      announcer.sendToUser(winner.id, 'auction', { type: MSG.WINNER, data: result });
+      announcer.broadcast('auction', { type: MSG.SALE_COMPLETED, data: { itemId: item.id, itemName: item.name, username: winner.username, amount: item.amount } });
+      announceBalance(announcer, winner);
     } else {
-      hub.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name } });
+      announcer.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name } });
     }
   }
 }

@@ -10,7 +10,7 @@ import { recordAuditBy } from '../audit/audit';
 import { Conflict, Invalid, NotFound } from '../errors';
 import { storeIsOpen } from '../kingdom/settings';
 import { announceBalance } from '../points/announce';
-import type { Hub } from '../sockets/hub';
+import type { Announcer } from '../sockets/announcer';
 import { announceStart } from './announce';
 import { balancesOf, publish } from '../cluster/events';
 import type { Scheduler } from './scheduler';
@@ -20,7 +20,7 @@ import { readEligibility, selectItems, toStoreItem, writeEligibility } from './w
 
 export interface StoreItemsDeps {
   db: Db;
-  hub: Hub;
+  announcer: Announcer;
   now: Clock;
   exclusive: Exclusive;
   scheduler: Scheduler;
@@ -38,7 +38,7 @@ export class StoreItems {
    * and BIDDING_STARTED goes out; later starts wait for the scheduler.
    */
   create(body: z.output<typeof createItemBody>, creatorId: number, audit: { action: AuditAction; detail?: Record<string, unknown> } = { action: 'item.create' }): Promise<StoreItem> {
-    const { db, hub } = this.deps;
+    const { db, announcer } = this.deps;
     return this.deps.exclusive(async () => {
       const now = this.deps.now();
       if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new Invalid(STORE_ERRORS.startsAt);
@@ -77,7 +77,7 @@ export class StoreItems {
         if (live) await emit(trx, 'item.started', { itemId: inserted.id }, actorOf(creatorId), now);
         return inserted;
       });
-      if (live) announceStart(hub, row, now);
+      if (live) announceStart(announcer, row, now);
       await this.deps.scheduler.arm();
       return toStoreItem({ ...row, leader_name: null }, now);
     });
@@ -89,7 +89,7 @@ export class StoreItems {
    * that failed). A scheduled item was never on the boards, so nothing is broadcast for it.
    */
   cancel(itemId: number, actorId: number | null = null): Promise<StoreItem> {
-    const { db, hub } = this.deps;
+    const { db, announcer } = this.deps;
     return this.deps.exclusive(async () => {
       const now = this.deps.now();
       const result = await writeTransaction(db, async (trx) => {
@@ -107,8 +107,8 @@ export class StoreItems {
         return { item, released };
       });
       const { item, released } = result;
-      if (released) announceBalance(hub, released);
-      if (item.state === 'live') hub.broadcast('auction', { type: MSG.ITEM_CANCELLED, data: { itemId: item.id, itemName: item.name } });
+      if (released) announceBalance(announcer, released);
+      if (item.state === 'live') announcer.broadcast('auction', { type: MSG.ITEM_CANCELLED, data: { itemId: item.id, itemName: item.name } });
       await this.deps.scheduler.arm();
       return toStoreItem({ ...item, state: 'cancelled', settled_at: now }, now);
     });
@@ -119,7 +119,7 @@ export class StoreItems {
    * a little in the past counts as now, and then the item goes live at once like a new one.
    */
   edit(itemId: number, body: z.output<typeof editItemBody>, actorId: number | null = null): Promise<StoreItem> {
-    const { db, hub } = this.deps;
+    const { db, announcer } = this.deps;
     return this.deps.exclusive(async () => {
       const now = this.deps.now();
       if (body.startsAt !== undefined && body.startsAt < now - STARTS_AT_PAST_TOLERANCE_MS) throw new Invalid(STORE_ERRORS.startsAt);
@@ -158,7 +158,7 @@ export class StoreItems {
           .returningAll()
           .executeTakeFirstOrThrow();
       });
-      if (row.state === 'live') announceStart(hub, row, now);
+      if (row.state === 'live') announceStart(announcer, row, now);
       await this.deps.scheduler.arm();
       return toStoreItem({ ...row, leader_name: null }, now);
     });

@@ -18,9 +18,16 @@ export function balancesOf(users: Iterable<{ id: number; balance: number; reserv
   return [...users].map((u) => [u.id, u.balance, u.reserved]);
 }
 
+/** One accepted bid, as a 'bids' event names it. */
+export interface BidEvent {
+  bid: number;
+  outbid: number | null;
+  u: Balance[];
+}
+
 export type ClusterEvent =
-  /** A bid was accepted (BID_CREATED to everyone, OUTBID to the outbid leader, both balances). */
-  | { k: 'bid'; bid: number; outbid: number | null; u: Balance[] }
+  /** Bids were accepted, by one group commit, in order (for each: BID_CREATED to everyone, OUTBID to the outbid leader, both balances). */
+  | { k: 'bids'; b: BidEvent[] }
   /** An item went live (BIDDING_STARTED). */
   | { k: 'start'; item: number; at: number }
   /** An item ended and was settled: a sale (WINNER, SALE_COMPLETED) or none (NO_BUYER). */
@@ -72,8 +79,39 @@ export async function publish(db: Queryable, event: ClusterEvent): Promise<void>
   await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(db);
 }
 
+/** A NOTIFY payload stays below this many characters (PostgreSQL refuses 8,000 bytes; the payload is ASCII). */
+const PAYLOAD_MAX = 7000;
+
+/** The statement that sends `event` with the COMMIT of a transaction run outside Kysely (values written in). */
+function notifyStatement(event: ClusterEvent): string {
+  const payload = JSON.stringify({ o: ORIGIN, e: event } satisfies Envelope);
+  return `select pg_notify('${CHANNEL}', '${payload.replace(/'/g, "''")}')`;
+}
+
 /**
- * The bids this process is committing, by bid id, so that telling its own 'bid' event needs no
+ * The statements that tell a group commit's accepted bids, in order: one 'bids' event, or a few
+ * when one payload would pass NOTIFY's limit. They run with the group's COMMIT.
+ */
+export function bidsNotifications(bids: readonly BidEvent[]): string[] {
+  const statements: string[] = [];
+  let chunk: BidEvent[] = [];
+  let size = 0;
+  for (const bid of bids) {
+    const length = JSON.stringify(bid).length + 1;
+    if (chunk.length > 0 && size + length > PAYLOAD_MAX) {
+      statements.push(notifyStatement({ k: 'bids', b: chunk }));
+      chunk = [];
+      size = 0;
+    }
+    chunk.push(bid);
+    size += length;
+  }
+  if (chunk.length > 0) statements.push(notifyStatement({ k: 'bids', b: chunk }));
+  return statements;
+}
+
+/**
+ * The bids this process is committing, by bid id, so that telling its own 'bids' events needs no
  * read of the row it just wrote (another process's bid is read). Bounded: an entry whose event
  * never comes (a rollback) falls out.
  */

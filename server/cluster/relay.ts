@@ -37,18 +37,25 @@ async function usersById(db: Db, ids: number[]): Promise<Map<number, UserRow>> {
 export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void> {
   const { db, hub, bidView } = deps;
   switch (event.k) {
-    case 'bid': {
-      const own = deps.ownBids?.take(event.bid);
-      const read = own ? null : await selectBids(db).select(['b.user_id']).where('b.id', '=', event.bid).executeTakeFirst();
-      if (!own && !read) return;
-      const bid = own ? own.bid : toBid(read as NonNullable<typeof read>);
-      const row = own ? { user_id: own.userId, item_id: own.itemId } : (read as NonNullable<typeof read>);
-      // the picture follows: the item's lead and end as this bid left them
-      bidView.bidCommitted({ id: row.item_id, amount: bid.amount, leaderId: row.user_id, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, []);
-      hub.broadcast('auction', { type: MSG.BID_CREATED, data: bid });
-      if (event.outbid !== null) hub.sendToUser(event.outbid, 'auction', { type: MSG.OUTBID, data: bid });
-      // the outbid player's points back first, then the bidder's, as the committing process tells them
-      tellBalances(hub, [...event.u].sort((a, b) => (a[0] === event.outbid ? -1 : b[0] === event.outbid ? 1 : 0)));
+    case 'bids': {
+      // the rows of the other processes' bids, read once for the group (this process's own are known)
+      const own = event.b.map((b) => deps.ownBids?.take(b.bid));
+      const unknown = event.b.filter((_b, i) => !own[i]).map((b) => b.bid);
+      const read = unknown.length ? await selectBids(db).select(['b.user_id']).where('b.id', 'in', unknown).execute() : [];
+      const byId = new Map(read.map((r) => [r.id, r]));
+      event.b.forEach((entry, i) => {
+        const mine = own[i];
+        const row = mine ? null : byId.get(entry.bid);
+        if (!mine && !row) return;
+        const bid = mine ? mine.bid : toBid(row as NonNullable<typeof row>);
+        const ids = mine ? { user_id: mine.userId, item_id: mine.itemId } : (row as NonNullable<typeof row>);
+        // the picture follows: the item's lead and end as this bid left them
+        bidView.bidCommitted({ id: ids.item_id, amount: bid.amount, leaderId: ids.user_id, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, []);
+        hub.broadcast('auction', { type: MSG.BID_CREATED, data: bid });
+        if (entry.outbid !== null) hub.sendToUser(entry.outbid, 'auction', { type: MSG.OUTBID, data: bid });
+        // the outbid player's points back first, then the bidder's, as the committing process tells them
+        tellBalances(hub, [...entry.u].sort((a, b) => (a[0] === entry.outbid ? -1 : b[0] === entry.outbid ? 1 : 0)));
+      });
       return;
     }
     case 'start': {

@@ -92,7 +92,19 @@ export function postgresPool(url: string, max = POOL_SIZE): pg.Pool {
   return new pg.Pool({ connectionString: url, max, types: PG_TYPES, application_name: 'kingdom' });
 }
 
+/** The pool under each Kysely made here (the bid writer runs named statements on its clients). */
+const pools = new WeakMap<object, pg.Pool>();
+
 /** A Kysely on PostgreSQL with the schema plugin; `pool` is ended by `destroy()`. */
 export function postgresKysely<DB>(pool: pg.Pool): Kysely<DB> {
-  return new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new PostgresSchemaPlugin()] });
+  const db = new Kysely<DB>({ dialect: new PostgresDialect({ pool }), plugins: [new PostgresSchemaPlugin()] });
+  pools.set(db, pool);
+  return db;
+}
+
+/** The pool under a Kysely that `postgresKysely` made (its clients speak pg's own API: named statements). */
+export function poolOf(db: object): pg.Pool {
+  const pool = pools.get(db);
+  if (!pool) throw new Error('not a PostgreSQL database opened by postgresKysely');
+  return pool;
 }

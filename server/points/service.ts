@@ -7,7 +7,7 @@ import type { UserRow } from '../db/schema';
 import { writeTransaction, type Queryable } from '../db/write';
 import { recordAuditBy } from '../audit/audit';
 import { DomainError, restated } from '../errors';
-import type { Hub } from '../sockets/hub';
+import type { Announcer } from '../sockets/announcer';
 import { announceBalance } from './announce';
 import { balancesOf, publish } from '../cluster/events';
 import { bookIn } from './ledger';
@@ -49,7 +49,7 @@ export interface Booked {
 
 export interface PointsServiceDeps {
   db: Db;
-  hub: Hub;
+  announcer: Announcer;
   now: Clock;
   /** The auction engine's queue (AuctionEngine.exclusive): bids, settlements and bookings take turns in it. */
   exclusive: <T>(job: () => Promise<T>) => Promise<T>;
@@ -68,7 +68,7 @@ export class PointsService {
 
   /** Books `entries` and announces the balances. */
   book(entries: readonly PointsEntry[], options: BookOptions): Promise<Booked> {
-    const { db, hub, now } = this.deps;
+    const { db, announcer, now } = this.deps;
     return this.deps.exclusive(async () => {
       const at = now();
       const booked = await writeTransaction(db, async (trx) => {
@@ -97,7 +97,7 @@ export class PointsService {
         return result;
       });
       // committed: now the players' open pages hear of it
-      for (const user of booked.users) announceBalance(hub, user);
+      for (const user of booked.users) announceBalance(announcer, user);
       return booked;
     });
   }
@@ -109,11 +109,11 @@ export class PointsService {
    * their new balances once it has committed.
    */
   bookWith<T>(job: (at: number) => Promise<{ value: T; users: Iterable<UserRow> }>): Promise<T> {
-    const { hub, now } = this.deps;
+    const { announcer, now } = this.deps;
     return this.deps.exclusive(async () => {
       const { value, users } = await job(now());
       const touched = [...users];
-      for (const user of touched) announceBalance(hub, user);
+      for (const user of touched) announceBalance(announcer, user);
       // (committed by the job: the other processes hear of it now)
       // (a failure here loses only the others' live update: they read balances again when they reconnect)
       await publish(this.deps.db, { k: 'users', u: balancesOf(touched) }).catch(() => undefined);

@@ -1,0 +1,98 @@
+import type { Bid, ErrorType } from '../../src/protocol/socket';
+import type { Queryable } from '../db/write';
+import type { ItemRow, UserRow } from '../db/schema';
+import { endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type ItemFacts } from './bid-view';
+import { selectBids, toBid } from './wire';
+
+/**
+ * The bid writer: how a group of bids is judged and written, one file per database
+ * (bid-writer-sqlite.ts, bid-writer-postgres.ts). The rule itself is the same for both (`decide`,
+ * on `judgeBid`); what differs is how the rows are read and locked and how many round trips the
+ * writes cost.
+ */
+
+/** A CREATE_BID as the engine takes it: `amount` unchecked (anything but a valid amount is BID_AMOUNT_ERROR). */
+export interface BidRequest {
+  itemId: number;
+  amount: unknown;
+  requestId: string;
+}
+
+/** A bid on its way to the writer: who, what, and its arrival time (it is judged at `at`). */
+export interface PendingBid {
+  userId: number;
+  request: BidRequest;
+  at: number;
+}
+
+export type BidOutcome =
+  | { kind: 'rejected'; errorType: ErrorType; itemId: number; bidder?: UserRow }
+  | { kind: 'repeat'; bid: Bid }
+  | { kind: 'accepted'; bid: Bid; bidder: UserRow; outbid: UserRow | null; item: { id: number; amount: number; leaderId: number; endsAt: number; extensions: number } };
+
+/** How one bid's writes ended: its outcome, or what they threw (its writes undone). */
+export type Written<O> = { ok: true; value: O } | { ok: false; error: unknown };
+
+/** The most bids one group commit carries: one transaction stays short whatever the flood. */
+export const GROUP_MAX = 64;
+
+export interface BidWriter {
+  /**
+   * Judges and writes `bids` in one write transaction, in their order, each on the writes of the
+   * ones before it and under its own savepoint (a bid whose writes throw is undone alone and gets
+   * its error), and commits once. `now` dates the stored requests. `dryRun`: the same, rolled back
+   * (the early refusals' audit). One result per bid, in order; if the transaction itself fails,
+   * every bid gets its error.
+   */
+  writeGroup(bids: readonly PendingBid[], now: number, options?: { dryRun?: boolean }): Promise<Written<BidOutcome>[]>;
+  /** Write transactions run for bids, and the bids they carried. */
+  readonly commits: { transactions: number; bids: number };
+  /** Frees what the writer holds (its connection pool's clients are the database's). */
+  close(): Promise<void>;
+}
+
+/** What a bid is judged on, read in its transaction. */
+export interface ReadFacts {
+  storeOpen: boolean;
+  row: ItemRow | undefined;
+  bidder: UserRow;
+  mayBid: boolean;
+}
+
+/** The verdict on a bid: refused (with the error), or accepted with what it writes. */
+export type Decision =
+  | { kind: 'refuse'; errorType: ErrorType }
+  | {
+      kind: 'accept';
+      item: ItemFacts;
+      amount: number;
+      endsAt: number;
+      extensions: number;
+      /** The leader outbid, whose reservation (`released`) goes back; null when none or the bidder. */
+      outbidId: number | null;
+      released: number;
+      /** What the bidder's reserved grows by (a leader raising their own bid reserves only the difference). */
+      reserved: number;
+    };
+
+/** `judgeBid` on the rows read in the transaction, at the bid's arrival time; an accepted bid's end moves by the soft close. */
+export function decide(facts: ReadFacts, amount: unknown, at: number): Decision {
+  const item = facts.row ? itemFacts(facts.row) : null;
+  const verdict = judgeBid({ storeOpen: facts.storeOpen, item, endMayMove: false, mayBid: facts.mayBid, bidder: facts.bidder }, amount, at);
+  if (verdict === UNKNOWN) throw new Error('a bid was judged without all its facts');
+  if (verdict !== null) return { kind: 'refuse', errorType: verdict };
+  // (accepted: judgeBid found the item and a valid amount)
+  if (!item || !validAmount(amount)) throw new Error('an accepted bid without its item or amount');
+  const ownLead = item.leaderId === facts.bidder.id ? item.amount : 0;
+  // soft close: an accepted bid in the last extendWindow seconds moves the end, a limited number of times
+  const { endsAt, extensions } = endAfterBid(item, at);
+  const outbidId = item.leaderId !== null && item.leaderId !== facts.bidder.id ? item.leaderId : null;
+  return { kind: 'accept', item, amount, endsAt, extensions, outbidId, released: item.amount, reserved: amount - ownLead };
+}
+
+/** The answer a stored request was given: its refusal, or its bid (read back). */
+export async function storedOutcome(db: Queryable, first: { bid_id: number | null; error_type: string | null; item_id: number }): Promise<Exclude<BidOutcome, { kind: 'accepted' }>> {
+  if (first.bid_id === null) return { kind: 'rejected', errorType: first.error_type as ErrorType, itemId: first.item_id };
+  const stored = await selectBids(db).where('b.id', '=', first.bid_id).executeTakeFirstOrThrow();
+  return { kind: 'repeat', bid: toBid(stored) };
+}
