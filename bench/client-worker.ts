@@ -158,14 +158,16 @@ function openOne(url: string, token: string, index: number): Promise<{ ws: WebSo
 
 async function connect(msg: Extract<ToWorker, { cmd: 'connect' }>): Promise<void> {
   const started = nowMs();
-  items = msg.items.map((i) => ({ ...i, bidders: [...i.bidders] as [number, number] }));
+  items = msg.items.map((i) => ({ ...i, bidders: [...i.bidders] }));
   sockets = new Array<WebSocket>(msg.tokens.length);
   let historyBytes = 0;
   let nextIndex = 0;
   const lanes = Array.from({ length: msg.concurrency }, async () => {
     while (nextIndex < msg.tokens.length) {
       const index = nextIndex++;
-      const { ws, historyBytes: bytes } = await openOne(msg.url, msg.tokens[index], index);
+      // several server processes: socket i on process i mod n (an item's bidders, consecutive sockets, on different ones)
+      const url = Array.isArray(msg.url) ? msg.url[index % msg.url.length] : msg.url;
+      const { ws, historyBytes: bytes } = await openOne(url, msg.tokens[index], index);
       sockets[index] = ws;
       historyBytes += bytes;
     }
@@ -194,7 +196,7 @@ function startPhase(msg: Extract<ToWorker, { cmd: 'phase' }>): void {
     while (global < msg.count && msg.startAt + global * interval <= now) {
       const item = items[local % items.length];
       const round = Math.floor(local / items.length);
-      const socket = item.bidders[round % 2];
+      const socket = item.bidders[round % item.bidders.length];
       const amount = item.next++;
       const key = bidKey(item.itemId, amount);
       const record: SentBid = { key, socket, scheduled: msg.startAt + global * interval, sent: 0, answer: NaN, error: false };

@@ -24,14 +24,15 @@ export const keyOfRequestId = (requestId: string) => Number(requestId.slice(1));
 /** An item the worker bids on, alternating between its two bidder sockets (so every bid but the first outbids someone). */
 export interface ItemSpec {
   itemId: number;
-  /** Indices, in the worker's socket list, of the two bidders. */
-  bidders: [number, number];
+  /** Indices, in the worker's socket list, of the item's bidders (they take turns). */
+  bidders: number[];
   /** The amount of the next bid (start price 1, increment 1). */
   next: number;
 }
 
 export type ToWorker =
-  | { cmd: 'connect'; url: string; tokens: string[]; items: ItemSpec[]; concurrency: number }
+  /** `url`: the server, or several (socket i connects to url[i mod n]). */
+  | { cmd: 'connect'; url: string | string[]; tokens: string[]; items: ItemSpec[]; concurrency: number }
   | {
       cmd: 'phase';
       /** Global rate (bids/s); this worker sends the global bids offset, offset + stride, offset + 2·stride, … */

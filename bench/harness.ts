@@ -228,9 +228,12 @@ export class ClientPool {
     this.workers = Array.from({ length: count }, (_, i) => new ClientWorker(i));
   }
 
-  /** `url`: one server for every worker, or one per worker (several server processes, each holding the sockets of one worker). */
-  connect(url: string | string[], shares: { tokens: string[]; items: ItemSpec[] }[], concurrency: number) {
-    const urlOf = (i: number) => (Array.isArray(url) ? url[i % url.length] : url);
+  /**
+   * `url`: one server for every worker; one per worker (several server processes, each holding the
+   * sockets of one worker); or `{ perSocket }`: every worker spreads its sockets over those servers.
+   */
+  connect(url: string | string[] | { perSocket: string[] }, shares: { tokens: string[]; items: ItemSpec[] }[], concurrency: number) {
+    const urlOf = (i: number) => (Array.isArray(url) ? url[i % url.length] : typeof url === 'string' ? url : url.perSocket);
     return Promise.all(this.workers.map((w, i) => w.ask({ cmd: 'connect', url: urlOf(i), tokens: shares[i].tokens, items: shares[i].items, concurrency }, 'connected')));
   }
 

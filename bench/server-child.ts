@@ -96,7 +96,7 @@ process.stdin.on('data', (chunk: string) => {
     const [command, arg] = input.slice(0, newline).trim().split(/\s+/);
     input = input.slice(newline + 1);
     if (command === 'commits') {
-      // the engine's write transactions for bids so far, and the bids they carried (the group commit, server/auction/lanes.ts)
+      // the engine's write transactions for bids so far, and the bids they carried (the group commit, server/auction/bid-queue.ts)
       process.stdout.write(`${JSON.stringify({ commits: server.auction.bidCommits })}\n`);
     } else if (command === 'engine-alone') {
       engineAlone(Number(arg) || 3).then(
