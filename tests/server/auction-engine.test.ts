@@ -26,7 +26,12 @@ let watcher: Bidder;
 
 beforeAll(async () => {
   server = await startTestServer(
-    { frameRateLimit: { perSecond: 1000, burst: 1000 }, loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 } },
+    {
+      frameRateLimit: { perSecond: 1000, burst: 1000 },
+      loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 },
+      // no timed poll of the reactions: only this process writes, and each pass reads the clock (failNext)
+      reactions: { pollMs: 3_600_000, keepDays: 30, paused: false },
+    },
     { now: clock.now },
   );
   admin = await signedIn(server, 'admin'); // the first account
@@ -319,6 +324,9 @@ describe('errors inside the engine', () => {
     const item = await createItem(server, admin.token);
     const before = await snapshot(item.itemId, mia);
     const requestId = newRequestId();
+    // what the item's start set going reads the clock first (its event told back, the reactions' pass)
+    await server.auction.idle();
+    await server.reactions.idle();
     clock.failNext = true;
     sendBid(mia.auction, item.itemId, 100, requestId);
     expect(await errorFor(mia.auction, requestId)).toEqual(error('SYSTEM_ERROR', item.itemId, requestId));
