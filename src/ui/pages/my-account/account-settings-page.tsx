@@ -14,6 +14,7 @@ import { RankTag } from '../../components/rank-tag';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '../../components/select';
 import { LanguagePicker } from '../../shell/language-picker';
 import { QueryError } from '../../components/query-error';
+import { DiscordLinkCard } from '../../components/discord/discord-link';
 import { ShareLinks } from '../../components/stats/share-links';
 
 function AccountCard() {
@@ -167,6 +168,7 @@ export default function AccountSettingsPage() {
       <AccountCard />
       <PasswordCard />
       <DisplayCard />
+      <DiscordLinkCard />
       <ShareLinks />
     </div>
   );

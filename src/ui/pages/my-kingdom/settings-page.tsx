@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useSelector } from '@xstate/react';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import type { Group, KingdomSettings, SettingsBody } from '../../../api/kingdom';
@@ -17,6 +18,8 @@ import { Field } from '../../components/field';
 import { formErrors } from '../../lib/form-errors';
 import { useServerText } from '../../lib/server-text';
 import { useSingleFlight } from '../../lib/use-single-flight';
+import { useChild } from '../../app-context';
+import { DiscordSettingsCard } from './discord-settings';
 
 interface Draft {
   kingdomName: string;
@@ -289,6 +292,7 @@ function GroupsCard() {
 export default function KingdomSettingsPage({ titleId }: { titleId: string }) {
   const kingdom = useApi(createKingdomApi);
   const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), staleTime: 0 });
+  const isAdmin = useSelector(useChild('auth'), (s) => s.context.user?.rank === 'admin');
   return (
     <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">
@@ -297,6 +301,7 @@ export default function KingdomSettingsPage({ titleId }: { titleId: string }) {
       {settings.isError && <QueryError error={settings.error} />}
       {settings.data && <SettingsForm settings={settings.data} />}
       <GroupsCard />
+      {isAdmin && <DiscordSettingsCard />}
     </div>
   );
 }

@@ -1,0 +1,44 @@
+import type { KyInstance } from 'ky';
+import * as z from 'zod/mini';
+import { discordLinkAnswer, discordLinkState, discordSettingsAnswer, discordTestAnswer, type DiscordSettings, type discordSettingsBody } from '../protocol/discord';
+import { answer } from './rest';
+
+/** The Discord bridge: the kingdom's settings (admin) and the signed-in account's link. */
+export type { DiscordSettings };
+export type DiscordSettingsInput = z.input<typeof discordSettingsBody>;
+export type DiscordTestResult = z.infer<typeof discordTestAnswer>;
+
+const okAnswer = z.object({ result: z.literal(true) });
+
+export interface DiscordApi {
+  settings(): Promise<DiscordSettings | null>;
+  saveSettings(body: DiscordSettingsInput): Promise<DiscordSettings | null>;
+  test(): Promise<DiscordTestResult>;
+  link(): Promise<{ discordUserId: string | null; linkedAt: number | null }>;
+  redeem(code: string): Promise<string>;
+  unlink(): Promise<void>;
+}
+
+export function createDiscordApi(client: KyInstance): DiscordApi {
+  return {
+    async settings() {
+      return (await answer(await client.get('discord/settings'), discordSettingsAnswer)).settings;
+    },
+    async saveSettings(body) {
+      return (await answer(await client.put('discord/settings', { json: body }), discordSettingsAnswer)).settings;
+    },
+    async test() {
+      return answer(await client.post('discord/test', { timeout: 30_000 }), discordTestAnswer);
+    },
+    async link() {
+      const { discordUserId, linkedAt } = await answer(await client.get('discord/link'), discordLinkState);
+      return { discordUserId, linkedAt };
+    },
+    async redeem(code) {
+      return (await answer(await client.post('discord/link', { json: { code } }), discordLinkAnswer)).discordUserId;
+    },
+    async unlink() {
+      await answer(await client.delete('discord/link'), okAnswer);
+    },
+  };
+}

@@ -1,0 +1,58 @@
+import crypto from 'node:crypto';
+import { expect, test } from '@playwright/test';
+import { ADMIN, BASE_URL, acceptCookies, newAccount, register, signIn } from './support';
+
+test.use({ timezoneId: 'UTC', locale: 'en-US' });
+
+/** The test plays Discord: its own Ed25519 key, whose public half the admin pastes in the settings. */
+const keys = crypto.generateKeyPairSync('ed25519');
+const publicKey = keys.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
+
+/** What Discord posts when someone types a command, signed as Discord signs it. */
+async function slashCommand(name: string, discordUserId: string): Promise<string> {
+  const raw = JSON.stringify({ id: String(Date.now()) + String(Math.floor(Math.random() * 1e6)), type: 2, application_id: '123456789012345678', token: 't', version: 1, locale: 'en-US', data: { id: '1', name, type: 1 }, member: { user: { id: discordUserId, username: 'x' } } });
+  const timestamp = String(Math.floor(Date.now() / 1000));
+  const signature = crypto.sign(null, Buffer.from(timestamp + raw), keys.privateKey).toString('hex');
+  const response = await fetch(`${BASE_URL}/discord/interactions`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-signature-ed25519': signature, 'x-signature-timestamp': timestamp }, body: raw });
+  expect(response.status).toBe(200);
+  return ((await response.json()) as { data: { content: string } }).data.content;
+}
+
+test('an admin sets Discord up in Kingdom Settings; a player links their Discord account from /link and unlinks it', async ({ browser }) => {
+  const adminPage = await (await browser.newContext()).newPage();
+  await acceptCookies(adminPage);
+  await signIn(adminPage, ADMIN);
+  await adminPage.goto('/my-kingdom/settings');
+  const form = adminPage.getByRole('form', { name: 'Discord' });
+  await form.getByLabel('Application ID').fill('123456789012345678');
+  await form.getByLabel('Public key').fill(publicKey);
+  await form.getByLabel('Server (guild) ID').fill('223456789012345678');
+  await form.getByLabel('Bot token').fill('MTIzNDU2Nzg5MDEyMzQ1Njc4.Gabcde.e2e-token');
+  await form.getByLabel('Announcement language').selectOption('fr');
+  await form.getByRole('button', { name: 'Save Discord settings' }).click();
+  await expect(form.getByText('Discord settings saved.')).toBeVisible();
+  await expect(form.getByLabel('Bot token')).toHaveValue('');
+  await expect(form.getByText('A token is saved. Leave this empty to keep it.')).toBeVisible();
+  await form.getByRole('button', { name: 'Send a test message' }).click();
+  await expect(form.getByRole('list', { name: 'Test message results' })).toContainText('No webhook is set');
+
+  // the player types /link in Discord and opens the link, signed in
+  const player = await register(newAccount('discord'));
+  const page = await (await browser.newContext()).newPage();
+  await acceptCookies(page);
+  await signIn(page, player);
+  const discordUserId = `5${String(Date.now()).padStart(17, '0')}`;
+  const answer = await slashCommand('link', discordUserId);
+  const url = /https?:\/\/\S+\/my-account\/account-settings\?discord=[\w-]+/.exec(answer)?.[0] ?? '';
+  expect(url).not.toBe('');
+  await page.goto(url.replace(/^https?:\/\/[^/]+/, ''));
+  await page.getByRole('button', { name: 'Link Discord' }).click();
+  await expect(page.getByText('Your Discord account is linked.')).toBeVisible();
+  await expect(page.getByText(`Linked to the Discord user ${discordUserId}`)).toBeVisible();
+  expect(new URL(page.url()).search).toBe('');
+  expect(await slashCommand('points', discordUserId)).toContain('Your points: 0');
+
+  await page.getByRole('button', { name: 'Unlink' }).click();
+  await expect(page.getByText('Your account is not linked to Discord.')).toBeVisible();
+  expect(await slashCommand('points', discordUserId)).toBe('Link your Kingdom account first: type /link.');
+});
