@@ -8,7 +8,7 @@ export abstract class DomainError extends Error {
   abstract readonly kind: DomainErrorKind;
 }
 
-export type DomainErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'too-many' | 'unavailable';
+export type DomainErrorKind = 'invalid' | 'unauthenticated' | 'forbidden' | 'not-found' | 'conflict' | 'too-many' | 'unavailable' | 'upstream';
 
 /** The request itself is wrong (a field, a filter, a file): nothing was done. */
 export class Invalid extends DomainError {
@@ -45,6 +45,11 @@ export class Unavailable extends DomainError {
   readonly kind = 'unavailable';
 }
 
+/** An outside service (Discord) refused or failed what this request asked of it; the text says what to fix. */
+export class Upstream extends DomainError {
+  readonly kind = 'upstream';
+}
+
 /** The same kind of refusal with another text (a bulk row's line in front of the ledger's reason). */
 export function restated(error: DomainError, message: string): DomainError {
   const Kind = error.constructor as new (message: string) => DomainError;
@@ -59,6 +64,7 @@ const KINDS: Record<DomainErrorKind, new (message: string) => DomainError> = {
   conflict: Conflict,
   'too-many': TooMany,
   unavailable: Unavailable,
+  upstream: Upstream,
 };
 
 /** The domain error of a kind, with its text: one thrown in a worker thread, rebuilt on the main thread. */

@@ -8,11 +8,15 @@ import { VERSION } from '../admin/dashboard';
 import { BackupError, writeBackup } from '../backup/backup';
 import { RestoreRefused, restoreBackup } from '../backup/restore';
 import { findUserByEmail, setUserRank } from '../users/users';
+import { COMMAND_DEFINITIONS, installCommands } from '../discord/commands';
+import { readDiscordConfig } from '../discord/settings';
+import { DISCORD_ERRORS } from '../../src/protocol/discord';
 
 export const USAGE = `Usage: npm run admin -- rank EMAIL RANK
        npm run admin -- group add|remove EMAIL GROUP
        npm run admin -- backup FILE
        npm run admin -- restore FILE
+       npm run admin -- discord register
 
 Commands:
   rank EMAIL RANK           set the rank of the account with this email (RANK: ${RANKS.join(', ')})
@@ -21,6 +25,7 @@ Commands:
   backup FILE               write a backup (the database and the uploaded images) to FILE, a zip; the server may be running
   restore FILE              replace the database and images with a backup's, after checking it; the server must be stopped
                             (the replaced ones are kept beside, as kingdom.db.replaced-TIME and uploads.replaced-TIME)
+  discord register          install the slash commands in the Discord server set in Kingdom Settings (DISCORD_API_URL: where Discord is)
 
 The database is DATA_DIR/kingdom.db (DATA_DIR defaults to ./data); the server may be running, except for restore.`;
 
@@ -29,6 +34,7 @@ export type AdminCommand =
   | { kind: 'group'; action: 'add' | 'remove'; email: string; group: string }
   | { kind: 'backup'; file: string; scheduled: boolean }
   | { kind: 'restore'; file: string }
+  | { kind: 'discord-register' }
   | { kind: 'help' };
 
 export class UsageError extends Error {}
@@ -48,6 +54,10 @@ export function parseAdminArgs(argv: readonly string[]): AdminCommand {
   if (command === 'restore') {
     if (rest.length !== 1 || rest[0].trim() === '') throw new UsageError('The restore command takes the backup file to restore: npm run admin -- restore FILE');
     return { kind: 'restore', file: rest[0] };
+  }
+  if (command === 'discord') {
+    if (rest.length !== 1 || rest[0] !== 'register') throw new UsageError('The discord command is "discord register": it installs the slash commands in the Discord server.');
+    return { kind: 'discord-register' };
   }
   if (command !== 'rank') throw new UsageError(`Unknown command "${command}".`);
   if (rest.length !== 2) throw new UsageError('The rank command takes an email and a rank.');
@@ -88,6 +98,20 @@ export async function runAdminCli(argv: readonly string[], dataDir: string, io: 
   if (command.kind === 'backup' || command.kind === 'restore') return runBackupCommand(command, dataDir, io, databaseUrl);
   const db = await openDatabase(dataDir, databaseUrl);
   try {
+    if (command.kind === 'discord-register') {
+      const config = await readDiscordConfig(db);
+      if (!config) {
+        io.err(DISCORD_ERRORS.notConfigured);
+        return 1;
+      }
+      const refused = await installCommands(config, loadConfig().discordApiUrl);
+      if (refused) {
+        io.err(refused);
+        return 1;
+      }
+      io.out(`Installed in the Discord server ${config.guildId}: ${COMMAND_DEFINITIONS.map((c) => `/${c.name}`).join(' ')}`);
+      return 0;
+    }
     const user = await findUserByEmail(db, command.email);
     if (!user) {
       io.err(`No account has the email ${command.email} (database: ${databaseUrl ? 'DATABASE_URL' : dataDir}).`);

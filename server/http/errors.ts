@@ -31,6 +31,7 @@ export const STATUS_OF: Record<DomainErrorKind, number> = {
   conflict: 409,
   'too-many': 429,
   unavailable: 503,
+  upstream: 502,
 };
 
 /**

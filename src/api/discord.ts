@@ -1,6 +1,6 @@
 import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
-import { discordLinkAnswer, discordLinkState, discordSettingsAnswer, discordTestAnswer, type DiscordSettings, type discordSettingsBody } from '../protocol/discord';
+import { discordCommandsAnswer, discordLinkAnswer, discordLinkState, discordSettingsAnswer, discordTestAnswer, type DiscordSettings, type discordSettingsBody } from '../protocol/discord';
 import { answer } from './rest';
 
 /** The Discord bridge: the kingdom's settings (admin) and the signed-in account's link. */
@@ -14,6 +14,8 @@ export interface DiscordApi {
   settings(): Promise<DiscordSettings | null>;
   saveSettings(body: DiscordSettingsInput): Promise<DiscordSettings | null>;
   test(): Promise<DiscordTestResult>;
+  /** Installs the slash commands in the guild; the names installed. */
+  installCommands(): Promise<string[]>;
   link(): Promise<{ discordUserId: string | null; linkedAt: number | null }>;
   redeem(code: string): Promise<string>;
   unlink(): Promise<void>;
@@ -29,6 +31,9 @@ export function createDiscordApi(client: KyInstance): DiscordApi {
     },
     async test() {
       return answer(await client.post('discord/test', { timeout: 30_000 }), discordTestAnswer);
+    },
+    async installCommands() {
+      return (await answer(await client.post('discord/commands', { timeout: 30_000 }), discordCommandsAnswer)).installed;
     },
     async link() {
       const { discordUserId, linkedAt } = await answer(await client.get('discord/link'), discordLinkState);

@@ -70,3 +70,6 @@ export const discordLinkAnswer = z.object({ result: z.literal(true), discordUser
 export const discordLinkState = z.object({ result: z.literal(true), discordUserId: z.nullable(z.string()), linkedAt: z.nullable(z.number()) });
 
 export const discordTestAnswer = z.object({ result: z.literal(true), sent: z.array(z.string()), errors: z.array(z.object({ kind: z.string(), text: z.string() })) });
+
+/** POST discord/commands: the commands installed in the guild. */
+export const discordCommandsAnswer = z.object({ result: z.literal(true), installed: z.array(z.string()) });

@@ -25,6 +25,7 @@ describe('parseAdminArgs', () => {
   it.each([
     [[], /Missing command/],
     [['promote', 'a@b.c', 'admin'], /Unknown command "promote"/],
+    [['discord', 'install'], /discord register/],
     [['rank', 'a@b.c'], /an email and a rank/],
     [['rank', 'a@b.c', 'admin', 'extra'], /an email and a rank/],
     [['rank', 'a@b.c', 'king'], /"king" is not a rank/],

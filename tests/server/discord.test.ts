@@ -3,6 +3,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCORD_ERRORS } from '../../src/protocol/discord';
+import { runAdminCli } from '../../server/cli/admin';
 import { DISCORD_TEXTS } from '../../server/discord/texts';
 import { call, signedIn, startTestServer } from './helpers';
 
@@ -16,12 +17,14 @@ class StandInDiscord {
   readonly publicKey = this.keys.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
   readonly received: { url: string; body: Record<string, unknown> }[] = [];
   readonly answers = new Map<string, { status: number; body?: unknown }>();
+  readonly authorizations: (string | undefined)[] = [];
   private readonly server = http.createServer((request, response) => {
     let text = '';
     request.on('data', (chunk: Buffer) => (text += chunk.toString()));
     request.on('end', () => {
       const url = (request.url ?? '').replace(/\?.*$/, '');
       this.received.push({ url, body: JSON.parse(text || '{}') as Record<string, unknown> });
+      this.authorizations.push(request.headers.authorization);
       const answer = this.answers.get(url) ?? { status: 200, body: { id: '1' } };
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
     });
@@ -123,6 +126,40 @@ describe('Discord settings', () => {
     ]);
     const posted = discord.received.find((r) => r.url === new URL(discord.webhook('auctions')).pathname);
     expect(posted?.body).toEqual({ content: 'Kingdom is connected: auctions announcements will appear in this channel.', allowed_mentions: { parse: [] } });
+  });
+});
+
+describe('installing the commands', () => {
+  it('puts every command in the guild with the bot token, and says what to fix when Discord refuses', async () => {
+    const path = '/api/v10/applications/123456789012345678/guilds/223456789012345678/commands';
+    const installed = await call(server, 'POST', '/discord/commands', { token: admin.token });
+    expect([installed.status, installed.body]).toEqual([200, { result: true, installed: ['link', 'me', 'stats', 'top', 'kvk', 'points', 'auctions'] }]);
+    const put = discord.received.filter((r) => r.url === path).at(-1);
+    expect(discord.authorizations.at(-1)).toBe(`Bot ${BOT_TOKEN}`);
+    expect((put?.body as unknown as { name: string }[]).map((c) => c.name)).toEqual(['link', 'me', 'stats', 'top', 'kvk', 'points', 'auctions']);
+
+    discord.answers.set(path, { status: 401, body: { message: '401: Unauthorized', code: 0 } });
+    const refused = await call(server, 'POST', '/discord/commands', { token: admin.token });
+    expect([refused.status, refused.body.error]).toEqual([502, expect.stringContaining('Discord refused the bot token (401)')]);
+    expect(refused.text).not.toContain(BOT_TOKEN);
+    expect((await call(server, 'POST', '/discord/commands', { token: council.token })).status).toBe(403);
+
+    // npm run admin -- discord register: the same, from the command line
+    discord.answers.delete(path);
+    const lines: string[] = [];
+    const io = { out: (line: string) => lines.push(line), err: (line: string) => lines.push(line) };
+    const before = process.env.DISCORD_API_URL;
+    process.env.DISCORD_API_URL = `${discord.origin}/api/v10`;
+    try {
+      expect(await runAdminCli(['discord', 'register'], server.config.dataDir, io, server.config.databaseUrl)).toBe(0);
+      discord.answers.set(path, { status: 404, body: { message: 'Unknown Guild' } });
+      expect(await runAdminCli(['discord', 'register'], server.config.dataDir, io, server.config.databaseUrl)).toBe(1);
+    } finally {
+      if (before === undefined) delete process.env.DISCORD_API_URL;
+      else process.env.DISCORD_API_URL = before;
+      discord.answers.delete(path);
+    }
+    expect(lines).toEqual(['Installed in the Discord server 223456789012345678: /link /me /stats /top /kvk /points /auctions', expect.stringContaining('(404)')]);
   });
 });
 

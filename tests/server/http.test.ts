@@ -197,6 +197,7 @@ describe('OpenAPI, docs and CORS', () => {
         '/discord/settings',
         '/discord/link',
         '/discord/test',
+        '/discord/commands',
         '/discord/interactions',
       ].sort(),
     );

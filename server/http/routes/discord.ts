@@ -1,15 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { APIInteraction } from 'discord-api-types/v10';
-import { DISCORD_ERRORS, discordLinkAnswer, discordLinkBody, discordLinkState, discordSettingsAnswer, discordSettingsBody, discordTestAnswer, DISCORD_MAX_SKEW_S } from '../../../src/protocol/discord';
+import { DISCORD_ERRORS, discordLinkAnswer, discordLinkBody, discordLinkState, discordSettingsAnswer, discordSettingsBody, discordTestAnswer, discordCommandsAnswer, DISCORD_MAX_SKEW_S } from '../../../src/protocol/discord';
 import type { AppContext } from '../../context';
+import { COMMAND_DEFINITIONS, installCommands } from '../../discord/commands';
 import { answerInteraction } from '../../discord/interactions';
 import { discordLinkOf, redeemLinkCode, unlinkDiscord } from '../../discord/links';
 import { publicSettings, readDiscordConfig, saveDiscordSettings } from '../../discord/settings';
 import { verifyInteraction } from '../../discord/verify';
 import { sendTestMessages } from '../../discord/webhooks';
 import { writeTransaction } from '../../db/write';
-import { Conflict, Unauthenticated, Unavailable } from '../../errors';
+import { Conflict, Unauthenticated, Unavailable, Upstream } from '../../errors';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { resultErrors, resultTrue } from '../schemas';
@@ -76,6 +77,27 @@ export function discordRoutes(ctx: AppContext) {
         const config = await readDiscordConfig(ctx.db);
         if (!config) throw new Conflict(DISCORD_ERRORS.notConfigured);
         return { result: true as const, ...(await sendTestMessages(config)) };
+      },
+    );
+
+    app.post(
+      '/discord/commands',
+      {
+        preValidation: requireRank(ctx, 'admin'),
+        config: { rateLimit: { max: 6, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => `discord-commands:${request.auth?.user.id ?? request.ip}` } },
+        schema: {
+          summary: "Install Kingdom's slash commands in the guild (/link, /me, /stats, /top, /kvk, /points, /auctions) with the saved bot token; Discord's refusal is a 502 with what to fix.",
+          tags: ['discord'],
+          security: BEARER,
+          response: { 200: discordCommandsAnswer, ...resultErrors(401, 403, 409, 429, 502) },
+        },
+      },
+      async () => {
+        const config = await readDiscordConfig(ctx.db);
+        if (!config) throw new Conflict(DISCORD_ERRORS.notConfigured);
+        const refused = await installCommands(config, ctx.config.discordApiUrl);
+        if (refused) throw new Upstream(refused);
+        return { result: true as const, installed: COMMAND_DEFINITIONS.map((c) => c.name) };
       },
     );
 

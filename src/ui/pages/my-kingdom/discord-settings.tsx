@@ -66,6 +66,7 @@ function DiscordForm({ saved }: { saved: DiscordSettings | null }) {
     },
   });
   const test = useMutation({ mutationFn: () => discord.test() });
+  const install = useMutation({ mutationFn: () => discord.installCommands() });
   const set = (key: keyof Form) => (e: { target: { value: string } }) => setForm({ ...form, [key]: e.target.value });
   const submit = (e: FormEvent) => {
     e.preventDefault();
@@ -84,7 +85,7 @@ function DiscordForm({ saved }: { saved: DiscordSettings | null }) {
           <FormattedMessage id="discord.settings.saved" />
         </Alert>
       )}
-      <QueryError error={save.error ?? test.error} />
+      <QueryError error={save.error ?? test.error ?? install.error} />
       <div className="grid gap-4 sm:grid-cols-2">
         {text.map(([key, labelId]) => (
           <Field key={key} id={`discord-${key}`} labelId={labelId}>
@@ -120,10 +121,18 @@ function DiscordForm({ saved }: { saved: DiscordSettings | null }) {
         <Button type="submit" disabled={save.isPending}>
           <FormattedMessage id="discord.settings.save" />
         </Button>
+        <Button type="button" variant="outline" disabled={!saved || install.isPending} onClick={() => install.mutate()}>
+          <FormattedMessage id="discord.settings.install" />
+        </Button>
         <Button type="button" variant="outline" disabled={!saved || test.isPending} onClick={() => test.mutate()}>
           <FormattedMessage id="discord.settings.test" />
         </Button>
       </div>
+      {install.data && (
+        <Alert variant="success">
+          <FormattedMessage id="discord.settings.installed" values={{ commands: install.data.map((c) => `/${c}`).join(' ') }} />
+        </Alert>
+      )}
       {test.data && (
         <ul className="grid gap-1 text-sm" aria-label={intl.formatMessage({ id: 'discord.settings.testResults' })}>
           {test.data.sent.length + test.data.errors.length === 0 && (
