@@ -87,7 +87,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const now = deps.now ?? Date.now;
   const app = createFastify(config, tls, now);
   const hub = new Hub(config.socketLimits);
-  // PostgreSQL: other processes may serve the same kingdom (DESIGN.md, "Beyond one process")
+  // PostgreSQL: other processes may serve the same kingdom
   const clustered = config.databaseUrl !== null;
   // the engine logs its schedule's and bids' failures at error level: each is reported too
   const auction = new AuctionEngine({ db, hub, now, log: reportingLogger(app.log, reporter, 'auction'), clustered });

@@ -198,7 +198,7 @@ function backupConfig(env: NodeJS.ProcessEnv): BackupConfig | null {
   return { dir: path.resolve(dir), everyHours, keep: keep === null ? DEFAULT_BACKUP_KEEP : count(env, 'BACKUP_KEEP', DEFAULT_BACKUP_KEEP) };
 }
 
-/** Reads the configuration from the environment (see DESIGN.md, "The server"). */
+/** Reads the configuration from the environment. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const tlsCert = text(env, 'TLS_CERT');
   const tlsKey = text(env, 'TLS_KEY');

@@ -4,7 +4,7 @@ import { ConfigError } from './config';
 import type { FailedFrame } from './sockets/protocol-log';
 
 /**
- * Errors surfaced (issue 11, point 9): with SENTRY_DSN set, the server reports to Sentry what it
+ * Errors surfaced: with SENTRY_DSN set, the server reports to Sentry what it
  * logs as its own failure — an unexpected error the error mapper turns into a 500, a socket frame
  * whose handler failed, a frame that failed the protocol (as often as the protocol log writes a
  * line), and every error-level line of the auction engine (its schedule and bid jobs). Without a

@@ -10,7 +10,7 @@ import type { UserRow } from '../db/schema';
 import { writeTransaction } from '../db/write';
 
 /**
- * Accounts as an admin runs them (issue 14, point 1): listed and searched, disabled and enabled,
+ * Accounts as an admin runs them: listed and searched, disabled and enabled,
  * their sessions revoked. Nothing is deleted: the ledger keeps its history. Each change and its
  * audit entry land in one write transaction; the revoked sessions' sockets are closed right after
  * the commit (the socket servers listen for revocations: server/auth/sessions.ts).

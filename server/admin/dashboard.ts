@@ -54,7 +54,7 @@ export async function readBackupStatus(ctx: AppContext, now: number): Promise<Da
 }
 
 /**
- * The admin dashboard's health at a glance (issue 14, point 3). Every figure is one indexed count
+ * The admin dashboard's health at a glance. Every figure is one indexed count
  * or a read of memory, so the page can be reloaded freely.
  */
 export async function readDashboard(ctx: AppContext, version = VERSION): Promise<Dashboard> {

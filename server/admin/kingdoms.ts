@@ -7,7 +7,7 @@ import type { Queryable } from '../db/write';
 import { writeTransaction } from '../db/write';
 
 /**
- * The kingdoms the site knows (issue 14, point 2): ours and the others met in KvK, by number, with
+ * The kingdoms the site knows: ours and the others met in KvK, by number, with
  * a name and a camp. KvK seasons read them, and the scans' kingdom column shows a known kingdom's
  * name beside its number. Ours is the one whose number the kingdom settings name.
  */

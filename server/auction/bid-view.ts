@@ -5,7 +5,7 @@ import type { Queryable } from '../db/write';
 import { readEligibility } from './wire';
 
 /**
- * The rules of one bid, and the engine's read-only picture of what they read (issue 10).
+ * The rules of one bid, and the engine's read-only picture of what they read.
  *
  * `judgeBid` is the only place a bid's verdict is decided. The write transaction calls it with the
  * rows it read (every fact known); the cheap refusal path calls it with `BidView`'s picture, where

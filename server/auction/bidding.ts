@@ -44,7 +44,7 @@ function answerOf(outcome: Exclude<BidOutcome, { kind: 'accepted' }>, requestId:
 }
 
 /**
- * Bids (DESIGN.md, "Auction rules"; issue 10: arrival stamp, cheap refusals). The only module that
+ * Bids (an arrival stamp, cheap refusals first). The only module that
  * writes bids and moves reserved points between bidders; `judgeBid` (bid-view.ts) decides every
  * verdict, in the transaction and on the early path alike.
  */

@@ -47,7 +47,7 @@ export interface EngineDeps {
 }
 
 /**
- * The live auction (DESIGN.md, "Auction rules"): one serial queue that every change runs through,
+ * The live auction: one serial queue that every change runs through,
  * and the parts that run in it, one concern each:
  *
  * - `bids` (bidding.ts): CREATE_BID, stamped on arrival, refused early by `judgeBid` on the

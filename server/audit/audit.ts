@@ -4,7 +4,7 @@ import type { Queryable } from '../db/write';
 import type { AuditAction } from '../../src/protocol/admin';
 
 /**
- * The audit log's one writer (DESIGN.md, "Administration"): every leadership action is recorded
+ * The audit log's one writer: every leadership action is recorded
  * with who, what and when, in the same transaction as the change it describes where there is one,
  * so an action and its entry land together or not at all. The table is append-only (a trigger).
  *

@@ -86,7 +86,7 @@ const HASH_CHILD = fileURLToPath(new URL('./hash-child.mjs', import.meta.url));
 const HASH_NICE = 10;
 
 /**
- * argon2 in a child process (hash-child.mjs) at nice HASH_NICE (issue 10, attack f: on a busy 2-core
+ * argon2 in a child process (hash-child.mjs) at nice HASH_NICE (on a busy 2-core
  * machine the 60 hashes an address may ask for an hour, 200 ms of one core each, were what still
  * slowed every other player; at a low priority they wait for idle CPU instead). Started at the
  * first hash; if it dies, its jobs fail (the caller answers 500 as for any failed hash) and the

@@ -22,7 +22,7 @@ import type { Db } from '../db/open';
 import { Conflict, Invalid, NotFound, TooMany } from '../errors';
 import { listBotRows, touchBot, type BotRow } from './registry';
 
-/** Budgets of the bot sockets (issue 14): every cost is bounded. */
+/** Budgets of the bot sockets: every cost is bounded. */
 export interface BotLimits {
   /** Log lines a bot may send a second (a bucket of `lineBurst`); more are dropped with one warning a second. */
   linesPerSecond: number;

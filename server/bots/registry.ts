@@ -8,7 +8,7 @@ import { Conflict, NotFound } from '../errors';
 import type { Selectable } from 'kysely';
 
 /**
- * The bots an admin registered (DESIGN.md, "Bots"). A token is `kbot_` and 32 random bytes
+ * The bots an admin registered. A token is `kbot_` and 32 random bytes
  * (base64url); only its SHA-256 is stored, so the database never holds a usable token. The token is
  * high-entropy, so a fast hash is enough (no argon2), and a lookup is one indexed equality.
  */

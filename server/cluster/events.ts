@@ -5,9 +5,8 @@ import type { Bid } from '../../src/protocol/socket';
 import { runAtCommit, type Queryable } from '../db/write';
 
 /**
- * What one server process tells the others that serve the same kingdom (DESIGN.md, "Beyond one
- * process"). Each event is small: it names rows by id, and each other process reads the rows after
- * and announces them to its own sockets (server/cluster/relay.ts). With SQLite there is one process
+ * What one server process tells the others that serve the same kingdom. Each event is small: it
+ * names rows by id, and each other process reads the rows after and announces them to its own sockets (server/cluster/relay.ts). With SQLite there is one process
  * and nothing is sent.
  */
 /** An account's balance and reserved points as a commit left them: [userId, balance, reserved]. */

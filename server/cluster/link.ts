@@ -31,7 +31,7 @@ export interface LinkDeps {
 }
 
 /**
- * One dedicated connection per process to PostgreSQL (DESIGN.md, "Beyond one process"): it
+ * One dedicated connection per process to PostgreSQL: it
  * LISTENs to the kingdom's channel, and it holds the scheduler leader's advisory lock. A session
  * lock lives as long as its connection: when the leader dies (even by SIGKILL) PostgreSQL ends its
  * session and frees the lock, and the next process that tries (each tries every second) becomes

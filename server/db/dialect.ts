@@ -1,7 +1,7 @@
 import { PostgresAdapter, sql, type QueryExecutor, type RawBuilder } from 'kysely';
 
 /**
- * The two databases the server runs on (DESIGN.md, "Beyond one process"): SQLite by default,
+ * The two databases the server runs on: SQLite by default,
  * PostgreSQL when DATABASE_URL names one. Almost every query is the same on both; the few that
  * differ ask here, and this file is the one place that knows how they differ.
  */

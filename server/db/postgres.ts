@@ -15,7 +15,7 @@ import {
 } from 'kysely';
 
 /**
- * PostgreSQL (DESIGN.md, "Beyond one process"): the same migrations and queries as on SQLite.
+ * PostgreSQL: the same migrations and queries as on SQLite.
  *
  * Three differences are bridged here, so no migration or query has to care:
  *

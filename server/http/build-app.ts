@@ -34,7 +34,7 @@ import { storeRoutes } from './routes/store';
  * method, path and address alone before Fastify sees the request.
  */
 export function createFastify(config: Config, tls: TlsFiles | null, clock: () => number = Date.now): FastifyInstance {
-  // Idle, half-sent and slow connections are closed (issue 10); see HttpLimits.
+  // Idle, half-sent and slow connections are closed; see HttpLimits.
   const limits = config.httpLimits;
   const nodeServer = { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.timeoutCheckMs };
   // connections that time out together are closed a batch per turn of the event loop
@@ -65,7 +65,7 @@ export function createFastify(config: Config, tls: TlsFiles | null, clock: () =>
   return app as unknown as FastifyInstance;
 }
 
-/** REST API (DESIGN.md, wire contract), its OpenAPI, CORS and the built client. */
+/** REST API (the wire contract), its OpenAPI, CORS and the built client. */
 export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promise<void> {
   app.decorateRequest('auth', null);
   app.decorateRequest('bot', null);

@@ -3,7 +3,7 @@ import type { Server, Socket } from 'node:net';
 import type { HttpLimits } from '../config';
 
 /**
- * The HTTP port's caps on open connections (issue 10: 23,000 idle connections used up the process's
+ * The HTTP port's caps on open connections (23,000 idle connections used up the process's
  * file descriptors): in total, and per client address unless a trusted proxy makes every
  * connection come from one address (the proxy then has to cap them). Over the cap of its address a
  * new connection is closed as soon as it is accepted, before it is read. At the total cap, the
@@ -102,7 +102,7 @@ export function capConnections(
 export type Later = (fn: () => void) => void;
 
 /**
- * Closes sockets a batch per turn of the event loop (issue 10, 23,000 idle connections: the four
+ * Closes sockets a batch per turn of the event loop (23,000 idle connections: the four
  * thousand the caps let in all reached their timeout in the same second, and closing them in one
  * go, each with an error built and a 408 written, held the event loop for a quarter of a second,
  * so the bids of that moment waited). Between two batches the I/O that arrived is served.

@@ -6,7 +6,7 @@ import { DomainError, type DomainErrorKind } from '../errors';
 /** Texts of the server's own HTTP errors: on the wire contract, so the client can translate them. */
 export { HTTP_ERRORS };
 
-/** How a route answers, so its errors keep the route's shape (DESIGN.md, wire contract). */
+/** How a route answers, so its errors keep the route's shape (the wire contract). */
 export type AnswerShape = 'status' | 'login' | 'me' | 'result';
 
 export function errorAnswer(shape: AnswerShape, error: string): Record<string, unknown> {

@@ -4,7 +4,7 @@ import type { RegisterRateLimit } from '../config';
 import { errorAnswer } from './errors';
 
 /**
- * Requests refused before Fastify sees them (issue 10, 50 parallel sign-up loops: about 2,000
+ * Requests refused before Fastify sees them (50 parallel sign-up loops: about 2,000
  * refused sign-ups a second, each routed, its body read, parsed and validated, then refused through
  * an error, the error handler, the answer's schema and the security headers' hooks, kept the one
  * server thread so busy that another player's auth/me took 50 ms instead of 8). Here a refusal is

@@ -1,5 +1,5 @@
 /**
- * DKP: the one formula (DESIGN.md, "KvK"). A season's weights say how much DKP one T4 kill, one T5
+ * DKP: the one formula. A season's weights say how much DKP one T4 kill, one T5
  * kill and one dead are worth (kingdoms differ, so they are the season's, never code). The KvK
  * standings and automatic points rules that pay for a season's DKP both call this; the client only
  * shows what the server computed.

@@ -25,7 +25,7 @@ import { writeTransaction, type Queryable } from '../db/write';
 import type { Selectable } from 'kysely';
 
 /**
- * KvK seasons (DESIGN.md, "KvK"): created and edited by an admin, closed by fixing the end scan;
+ * KvK seasons: created and edited by an admin, closed by fixing the end scan;
  * governors marked zeroed or exempt by leadership. Every change records an audit entry in its own
  * write transaction. The standings are computed in ./standings.ts.
  */

@@ -25,7 +25,7 @@ import { dkp } from './dkp';
 import { findSeasonRow, latestScanRef, seasonVersion, runningSeason, toSeason } from './seasons';
 
 /**
- * KvK standings (DESIGN.md, "KvK"): the one place gains, DKP, requirements, progress and status are
+ * KvK standings: the one place gains, DKP, requirements, progress and status are
  * computed. Every governor of the season's start scan, with the requirement of its bracket (by power
  * at the start scan), its gains between the two scans of the period (the whole season, or a named
  * window), DKP by the season's weights, progress (0–100, capped) and a status; governors in the end

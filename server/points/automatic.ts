@@ -29,7 +29,7 @@ import type { PreviewRules, PreviewStore } from '../previews/store';
 import type { PointsService } from './service';
 
 /**
- * Automatic points (DESIGN.md, "Automatic points"): rules that pay kingdom points for a stat's gain
+ * Automatic points: rules that pay kingdom points for a stat's gain
  * between two scans, or for a season's DKP over them. A run is previewed (points per governor and
  * its account; governors without an account apart), then applied as ledger entries of kind
  * `automatic`, one per governor paid, in one write transaction with the run's row, whose unique key

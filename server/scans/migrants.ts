@@ -8,7 +8,7 @@ import type { Queryable } from '../db/write';
 import { findScan, latestScan, scanBefore } from './scans';
 
 /**
- * Migrants (DESIGN.md, "Migrants"): between two scans, who arrived and who left, and for who left
+ * Migrants: between two scans, who arrived and who left, and for who left
  * the likely reason. One diff (`diffScans`) serves the pair the page asks for and every point of the
  * series, so the chart and the lists always agree.
  *

@@ -135,7 +135,7 @@ export interface PreviewInput {
 }
 
 /**
- * Scan import (DESIGN.md, "Governors and scans"): a file is previewed (rows it cannot use, warnings,
+ * Scan import: a file is previewed (rows it cannot use, warnings,
  * new, renamed and moved governors against the scan before it), then applied in one transaction.
  * Previews are kept in the database (PreviewStore) by token, for the account that made them, for
  * 30 minutes and one apply, so the apply may reach any process.

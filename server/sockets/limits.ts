@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { FRAME_BURST, FRAME_RATE_PER_S } from '../../src/protocol/socket';
 
 /**
- * Every limit of the two sockets (issue 10), in one place. Each socket server (auction, user)
+ * Every limit of the two sockets, in one place. Each socket server (auction, user)
  * keeps its own counts: "per account" and "per address" below are per socket.
  *
  * What a client over a limit gets, with the close codes of src/protocol/socket.ts:
@@ -60,7 +60,7 @@ export interface SocketLimits {
    * was longer ago) a frame leaves at the end of its event-loop turn. A write costs a system call
    * whatever it carries (about 10 µs on a loopback socket here: 10 ms for 1,000 sockets), so under
    * load this bounds what fan-out costs per second instead of letting it grow with the bid rate
-   * (issue 15: with 1,000 sockets, 5 ms carried ~650 bids/s, 25 ms ~800-1,000).
+   * (measured with 1,000 sockets, 5 ms carried ~650 bids/s, 25 ms ~800-1,000).
    */
   coalesceMs: number;
   /**

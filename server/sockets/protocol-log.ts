@@ -21,7 +21,7 @@ export interface FailedFrame {
 export const PROTOCOL_LOG_BUDGET: Budget = { perSecond: 1, burst: 20 };
 
 /**
- * Logs frames that fail the protocol (issue 11, point 9), at warn, with their reason, bounded: at
+ * Logs frames that fail the protocol, at warn, with their reason, bounded: at
  * most PROTOCOL_LOG_BUDGET lines, for all connections together; what is left out is counted and
  * the next line written says how many (`suppressed`). Each line written is also handed to `report`
  * (Sentry when SENTRY_DSN is set, server/report.ts), so reports are bounded by the same budget.

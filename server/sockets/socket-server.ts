@@ -316,7 +316,7 @@ export async function startSocketServer(
 
   function handleFrame(peer: Peer, data: RawData, isBinary: boolean): Promise<void> | void {
     const { conn } = peer;
-    // before authentication every frame but AUTHENTICATION is answered UNAUTHENTICATED (DESIGN.md),
+    // before authentication every frame but AUTHENTICATION is answered UNAUTHENTICATED,
     // whatever else is wrong with it
     const refuse = (errorType: ErrorType, failure: Parameters<typeof refuseFrame>[2]) => refuseFrame(peer, conn.auth ? errorType : 'UNAUTHENTICATED', failure);
     if (isBinary) return refuse('WS_ERROR', { reason: 'binary' });

@@ -4,7 +4,7 @@ import { cardOfPath, shareAnswer, shareLink, type ShareLink } from '../protocol/
 import { ApiError } from './client';
 import { answer } from './rest';
 
-/** Stat cards and share links (DESIGN.md, "Stat cards and share links"). */
+/** Stat cards and share links. */
 export type { ShareLink };
 export { cardOfPath };
 

@@ -2,7 +2,7 @@ import * as z from 'zod/mini';
 import { LOCALES } from './locales';
 
 /**
- * Stat cards and share links on the wire (DESIGN.md, "Stat cards and share links"): server-drawn
+ * Stat cards and share links on the wire: server-drawn
  * PNG images of CARD_WIDTH × CARD_HEIGHT, and links that show one card to anyone for
  * SHARE_LINK_DAYS days or until revoked.
  */

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// The back office (issue 5): the kingdom's settings (one row), and the indexes the ledger's filters
+// The back office: the kingdom's settings (one row), and the indexes the ledger's filters
 // and the store history need to stay fast with 100,000 transactions.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

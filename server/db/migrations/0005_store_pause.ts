@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 
-// Closing the store holds every live item's time left (issue 9 #5, issue 10): items.held_ms is
+// Closing the store holds every live item's time left: items.held_ms is
 // that time while the store is closed, null while it runs. No item ends while it is held; when the
 // store opens again its end becomes the opening time plus held_ms.
-// Soft close made visible (issue 9 #26): bids.extensions is how many extensions the item had used
+// Soft close made visible: bids.extensions is how many extensions the item had used
 // right after the bid, so a repeated request gets the very frame the first one did (null: a bid
 // stored before it was kept).
 export async function up(db: Kysely<unknown>): Promise<void> {

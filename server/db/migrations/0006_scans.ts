@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { isPostgres } from '../dialect';
 
-// Governors and scans (issue 12, DESIGN.md "Governors and scans"): one row per scan, one row per
+// Governors and scans: one row per scan, one row per
 // governor per scan with every stat as scanned (null: not scanned, never 0). The stats' columns are
 // integers; SQLite keeps 64-bit whole numbers, enough for any power or kill count.
 export const STAT_COLUMNS = [

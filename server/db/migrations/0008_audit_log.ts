@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { makeAppendOnly } from '../append-only';
 
-// The audit log (DESIGN.md, "Administration"): every leadership action with who, what and when.
+// The audit log: every leadership action with who, what and when.
 // Append-only like the ledger: SQLite refuses an update or a delete.
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

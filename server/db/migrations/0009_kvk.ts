@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// KvK seasons (DESIGN.md, "KvK"). A season's weights, brackets and windows are small JSON values
+// KvK seasons. A season's weights, brackets and windows are small JSON values
 // validated by the protocol's schemas before they are stored; its end scan is null while it runs
 // (the latest scan counts) and fixed when it is closed. Marks are leadership's decisions about one
 // governor in one season: zeroed or exempt, with a reason.

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { makeAppendOnly } from '../append-only';
 
-// Automatic points (DESIGN.md, "Automatic points"). A rule pays points for a stat's gain between two
+// Automatic points. A rule pays points for a stat's gain between two
 // scans (or a season's DKP); a run is one rule over one pair of scans. The unique key on
 // (rule, from, to) is what makes a run apply at most once, ever: the run's row is written in the
 // same transaction as its ledger entries, so two applies at the same moment, or one retried after a

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 
-// Administration (DESIGN.md, "Administration"; issue 14): accounts can be disabled (never deleted:
+// Administration: accounts can be disabled (never deleted:
 // the ledger keeps its history) and show when they were last seen; the kingdoms the site knows
 // (ours and the others met in KvK: number, name, camp) are kept for the seasons and the scans'
 // kingdom column.

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 
-// Scan bots (DESIGN.md, "Bots"): a bot's token is stored only as its SHA-256 (the token is 32 random
+// Scan bots: a bot's token is stored only as its SHA-256 (the token is 32 random
 // bytes, so a fast hash is enough); revoking keeps the row (scans and the audit log name it).
 export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema

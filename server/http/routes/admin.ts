@@ -54,7 +54,7 @@ function numberOf(text: string): number {
 }
 
 /**
- * Site administration (DESIGN.md, "Administration"; issue 14): accounts (rank, disable, enable,
+ * Site administration: accounts (rank, disable, enable,
  * sessions), the kingdoms the site knows, the dashboard and the audit log. Admins only, except
  * reading the kingdoms, which leadership's pages (seasons, the scans' kingdom column) need too.
  */

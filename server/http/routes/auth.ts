@@ -20,7 +20,7 @@ function emailKey(request: FastifyRequest): string {
   return typeof email === 'string' && email.trim() ? `email:${email.trim().toLowerCase()}` : `no-email:${request.ip}`;
 }
 
-/** POST auth/register, POST auth/login, POST auth/me, GET auth/logout (DESIGN.md, wire contract). */
+/** POST auth/register, POST auth/login, POST auth/me, GET auth/logout (the wire contract). */
 export function authRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();

@@ -24,7 +24,7 @@ function ruleInput(body: z.output<typeof ruleBody>): RuleInput {
   return body;
 }
 
-/** Automatic points (DESIGN.md, "Automatic points"): rules, a run's preview and its apply, the runs so far. */
+/** Automatic points: rules, a run's preview and its apply, the runs so far. */
 export function automaticPointsRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();

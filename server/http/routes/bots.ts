@@ -19,7 +19,7 @@ function botIdOf(value: string): number {
 }
 
 
-/** Scan bots (DESIGN.md, "Bots"), admins only: register, rotate, revoke, list, command. */
+/** Scan bots, admins only: register, rotate, revoke, list, command. */
 export function botRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();

@@ -31,7 +31,7 @@ async function send(request: FastifyRequest, reply: FastifyReply, cards: CardSer
 }
 
 /**
- * Stat cards and share links (DESIGN.md, "Stat cards and share links"). A card is read by whoever may
+ * Stat cards and share links. A card is read by whoever may
  * read its data (the governor, KvK and store routes' own rank checks), drawn off the event loop by a
  * bounded worker pool (503 with a sentence over it) and answered by content (ETag, 304).
  */

@@ -70,7 +70,7 @@ const csvRow = (s: Standing) => [
   s.suggestedZeroed ? 'yes' : '',
 ];
 
-/** KvK (DESIGN.md, "KvK"): seasons (admin), their standings (council, admin), marks (leadership) and a player's own progress. */
+/** KvK: seasons (admin), their standings (council, admin), marks (leadership) and a player's own progress. */
 export function kvkRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();

@@ -7,7 +7,7 @@ import { requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { resultErrors, resultTrue } from '../schemas';
 
-/** Migrants (DESIGN.md, "Migrants"): who arrived and who left between two scans, and the series over every scan. */
+/** Migrants: who arrived and who left between two scans, and the series over every scan. */
 export function migrantRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();

@@ -91,7 +91,7 @@ async function sendPreview(reply: FastifyReply, preview: ScanPreview, route: str
   return reply.type('application/json; charset=utf-8').send(await stringifyInSlices(answer));
 }
 
-/** Governors and scans (DESIGN.md, "Governors and scans"): import, list and delete scans; the kingdom's summary; governors and their history. */
+/** Governors and scans: import, list and delete scans; the kingdom's summary; governors and their history. */
 export function scanRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
