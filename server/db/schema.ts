@@ -203,6 +203,8 @@ export interface KvkSeasonsTable {
   weights: string;
   brackets: string;
   windows: ColumnType<string, string | undefined, string>;
+  /** When the season was published (every signed-in player may read its standings); null: leadership only. */
+  published_at: ColumnType<number | null, number | null | undefined, number | null>;
   created_at: number;
   updated_at: number;
   updated_by: number | null;

@@ -1,4 +1,5 @@
-import { Conflict, Invalid, NotFound } from '../errors';
+import { Conflict, Forbidden, Invalid, NotFound } from '../errors';
+import { rankAllows } from '../auth/access';
 import { actorOf, emit } from '../events/events';
 import { sql } from 'kysely';
 import {
@@ -44,6 +45,16 @@ export interface SeasonInput {
   weights: Weights;
   brackets: Bracket[];
   windows?: KvkWindow[];
+  /** Absent: unchanged on an edit, not published on a new season. */
+  published?: boolean;
+}
+
+/** Who reads the seasons: leadership reads every season with its marks' reasons; another rank only published seasons, without them. */
+export const readsAll = (rank: string) => rankAllows(rank, 'council+admin');
+
+/** A reader who is not leadership may read a season's standings only while it is published (403 otherwise). */
+export function checkMayRead(row: SeasonRow, rank: string): void {
+  if (!readsAll(rank) && row.published_at === null) throw new Forbidden(KVK_ERRORS.notPublished);
 }
 
 /** An edit or a mark's change bumps this, so cached standings of the season are computed anew (two edits may share a millisecond); kept per database, as several may be open in one process (tests). */
@@ -100,6 +111,7 @@ export async function toSeason(db: Queryable, row: SeasonRow, latest?: ScanRef |
     brackets: stored(z.array(bracketSchema), row.brackets),
     windows: stored(z.array(kvkWindow), row.windows),
     marks: Number(marks),
+    published: row.published_at !== null,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -111,10 +123,11 @@ export async function findSeasonRow(db: Queryable, id: number): Promise<SeasonRo
   return row;
 }
 
-/** Every season, the latest start first (running ones before closed ones of the same start). */
-export async function listSeasons(db: Db): Promise<Season[]> {
+/** Every season the rank may read (see readsAll), the latest start first (running ones before closed ones of the same start). */
+export async function listSeasons(db: Db, rank: string): Promise<Season[]> {
   const rows = await db
     .selectFrom('kvk_seasons as k')
+    .$if(!readsAll(rank), (q) => q.where('k.published_at', 'is not', null))
     .innerJoin('scans as s', 's.id', 'k.start_scan_id')
     .selectAll('k')
     .orderBy(sql`k.end_scan_id is null`, 'desc')
@@ -174,7 +187,7 @@ export async function createSeason(db: Db, input: SeasonInput, actor: Actor, now
     if (Number(count) >= KVK_MAX_SEASONS) throw new Conflict(KVK_ERRORS.tooManySeasons);
     const row = await trx
       .insertInto('kvk_seasons')
-      .values({ ...columns(input), created_at: now, updated_at: now, updated_by: actor.id })
+      .values({ ...columns(input), published_at: input.published ? now : null, created_at: now, updated_at: now, updated_by: actor.id })
       .returningAll()
       .executeTakeFirstOrThrow();
     await recordAudit(trx, { actor, action: 'season.create', target: input.name, detail: { season: row.id, startScanId: input.startScanId, endScanId: input.endScanId ?? null } }, now);
@@ -190,17 +203,20 @@ export async function updateSeason(db: Db, id: number, input: SeasonInput, actor
     await checkScans(trx, input);
     const after = columns(input);
     // every column the input writes, compared (columns() is the one list of them)
-    const changed = (Object.keys(after) as (keyof typeof after)[]).filter((k) => before[k] !== after[k]);
+    const changed: string[] = (Object.keys(after) as (keyof typeof after)[]).filter((k) => before[k] !== after[k]);
+    // published: kept when the body leaves it out; a season published again keeps its first time
+    const publishedAt = input.published === undefined ? before.published_at : input.published ? (before.published_at ?? now) : null;
+    if ((publishedAt === null) !== (before.published_at === null)) changed.push('published');
     // a save with nothing changed writes nothing and leaves no empty entry in the audit log
     if (changed.length === 0) return toSeason(trx, before);
     const row = await trx
       .updateTable('kvk_seasons')
-      .set({ ...after, updated_at: now, updated_by: actor.id })
+      .set({ ...after, published_at: publishedAt, updated_at: now, updated_by: actor.id })
       .where('id', '=', id)
       .returningAll()
       .executeTakeFirstOrThrow();
     const closed = before.end_scan_id === null && row.end_scan_id !== null;
-    await recordAudit(trx, { actor, action: closed ? 'season.close' : 'season.edit', target: row.name, detail: { season: id, changed, endScanId: row.end_scan_id } }, now);
+    await recordAudit(trx, { actor, action: closed ? 'season.close' : 'season.edit', target: row.name, detail: { season: id, changed, endScanId: row.end_scan_id, published: row.published_at !== null } }, now);
     await emit(trx, 'season.changed', { seasonId: id, change: closed ? 'closed' : 'edited' }, actorOf(actor.id), now);
     return toSeason(trx, row);
   }).finally(() => bump(db, id));

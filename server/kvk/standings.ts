@@ -22,7 +22,7 @@ import {
 } from '../../src/protocol/kvk';
 import type { Db } from '../db/open';
 import { dkp } from './dkp';
-import { findSeasonRow, latestScanRef, seasonVersion, runningSeason, toSeason } from './seasons';
+import { checkMayRead, findSeasonRow, latestScanRef, readsAll, seasonVersion, runningSeason, toSeason } from './seasons';
 
 /**
  * KvK standings: the one place gains, DKP, requirements, progress and status are
@@ -420,9 +420,18 @@ export function filterStandings(list: Standing[], filter: Pick<StandingsFilter, 
   );
 }
 
-/** GET kvk/seasons/:id/standings: a page of the sorted, filtered standings with counts, suggestions, alliance totals and arrivals. */
-export async function seasonStandings(db: Db, seasonId: number, filter: StandingsFilter): Promise<Omit<StandingsAnswer, 'result'>> {
-  const season = await toSeason(db, await findSeasonRow(db, seasonId));
+/** A standing as a player reads a published season: its status, but not leadership's reason nor a suggestion. */
+const forPlayers = (s: Standing): Standing => ({ ...s, reason: null, suggestedZeroed: false });
+
+/**
+ * GET kvk/seasons/:id/standings: a page of the sorted, filtered standings with counts, suggestions, alliance totals and arrivals.
+ * Leadership reads every season; another rank only a published one (403 otherwise), without marks' reasons or suggestions.
+ */
+export async function seasonStandings(db: Db, seasonId: number, filter: StandingsFilter, rank: string): Promise<Omit<StandingsAnswer, 'result'>> {
+  const row = await findSeasonRow(db, seasonId);
+  checkMayRead(row, rank);
+  const leadership = readsAll(rank);
+  const season = await toSeason(db, row);
   const computed = await computeStandings(db, season, filter.window);
   const page = filter.page ?? 1;
   const pageSize = filter.pageSize ?? KVK_PAGE_SIZE;
@@ -430,10 +439,10 @@ export async function seasonStandings(db: Db, seasonId: number, filter: Standing
   const counts = { governors: computed.standings.length, met: 0, 'not-met': 0, exempt: 0, zeroed: 0, suggested: 0 };
   for (const s of computed.standings) {
     counts[s.status] += 1;
-    if (s.suggestedZeroed) counts.suggested += 1;
+    if (s.suggestedZeroed && leadership) counts.suggested += 1;
   }
   const drop = (s: Standing) => (s.startPower && s.power !== null ? (s.startPower - s.power) / s.startPower : 0);
-  const suggested = computed.standings.filter((s) => s.suggestedZeroed).sort((a, b) => drop(b) - drop(a) || a.governorId - b.governorId).slice(0, 200);
+  const suggested = computed.standings.filter((s) => s.suggestedZeroed && leadership).sort((a, b) => drop(b) - drop(a) || a.governorId - b.governorId).slice(0, 200);
   return {
     season,
     window: computed.window,
@@ -443,7 +452,7 @@ export async function seasonStandings(db: Db, seasonId: number, filter: Standing
     page,
     pageSize,
     counts,
-    standings: matching.slice((page - 1) * pageSize, page * pageSize),
+    standings: matching.slice((page - 1) * pageSize, page * pageSize).map((s) => (leadership ? s : forPlayers(s))),
     suggested,
     alliances: computed.alliances,
     arrivals: computed.arrivals.slice(0, 1000),

@@ -62,6 +62,8 @@ export const KVK_ERRORS = {
   noMark: 'This governor has no mark in this season.',
   tooManySeasons: `There may be at most ${KVK_MAX_SEASONS} seasons.`,
   scanInUse: 'This scan is used by a KvK season (as its start, its end or a window): change the season first.',
+  badPublished: 'Published must be true or false.',
+  notPublished: 'The standings of this season are not published.',
 } as const;
 
 /** A refusal that names a value (src/protocol/texts.ts). */
@@ -121,6 +123,8 @@ export const seasonBody = z.object({
   weights,
   brackets,
   windows: z.optional(kvkWindows),
+  /** Every signed-in player may read the standings (absent: unchanged on PUT, not published on POST). */
+  published: z.optional(z.boolean({ error: KVK_ERRORS.badPublished })),
 });
 export type SeasonBody = z.input<typeof seasonBody>;
 
@@ -142,6 +146,8 @@ export const season = z.object({
   brackets: z.array(bracket),
   windows: z.array(kvkWindow),
   marks: z.int(),
+  /** Every signed-in player may read its standings (without marks' reasons); otherwise leadership only. */
+  published: z.boolean(),
   createdAt: z.int(),
   updatedAt: z.int(),
 });

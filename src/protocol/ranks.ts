@@ -12,6 +12,11 @@ export function seesKingdomMenu(rank: unknown): boolean {
   return displayRank(rank) !== 'user';
 }
 
+/** Kingdom leadership: council and admin (they read every KvK season, with its marks' reasons). */
+export function isLeadership(rank: unknown): boolean {
+  return rank === 'council' || rank === 'admin';
+}
+
 /** The Admin group is for admins only. */
 export function seesAdminMenu(rank: unknown): boolean {
   return displayRank(rank) === 'admin';

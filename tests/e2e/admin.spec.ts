@@ -122,7 +122,7 @@ test('a rank change reaches the open page at once: promoted, the leadership menu
   await signIn(playerPage, player);
   await playerPage.goto('/my-account/profile');
   await expect(playerPage.getByText('Connected', { exact: true })).toBeVisible();
-  const leadership = sidebar(playerPage).getByRole('link', { name: 'KvK Dashboard' });
+  const leadership = sidebar(playerPage).getByRole('link', { name: 'Metrics', exact: true });
   await expect(leadership).toHaveCount(0);
   // a mark on the window survives only if the page is never reloaded
   await playerPage.evaluate(() => Object.assign(window, { notReloaded: true }));
@@ -137,12 +137,12 @@ test('a rank change reaches the open page at once: promoted, the leadership menu
 
   await expect(leadership).toBeVisible();
   await leadership.click();
-  await expect(playerPage.getByRole('heading', { name: 'KvK Dashboard', level: 1 })).toBeVisible();
+  await expect(playerPage.getByRole('heading', { name: 'Metrics', level: 1 })).toBeVisible();
 
   await page.getByLabel(`Rank of ${player.username}`).selectOption('user');
   await expect(page.getByText(`${player.username} is now User.`)).toBeVisible();
   await expect(leadership).toHaveCount(0);
-  await expect(playerPage.getByRole('heading', { name: 'KvK Dashboard', level: 1 })).toHaveCount(0);
+  await expect(playerPage.getByRole('heading', { name: 'Metrics', level: 1 })).toHaveCount(0);
   expect(await playerPage.evaluate(() => (window as { notReloaded?: boolean }).notReloaded)).toBe(true);
   await theirs.close();
 });

@@ -225,3 +225,61 @@ test("a player sees their own KvK progress on their profile while a season runs"
   await expect(card.getByRole('progressbar', { name: 'Deaths progress', exact: true })).toHaveAttribute('aria-valuenow', '100');
   await expect(card).toContainText('Not met');
 });
+
+test("published standings: an admin switches Published on and a player reads the season on the KvK Dashboard, read-only, without marks' reasons", async ({ page, browser }) => {
+  const { start, end } = kingdom();
+  const startId = await importScan(start, '2020-05-01T00:00:00Z');
+  const endId = await importScan(end, '2020-05-15T00:00:00Z');
+  const admin = await tokenOf(ADMIN);
+  const name = `Published ${start[0].id}`;
+  const created = await api<{ result: boolean; season: { id: number } }>(
+    'kvk/seasons',
+    { name, startScanId: startId, endScanId: endId, weights: { t4Kills: 4, t5Kills: 10, deads: 15 }, brackets: [{ minPower: 50_000_000, kills: 1_000, deads: 100 }] },
+    admin,
+  );
+  expect(created.result).toBe(true);
+  const marked = await api<{ result: boolean }>(`kvk/seasons/${created.season.id}/marks/${start[1].id}`, { mark: 'exempt', reason: 'Away for a family wedding' }, admin, 'PUT');
+  expect(marked.result).toBe(true);
+
+  // a player: the dashboard has nothing for them while nothing is published
+  const player = await register(newAccount('kvkpub'));
+  const theirs = await browser.newContext({ timezoneId: 'UTC', locale: 'en-US' });
+  const playerPage = await theirs.newPage();
+  await acceptCookies(playerPage);
+  await signIn(playerPage, player);
+  await playerPage.goto('/my-kingdom/kvk-dashboard');
+  await expect(playerPage.getByText('No KvK standings are published yet.')).toBeVisible();
+
+  // the admin publishes the season in KvK Management
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  await page.goto('/admin/kvk-management');
+  await page.getByRole('row').filter({ hasText: name }).getByRole('button', { name: 'Edit' }).click();
+  const editor = page.getByRole('region', { name: `Edit ${name}`, exact: true });
+  const published = editor.getByRole('switch', { name: 'Published' });
+  await expect(published).not.toBeChecked();
+  await published.check();
+  await editor.getByRole('button', { name: 'Save' }).click();
+  await expect(page.getByText(`Saved: ${name}.`)).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: name })).toContainText('Published');
+
+  // the player finds it from their profile and reads it: figures and statuses, no reason, no marks, no export
+  await playerPage.goto('/my-account/profile');
+  await playerPage.getByRole('link', { name: "The kingdom's KvK standings" }).click();
+  await expect(playerPage.getByRole('heading', { name: 'KvK Dashboard', level: 1 })).toBeVisible();
+  await expect(playerPage.getByText("Standings published by the kingdom's leadership, read-only.")).toBeVisible();
+  const rows = dataRows(playerPage.getByRole('table', { name: 'Standings', exact: true }));
+  await expect(rows).toHaveCount(3);
+  const aurelia = rows.filter({ hasText: 'Aurelia' });
+  await expect((await cell(aurelia, 'DKP')).locator('bdi')).toHaveAttribute('data-value', '665000');
+  await expect(rows.filter({ hasText: 'Borin' })).toHaveAttribute('data-status', 'exempt');
+  await expect(playerPage.getByRole('main')).not.toContainText('Away for a family wedding');
+  await expect(playerPage.getByRole('button', { name: 'Mark' })).toHaveCount(0);
+  await expect(playerPage.getByRole('button', { name: 'Export CSV' })).toHaveCount(0);
+  await expect(playerPage.getByRole('region', { name: /^Suggested as zeroed/ })).toHaveCount(0);
+  // leadership still reads the reason
+  await page.goto('/my-kingdom/kvk-dashboard');
+  await page.getByLabel('Season', { exact: true }).selectOption(String(created.season.id));
+  await expect(page.getByRole('table', { name: 'Standings', exact: true })).toContainText('Away for a family wedding');
+  await theirs.close();
+});

@@ -243,6 +243,7 @@ describe('KvK seasons and standings', () => {
       [{ ...good, endScanId: 9_999_999 }, KVK_ERRORS.unknownEndScan],
       [{ ...good, startScanId: endScan, endScanId: startScan }, KVK_ERRORS.endBeforeStart],
       [{ ...good, name: '' }, KVK_ERRORS.nameRequired],
+      [{ ...good, published: 'yes' }, KVK_ERRORS.badPublished],
     ];
     const seasonsBefore = await seasonCount();
     const auditBefore = (await auditActions()).length;
@@ -265,8 +266,13 @@ describe('KvK seasons and standings', () => {
     const user = await signedIn(server, 'kvkplayer');
     const body = { name: 'X', startScanId: startScan, weights: WEIGHTS, brackets: BRACKETS };
     expect((await call(server, 'GET', '/kvk/seasons')).status).toBe(401);
-    expect((await call(server, 'GET', '/kvk/seasons', { token: user.token })).status).toBe(403);
-    expect((await call(server, 'GET', `/kvk/seasons/${seasonId}/standings`, { token: user.token })).status).toBe(403);
+    // a player lists only published seasons: none yet
+    const listed = await call(server, 'GET', '/kvk/seasons', { token: user.token });
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body.seasons).toEqual([]);
+    const refused = await call(server, 'GET', `/kvk/seasons/${seasonId}/standings`, { token: user.token });
+    expect(refused.status).toBe(403);
+    expect(refused.body.error).toBe(KVK_ERRORS.notPublished);
     expect((await call(server, 'GET', `/kvk/seasons/${seasonId}/standings.csv`, { token: user.token })).status).toBe(403);
     expect((await call(server, 'GET', `/kvk/seasons/${seasonId}/marks`, { token: user.token })).status).toBe(403);
     expect((await call(server, 'POST', '/kvk/seasons', { token: user.token, body })).status).toBe(403);
@@ -274,6 +280,55 @@ describe('KvK seasons and standings', () => {
     expect((await call(server, 'PUT', `/kvk/seasons/${seasonId}`, { token: council.token, body })).status).toBe(403);
     expect((await call(server, 'GET', '/kvk/me', { token: user.token })).status).toBe(200);
     expect((await call(server, 'GET', '/kvk/me')).status).toBe(401);
+  });
+
+  it("published: every signed-in player reads the season's standings, without marks' reasons or suggestions; unpublished, refused again", async () => {
+    const user = await signedIn(server, 'kvkreader');
+    const body = { name: 'KvK 3', startScanId: startScan, weights: WEIGHTS, brackets: BRACKETS, windows: [{ name: 'Pass 4', fromScanId: startScan, toScanId: middleScan }] };
+    // a mark with a reason the players must not read, and a suggestion they must not see
+    expect((await call(server, 'PUT', `/kvk/seasons/${seasonId}/marks/${id(6)}`, { token: council.token, body: { mark: 'exempt', reason: 'Sick leave, told in DM' } })).status).toBe(200);
+    expect((await call(server, 'DELETE', `/kvk/seasons/${seasonId}/marks/${id(5)}`, { token: council.token })).status).toBe(200);
+    const published = await call(server, 'PUT', `/kvk/seasons/${seasonId}`, { token: admin.token, body: { ...body, published: true } });
+    expect(published.status, published.text).toBe(200);
+    expect(published.body.season).toMatchObject({ published: true });
+    const entry = await server.db.selectFrom('audit_log').select(['action', 'detail']).where('action', 'like', 'season.%').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    expect(entry.action).toBe('season.edit');
+    expect(JSON.parse(entry.detail as string)).toMatchObject({ changed: ['published'], published: true });
+
+    const listed = await call(server, 'GET', '/kvk/seasons', { token: user.token });
+    expect((listed.body.seasons as Season[]).map((s) => [s.id, s.published])).toEqual([[seasonId, true]]);
+    const theirs = await standings('?pageSize=500', user.token);
+    const leaders = await standings('?pageSize=500', council.token);
+    // the same figures and statuses
+    expect(theirs.standings.map((s) => [s.governorId, s.dkp, s.status])).toEqual(leaders.standings.map((s) => [s.governorId, s.dkp, s.status]));
+    expect(row(theirs.standings, 6)).toMatchObject({ status: 'exempt', reason: null });
+    expect(row(leaders.standings, 6)).toMatchObject({ status: 'exempt', reason: 'Sick leave, told in DM' });
+    expect(row(leaders.standings, 5).suggestedZeroed).toBe(true);
+    expect(row(theirs.standings, 5).suggestedZeroed).toBe(false);
+    expect(leaders.counts.suggested).toBe(1);
+    expect(theirs.counts.suggested).toBe(0);
+    expect(theirs.suggested).toEqual([]);
+    expect(JSON.stringify(theirs)).not.toContain('Sick leave');
+    // read-only: marks, their reasons, the CSV and edits stay leadership's
+    expect((await call(server, 'GET', `/kvk/seasons/${seasonId}/marks`, { token: user.token })).status).toBe(403);
+    expect((await call(server, 'GET', `/kvk/seasons/${seasonId}/standings.csv`, { token: user.token })).status).toBe(403);
+    expect((await call(server, 'PUT', `/kvk/seasons/${seasonId}/marks/${id(1)}`, { token: user.token, body: { mark: 'exempt', reason: 'x' } })).status).toBe(403);
+    expect((await call(server, 'PUT', `/kvk/seasons/${seasonId}`, { token: user.token, body: { ...body, published: false } })).status).toBe(403);
+
+    // an edit that leaves published out keeps it
+    const renamed = await call(server, 'PUT', `/kvk/seasons/${seasonId}`, { token: admin.token, body: { ...body, name: 'KvK 3b' } });
+    expect(renamed.body.season).toMatchObject({ name: 'KvK 3b', published: true });
+    expect((await call(server, 'GET', `/kvk/seasons/${seasonId}/standings`, { token: user.token })).status).toBe(200);
+
+    // unpublished: the players are refused again and no longer list it
+    const hidden = await call(server, 'PUT', `/kvk/seasons/${seasonId}`, { token: admin.token, body: { ...body, published: false } });
+    expect(hidden.body.season).toMatchObject({ name: 'KvK 3', published: false });
+    expect((await call(server, 'GET', `/kvk/seasons/${seasonId}/standings`, { token: user.token })).status).toBe(403);
+    expect((await call(server, 'GET', '/kvk/seasons', { token: user.token })).body.seasons).toEqual([]);
+
+    // the marks as they were before this test
+    expect((await call(server, 'DELETE', `/kvk/seasons/${seasonId}/marks/${id(6)}`, { token: council.token })).status).toBe(200);
+    expect((await call(server, 'PUT', `/kvk/seasons/${seasonId}/marks/${id(5)}`, { token: council.token, body: { mark: 'zeroed', reason: 'Zeroed by K1234 on day 40' } })).status).toBe(200);
   });
 
   it("a player sees their own governor's progress while the season runs, and nothing once it is closed", async () => {

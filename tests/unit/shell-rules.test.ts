@@ -4,10 +4,10 @@ import { PROTECTED_ROUTES } from '../../src/ui/routes';
 import { mayOpen } from '../../src/ui/shell/access';
 
 describe('mayOpen (who may open a route)', () => {
-  it('My Account pages: every rank; My Kingdom: any rank but user; Admin: admins only', () => {
+  it('My Account pages and the KvK Dashboard (published standings): every rank; the rest of My Kingdom: any rank but user; Admin: admins only', () => {
     const table = PROTECTED_ROUTES.map(({ path }) => [path, ['user', 'council', 'admin', 'warlord', undefined].map((rank) => mayOpen(path, rank))]);
     for (const [path, allowed] of table) {
-      if (String(path).startsWith('/my-account/')) expect(allowed, String(path)).toEqual([true, true, true, true, true]);
+      if (String(path).startsWith('/my-account/') || path === '/my-kingdom/kvk-dashboard') expect(allowed, String(path)).toEqual([true, true, true, true, true]);
       else if (String(path).startsWith('/my-kingdom/')) expect(allowed, String(path)).toEqual([false, true, true, true, true]);
       else expect(allowed, String(path)).toEqual([false, false, true, false, false]);
     }

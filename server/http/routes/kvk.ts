@@ -70,22 +70,22 @@ const csvRow = (s: Standing) => [
   s.suggestedZeroed ? 'yes' : '',
 ];
 
-/** KvK: seasons (admin), their standings (council, admin), marks (leadership) and a player's own progress. */
+/** KvK: seasons (admin), their standings (council, admin; every signed-in player once published), marks (leadership) and a player's own progress. */
 export function kvkRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
     app.get(
       '/kvk/seasons',
       {
-        preValidation: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'signed-in'),
         schema: {
-          summary: 'Every KvK season, running ones first, then by start scan (newest first)',
+          summary: 'Every KvK season (council, admin; any other signed-in player only the published ones), running ones first, then by start scan (newest first)',
           tags: ['kvk'],
           security: BEARER,
           response: { 200: resultTrue({ seasons: z.array(season) }), ...resultErrors(401, 403) },
         },
       },
-      async () => ({ result: true as const, seasons: await listSeasons(ctx.db) }),
+      async (request) => ({ result: true as const, seasons: await listSeasons(ctx.db, authOf(request).user.rank) }),
     );
 
     app.post(
@@ -94,7 +94,7 @@ export function kvkRoutes(ctx: AppContext) {
         preValidation: requireRank(ctx, 'admin'),
         schema: {
           summary:
-            'Create a season: name, start scan, end scan (absent or null: it runs, the latest scan counts), DKP weights {t4Kills, t5Kills, deads}, requirement brackets [{minPower, kills, deads}] by increasing power, windows [{name, fromScanId, toScanId}]. Audited.',
+            'Create a season: name, start scan, end scan (absent or null: it runs, the latest scan counts), DKP weights {t4Kills, t5Kills, deads}, requirement brackets [{minPower, kills, deads}] by increasing power, windows [{name, fromScanId, toScanId}], published (every signed-in player may read its standings; default false). Audited.',
           tags: ['kvk'],
           security: BEARER,
           body: seasonBody,
@@ -112,7 +112,7 @@ export function kvkRoutes(ctx: AppContext) {
       {
         preValidation: requireRank(ctx, 'admin'),
         schema: {
-          summary: 'Replace a season (same body as POST). Fixing endScanId closes it; null reopens it. Audited.',
+          summary: 'Replace a season (same body as POST). Fixing endScanId closes it; null reopens it; published (absent: unchanged) lets every signed-in player read its standings. Audited.',
           tags: ['kvk'],
           security: BEARER,
           params: seasonParams,
@@ -130,10 +130,10 @@ export function kvkRoutes(ctx: AppContext) {
     app.get(
       '/kvk/seasons/:id/standings',
       {
-        preValidation: requireRank(ctx, 'council+admin'),
+        preValidation: requireRank(ctx, 'signed-in'),
         schema: {
           summary:
-            "A page of a season's standings (the whole season, or a window by name): every governor of the start scan with start power, gains, DKP, its bracket's requirement, progress (0–100) and status; filter by alliance, q (name or id) and status; sort by any column. With counts, suggested zeroed governors, totals per alliance and arrivals after the start.",
+            "Council and admin, or any signed-in player while the season is published (403 otherwise; then without marks' reasons and suggestions). A page of a season's standings (the whole season, or a window by name): every governor of the start scan with start power, gains, DKP, its bracket's requirement, progress (0–100) and status; filter by alliance, q (name or id) and status; sort by any column. With counts, suggested zeroed governors, totals per alliance and arrivals after the start.",
           tags: ['kvk'],
           security: BEARER,
           params: seasonParams,
@@ -144,7 +144,7 @@ export function kvkRoutes(ctx: AppContext) {
       async (request) => {
         const id = seasonIdOf(request.params.id);
         const query = request.query;
-        return { result: true as const, ...(await seasonStandings(ctx.db, id, query)) };
+        return { result: true as const, ...(await seasonStandings(ctx.db, id, query, authOf(request).user.rank)) };
       },
     );
 

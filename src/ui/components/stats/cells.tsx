@@ -26,10 +26,17 @@ export function CountCell({ value, className }: { value: number; className?: str
 }
 
 /** A governor's name (a link to their page, "—" when not scanned) above their id. */
-export function GovernorName({ governorId, name }: { governorId: number; name: string | null }) {
+/** A governor's name over its id; `linked` (default): the name opens the governor's page (leadership's). */
+export function GovernorName({ governorId, name, linked = true }: { governorId: number; name: string | null; linked?: boolean }) {
   return (
     <span className="grid min-w-0">
-      {name !== null ? <GovernorLink governorId={governorId} name={name} className="truncate" /> : <span className="text-muted-foreground">—</span>}
+      {name === null ? (
+        <span className="text-muted-foreground">—</span>
+      ) : linked ? (
+        <GovernorLink governorId={governorId} name={name} className="truncate" />
+      ) : (
+        <bdi className="truncate font-medium">{name || `#${governorId}`}</bdi>
+      )}
       <span dir="ltr" className="text-start text-xs tabular-nums text-muted-foreground">
         {governorId}
       </span>

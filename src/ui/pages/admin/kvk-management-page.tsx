@@ -7,6 +7,8 @@ import { KVK_MAX_BRACKETS, KVK_MAX_WINDOWS, KVK_NAME_MAX, KVK_WINDOW_NAME_MAX, s
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
+import { Checkbox } from '../../components/checkbox';
+import { Label } from '../../components/label';
 import { Input } from '../../components/input';
 import { NativeSelect } from '../../components/native-select';
 import { Table, TableBody, TableHead, Td } from '../../components/table';
@@ -30,10 +32,11 @@ interface Draft {
   weights: { t4Kills: string; t5Kills: string; deads: string };
   brackets: { minPower: string; kills: string; deads: string }[];
   windows: { name: string; fromScanId: string; toScanId: string }[];
+  published: boolean;
 }
 
 /** A new season: weights T4×4 + T5×10 + deads×15 (common, and changed freely), one bracket from 0. */
-const EMPTY: Draft = { name: '', startScanId: '', endScanId: '', weights: { t4Kills: '4', t5Kills: '10', deads: '15' }, brackets: [{ minPower: '0', kills: '0', deads: '0' }], windows: [] };
+const EMPTY: Draft = { name: '', startScanId: '', endScanId: '', weights: { t4Kills: '4', t5Kills: '10', deads: '15' }, brackets: [{ minPower: '0', kills: '0', deads: '0' }], windows: [], published: false };
 
 const toDraft = (s: Season): Draft => ({
   name: s.name,
@@ -42,6 +45,7 @@ const toDraft = (s: Season): Draft => ({
   weights: { t4Kills: String(s.weights.t4Kills), t5Kills: String(s.weights.t5Kills), deads: String(s.weights.deads) },
   brackets: s.brackets.map((b) => ({ minPower: String(b.minPower), kills: String(b.kills), deads: String(b.deads) })),
   windows: s.windows.map((w) => ({ name: w.name, fromScanId: String(w.fromScanId), toScanId: String(w.toScanId) })),
+  published: s.published,
 });
 
 /** The rows with row `i` changed (a bracket's or a window's field). */
@@ -60,6 +64,7 @@ const toBody = (d: Draft, locale: string): SeasonBody => {
     weights: { t4Kills: num(d.weights.t4Kills), t5Kills: num(d.weights.t5Kills), deads: num(d.weights.deads) },
     brackets: d.brackets.map((b) => ({ minPower: num(b.minPower), kills: num(b.kills), deads: num(b.deads) })),
     windows: d.windows.map((w) => ({ name: w.name, fromScanId: num(w.fromScanId), toScanId: num(w.toScanId) })),
+    published: d.published,
   } as SeasonBody;
 };
 
@@ -264,6 +269,18 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
           ))}
         </Section>
 
+        <div className="flex items-start gap-3 rounded-md border border-border p-4">
+          <Checkbox id="kvk-published" role="switch" className="mt-0.5" checked={draft.published} aria-describedby="kvk-published-hint" onCheckedChange={(published) => set({ published })} />
+          <div className="grid min-w-0 gap-1">
+            <Label htmlFor="kvk-published" className="font-semibold">
+              <FormattedMessage id="kvk.published" />
+            </Label>
+            <p id="kvk-published-hint" className="text-xs text-muted-foreground">
+              <FormattedMessage id="kvk.published.hint" />
+            </p>
+          </div>
+        </div>
+
         {invalid && !FIELD_PATHS.includes(invalid.path) && (
           <div id="kvk-invalid">
             <ErrorAlert>{invalid.message}</ErrorAlert>
@@ -409,6 +426,11 @@ export default function KvkManagementPage({ titleId }: { titleId: string }) {
                     <span className={s.running ? 'ms-2 text-xs text-success' : 'ms-2 text-xs text-muted-foreground'}>
                       <FormattedMessage id={s.running ? 'kvk.running' : 'kvk.closed'} />
                     </span>
+                    {s.published && (
+                      <span className="ms-2 rounded bg-primary/10 px-1.5 py-0.5 text-xs text-primary">
+                        <FormattedMessage id="kvk.published" />
+                      </span>
+                    )}
                   </Td>
                   <Td className="text-xs">
                     <FormattedDate value={s.startScan.takenAt} dateStyle="medium" />

@@ -1,6 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { FormattedDate, FormattedMessage } from 'react-intl';
+import { Link } from 'wouter';
 import { createKvkApi } from '../../../api/kvk';
+import { isLeadership } from '../../../protocol/ranks';
+import { useRank } from '../../lib/back-office';
 import { Card, CardTitle } from '../../components/card';
 import { useApi } from '../../lib/use-api';
 import { KvkAlert, ProgressBar, StatusTag } from '../../components/stats/kvk-parts';
@@ -31,11 +34,19 @@ function RequirementTile({ labelId, done, required, progress, progressLabelId }:
 export function ProfileKvk() {
   const kvk = useApi(createKvkApi);
   const me = useQuery({ queryKey: ['kvk', 'me'], queryFn: () => kvk.me() });
+  const player = !isLeadership(useRank());
+  // a player lists only the published seasons: when there is one, the way to the standings
+  const seasons = useQuery({ queryKey: ['kvk', 'seasons'], queryFn: () => kvk.seasons(), enabled: player });
+  const standingsLink = player && (seasons.data?.length ?? 0) > 0 && (
+    <Link href="/my-kingdom/kvk-dashboard" className="justify-self-start text-sm font-medium text-primary underline-offset-4 hover:underline">
+      <FormattedMessage id="kvk.profile.standings" />
+    </Link>
+  );
   if (me.error) return <KvkAlert error={me.error} />;
   const data = me.data;
-  if (!data?.season) return null;
+  if (!data?.season) return standingsLink ? <Card className="grid min-w-0">{standingsLink}</Card> : null;
   return (
-    <Card className="min-w-0" aria-labelledby="profile-kvk-title">
+    <Card className="grid min-w-0" aria-labelledby="profile-kvk-title">
       <CardTitle id="profile-kvk-title" className="mb-1">
         <FormattedMessage id="kvk.profile.title" values={{ name: <bdi>{data.season.name}</bdi> }} />
       </CardTitle>
@@ -81,6 +92,7 @@ export function ProfileKvk() {
           })}
         </div>
       )}
+      {standingsLink && <div className="mt-4 grid">{standingsLink}</div>}
     </Card>
   );
 }

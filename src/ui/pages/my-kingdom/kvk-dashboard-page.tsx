@@ -22,6 +22,8 @@ import { Empty, GovernorLink } from '../../components/stats/scan-parts';
 import { Hint } from '../../components/hint';
 import { KvkAlert, ProgressBar, StatusTag } from '../../components/stats/kvk-parts';
 import { MarkDialog, useUnmark } from '../../components/stats/kvk-marks';
+import { isLeadership } from '../../../protocol/ranks';
+import { useRank } from '../../lib/back-office';
 
 /** The season shown by default: the running one that started last (the server lists running seasons first), else the newest. */
 export const defaultSeason = (seasons: Season[]) => seasons.find((s) => s.running) ?? seasons[0];
@@ -109,6 +111,7 @@ function SortHeader({ id, labelId, sort, order, onSort, numeric = true }: { id: 
   );
 }
 
+/** The standings; `readOnly` (a player reading published standings): no marks, names not linked to leadership's governor pages. */
 function StandingsTable({
   data,
   sort,
@@ -116,6 +119,7 @@ function StandingsTable({
   onSort,
   onMark,
   onUnmark,
+  readOnly,
 }: {
   data: StandingsAnswer;
   sort: StandingSort;
@@ -123,6 +127,7 @@ function StandingsTable({
   onSort: (s: StandingSort, o: 'asc' | 'desc') => void;
   onMark: (s: Standing) => void;
   onUnmark: (s: Standing) => void;
+  readOnly: boolean;
 }) {
   const intl = useIntl();
   const h = (id: StandingSort, labelId: string, numeric = true) => <SortHeader id={id} labelId={labelId} sort={sort} order={order} onSort={onSort} numeric={numeric} />;
@@ -143,9 +148,11 @@ function StandingsTable({
           {h('killsProgress', 'kvk.col.killsProgress', false)}
           {h('deadsProgress', 'kvk.col.deadsProgress', false)}
           {h('status', 'kvk.col.status', false)}
-          <Th srOnly>
-            <FormattedMessage id="kvk.col.actions" />
-          </Th>
+          {!readOnly && (
+            <Th srOnly>
+              <FormattedMessage id="kvk.col.actions" />
+            </Th>
+          )}
         </tr>
       </thead>
       <TableBody>
@@ -153,7 +160,7 @@ function StandingsTable({
           <tr key={s.governorId} data-governor-id={s.governorId} data-status={s.status}>
             {/* (the table scrolls sideways anyway: a name keeps room to be read rather than shrinking to a few letters) */}
             <Td className="min-w-44 max-w-56">
-              <GovernorName governorId={s.governorId} name={s.name} />
+              <GovernorName governorId={s.governorId} name={s.name} linked={!readOnly} />
             </Td>
             <Td>
               <bdi>{s.alliance || '—'}</bdi>
@@ -201,17 +208,19 @@ function StandingsTable({
                 )}
               </span>
             </Td>
-            <Td className="text-end">
-              {s.status === 'zeroed' || s.status === 'exempt' ? (
-                <Button size="sm" variant="ghost" onClick={() => onUnmark(s)}>
-                  <FormattedMessage id="kvk.unmark" />
-                </Button>
-              ) : (
-                <Button size="sm" variant="ghost" onClick={() => onMark(s)}>
-                  <FormattedMessage id="kvk.mark" />
-                </Button>
-              )}
-            </Td>
+            {!readOnly && (
+              <Td className="text-end">
+                {s.status === 'zeroed' || s.status === 'exempt' ? (
+                  <Button size="sm" variant="ghost" onClick={() => onUnmark(s)}>
+                    <FormattedMessage id="kvk.unmark" />
+                  </Button>
+                ) : (
+                  <Button size="sm" variant="ghost" onClick={() => onMark(s)}>
+                    <FormattedMessage id="kvk.mark" />
+                  </Button>
+                )}
+              </Td>
+            )}
           </tr>
         ))}
       </TableBody>
@@ -287,7 +296,7 @@ function AllianceTotals({ data }: { data: StandingsAnswer }) {
   );
 }
 
-function Arrivals({ data }: { data: StandingsAnswer }) {
+function Arrivals({ data, readOnly }: { data: StandingsAnswer; readOnly: boolean }) {
   return (
     <Card className="min-w-0">
       <CardTitle className="mb-2">
@@ -302,9 +311,7 @@ function Arrivals({ data }: { data: StandingsAnswer }) {
           <TableBody>
             {data.arrivals.map((a) => (
               <tr key={a.governorId}>
-                <Td>
-                  <GovernorLink governorId={a.governorId} name={a.name} />
-                </Td>
+                <Td>{readOnly ? <bdi className="font-medium">{a.name || `#${a.governorId}`}</bdi> : <GovernorLink governorId={a.governorId} name={a.name} />}</Td>
                 <Td>
                   <bdi>{a.alliance || '—'}</bdi>
                 </Td>
@@ -325,9 +332,13 @@ function Arrivals({ data }: { data: StandingsAnswer }) {
   );
 }
 
-/** My Kingdom → KvK Dashboard: a season's standings, suggestions, totals per alliance and arrivals; every figure from the server. */
+/**
+ * My Kingdom → KvK Dashboard: a season's standings, suggestions, totals per alliance and arrivals; every figure from the server.
+ * A player (not leadership) reads the published seasons here, read-only: the server leaves out marks' reasons and suggestions.
+ */
 export default function KvkDashboardPage({ titleId }: { titleId: string }) {
   const intl = useIntl();
+  const readOnly = !isLeadership(useRank());
   const kvk = useApi(createKvkApi);
   const seasons = useQuery({ queryKey: ['kvk', 'seasons'], queryFn: () => kvk.seasons() });
   const [picked, setPicked] = useState<number | undefined>(undefined);
@@ -364,7 +375,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
       <KvkAlert error={seasons.error ?? standings.error ?? unmark.error} />
       {seasons.isSuccess && list.length === 0 ? (
         <Card>
-          <Empty textId="kvk.noSeasons" />
+          <Empty textId={readOnly ? 'kvk.noPublished' : 'kvk.noSeasons'} />
         </Card>
       ) : (
         season && (
@@ -389,11 +400,17 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
                 </NativeSelect>
               </Field>
             </div>
+            {readOnly && (
+              <p className="text-sm text-muted-foreground">
+                <FormattedMessage id="kvk.publishedView" />
+              </p>
+            )}
             {data && <Period data={data} />}
             {data && <Counts counts={data.counts} status={status} onStatus={setStatus} />}
-            {data && <Suggested data={data} onConfirm={(s) => setMarking({ s, mark: 'zeroed', reason: intl.formatMessage({ id: 'kvk.suggested.reason' }) })} />}
+            {data && !readOnly && <Suggested data={data} onConfirm={(s) => setMarking({ s, mark: 'zeroed', reason: intl.formatMessage({ id: 'kvk.suggested.reason' }) })} />}
             <Card className="min-w-0">
               <CardHeader title={<FormattedMessage id="kvk.standings" />}>
+                {!readOnly && (
                 <div className="flex flex-wrap gap-2">
                   {[10, 25].map((top) => (
                     <ShareCardButton
@@ -404,6 +421,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
                   ))}
                   <ExportCsvButton filename={`kvk-season-${season.id}.csv`} fetchCsv={() => kvk.standingsCsv(season.id, filters)} />
                 </div>
+                )}
               </CardHeader>
               <div className="mb-3 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1fr)]">
                 <GovernorSearch value={q} onChange={setQ} />
@@ -433,6 +451,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
                     }}
                     onMark={(s) => setMarking({ s, mark: 'exempt', reason: '' })}
                     onUnmark={(s) => unmark.mutate(s.governorId)}
+                    readOnly={readOnly}
                   />
                   {data.total === 0 && <Empty textId="dashboard.noGovernors" />}
                   <Pagination page={data.page} pageSize={data.pageSize} total={data.total} onPage={setPage} />
@@ -440,7 +459,8 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
               )}
             </Card>
             {data && <AllianceTotals data={data} />}
-            {data && <Arrivals data={data} />}
+            {data && <Arrivals data={data} readOnly={readOnly} />}
+            {!readOnly && (
             <MarkDialog
               seasonId={season.id}
               governor={marking ? marking.s : null}
@@ -448,6 +468,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
               initialReason={marking?.reason}
               onOpenChange={(open) => !open && setMarking(null)}
             />
+            )}
           </>
         )
       )}
