@@ -173,6 +173,8 @@ test("Player IDs: a sign-up's claim is listed, verified, a farm linked and unlin
   await expect(page.getByText(`Governor ${governors[1].id} is now linked to ${player.username}.`)).toBeVisible();
   const farm = page.getByRole('row').filter({ hasText: String(governors[1].id) });
   await expect(farm).toContainText('Farm');
+  // a governor the scans hold: no warning
+  await expect(page.getByText(/^No scan has seen governor/)).toHaveCount(0);
 
   // linking it to another account moves it: said and confirmed first; Cancel changes nothing
   const other = await register(newAccount('mover'));
@@ -198,6 +200,14 @@ test("Player IDs: a sign-up's claim is listed, verified, a farm linked and unlin
   await farm.getByRole('button', { name: 'Unlink' }).click();
   await page.getByRole('dialog', { name: 'Unlink this governor?' }).getByRole('button', { name: 'Unlink' }).click();
   await expect(farm).toHaveCount(0);
+
+  // an id no scan has ever held (a typing slip): linked, with a warning to check it
+  const unseen = String(900_000_000 + (governors[0].id % 1_000_000));
+  await page.getByLabel('Governor id', { exact: true }).fill(unseen);
+  await page.getByLabel('Username', { exact: true }).fill(player.username);
+  await page.getByRole('button', { name: 'Link', exact: true }).click();
+  await expect(page.getByText(`Governor ${unseen} is now linked to ${player.username}.`)).toBeVisible();
+  await expect(page.getByText(`No scan has seen governor ${unseen} yet: check the id.`, { exact: false })).toBeVisible();
   await expect(main).toBeVisible();
 
   await page.goto('/admin/alliances');

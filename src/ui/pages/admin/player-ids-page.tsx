@@ -176,6 +176,12 @@ function LinkForm({ onLinked }: { onLinked: () => void }) {
           <FormattedMessage id="stats.playerIds.linked" values={{ governorId: linked.governorId, username: linked.username }} />
         </Alert>
       )}
+      {/* the server names a governor from the scans: no name, no scan has ever held this id (a typing slip, or a farm below the scans' cutoff) */}
+      {linked && linked.name === null && (
+        <Alert variant="warning">
+          <FormattedMessage id="stats.playerIds.unseen" values={{ governorId: linked.governorId }} />
+        </Alert>
+      )}
       <ConfirmDialogFor
         subject={moving}
         onClose={() => setMoving(null)}
