@@ -137,6 +137,9 @@ async function main(): Promise<void> {
   });
   const saleUrls = itemIds.map((id, i) => `/cards/items/${id}.png?${look(i)}`);
   const kinds = { governor: await measureKind(server, token, governorUrls), kvk: await measureKind(server, token, kvkUrls), sale: await measureKind(server, token, saleUrls) };
+  // the baseline of a warm card: the cheapest signed-in GET there is (one settings row), asked as often
+  const baseline: number[] = [];
+  for (let i = 0; i < SAMPLES * 3; i++) baseline.push((await get(server, '/kingdom/settings', token)).ms);
   log(JSON.stringify(kinds));
 
   // bids with and without cards being drawn beside them
@@ -173,6 +176,7 @@ async function main(): Promise<void> {
     firstCardOfProcessMs: +first.ms.toFixed(1),
     firstCardPerLanguageMs: Object.fromEntries(LOCALES.map((lang, i) => [lang, +firstPerLanguage[i].toFixed(1)])),
     kinds,
+    signedInGetMs: stats(baseline),
     bids: {
       rate: BID_RATE,
       phases,
