@@ -5,11 +5,11 @@
  * Bid latency is CREATE_BID → the bidder's own BID_CREATED (or its ERROR).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { WebSocket } from 'ws';
+import { freePort } from '../tests/server/processes';
 import { nowMs, quantile } from './common';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -27,16 +27,7 @@ export function tracked<T extends ChildProcess>(child: T): T {
   return child;
 }
 
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(port));
-    });
-  });
-}
+export { freePort };
 
 export interface LiveServer {
   http: string;

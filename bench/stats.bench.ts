@@ -200,21 +200,21 @@ async function main() {
       results.push(
         await time('KvK standings, computed from the database (cold: no cache at all)', (i) => {
           clearStandingsCache(db, true);
-          return seasonStandings(db, season.id, { sort: STANDING_SORTS[i % STANDING_SORTS.length] });
+          return seasonStandings(db, season.id, { sort: STANDING_SORTS[i % STANDING_SORTS.length] }, 'admin');
         }),
         await time('KvK standings recomputed after a mark (scan rows cached)', (i) => {
           clearStandingsCache(db);
-          return seasonStandings(db, season.id, { sort: STANDING_SORTS[i % STANDING_SORTS.length] });
+          return seasonStandings(db, season.id, { sort: STANDING_SORTS[i % STANDING_SORTS.length] }, 'admin');
         }),
-        await time('KvK standings: page of 100, any sort and order', (i) => seasonStandings(db, season.id, { sort: STANDING_SORTS[i % STANDING_SORTS.length], order: i % 2 ? 'asc' : 'desc', page: 1 + (i % 50) })),
+        await time('KvK standings: page of 100, any sort and order', (i) => seasonStandings(db, season.id, { sort: STANDING_SORTS[i % STANDING_SORTS.length], order: i % 2 ? 'asc' : 'desc', page: 1 + (i % 50) }, 'admin')),
         await time('KvK standings: filtered by alliance, name or status', (i) =>
-          seasonStandings(db, season.id, [{ alliance: ALLIANCES[i % ALLIANCES.length] }, { q: String(100 + (i % 800)) }, { status: 'met' as const }][i % 3]),
+          seasonStandings(db, season.id, [{ alliance: ALLIANCES[i % ALLIANCES.length] }, { q: String(100 + (i % 800)) }, { status: 'met' as const }][i % 3], 'admin'),
         ),
         await time('KvK standings of a window (cold: no cache at all)', () => {
           clearStandingsCache(db, true);
-          return seasonStandings(db, season.id, { window: 'Pass 4', sort: 'dkp' });
+          return seasonStandings(db, season.id, { window: 'Pass 4', sort: 'dkp' }, 'admin');
         }),
-        await time('KvK alliance totals (with a page of standings)', async () => (await seasonStandings(db, season.id, { pageSize: 1 })).alliances),
+        await time('KvK alliance totals (with a page of standings)', async () => (await seasonStandings(db, season.id, { pageSize: 1 }, 'admin')).alliances),
         await time("KvK a player's own progress (kvk/me)", () => myStandings(db, [govIds[0]])),
       );
   

@@ -31,7 +31,7 @@ async function workbook(): Promise<Buffer> {
   const stats = ['Power', 'Killpoints', 'Deads', 'T1 Kills', 'T2 Kills', 'T3 Kills', 'T4 Kills', 'T5 Kills', 'Total Kills', 'T45 Kills', 'Ranged', 'Rss Gathered', 'Rss Assistance', 'Helps', 'Acclaim', 'Highest Acclaim'];
   const header = ['ID', 'Name', 'Alliance', ...stats];
   for (let i = header.length; i < COLUMNS; i++) header.push(`Extra ${i}`);
-  const rows = [header.map((value) => ({ value }))];
+  const rows: { value: string | number }[][] = [header.map((value) => ({ value }))];
   for (let g = 0; g < GOVERNORS; g++) {
     const row: { value: string | number }[] = [{ value: 10_000_000 + g }, { value: `Governor ${g}` }, { value: `A${g % 40}` }];
     for (let c = 3; c < COLUMNS; c++) row.push({ value: (g * 7919 + c * 104_729) % 1_000_000_000 });
