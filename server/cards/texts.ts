@@ -1,3 +1,4 @@
+import { fill } from '../../src/protocol/texts';
 import type { Locale } from '../../src/protocol/locales';
 
 /**
@@ -297,5 +298,5 @@ export const CARD_TEXTS: Record<Locale, CardTexts> = {
 
 /** A text with its `{name}` places filled. */
 export function say(text: string, values: Record<string, string> = {}): string {
-  return text.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+  return fill(text, values);
 }

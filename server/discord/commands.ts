@@ -1,4 +1,5 @@
 import { ApplicationCommandOptionType, ApplicationCommandType, type RESTPutAPIApplicationGuildCommandsJSONBody } from 'discord-api-types/v10';
+import { refusal, unreachable } from './refusals';
 import type { DiscordConfig } from './settings';
 
 /** The slash commands Kingdom installs in the kingdom's guild (names fixed; Discord shows the descriptions). */
@@ -49,13 +50,15 @@ export async function installCommands(config: DiscordConfig, apiUrl: string, fet
       signal: AbortSignal.timeout(INSTALL_TIMEOUT_MS),
     });
   } catch (error) {
-    return (error as Error).name === 'TimeoutError' ? `Discord did not answer within ${INSTALL_TIMEOUT_MS / 1000} s.` : 'Discord could not be reached.';
+    return unreachable(error, INSTALL_TIMEOUT_MS);
   }
   if (response.ok) return null;
-  const answer = (await response.json().catch(() => ({}))) as { retry_after?: number; message?: string };
-  if (response.status === 401) return 'Discord refused the bot token (401): reset it under Bot, Reset Token, and save the new one.';
-  if (response.status === 403) return 'Discord refused (403): invite the application to the server with the applications.commands scope, and check the server id.';
-  if (response.status === 404) return 'Discord does not know this application or server (404): check the application id and the server id.';
-  if (response.status === 429) return `Discord asked to wait ${Math.ceil(answer.retry_after ?? 1)} s (rate limit): try again then.`;
-  return `Discord answered ${response.status}${answer.message ? `: ${answer.message.slice(0, 200)}` : ''}.`;
+  return refusal(response, (status) => REFUSED[status] ?? null);
 }
+
+/** What Discord's refusals of the install mean, and what the admin does about each. */
+const REFUSED: Record<number, string> = {
+  401: 'Discord refused the bot token (401): reset it under Bot, Reset Token, and save the new one.',
+  403: 'Discord refused (403): invite the application to the server with the applications.commands scope, and check the server id.',
+  404: 'Discord does not know this application or server (404): check the application id and the server id.',
+};

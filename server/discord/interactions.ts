@@ -9,7 +9,8 @@ import {
 } from 'discord-api-types/v10';
 import type { Db } from '../db/open';
 import { accountOfDiscord, newLinkCode } from './links';
-import { DISCORD_TEXTS, localeOfDiscord, say } from './texts';
+import { fill } from '../../src/protocol/texts';
+import { DISCORD_TEXTS, localeOfDiscord } from './texts';
 
 /** The commands Kingdom installs; those not answered here yet say so plainly. */
 export const DISCORD_COMMANDS = ['link', 'me', 'stats', 'top', 'kvk', 'points', 'auctions'] as const;
@@ -40,7 +41,7 @@ export async function answerInteraction(deps: InteractionDeps, interaction: APII
   if (!discordUserId || !(DISCORD_COMMANDS as readonly string[]).includes(name)) return privately(t.unknown);
   if (name === 'link') {
     const code = await newLinkCode(deps.db, discordUserId, deps.now());
-    return privately(say(t.link, { url: `${deps.origin}/my-account/account-settings?discord=${code}` }));
+    return privately(fill(t.link, { url: `${deps.origin}/my-account/account-settings?discord=${code}` }));
   }
   const account = await accountOfDiscord(deps.db, discordUserId);
   if (!account) return privately(t.needsLink);
@@ -54,7 +55,7 @@ async function pointsText(db: Db, account: { id: number; balance: number; reserv
   const number = new Intl.NumberFormat(lang === 'ar' ? 'ar-EG' : lang);
   const date = new Intl.DateTimeFormat(lang === 'ar' ? 'ar-EG' : lang, { dateStyle: 'medium', timeZone: 'UTC' });
   const entries = await db.selectFrom('points_transactions').select(['delta', 'reason', 'created_at']).where('user_id', '=', account.id).orderBy('id', 'desc').limit(5).execute();
-  const lines = [say(t.points, { balance: number.format(account.balance), reserved: number.format(account.reserved), available: number.format(account.balance - account.reserved) }), '', t.lastEntries];
+  const lines = [fill(t.points, { balance: number.format(account.balance), reserved: number.format(account.reserved), available: number.format(account.balance - account.reserved) }), '', t.lastEntries];
   if (entries.length === 0) lines.push(t.noEntries);
   // a reason is a sentence leadership wrote: one line of it, never a mention or a markdown link
   for (const e of entries) lines.push(`${date.format(Number(e.created_at))}  ${e.delta > 0 ? '+' : ''}${number.format(e.delta)}  ${e.reason.split('\n')[0].replace(/[`*_~|<>[\]@]/g, '').slice(0, 80)}`);

@@ -1,6 +1,6 @@
 import type { Locale } from '../../src/protocol/locales';
 
-/** What the bot says in Discord, in the six languages; `{name}` holes are filled by `say`. */
+/** What the bot says in Discord, in the six languages; `{name}` holes are filled by `fill` (src/protocol/texts). */
 export interface DiscordTexts {
   link: string;
   needsLink: string;
@@ -81,10 +81,6 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     test: 'Kingdom متصل: ستظهر إعلانات «{kind}» في هذه القناة.',
   },
 };
-
-export function say(text: string, values: Record<string, string | number>): string {
-  return text.replace(/\{(\w+)\}/g, (hole, name: string) => (name in values ? String(values[name]) : hole));
-}
 
 /** The six languages from a Discord locale (en-US, zh-CN, es-ES, fr, it…); any other: English. */
 export function localeOfDiscord(locale: string | undefined): Locale {

@@ -26,6 +26,9 @@ export function requireRank(ctx: AppContext, access: Access): (request: FastifyR
   };
 }
 
+/** The origin the caller used to reach this server (behind a proxy, as TRUST_PROXY allows): links handed out are built on it. */
+export const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
 /** request.auth on a guarded route. */
 export function authOf(request: FastifyRequest): AuthContext {
   if (!request.auth) throw new Unauthenticated(AUTH_ERRORS.unauthenticated);

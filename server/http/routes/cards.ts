@@ -8,7 +8,7 @@ import { cardRequestOf, parseCardPath, type Viewer } from '../../cards/data';
 import { etagMatches, type CardService, type PreparedCard } from '../../cards/service';
 import { createShareLink, listShareLinks, liveShareLink, revokeShareLink } from '../../cards/shares';
 import { Forbidden, Invalid } from '../../errors';
-import { authOf, rankAllows, requireRank } from '../guards';
+import { authOf, originOf, rankAllows, requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { resultErrors, resultTrue } from '../schemas';
 
@@ -16,8 +16,6 @@ const png = { description: 'image/png, 1200 × 675', type: 'string', format: 'bi
 /** A link answers the image the same to anyone: a reader's cache may keep it a few minutes. */
 const SHARED_MAX_AGE_S = 300;
 
-/** The origin the caller used to reach this server (behind a proxy, as TRUST_PROXY allows). */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 const viewerOf = (request: FastifyRequest): Viewer => {
   const { user } = authOf(request);
   return { id: user.id, rank: user.rank };

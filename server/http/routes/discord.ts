@@ -11,13 +11,12 @@ import { verifyInteraction } from '../../discord/verify';
 import { sendTestMessages } from '../../discord/webhooks';
 import { writeTransaction } from '../../db/write';
 import { Conflict, Unauthenticated, Unavailable, Upstream } from '../../errors';
-import { authOf, requireRank } from '../guards';
+import { authOf, originOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { resultErrors, resultTrue } from '../schemas';
 
 /** An interaction is small (a command and its options): anything bigger is not Discord's. */
 const INTERACTION_BODY_MAX = 64 * 1024;
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 /**
  * The Discord bridge: its settings (admin; the bot token is never answered), linking a Discord user
