@@ -3,7 +3,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { WebSocket } from 'ws';
-import { BOT_MSG, BOT_CLOSE, type BotProgress, type BotState, type LogLevel } from '../../src/protocol/bots';
+import { AGENT_TEXTS as SAY, BOT_MSG, BOT_CLOSE, type BotProgress, type BotState, type LogLevel } from '../../src/protocol/bots';
+import { fill } from '../../src/protocol/texts';
 
 /**
  * The reference scan agent (issue 14, DESIGN.md "Bots"): runs beside RokTracker, speaks the bot
@@ -107,7 +108,8 @@ export class Agent {
   }
 
   start(): void {
-    this.log('info', `Watching ${this.o.watchDir} (files settle after ${Math.round(this.o.settleMs / 1000)} s); ${this.o.scanCommand ? `scan command: ${this.o.scanCommand}` : 'no scan command configured'}.`);
+    const watching = { dir: this.o.watchDir, seconds: Math.round(this.o.settleMs / 1000) };
+    this.log('info', this.o.scanCommand ? fill(SAY.watching, { ...watching, command: this.o.scanCommand }) : fill(SAY.watchingNoCommand, watching));
     this.connect();
     this.pollTimer = setInterval(() => void this.poll(), this.o.pollMs);
     this.statusTimer = setInterval(() => this.sendStatus(), this.o.statusEveryMs);
@@ -192,7 +194,7 @@ export class Agent {
     if (frame.type === BOT_MSG.BOT_WELCOME) {
       this.welcomed = true;
       this.attempt = 0;
-      this.log('info', `Connected to ${this.o.server} as ${frame.bot?.name ?? '?'}.`);
+      this.log('info', fill(SAY.connected, { server: this.o.server, bot: frame.bot?.name ?? '?' }));
       this.sendStatus();
       this.flushLog();
       this.onWelcome?.();
@@ -241,52 +243,52 @@ export class Agent {
 
   // ── commands ────────────────────────────────────────────────────────────────────────────
   private async command(name: string, args: string[]): Promise<{ ok: boolean; output: string }> {
-    this.log('info', `Command: ${[name, ...args].join(' ')}`);
+    this.log('info', fill(SAY.command, { command: [name, ...args].join(' ') }));
     switch (name) {
       case 'ping':
-        return { ok: true, output: `pong (agent ${this.o.version}, ${this.state})` };
+        return { ok: true, output: fill(SAY.pong, { version: this.o.version, state: this.state }) };
       case 'start-scan':
         return this.startScan();
       case 'stop':
-        if (!this.child) return { ok: false, output: 'No scan is running.' };
+        if (!this.child) return { ok: false, output: SAY.noScan };
         this.signalScan('SIGTERM');
-        return { ok: true, output: 'Stopping the scan.' };
+        return { ok: true, output: SAY.stopping };
       case 'pause':
-        if (!this.child || this.state === 'paused') return { ok: false, output: this.child ? 'The scan is already paused.' : 'No scan is running.' };
-        if (process.platform === 'win32') return { ok: false, output: 'Pausing is not available on Windows.' };
+        if (!this.child || this.state === 'paused') return { ok: false, output: this.child ? SAY.alreadyPaused : SAY.noScan };
+        if (process.platform === 'win32') return { ok: false, output: SAY.noPauseOnWindows };
         this.signalScan('SIGSTOP');
         this.setState('paused');
-        return { ok: true, output: 'Scan paused.' };
+        return { ok: true, output: SAY.paused };
       case 'resume':
-        if (!this.child) return { ok: false, output: 'No scan is running.' };
+        if (!this.child) return { ok: false, output: SAY.noScan };
         if (this.state === 'paused') this.signalScan('SIGCONT');
         this.setState('scanning');
-        return { ok: true, output: 'Scan resumed.' };
+        return { ok: true, output: SAY.resumed };
       case 'scan-folder': {
         await this.poll(true);
-        return { ok: true, output: `Looked at ${this.o.watchDir}: ${Object.keys(this.remembered.sent).length} files sent in all.` };
+        return { ok: true, output: fill(SAY.lookedAt, { dir: this.o.watchDir, count: Object.keys(this.remembered.sent).length }) };
       }
       case 'sent': {
         const list = Object.entries(this.remembered.sent)
           .sort((a, b) => b[1].sentAt - a[1].sentAt)
           .slice(0, 20)
-          .map(([file, s]) => `${file}: ${s.outcome}${s.scanId ? ` (scan ${s.scanId})` : ''}`);
-        return { ok: true, output: list.length ? list.join('\n') : 'Nothing sent yet.' };
+          .map(([file, s]) => fill(s.outcome === 'applied' ? SAY.sentImported : s.outcome === 'duplicate' ? SAY.sentDuplicate : SAY.sentRefused, { file, scan: s.scanId ?? '?' }));
+        return { ok: true, output: list.length ? list.join('\n') : SAY.nothingSent };
       }
       case 'answer': {
-        if (!this.child?.stdin) return { ok: false, output: 'No scan is running.' };
+        if (!this.child?.stdin) return { ok: false, output: SAY.noScan };
         this.child.stdin.write(`${args.join(' ')}\n`);
         if (this.state === 'needs-human') this.setState('scanning');
-        return { ok: true, output: `Answered: ${args.join(' ') || '(enter)'}` };
+        return { ok: true, output: args.length ? fill(SAY.answered, { answer: args.join(' ') }) : SAY.answeredEnter };
       }
       default:
-        return { ok: false, output: `Unknown command: ${name}` };
+        return { ok: false, output: fill(SAY.unknownCommand, { command: name }) };
     }
   }
 
   private startScan(): { ok: boolean; output: string } {
-    if (!this.o.scanCommand) return { ok: false, output: 'Scanning is not configured on this machine: start the agent with --scan-command "…".' };
-    if (this.child) return { ok: false, output: 'A scan is already running.' };
+    if (!this.o.scanCommand) return { ok: false, output: SAY.notConfigured };
+    if (this.child) return { ok: false, output: SAY.alreadyScanning };
     // its own process group (not on Windows): the shell and whatever it starts are signalled together
     const child = spawn(this.o.scanCommand, { shell: true, cwd: this.o.watchDir, stdio: ['pipe', 'pipe', 'pipe'], detached: process.platform !== 'win32' });
     this.child = child;
@@ -296,22 +298,22 @@ export class Agent {
     const onLine = (level: LogLevel) => (line: string) => this.scanOutput(level, line);
     lines(child.stdout, onLine('info'));
     lines(child.stderr, onLine('warn'));
-    child.on('error', (error) => this.log('error', `The scan command could not start: ${error.message}`));
+    child.on('error', (error) => this.log('error', fill(SAY.couldNotStart, { error: error.message })));
     child.on('close', (code, signal) => {
       this.child = null;
       this.scanEndedAt = Date.now();
       if (code === 0) {
-        this.log('info', 'The scan finished.');
+        this.log('info', SAY.finished);
         this.setState('idle');
       } else {
-        const why = signal ? `was stopped (${signal})` : `ended with code ${code}`;
-        this.log(signal ? 'warn' : 'error', `The scan command ${why}.`);
-        this.setState(signal ? 'idle' : 'error', signal ? undefined : `The scan command ${why}.`);
+        const why = signal ? fill(SAY.stoppedBySignal, { signal }) : fill(SAY.endedWithCode, { code: String(code) });
+        this.log(signal ? 'warn' : 'error', why);
+        this.setState(signal ? 'idle' : 'error', signal ? undefined : why);
       }
       // the writer is gone: whatever it wrote is finished now
       void this.poll(true);
     });
-    return { ok: true, output: `Scan started (process ${child.pid ?? '?'}).` };
+    return { ok: true, output: fill(SAY.started, { pid: child.pid ?? '?' }) };
   }
 
   /** A line of the scanner's output: logged, read for its progress ("Governor 12 of 300") and for a question waiting for someone. */
@@ -349,7 +351,7 @@ export class Agent {
     try {
       names = await fs.promises.readdir(this.o.watchDir);
     } catch (error) {
-      this.log('error', `Cannot read ${this.o.watchDir}: ${(error as Error).message}`);
+      this.log('error', fill(SAY.cannotRead, { path: this.o.watchDir, error: (error as Error).message }));
       return;
     }
     const at = Date.now();
@@ -406,14 +408,14 @@ export class Agent {
     try {
       bytes = await fs.promises.readFile(file);
     } catch (error) {
-      this.log('warn', `Cannot read ${name}: ${(error as Error).message}`);
+      this.log('warn', fill(SAY.cannotRead, { path: name, error: (error as Error).message }));
       return;
     }
     const sha256 = crypto.createHash('sha256').update(bytes).digest('hex');
     const known = this.remembered.sent[name];
     if (known?.sha256 === sha256) return;
-    if (known) this.log('warn', `${name} changed since it was sent: sending it again.`);
-    this.log('info', `Uploading ${name} (${bytes.length} bytes)…`);
+    if (known) this.log('warn', fill(SAY.changedSince, { file: name }));
+    this.log('info', fill(SAY.uploading, { file: name, bytes: bytes.length }));
     const auth = { Authorization: `Bearer ${this.o.token}` };
     const base = this.o.server.replace(/\/$/, '');
     try {
@@ -421,20 +423,20 @@ export class Agent {
       form.append('file', new Blob([new Uint8Array(bytes)]), name);
       const previewed = await fetch(`${base}/scans/preview`, { method: 'POST', headers: auth, body: form });
       const preview = (await previewed.json().catch(() => ({}))) as { preview?: { token: string; rows: number; valid: number; warnings: unknown[] }; error?: string };
-      if (previewed.status === 409) return this.remember(name, { sha256, size: bytes.length, sentAt: Date.now(), outcome: 'duplicate', note: preview.error }, 'warn', `${name} is already on the server: ${preview.error ?? ''}`);
-      if (previewed.status === 400 || previewed.status === 413) return this.remember(name, { sha256, size: bytes.length, sentAt: Date.now(), outcome: 'refused', note: preview.error }, 'error', `${name} was refused: ${preview.error ?? previewed.status}`);
+      if (previewed.status === 409) return this.remember(name, { sha256, size: bytes.length, sentAt: Date.now(), outcome: 'duplicate', note: preview.error }, 'warn', fill(SAY.alreadyOnServer, { file: name, message: preview.error ?? '' }));
+      if (previewed.status === 400 || previewed.status === 413) return this.remember(name, { sha256, size: bytes.length, sentAt: Date.now(), outcome: 'refused', note: preview.error }, 'error', fill(SAY.refused, { file: name, message: preview.error ?? previewed.status }));
       if (!previewed.ok || !preview.preview) throw new Error(preview.error ?? `preview answered ${previewed.status}`);
       const p = preview.preview;
-      if (p.valid < p.rows) this.log('warn', `${name}: ${p.rows - p.valid} of ${p.rows} rows cannot be used and are left out.`);
+      if (p.valid < p.rows) this.log('warn', fill(SAY.rowsLeftOut, { file: name, bad: p.rows - p.valid, rows: p.rows }));
       const applied = await fetch(`${base}/scans/apply`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ token: p.token, skipInvalid: true }) });
       const scan = (await applied.json().catch(() => ({}))) as { scan?: { id: number; rows: number }; error?: string };
-      if (applied.status === 409) return this.remember(name, { sha256, size: bytes.length, sentAt: Date.now(), outcome: 'duplicate', note: scan.error }, 'warn', `${name} is already on the server: ${scan.error ?? ''}`);
-      if (applied.status === 400) return this.remember(name, { sha256, size: bytes.length, sentAt: Date.now(), outcome: 'refused', note: scan.error }, 'error', `${name} was refused: ${scan.error ?? ''}`);
+      if (applied.status === 409) return this.remember(name, { sha256, size: bytes.length, sentAt: Date.now(), outcome: 'duplicate', note: scan.error }, 'warn', fill(SAY.alreadyOnServer, { file: name, message: scan.error ?? '' }));
+      if (applied.status === 400) return this.remember(name, { sha256, size: bytes.length, sentAt: Date.now(), outcome: 'refused', note: scan.error }, 'error', fill(SAY.refused, { file: name, message: scan.error ?? '' }));
       if (!applied.ok || !scan.scan) throw new Error(scan.error ?? `apply answered ${applied.status}`);
-      this.remember(name, { sha256, size: bytes.length, sentAt: Date.now(), outcome: 'applied', scanId: scan.scan.id }, 'info', `${name} imported: scan ${scan.scan.id}, ${scan.scan.rows} governors.`);
+      this.remember(name, { sha256, size: bytes.length, sentAt: Date.now(), outcome: 'applied', scanId: scan.scan.id }, 'info', fill(SAY.imported, { file: name, scan: scan.scan.id, rows: scan.scan.rows }));
     } catch (error) {
       // the server is down or busy: the file stays unsent and is tried again at a later look
-      this.log('warn', `Could not upload ${name} now (${(error as Error).message}); trying again later.`);
+      this.log('warn', fill(SAY.tryLater, { file: name, error: (error as Error).message }));
     }
   }
 

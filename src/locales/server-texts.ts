@@ -1,7 +1,7 @@
 import { ADMIN_ERRORS } from '../protocol/admin';
 import { AUTH_ERRORS } from '../protocol/auth';
 import { RULE_ERRORS, RULE_TEMPLATES } from '../protocol/automatic-points';
-import { BOT_ERRORS } from '../protocol/bots';
+import { AGENT_TEXTS, BOT_ERRORS } from '../protocol/bots';
 import { CARD_ERRORS } from '../protocol/cards';
 import { DISCORD_ERRORS } from '../protocol/discord';
 import { HTTP_ERRORS } from '../protocol/http';
@@ -26,6 +26,7 @@ export const SERVER_TEXT_GROUPS = {
   RULE_ERRORS,
   RULE_TEMPLATES,
   BOT_ERRORS,
+  AGENT_TEXTS,
   CARD_ERRORS,
   DISCORD_ERRORS,
   HTTP_ERRORS,

@@ -76,6 +76,48 @@ export const BOT_ERRORS = {
   tooManyCommandsSent: 'Too many commands in a minute: wait a little.',
 } as const;
 
+/**
+ * What the reference agent (scripts/agent) says in its log and in its answers to commands: English
+ * on the wire like every server text, so the console says them in the reader's language
+ * (src/locales/server). A scanner's own output lines are sent as the scanner wrote them.
+ */
+export const AGENT_TEXTS = {
+  watching: 'Watching {dir} (files settle after {seconds} s); scan command: {command}.',
+  watchingNoCommand: 'Watching {dir} (files settle after {seconds} s); no scan command configured.',
+  connected: 'Connected to {server} as {bot}.',
+  command: 'Command: {command}',
+  pong: 'pong (agent {version}, {state})',
+  noScan: 'No scan is running.',
+  stopping: 'Stopping the scan.',
+  alreadyPaused: 'The scan is already paused.',
+  noPauseOnWindows: 'Pausing is not available on Windows.',
+  paused: 'Scan paused.',
+  resumed: 'Scan resumed.',
+  lookedAt: 'Looked at {dir}: {count} files sent in all.',
+  sentImported: '{file}: imported (scan {scan})',
+  sentDuplicate: '{file}: already on the server',
+  sentRefused: '{file}: refused',
+  nothingSent: 'Nothing sent yet.',
+  answered: 'Answered: {answer}',
+  answeredEnter: 'Answered with Enter.',
+  unknownCommand: 'Unknown command: {command}',
+  notConfigured: 'Scanning is not configured on this machine: start the agent with --scan-command "…".',
+  alreadyScanning: 'A scan is already running.',
+  couldNotStart: 'The scan command could not start: {error}',
+  finished: 'The scan finished.',
+  stoppedBySignal: 'The scan command was stopped ({signal}).',
+  endedWithCode: 'The scan command ended with code {code}.',
+  started: 'Scan started (process {pid}).',
+  cannotRead: 'Cannot read {path}: {error}',
+  changedSince: '{file} changed since it was sent: sending it again.',
+  uploading: 'Uploading {file} ({bytes} bytes)…',
+  rowsLeftOut: '{file}: {bad} of {rows} rows cannot be used and are left out.',
+  alreadyOnServer: '{file} is already on the server: {message}',
+  refused: '{file} was refused: {message}',
+  imported: '{file} imported: scan {scan}, {rows} governors.',
+  tryLater: 'Could not upload {file} now ({error}); trying again later.',
+} as const;
+
 const text = (max: number) => z.string().check(z.maxLength(max));
 const epochMs = z.number();
 

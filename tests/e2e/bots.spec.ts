@@ -103,7 +103,7 @@ test('status and console: a real agent comes online, answers commands, runs a sc
 
   // the upload happened once: the agent's "sent" command lists it, imported
   await page.getByRole('group', { name: 'Commands this bot knows' }).getByRole('button', { name: 'sent' }).click();
-  await expect(entry('> sent')).toContainText('applied (scan ');
+  await expect(entry('> sent')).toContainText(': imported (scan ');
 });
 
 test('monitor: the live log of every bot, filtered by bot and level, paused and resumed', async ({ page }) => {
@@ -152,4 +152,26 @@ test('Arabic, right to left: the status and monitor pages', async ({ page }) => 
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
   await page.getByLabel('اللغة').selectOption('en');
   await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
+});
+
+test("Arabic console: the agent's answers and log lines are said in Arabic, its own values kept", async ({ page }) => {
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  const admin = await tokenOf(ADMIN);
+  const name = `Emulator ${uniqueTag()}`;
+  const made = await api<{ bot: { id: number }; token: string }>('bots', { name }, admin);
+  startAgent(made.token);
+  await page.goto(`/admin/bot/console?bot=${made.bot.id}`);
+  await page.getByLabel('Language').selectOption('ar');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  await expect(page.getByText('متصل', { exact: true })).toBeVisible({ timeout: 15_000 });
+  const history = page.getByRole('list', { name: 'الأوامر والردود' });
+  const known = page.getByRole('group', { name: 'الأوامر التي يعرفها هذا الروبوت' });
+  await known.getByRole('button', { name: 'stop', exact: true }).click();
+  await expect(history.getByRole('listitem').filter({ hasText: '> stop' })).toContainText('لا يوجد مسح قيد التشغيل.');
+  await known.getByRole('button', { name: 'sent', exact: true }).click();
+  await expect(history.getByRole('listitem').filter({ hasText: '> sent' })).toContainText('لم يُرسل شيء بعد.');
+  const log = page.getByRole('log');
+  await expect(log.getByText(/^الأمر: .*stop/)).toHaveCount(1);
+  await expect(log.getByText(/^Command: /)).toHaveCount(0);
 });

@@ -13,6 +13,7 @@ import { Input } from '../../../components/input';
 import { NativeSelect } from '../../../components/native-select';
 import { cn } from '../../../lib/cn';
 import { useApi } from '../../../lib/use-api';
+import { useServerText } from '../../../lib/server-text';
 import { Field } from '../../../components/field';
 import { Hint } from '../../../components/hint';
 import { BotActivity, BotOptions, BotPage, LogList, OnlineText, StateBadge, useBotNames, useBotWatch } from './shared';
@@ -77,6 +78,7 @@ export default function BotConsolePage({ titleId }: { titleId: string }) {
 
 function CommandPanel({ botId, online, known, commands }: { botId: number; online: boolean; known: string[]; commands: CommandEntry[] }) {
   const intl = useIntl();
+  const say = useServerText();
   const bots = useApi(createBotsApi);
   const [line, setLine] = useState('');
   const [invalid, setInvalid] = useState<string | null>(null);
@@ -122,7 +124,7 @@ function CommandPanel({ botId, online, known, commands }: { botId: number; onlin
                   <FormattedMessage id={answer.ok ? 'bots.answerOk' : 'bots.answerFailed'} />
                 </span>
                 <pre className="overflow-x-auto whitespace-pre-wrap break-words rounded bg-muted px-2 py-1 text-xs" dir="auto">
-                  {answer.output}
+                  {answer.output.split('\n').map(say).join('\n')}
                 </pre>
               </div>
             ) : (

@@ -8,6 +8,7 @@ import { botSessionRecorder, botWatchWiring } from '../../../boot/bot-watch';
 import { Alert } from '../../../components/alert';
 import { PageHeader } from '../../../components/page-header';
 import { cn } from '../../../lib/cn';
+import { useServerText } from '../../../lib/server-text';
 
 /**
  * What the three bot pages share: the watch socket's actor (one per page, wired in
@@ -148,12 +149,13 @@ export function OnlineText({ bot }: { bot: Bot }) {
 
 /** What a bot is doing now: waiting for a person, its own message, its progress (nothing while offline). */
 export function BotActivity({ bot }: { bot: Bot }) {
+  const say = useServerText();
   return (
     <>
       <NeedsHuman bot={bot} />
       {bot.online && bot.message && bot.state !== 'needs-human' && (
         <p className="text-sm text-muted-foreground" dir="auto">
-          {bot.message}
+          {say(bot.message)}
         </p>
       )}
       <BotProgress bot={bot} />
@@ -163,6 +165,7 @@ export function BotActivity({ bot }: { bot: Bot }) {
 
 /** A bot waiting for a person (state needs-human): said plainly, with its message. */
 export function NeedsHuman({ bot }: { bot: Bot }) {
+  const say = useServerText();
   if (!bot.online || bot.state !== 'needs-human') return null;
   return (
     <Alert role="alert" className="border-warning/60 bg-warning/10">
@@ -171,7 +174,7 @@ export function NeedsHuman({ bot }: { bot: Bot }) {
       </p>
       {bot.message && (
         <p className="mt-1 text-sm" dir="auto">
-          {bot.message}
+          {say(bot.message)}
         </p>
       )}
     </Alert>
@@ -207,6 +210,7 @@ function useWide(): boolean {
  */
 export function LogList({ lines, names, label, showBot = true, className }: { lines: readonly LogLine[]; names: Record<string, string>; label: string; showBot?: boolean; className?: string }) {
   const intl = useIntl();
+  const say = useServerText();
   const parent = useRef<HTMLDivElement>(null);
   const atBottom = useRef(true);
   const wide = useWide();
@@ -257,8 +261,8 @@ export function LogList({ lines, names, label, showBot = true, className }: { li
                   {showBot && <span className={cn('min-w-0 truncate font-sans font-medium', wide ? 'w-40 shrink-0' : 'max-w-40')}>{names[String(line.botId)] ?? `#${line.botId}`}</span>}
                   <span className={cn('shrink-0 truncate uppercase', wide && 'w-16', LEVEL_STYLE[line.level])}>{intl.formatMessage({ id: `bots.level.${line.level}` })}</span>
                 </span>
-                <span className={cn('min-w-0 truncate', LEVEL_STYLE[line.level])} title={line.text} dir="auto">
-                  {line.text}
+                <span className={cn('min-w-0 truncate', LEVEL_STYLE[line.level])} title={say(line.text)} dir="auto">
+                  {say(line.text)}
                 </span>
               </div>
             );
