@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import SQLite from 'better-sqlite3';
 import yazl from 'yazl';
@@ -89,6 +90,10 @@ export async function writeBackup(dataDir: string, file: string, options: Backup
   const db = new SQLite(source, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 5000');
+    // the snapshot is a scratch file deleted below (the zip is what is made durable): with the
+    // connection's synchronous FULL, VACUUM INTO would fsync all of it at once, a flush of the
+    // whole database that the server's own commit fsyncs would queue behind
+    db.pragma('synchronous = OFF');
     const takenAt = now();
     db.prepare('VACUUM INTO ?').run(snapshot);
     const migrations = readMigrations(snapshot);
@@ -112,14 +117,9 @@ export async function writeBackup(dataDir: string, file: string, options: Backup
     for (const name of images) zip.addFile(path.join(uploadsDir(dataDir), name), UPLOADS_PREFIX + name, { mtime, compress: false });
     zip.end();
     options.onWriting?.();
-    await pipeline(zip.outputStream, fs.createWriteStream(part, { flags: 'wx' }));
-    // on disk before it gets its name (fsync of the file, whichever descriptor asks)
-    const handle = await fs.promises.open(part, 'r+');
-    try {
-      await handle.sync();
-    } finally {
-      await handle.close();
-    }
+    // written in small synced steps, so the disk is never handed tens of MB at once (see pacedFile);
+    // the last step's fsync puts the whole file on disk before it gets its name
+    await pipeline(zip.outputStream, await pacedFile(part));
     await fs.promises.rename(part, target);
     await syncDir(dir);
     const bytes = (await fs.promises.stat(target)).size;
@@ -131,6 +131,50 @@ export async function writeBackup(dataDir: string, file: string, options: Backup
     await fs.promises.rm(part, { force: true });
     await fs.promises.rm(snapshot, { force: true });
   }
+}
+
+/** How much of the zip is written between two fsyncs. */
+const SYNC_EVERY_BYTES = 1 << 20;
+
+/**
+ * A new file (`wx`) written in steps of SYNC_EVERY_BYTES, each fsynced before the next is taken.
+ * Left to the page cache, a 50 MB zip is flushed by one fsync at the end (or by the kernel's
+ * writeback): the disk's queue then holds the whole file, and every commit the server fsyncs in
+ * the meantime waits behind it (bid p99 ×6–11 during a backup). In steps, a commit waits behind
+ * at most one step, and the backup goes at the disk's pace. The last step ends in an fsync of the
+ * whole file.
+ */
+async function pacedFile(file: string): Promise<Writable> {
+  const handle = await fs.promises.open(file, 'wx');
+  let unsynced = 0;
+  return new Writable({
+    async write(chunk: Buffer, _encoding, done) {
+      try {
+        await handle.write(chunk);
+        unsynced += chunk.length;
+        if (unsynced >= SYNC_EVERY_BYTES) {
+          unsynced = 0;
+          await handle.datasync();
+        }
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+    async final(done) {
+      try {
+        await handle.sync();
+        await handle.close();
+        done();
+      } catch (error) {
+        done(error as Error);
+      }
+    },
+    async destroy(error, done) {
+      await handle.close().catch(() => undefined);
+      done(error);
+    },
+  });
 }
 
 /** The migrations a database has had, by name (Kysely's table); empty when it has none. */
