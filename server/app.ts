@@ -18,6 +18,7 @@ import { registerReactions } from './reactions';
 import { Reactions } from './events/reactions';
 import { ScanImports } from './scans/scans';
 import { PreviewStore } from './previews/store';
+import { LinkImports } from './scans/link-import';
 import { CardPool, DEFAULT_POOL } from './cards/pool';
 import { DEFAULT_READERS, FileReaders } from './files/readers';
 import { CardService } from './cards/service';
@@ -114,6 +115,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const automatic = new AutomaticPoints(db, points, previews, app.log);
   const scans = new ScanImports(db, now, previews);
   const bulk = new BulkPreviews(previews);
+  const links = new LinkImports(db, previews, now);
   // stat cards: drawn in low-priority child processes (started on the first card), cached by content
   const cards = new CardService(db, new CardPool(config.cardPool ?? DEFAULT_POOL), uploadsDir(config.dataDir));
   // scan and bulk award files: read in worker threads (started on the first file) behind a bounded queue
@@ -138,6 +140,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     points,
     scans,
     bulk,
+    links,
     automatic,
     cards,
     readers,

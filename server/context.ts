@@ -7,6 +7,7 @@ import type { Config } from './config';
 import type { Db } from './db/open';
 import type { AutomaticPoints } from './points/automatic';
 import type { BulkPreviews } from './points/bulk';
+import type { LinkImports } from './scans/link-import';
 import type { CardService } from './cards/service';
 import type { FileReaders } from './files/readers';
 import type { PointsService } from './points/service';
@@ -30,6 +31,8 @@ export interface AppContext {
   scans: ScanImports;
   /** Bulk awards: a file's rows previewed, then booked once (server/points/bulk.ts). */
   bulk: BulkPreviews;
+  /** Farms linked in bulk: a file's (governor id, account) rows previewed, then linked once (server/scans/link-import.ts). */
+  links: LinkImports;
   /** Automatic points: rules' runs previewed then booked once, and the runs after each scan (server/points/automatic.ts). */
   automatic: AutomaticPoints;
   /** Stat cards: their data read and checked, drawn off the event loop by a bounded pool, cached by content (server/cards/service.ts). */

@@ -26,6 +26,7 @@ import { automaticPointsRoutes } from './routes/automatic-points';
 import { migrantRoutes } from './routes/migrants';
 import { pointsRoutes } from './routes/points';
 import { scanRoutes } from './routes/scans';
+import { playerLinkRoutes } from './routes/player-links';
 import { storeRoutes } from './routes/store';
 
 /**
@@ -100,6 +101,7 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(storeRoutes(ctx));
   await app.register(kingdomRoutes(ctx));
   await app.register(scanRoutes(ctx));
+  await app.register(playerLinkRoutes(ctx));
   await app.register(kvkRoutes(ctx));
   await app.register(botRoutes(ctx));
   await app.register(migrantRoutes(ctx));

@@ -44,7 +44,7 @@ type HeaderName = 'playerid' | 'username' | 'player' | 'amount' | 'reason';
  * and punctuation ignored). A player column may hold governor ids or usernames whatever its header
  * says: the header only says which to try first.
  */
-const HEADER_WORDS: Record<HeaderName, string[]> = {
+export const HEADER_WORDS: Record<HeaderName, string[]> = {
   playerid: [
     'governorid', 'govid', 'playerid', 'governor', 'id',
     'iddegouverneur', 'idgouverneur', 'gouverneur', 'iddegobernador', 'idgobernador', 'gobernador', 'idgovernatore', 'governatore',
@@ -62,7 +62,7 @@ const HEADER_WORDS: Record<HeaderName, string[]> = {
 const HEADER_NAMES = new Map<string, HeaderName>(Object.entries(HEADER_WORDS).flatMap(([name, words]) => words.map((w) => [w, name as HeaderName] as const)));
 
 /** A header cell as HEADER_WORDS spells it: lower case, no accents or Arabic marks, letters and digits only. */
-const normalize = (cell: Cell) => (typeof cell === 'string' ? cell.normalize('NFKD').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '') : '');
+export const normalize = (cell: Cell) => (typeof cell === 'string' ? cell.normalize('NFKD').toLowerCase().replace(/[^\p{L}\p{N}]/gu, '') : '');
 
 /** A column that names the player, and what to try first in it (null: a governor id when the cell is all digits). */
 interface PlayerColumn {

@@ -9,8 +9,8 @@ import { stringifyInSlices } from '../slices';
 const deflate = promisify(zlib.deflate);
 const inflate = promisify(zlib.inflate);
 
-/** What a preview previews: a scan file, a bulk award file, an automatic-points run. */
-export type PreviewKind = 'scan' | 'bulk' | 'rule';
+/** What a preview previews: a scan file, a bulk award file, an automatic-points run, a file of farm links. */
+export type PreviewKind = 'scan' | 'bulk' | 'rule' | 'links';
 
 /** How long a kind's previews are good for, and how many one account keeps at once (its oldest goes first, never another's). */
 export interface PreviewRules {

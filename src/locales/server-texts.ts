@@ -9,6 +9,7 @@ import { KVK_ERRORS, KVK_TEMPLATES } from '../protocol/kvk';
 import { MIGRANT_ERRORS } from '../protocol/migrants';
 import { BULK_ROW_ERRORS, LEDGER_REASONS, POINTS_ERRORS, POINTS_TEMPLATES } from '../protocol/points';
 import { ALLIANCE_ERRORS, METRIC_ERRORS, PLAYER_ID_ERRORS, SCAN_ERRORS, SCAN_ROW_TEMPLATES, SCAN_TEMPLATES, SENTINEL_TEXTS } from '../protocol/scans';
+import { LINK_IMPORT_ERRORS, LINK_ROW_TEMPLATES, LINK_ROW_TEXTS } from '../protocol/player-links';
 import { SETTINGS_ERRORS } from '../protocol/settings';
 import { STORE_ERRORS } from '../protocol/store';
 import { fill, holesOf, templateReader } from '../protocol/texts';
@@ -44,6 +45,9 @@ export const SERVER_TEXT_GROUPS = {
   ALLIANCE_ERRORS,
   METRIC_ERRORS,
   PLAYER_ID_ERRORS,
+  LINK_IMPORT_ERRORS,
+  LINK_ROW_TEXTS,
+  LINK_ROW_TEMPLATES,
   SETTINGS_ERRORS,
   STORE_ERRORS,
 } as const satisfies Record<string, Record<string, string>>;

@@ -134,6 +134,7 @@ export const AUDIT_ACTIONS = [
   'group.remove',
   'player-id.link',
   'player-id.unlink',
+  'player-id.import',
   'alliance.change',
   'account.disable',
   'account.enable',

@@ -313,8 +313,8 @@ describe('the audit log', () => {
       'kingdom.edit',
       'kingdom.delete',
     ]);
-    // every action the filter offers was recorded by this walk (rules, seasons, bots, share links, Discord and scan dates: by their own tests)
-    expect(new Set(mine.map((e) => e.action))).toEqual(new Set(AUDIT_ACTIONS.filter((a) => !/^((rule|season|bot|share|discord)\.|scan\.redate$)/.test(a))));
+    // every action the filter offers was recorded by this walk (rules, seasons, bots, share links, Discord, scan dates and farm link files: by their own tests)
+    expect(new Set(mine.map((e) => e.action))).toEqual(new Set(AUDIT_ACTIONS.filter((a) => !/^((rule|season|bot|share|discord)\.|scan\.redate$|player-id\.import$)/.test(a))));
     expect(mine[0]).toMatchObject({ actor: admin.username, target: target.username, detail: { from: 'user', to: 'council' } });
     expect(mine[2]).toMatchObject({ actor: council.username, target: target.username, detail: { amount: 500, reason: 'war effort' } });
     for (const e of mine) expect(e.at).toBeGreaterThan(Date.now() - 60_000);

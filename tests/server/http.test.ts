@@ -159,6 +159,8 @@ describe('OpenAPI, docs and CORS', () => {
         '/metrics/series',
         '/player-ids',
         '/player-ids/{governorId}',
+        '/player-ids/import/preview',
+        '/player-ids/import/apply',
         '/kvk/seasons',
         '/kvk/seasons/{id}',
         '/kvk/seasons/{id}/standings',

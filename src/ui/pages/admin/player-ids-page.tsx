@@ -18,6 +18,7 @@ import { ConfirmDialogFor } from '../../components/stats/confirm-dialog';
 import { Hint } from '../../components/hint';
 import { useScansApi, Empty } from '../../components/stats/scan-parts';
 import { QueryError } from '../../components/query-error';
+import { LinkImportCard } from './link-import-card';
 
 /** Admin → Player IDs: accounts and the governors linked to them (the sign-up's claim, farms), verified or not. */
 export default function PlayerIdsPage({ titleId }: { titleId: string }) {
@@ -49,6 +50,7 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
     <div className="grid min-w-0 gap-4">
       <PageTitle titleId={titleId} />
       <LinkForm onLinked={refresh} />
+      <LinkImportCard onLinked={refresh} />
       <Card className="grid min-w-0 gap-3">
         <CardTitle>
           <FormattedMessage id="stats.playerIds.listTitle" />
