@@ -22,16 +22,38 @@ function isZod(schema: unknown): schema is AnySchema {
   return schema instanceof z.core.$ZodType;
 }
 
-/** What a failed part reads as: the path names nothing (404), or the request is wrong (400). */
-function refusal(httpPart: string | undefined, text: string): Error {
-  return httpPart === 'params' ? new NotFound(text) : new Invalid(text);
+/** A path id's refusal that names nothing (404) rather than a request that is wrong (400): see pathId. */
+const NAMES_NOTHING = 'namesNothing';
+
+/** What a failed part reads as: a 400 with the first issue's text, or a 404 for a path id that says so (pathId). */
+function refusal(httpPart: string | undefined, error: z.core.$ZodError): Error {
+  const text = firstIssue(error);
+  const issue = error.issues[0] as { params?: Record<string, unknown> } | undefined;
+  return httpPart === 'params' && issue?.params?.[NAMES_NOTHING] === true ? new NotFound(text) : new Invalid(text);
+}
+
+/**
+ * An id in a path (`/scans/:scanId`): a positive whole number of at most `digits` digits, handed
+ * to the route as a number. Anything else is refused with `text`: a 400, or a 404 with
+ * `{ notFound: true }` for routes whose contract says a malformed id names nothing (the store's
+ * items). The one schema for every path id.
+ */
+export function pathId(text: string, options: { digits?: number; notFound?: boolean } = {}) {
+  const digits = options.digits ?? 15;
+  const shape = new RegExp(`^\\d{1,${digits}}$`);
+  return z.pipe(
+    z.string().check(
+      z.refine((v: string) => shape.test(v) && Number(v) >= 1, { error: text, abort: true, params: options.notFound ? { [NAMES_NOTHING]: true } : {} }),
+    ),
+    z.transform((v: string) => Number(v)),
+  );
 }
 
 /**
  * Fastify's validator compiler. The body must be a JSON object (else AUTH_ERRORS.invalidBody, as
  * `parseBody` answers); a route whose body may be left out says so with `optionalBody(schema)`.
- * Query strings and bodies that fail answer 400 with the first issue's text; a path parameter that
- * fails (`:itemId` that is not an id) names nothing: 404 with its text.
+ * Every part that fails answers 400 with the first issue's text, but a path id made by
+ * `pathId(text, { notFound: true })` that fails names nothing: 404 with its text.
  */
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart, method, url }) => {
   // every route validates from the protocol's zod schemas: a plain JSON schema here would validate nothing
@@ -46,7 +68,7 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
     // one place for every route: PostgreSQL cannot store a NUL, and no text of ours needs one
     if (holdsNul(data)) return { error: new Invalid(HTTP_ERRORS.nulCharacter) };
     const result = z.safeParse(schema, absent ? (httpPart === 'body' ? undefined : {}) : data);
-    return result.success ? { value: result.data } : { error: refusal(httpPart, firstIssue(result.error)) };
+    return result.success ? { value: result.data } : { error: refusal(httpPart, result.error) };
   };
 };
 

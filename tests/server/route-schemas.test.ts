@@ -3,6 +3,10 @@ import * as z from 'zod/mini';
 import { AUTH_ERRORS } from '../../src/protocol/auth';
 import { POINTS_ERRORS } from '../../src/protocol/points';
 import { STORE_ERRORS } from '../../src/protocol/store';
+import { RULE_ERRORS } from '../../src/protocol/automatic-points';
+import { BOT_ERRORS } from '../../src/protocol/bots';
+import { KVK_ERRORS } from '../../src/protocol/kvk';
+import { SCAN_ERRORS } from '../../src/protocol/scans';
 import Fastify from 'fastify';
 import { registerOpenApi } from '../../server/http/openapi';
 import { AnswerMismatch, PlainSchema, serializerCompiler, validatorCompiler } from '../../server/http/schemas';
@@ -56,6 +60,25 @@ describe('routes validated by Fastify from zod schemas keep the texts and status
       expect(answer.status, id).toBe(404);
       expect(answer.body).toEqual({ result: false, error: STORE_ERRORS.unknownItem });
     }
+  });
+
+  it('a malformed path id is a 400 with the route’s own text, through the one path-id schema', async () => {
+    const routes: [string, (id: string) => string, string][] = [
+      ['DELETE', (id) => `/scans/${id}`, SCAN_ERRORS.badScanId],
+      ['GET', (id) => `/governors/${id}`, SCAN_ERRORS.badGovernorId],
+      ['DELETE', (id) => `/points/rules/${id}`, RULE_ERRORS.badRuleId],
+      ['DELETE', (id) => `/bots/${id}`, BOT_ERRORS.badBotId],
+      ['GET', (id) => `/kvk/seasons/${id}/standings`, KVK_ERRORS.badSeasonId],
+      ['DELETE', (id) => `/kvk/seasons/1/marks/${id}`, KVK_ERRORS.badGovernorId],
+    ];
+    for (const [method, url, error] of routes) {
+      for (const id of ['abc', '0', '-1', '1.5', '1e3', '1234567890123456']) {
+        const answer = await call(server, method, url(id), { token: admin.token });
+        expect([url(id), answer.status, answer.body]).toEqual([url(id), 400, { result: false, error }]);
+      }
+    }
+    // a bot id has at most 9 digits
+    expect((await call(server, 'DELETE', '/bots/1234567890', { token: admin.token })).body).toEqual({ result: false, error: BOT_ERRORS.badBotId });
   });
 
   it('a body that may be left out counts as {}: an edit without a body changes nothing', async () => {

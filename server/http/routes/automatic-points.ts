@@ -7,15 +7,10 @@ import type { AppContext } from '../../context';
 import { createRule, deleteRule, findRule, listRules, listRuns, RULE_STAT_LIST, updateRule, type RuleInput } from '../../points/automatic';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { resultErrors, resultTrue } from '../schemas';
+import { pathId, resultErrors, resultTrue } from '../schemas';
 
-/** The rule's id is read by the handler: a malformed one is a 400 with its text (a failing path schema would answer 404). */
-const idParams = z.object({ id: z.string() });
-
-function ruleIdOf(value: string): number {
-  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw new Invalid(RULE_ERRORS.badRuleId);
-  return Number(value);
-}
+/** A malformed rule id is a 400 with its text. */
+const idParams = z.object({ id: pathId(RULE_ERRORS.badRuleId) });
 
 /** A rule's body as the schema validated it, with the checks across fields (a DKP rule names its season). */
 function ruleInput(body: z.output<typeof ruleBody>): RuleInput {
@@ -68,7 +63,7 @@ export function automaticPointsRoutes(ctx: AppContext) {
         schema: { summary: 'Change a rule (previews made before no longer apply)', tags: ['points'], security: BEARER, params: idParams, body: ruleBody, response: { 200: ruleAnswer, ...resultErrors(400, 401, 403, 404) } },
       },
       async (request) => {
-        const id = ruleIdOf(request.params.id);
+        const id = request.params.id;
         return { result: true as const, rule: await updateRule(ctx.db, id, ruleInput(request.body), actorOf(request), ctx.now()) };
       },
     );
@@ -80,7 +75,7 @@ export function automaticPointsRoutes(ctx: AppContext) {
         schema: { summary: 'Delete a rule (its runs and ledger entries stay)', tags: ['points'], security: BEARER, params: idParams, response: { 200: resultTrue({}), ...resultErrors(400, 401, 403, 404) } },
       },
       async (request) => {
-        await deleteRule(ctx.db, ruleIdOf(request.params.id), actorOf(request), ctx.now());
+        await deleteRule(ctx.db, request.params.id, actorOf(request), ctx.now());
         return { result: true as const };
       },
     );
@@ -100,7 +95,7 @@ export function automaticPointsRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = ruleIdOf(request.params.id);
+        const id = request.params.id;
         const body = request.body;
         return { result: true as const, preview: await ctx.automatic.preview(id, body.fromScanId, body.toScanId, authOf(request).user.id) };
       },
@@ -121,7 +116,7 @@ export function automaticPointsRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = ruleIdOf(request.params.id);
+        const id = request.params.id;
         const { token } = request.body;
         await findRule(ctx.db, id);
         return { result: true as const, run: await ctx.automatic.apply(id, token, actorOf(request)) };

@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { Invalid, NotFound, TooMany } from '../../errors';
+import { NotFound, TooMany } from '../../errors';
 import * as z from 'zod/mini';
 import { BOT_ERRORS, botBody, botsAnswer, commandAnswer, commandBody, registeredAnswer } from '../../../src/protocol/bots';
 import { recordAudit } from '../../audit/audit';
@@ -8,15 +8,10 @@ import { registerBot, revokeBot, rotateBotToken } from '../../bots/registry';
 import type { AppContext } from '../../context';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { resultErrors, resultTrue } from '../schemas';
+import { pathId, resultErrors, resultTrue } from '../schemas';
 
-/** The bot's id is read by the handler: a malformed one is a 400 with its text (a failing path schema would answer 404). */
-const idParams = z.object({ id: z.string() });
-
-function botIdOf(value: string): number {
-  if (!/^\d{1,9}$/.test(value) || Number(value) < 1) throw new Invalid(BOT_ERRORS.badBotId);
-  return Number(value);
-}
+/** A malformed bot id is a 400 with its text. */
+const idParams = z.object({ id: pathId(BOT_ERRORS.badBotId, { digits: 9 }) });
 
 
 /** Scan bots, admins only: register, rotate, revoke, list, command. */
@@ -82,7 +77,7 @@ export function botRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = botIdOf(request.params.id);
+        const id = request.params.id;
         const { bot: row, token } = await rotateBotToken(ctx.db, id, actorOf(request), ctx.now());
         ctx.bots.disconnect(id, false);
         return { result: true as const, bot: { id: row.id, name: row.name }, token };
@@ -102,7 +97,7 @@ export function botRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = botIdOf(request.params.id);
+        const id = request.params.id;
         await revokeBot(ctx.db, id, actorOf(request), ctx.now());
         ctx.bots.disconnect(id, true);
         return { result: true as const };
@@ -123,7 +118,7 @@ export function botRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = botIdOf(request.params.id);
+        const id = request.params.id;
         const body = request.body;
         const actor = actorOf(request);
         const name = ctx.bots.nameOf(id);

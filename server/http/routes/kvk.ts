@@ -1,4 +1,3 @@
-import { Invalid } from '../../errors';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
@@ -10,17 +9,11 @@ import { allStandings, myStandings, seasonStandings } from '../../kvk/standings'
 import { sendCsv } from '../csv';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { resultErrors, resultTrue } from '../schemas';
+import { pathId, resultErrors, resultTrue } from '../schemas';
 
-const idParam = (text: string) => (value: string) => {
-  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw new Invalid(text);
-  return Number(value);
-};
-const seasonIdOf = idParam(KVK_ERRORS.badSeasonId);
-const governorIdOf = idParam(KVK_ERRORS.badGovernorId);
-/** Path ids are read by the handler: a malformed id is a 400 with its text (a failing path schema would answer 404). */
-const seasonParams = z.object({ id: z.string() });
-const markParams = z.object({ id: z.string(), governorId: z.string() });
+/** A malformed path id is a 400 with its own text. */
+const seasonParams = z.object({ id: pathId(KVK_ERRORS.badSeasonId) });
+const markParams = z.object({ id: pathId(KVK_ERRORS.badSeasonId), governorId: pathId(KVK_ERRORS.badGovernorId) });
 
 const seasonAnswer = resultTrue({ season });
 const actorOf = (request: Parameters<typeof authOf>[0]) => {
@@ -121,7 +114,7 @@ export function kvkRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = seasonIdOf(request.params.id);
+        const id = request.params.id;
         const body = request.body;
         return { result: true as const, season: await updateSeason(ctx.db, id, body, actorOf(request), ctx.now()) };
       },
@@ -142,7 +135,7 @@ export function kvkRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = seasonIdOf(request.params.id);
+        const id = request.params.id;
         const query = request.query;
         return { result: true as const, ...(await seasonStandings(ctx.db, id, query, authOf(request).user.rank)) };
       },
@@ -162,7 +155,7 @@ export function kvkRoutes(ctx: AppContext) {
         },
       },
       async (request, reply) => {
-        const id = seasonIdOf(request.params.id);
+        const id = request.params.id;
         const query = request.query;
         const { standings } = await allStandings(ctx.db, id, query);
         async function* chunks() {
@@ -185,7 +178,7 @@ export function kvkRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = seasonIdOf(request.params.id);
+        const id = request.params.id;
         return { result: true as const, marks: await listMarks(ctx.db, id) };
       },
     );
@@ -205,8 +198,8 @@ export function kvkRoutes(ctx: AppContext) {
       },
       async (request) => {
         const params = request.params;
-        const id = seasonIdOf(params.id);
-        const governorId = governorIdOf(params.governorId);
+        const id = params.id;
+        const governorId = params.governorId;
         const body = request.body;
         return { result: true as const, mark: await markGovernor(ctx.db, id, governorId, body, actorOf(request), ctx.now()) };
       },
@@ -226,7 +219,7 @@ export function kvkRoutes(ctx: AppContext) {
       },
       async (request) => {
         const params = request.params;
-        await unmarkGovernor(ctx.db, seasonIdOf(params.id), governorIdOf(params.governorId), actorOf(request), ctx.now());
+        await unmarkGovernor(ctx.db, params.id, params.governorId, actorOf(request), ctx.now());
         return { result: true as const };
       },
     );

@@ -39,7 +39,7 @@ import { allGovernors, deleteScan, redateScan, governorDetail, kingdomSummary, l
 import { sendCsv } from '../csv';
 import { authOf, rankAllows, requireAdminOrBot, requireRank, uploaderOf } from '../guards';
 import { BEARER } from '../openapi';
-import { encodeAnswer, encodeListInSlices, resultErrors, resultTrue } from '../schemas';
+import { encodeAnswer, encodeListInSlices, pathId, resultErrors, resultTrue } from '../schemas';
 import { stringifyInSlices } from '../../slices';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 import { Invalid, Forbidden } from '../../errors';
@@ -51,19 +51,10 @@ function takenAtOf(value: unknown): number | null {
   return ms;
 }
 
-const idParam = (text: string) => (value: string) => {
-  if (!/^\d{1,15}$/.test(value) || Number(value) < 1) throw new Invalid(text);
-  return Number(value);
-};
-const scanIdOf = idParam(SCAN_ERRORS.badScanId);
-/**
- * Path ids are read by the handler, not the schema: a malformed id is a 400 with its own text here
- * (the contract of these routes), where a failing path schema would answer 404.
- */
-const scanParams = z.object({ scanId: z.string() });
-const governorParams = z.object({ governorId: z.string() });
+/** A malformed path id is a 400 with its own text (the contract of these routes). */
+const scanParams = z.object({ scanId: pathId(SCAN_ERRORS.badScanId) });
+const governorParams = z.object({ governorId: pathId(SCAN_ERRORS.badGovernorId) });
 const tagParams = z.object({ tag: z.string() });
-const governorIdOf = idParam(SCAN_ERRORS.badGovernorId);
 
 const previewHead = z.omit(scanPreview, { governors: true, errors: true, warnings: true });
 
@@ -199,7 +190,7 @@ export function scanRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = scanIdOf(request.params.scanId);
+        const id = request.params.scanId;
         await deleteScan(ctx.db, id, authOf(request).user.id, ctx.now());
         request.log.info({ by: authOf(request).user.id, scan: id }, 'scan deleted');
         return { result: true as const };
@@ -222,7 +213,7 @@ export function scanRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = scanIdOf(request.params.scanId);
+        const id = request.params.scanId;
         const takenAt = takenAtOf(request.body.takenAt);
         if (takenAt === null) throw new Invalid(SCAN_ERRORS.badTakenAt);
         const { user } = authOf(request);
@@ -328,7 +319,7 @@ export function scanRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const governorId = governorIdOf(request.params.governorId);
+        const governorId = request.params.governorId;
         const { user } = authOf(request);
         if (!rankAllows(user.rank, 'council+admin') && !(await ownsGovernor(ctx.db, user.id, governorId))) throw new Forbidden(SCAN_ERRORS.notYourGovernor);
         return { result: true as const, governor: await governorDetail(ctx.db, governorId) };
@@ -433,7 +424,7 @@ export function scanRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const governorId = governorIdOf(request.params.governorId);
+        const governorId = request.params.governorId;
         const body = request.body;
         const link = await linkGovernor(ctx.db, governorId, body.username, body.verified, authOf(request).user.id, ctx.now());
         request.log.info({ by: authOf(request).user.id, governorId, username: link.username, verified: link.verified }, 'governor linked');
@@ -454,7 +445,7 @@ export function scanRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const governorId = governorIdOf(request.params.governorId);
+        const governorId = request.params.governorId;
         await unlinkGovernor(ctx.db, governorId, authOf(request).user.id, ctx.now());
         request.log.info({ by: authOf(request).user.id, governorId }, 'governor unlinked');
         return { result: true as const };

@@ -23,21 +23,13 @@ import { findUserByUsername } from '../../users/users';
 import { csvTime, sendCsv } from '../csv';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { optionalBody, pageOf, resultErrors, resultTrue } from '../schemas';
+import { optionalBody, pageOf, pathId, resultErrors, resultTrue } from '../schemas';
 import { acceptMultipart, detectImage, readUploadedFile, registerUploadsStatic, saveUpload } from '../uploads';
 
 const itemAnswer = resultTrue({ item: storeItem });
 
-/** `:itemId` in a path: a positive whole number (at most 15 digits); anything else names no item (404). */
-const itemParams = z.object({
-  itemId: z.pipe(
-    z.string().check(z.regex(/^\d{1,15}$/, STORE_ERRORS.unknownItem)),
-    z.pipe(
-      z.transform((v: string) => Number(v)),
-      z.int(STORE_ERRORS.unknownItem).check(z.gte(1, STORE_ERRORS.unknownItem)),
-    ),
-  ),
-});
+/** `:itemId` in a path: anything but an item's id names no item (404). */
+const itemParams = z.object({ itemId: pathId(STORE_ERRORS.unknownItem, { notFound: true }) });
 
 const csvAnswer = { description: 'text/csv', type: 'string' };
 
