@@ -1,4 +1,5 @@
-import { MSG } from '../../src/protocol/socket';
+import * as z from 'zod/mini';
+import { MSG, requestIdSchema } from '../../src/protocol/socket';
 import type { AuctionService } from '../auction/engine';
 import type { AppContext } from '../context';
 import type { ChannelHandler } from './socket-server';
@@ -6,7 +7,7 @@ import type { ChannelHandler } from './socket-server';
 export type { AuctionService } from '../auction/engine';
 
 function isRequestId(value: unknown): value is string {
-  return typeof value === 'string' && value.length >= 1 && value.length <= 64;
+  return z.safeParse(requestIdSchema, value).success;
 }
 
 function isItemId(value: unknown): value is number {

@@ -58,9 +58,18 @@ const epochMs = z.int().check(z.nonnegative());
 // ── client → server ─────────────────────────────────────────────────────────────────────────
 export const authenticationFrame = z.object({ type: z.literal(MSG.AUTHENTICATION), access_token: z.string().check(z.maxLength(2048)) });
 export const getStatusFrame = z.object({ type: z.literal(MSG.GET_STATUS) });
+/**
+ * A bid's requestId: 1..64 characters, no NUL (PostgreSQL cannot store one: on its group commit,
+ * a bid carrying one failed every bid committed with it).
+ */
+export const requestIdSchema = z.string().check(
+  z.minLength(1),
+  z.maxLength(64),
+  z.refine((v) => !v.includes('\u0000')),
+);
 export const createBidFrame = z.object({
   type: z.literal(MSG.CREATE_BID),
-  data: z.object({ itemId: serverItemId, amount: z.number(), requestId: z.string().check(z.minLength(1), z.maxLength(64)) }),
+  data: z.object({ itemId: serverItemId, amount: z.number(), requestId: requestIdSchema }),
 });
 export const clientFrame = z.discriminatedUnion('type', [authenticationFrame, getStatusFrame, createBidFrame]);
 /** A frame as this server accepts it (item ids are its whole numbers). */

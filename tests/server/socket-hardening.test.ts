@@ -72,6 +72,19 @@ describe('nothing a client sends can crash the server or change data wrongly', (
     expect(await server.db.selectFrom('bid_requests').selectAll().where('request_id', '=', 'big').execute()).toEqual([]);
   });
 
+  it('a requestId with a NUL gets WS_ERROR and leaves the bids beside it alone (PostgreSQL cannot store a NUL: in a group it failed every bid)', async () => {
+    const other = await bidder(server, admin.token, 1_000, 'beside');
+    const item = await createItem(server, admin.token, { start_price: 10, minIncrement: 1 });
+    // in one turn of the server, so that on PostgreSQL they would share one group commit
+    who.auction.send({ type: 'CREATE_BID', data: { itemId: item.itemId, amount: 20, requestId: 'nul\u0000id' } });
+    other.auction.send({ type: 'CREATE_BID', data: { itemId: item.itemId, amount: 15, requestId: 'beside-1' } });
+    expect(await who.auction.nextOf('ERROR')).toEqual({ type: 'ERROR', error_type: 'WS_ERROR' });
+    await bidCreated(other.auction, item.itemId, 15, other.username);
+    expect(await server.db.selectFrom('bid_requests').select('request_id').where('item_id', '=', item.itemId).execute()).toEqual([{ request_id: 'beside-1' }]);
+    other.auction.close();
+    other.user.close();
+  });
+
   it('survives a storm of random frames on both sockets; every answer is an ERROR or a bid it allowed', async () => {
     const item = await createItem(server, admin.token, { start_price: 10, minIncrement: 1 });
     let seed = 42;
