@@ -82,7 +82,7 @@ test('admin dashboard: health at a glance and the audit log, filtered and export
   await expect(entries).toHaveCount(2);
   await expect(entries.first()).toContainText('Account enabled');
   await expect(entries.last()).toContainText('Account disabled');
-  await expect(entries.last().getByRole('term')).toHaveText('sessionsRevoked');
+  await expect(entries.last().getByRole('term')).toHaveText('Sessions ended');
   await expect(entries.last().getByRole('definition')).toHaveText(/^\d+$/);
   await expect(entries.first()).toContainText(ADMIN.username);
   await page.getByLabel('Action').selectOption('points.bulk');
@@ -99,6 +99,57 @@ test('admin dashboard: health at a glance and the audit log, filtered and export
   expect(csv).toContain('time,actor,action,target,detail');
   expect(csv).toContain(`${ADMIN.username},account.disable,${target.username}`);
   expect(csv).not.toContain('account.enable');
+});
+
+test('audit log in Arabic: details named in words, durations in the unit Settings asks for, stored names kept inside translated words', async ({ page }) => {
+  const admin = await tokenOf(ADMIN);
+  const player = await register(newAccount('aua'));
+  await api('points/transactions', { username: player.username, delta: 250, reason: 'Farm help' }, admin);
+  const botName = `Scanner ${player.username}`;
+  await api('bots', { name: botName }, admin);
+  const { settings } = await api<{ settings: { defaults: { duration: number } } }>('kingdom/settings', undefined, admin, 'GET');
+  await api('kingdom/settings', { defaults: { duration: settings.defaults.duration } }, admin);
+  const ruleName = `Kills of ${player.username}`;
+  const rule = await api<{ rule: { id: number } }>('points/rules', { name: ruleName, stat: 'killpoints', per: 1_000_000, points: 5 }, admin);
+  await api(`points/rules/${rule.rule.id}`, undefined, admin, 'DELETE');
+
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  await page.goto('/admin/admin-dashboard');
+  await page.getByLabel('Language').selectOption('ar');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
+  const log = page.getByRole('table', { name: 'سجل التدقيق' });
+  const action = page.getByLabel('الإجراء', { exact: true });
+
+  // a grant: its amount, reason and the balance after it, each named in Arabic
+  await action.selectOption('points.grant');
+  const grant = dataRows(log).filter({ hasText: player.username });
+  await expect(grant).toHaveCount(1);
+  await expect(grant.getByRole('term')).toHaveText(['المبلغ', 'السبب', 'الرصيد بعدها']);
+  await expect(grant.getByRole('definition').nth(1)).toHaveText('Farm help');
+
+  // a bot's registration names the bot in a word, not botId
+  await action.selectOption('bot.register');
+  const bot = dataRows(log).filter({ hasText: botName });
+  await expect(bot.getByRole('term')).toHaveText(['الروبوت']);
+
+  // the auction's duration in minutes, as Settings asks for it
+  await action.selectOption('settings.change');
+  const change = dataRows(log).first();
+  await expect(change.getByRole('term').first()).toHaveText('إعدادات المزاد الافتراضية');
+  await expect(change.getByRole('definition').filter({ hasText: /دقيق|دقائق/ }).last()).toBeVisible();
+  await expect(change).not.toContainText(String(settings.defaults.duration));
+
+  // a rule's target: "rule" said in Arabic, its name as it was stored
+  await action.selectOption('rule.delete');
+  const deleted = dataRows(log).filter({ hasText: ruleName });
+  await expect(deleted).toContainText(`القاعدة #${rule.rule.id}`);
+  await expect(deleted).not.toContainText('rule #');
+  await expect(deleted.getByRole('term')).toHaveText(['الإحصائية', 'لكل', 'النقاط']);
+  await expect(deleted.getByRole('definition').first()).toHaveText('نقاط القتل');
+  // the language is the account's: back to English for the other tests
+  await page.getByLabel('اللغة').selectOption('en');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
 });
 
 test('a council member is refused the admin pages by the server too', async ({ page }) => {

@@ -174,4 +174,7 @@ test("Arabic console: the agent's answers and log lines are said in Arabic, its 
   const log = page.getByRole('log');
   await expect(log.getByText(/^الأمر: .*stop/)).toHaveCount(1);
   await expect(log.getByText(/^Command: /)).toHaveCount(0);
+  // the language is the account's: back to English for the other tests
+  await page.getByLabel('اللغة').selectOption('en');
+  await expect(page.locator('html')).toHaveAttribute('dir', 'ltr');
 });

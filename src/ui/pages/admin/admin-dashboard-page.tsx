@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { Fragment, useId, useState, type ReactNode } from 'react';
-import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
+import { useId, useState, type ReactNode } from 'react';
+import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createAdminApi, type AuditFilter, type Dashboard } from '../../../api/admin';
 import { AUDIT_ACTIONS } from '../../../protocol/admin';
 import { RANKS } from '../../../protocol/ranks';
@@ -21,6 +21,7 @@ import { usePagedFilter } from '../../lib/use-paged-filter';
 import { QueryError } from '../../components/query-error';
 import { Hint } from '../../components/hint';
 import { When } from './shared';
+import { AuditActor, AuditDetail, AuditTarget } from './audit-detail';
 
 /** Areas of the audit log's actions (`points` matches points.grant, points.deduct…), for the filter. */
 const AREAS = [...new Set(AUDIT_ACTIONS.map((a) => a.split('.')[0]))];
@@ -30,57 +31,6 @@ const KNOWN_ACTIONS: ReadonlySet<string> = new Set(AUDIT_ACTIONS);
 /** An action said in the reader's language (admin.audit.action.*); one the app does not know (an older server's) stays its code. */
 function ActionName({ action }: { action: string }) {
   return KNOWN_ACTIONS.has(action) ? <FormattedMessage id={`admin.audit.action.${action}`} /> : <>{action}</>;
-}
-
-/** A detail's key that holds an id or a number of its own (not an amount): written without grouping. */
-const ID_KEY = /(id|number)$|^(season|from|to|was)$/i;
-/** A detail's key that holds a time (epoch milliseconds: takenAt, startsAt…). */
-const TIME_KEY = /At$/;
-
-/** One value of an entry's detail: a number in the reader's format (an id as it is, a time as a date), a text as it is, a list or a record field by field. */
-function DetailValue({ name, value }: { name: string; value: unknown }) {
-  if (value === null || value === undefined) return <>—</>;
-  if (typeof value === 'number') {
-    if (TIME_KEY.test(name) && value > 1e11) return <FormattedDate value={value} dateStyle="medium" timeStyle="short" />;
-    return ID_KEY.test(name) ? <bdi dir="ltr">{value}</bdi> : <FormattedNumber value={value} />;
-  }
-  if (typeof value === 'string') return <bdi>{value}</bdi>;
-  if (typeof value === 'boolean') return <>{value ? '✓' : '✗'}</>;
-  if (Array.isArray(value)) {
-    if (value.length === 0) return <>—</>;
-    return (
-      <>
-        {value.map((item, i) => (
-          <Fragment key={i}>
-            {i > 0 && ', '}
-            <DetailValue name={name} value={item} />
-          </Fragment>
-        ))}
-      </>
-    );
-  }
-  if (typeof value === 'object') return <AuditDetail detail={value as Record<string, unknown>} />;
-  return <>{String(value)}</>;
-}
-
-/** An entry's detail as a list of its fields (it was one line of JSON). */
-function AuditDetail({ detail }: { detail: Record<string, unknown> }) {
-  const fields = Object.entries(detail);
-  if (fields.length === 0) return <>—</>;
-  return (
-    <dl className="grid max-w-md grid-cols-[auto_minmax(0,1fr)] gap-x-2 text-xs">
-      {fields.map(([name, value]) => (
-        <Fragment key={name}>
-          <dt dir="ltr" className="font-mono text-muted-foreground">
-            {name}
-          </dt>
-          <dd className="min-w-0 [overflow-wrap:anywhere]">
-            <DetailValue name={name} value={value} />
-          </dd>
-        </Fragment>
-      ))}
-    </dl>
-  );
 }
 
 /** Admin → Admin Dashboard: the site's health at a glance, and the audit log of every leadership action. */
@@ -317,7 +267,9 @@ function AuditLog() {
                   <When at={e.at} />
                 </Td>
                 <Td className="max-md:px-1">
-                  <bdi className="font-medium whitespace-nowrap">{e.actor}</bdi>
+                  <span className="font-medium whitespace-nowrap">
+                    <AuditActor actor={e.actor} action={e.action} />
+                  </span>
                 </Td>
                 <Td className="max-md:px-1">
                   <span className="font-medium">
@@ -325,10 +277,12 @@ function AuditLog() {
                   </span>
                 </Td>
                 <Td className="max-md:col-span-2 max-md:px-1">
-                  <bdi className="[overflow-wrap:anywhere]">{e.target}</bdi>
+                  <span className="[overflow-wrap:anywhere]">
+                    <AuditTarget target={e.target} />
+                  </span>
                 </Td>
                 <Td className="max-md:col-span-2 max-md:px-1">
-                  <AuditDetail detail={e.detail} />
+                  <AuditDetail detail={e.detail} action={e.action} />
                 </Td>
               </CardRow>
             ))}
