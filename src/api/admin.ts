@@ -18,7 +18,7 @@ import {
 } from '../protocol/admin';
 import { user, type User } from '../protocol/auth';
 import type { Rank } from '../protocol/ranks';
-import { answer, csvBlob, params } from './rest';
+import { answer, csvBlob, params, type ExportFile } from './rest';
 
 /** Site administration: accounts, the kingdoms the site knows, the dashboard and the audit log. */
 export type { AccountsPage, AdminUser, AuditPage, Dashboard, Kingdom, KingdomBody, KingdomEditBody };
@@ -50,7 +50,7 @@ export interface AdminApi {
   removeKingdom(number: number): Promise<void>;
   dashboard(): Promise<Dashboard>;
   audit(filter: AuditFilter): Promise<AuditPage>;
-  auditCsv(filter: AuditFilter): Promise<{ blob: Blob; filename: string | null }>;
+  auditFile(filter: AuditFilter, file: ExportFile): Promise<{ blob: Blob; filename: string | null }>;
   /** Everything the kingdom owns: CSV files in a zip (GET /export.zip). */
   exportZip(): Promise<{ blob: Blob; filename: string | null }>;
 }
@@ -93,8 +93,8 @@ export function createAdminApi(http: KyInstance): AdminApi {
     async audit(f) {
       return answer(await http.get('audit', { searchParams: auditParams(f) }), auditAnswer);
     },
-    async auditCsv(f) {
-      return csvBlob(await http.get('audit.csv', { searchParams: auditParams({ ...f, page: undefined }), timeout: 120_000 }));
+    async auditFile(f, file) {
+      return csvBlob(await http.get(`audit.${file.format}`, { searchParams: { ...auditParams({ ...f, page: undefined }), lang: file.lang }, timeout: 120_000 }));
     },
     async exportZip() {
       // a large kingdom's scans take a while to write out

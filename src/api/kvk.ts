@@ -21,7 +21,7 @@ import {
   type StandingsAnswer,
   type Weights,
 } from '../protocol/kvk';
-import { answer, csvBlob, params } from './rest';
+import { answer, csvBlob, params, type ExportFile } from './rest';
 
 /** KvK: seasons, their standings and marks, and the caller's own progress. The server computes every figure. */
 export type { AllianceTotal, Arrival, Bracket, KvkStatus, KvkWindow, Mark, MarkBody, MarkRow, MyKvk, Season, SeasonBody, Standing, StandingSort, StandingsAnswer, Weights };
@@ -49,7 +49,7 @@ export interface KvkApi {
   create(body: SeasonBody): Promise<Season>;
   update(id: number, body: SeasonBody): Promise<Season>;
   standings(id: number, filters: StandingsFilters, page: number, pageSize: number): Promise<StandingsAnswer>;
-  standingsCsv(id: number, filters: StandingsFilters): Promise<{ blob: Blob; filename: string | null }>;
+  standingsFile(id: number, filters: StandingsFilters, file: ExportFile): Promise<{ blob: Blob; filename: string | null }>;
   marks(id: number): Promise<MarkRow[]>;
   mark(id: number, governorId: number, body: MarkBody): Promise<MarkRow>;
   unmark(id: number, governorId: number): Promise<void>;
@@ -71,8 +71,8 @@ export function createKvkApi(http: KyInstance): KvkApi {
     async standings(id, filters, page, pageSize) {
       return answer(await http.get(`${s(id)}/standings`, { searchParams: { ...filterParams(filters), page: String(page), pageSize: String(pageSize) } }), standingsAnswer);
     },
-    async standingsCsv(id, filters) {
-      return csvBlob(await http.get(`${s(id)}/standings.csv`, { searchParams: filterParams(filters), timeout: 120_000 }));
+    async standingsFile(id, filters, file) {
+      return csvBlob(await http.get(`${s(id)}/standings.${file.format}`, { searchParams: { ...filterParams(filters), lang: file.lang }, timeout: 120_000 }));
     },
     async marks(id) {
       return (await answer(await http.get(`${s(id)}/marks`), marksAnswer)).marks;

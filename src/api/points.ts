@@ -12,7 +12,7 @@ import {
   type TransactionKind,
 } from '../protocol/points';
 import type { KyInstance } from 'ky';
-import { answer, csvBlob, params } from './rest';
+import { answer, csvBlob, params, type ExportFile } from './rest';
 
 /** The points ledger's back office (council and admin; the ledger check is admin only). */
 const paged = { page: z.int(), pageSize: z.int(), total: z.int() };
@@ -45,7 +45,7 @@ export interface PointsApi {
   players(q: string, page?: number): Promise<z.infer<typeof playersAnswer>>;
   change(body: TransactionBody): Promise<z.infer<typeof grantAnswer>>;
   transactions(filters: TransactionFilters, page?: number): Promise<z.infer<typeof transactionsAnswer>>;
-  transactionsCsv(filters: TransactionFilters): Promise<{ blob: Blob; filename: string | null }>;
+  transactionsFile(filters: TransactionFilters, file: ExportFile): Promise<{ blob: Blob; filename: string | null }>;
   bulkPreview(file: File): Promise<BulkPreview>;
   bulkApply(previewToken: string): Promise<number>;
   ledgerCheck(): Promise<LedgerCheck>;
@@ -64,8 +64,8 @@ export function createPointsApi(client: KyInstance): PointsApi {
     async transactions(filters, page = 1) {
       return answer(await client.get('points/transactions', { searchParams: { ...filterParams(filters), page: String(page) } }), transactionsAnswer);
     },
-    async transactionsCsv(filters) {
-      return csvBlob(await client.get('points/transactions.csv', { searchParams: filterParams(filters), timeout: 120_000 }));
+    async transactionsFile(filters, file) {
+      return csvBlob(await client.get(`points/transactions.${file.format}`, { searchParams: { ...filterParams(filters), lang: file.lang }, timeout: 120_000 }));
     },
     async bulkPreview(file) {
       const body = new FormData();

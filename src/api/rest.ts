@@ -1,3 +1,4 @@
+import type { ExportFormat } from '../protocol/exports';
 import * as z from 'zod/mini';
 import { ApiError } from './client';
 
@@ -28,7 +29,13 @@ export function params(values: Record<string, string | number | undefined | null
   return out;
 }
 
-/** A CSV file fetched with the bearer token; the server's error text if it refuses. */
+/** A list's download: CSV or XLSX, its columns titled in `lang` (the reader's language). */
+export interface ExportFile {
+  format: ExportFormat;
+  lang: string;
+}
+
+/** A CSV (or XLSX, or zip) file fetched with the bearer token; the server's error text if it refuses. */
 export async function csvBlob(response: Response): Promise<{ blob: Blob; filename: string | null }> {
   if (!response.ok) {
     const bad = failure.safeParse(await response.json().catch(() => null));

@@ -24,7 +24,7 @@ import {
 } from '../protocol/scans';
 import { ApiError } from './client';
 import { TimeoutError, type KyInstance } from 'ky';
-import { answer, csvBlob, params } from './rest';
+import { answer, csvBlob, params, type ExportFile } from './rest';
 
 /** Governors and scans: import, list, the kingdom's numbers, a governor's history, series. */
 export type { AllianceRow, GovernorDetail, GovernorRow, GovernorSort, KingdomSummary, MetricScope, PlayerLink, Scan, ScanPreview, Series };
@@ -73,7 +73,7 @@ export interface ScansApi {
   redate(scanId: number, takenAt: number, confirm: boolean): Promise<Scan>;
   summary(scanId?: number, compare?: number): Promise<KingdomSummary>;
   governors(filters: GovernorFilters, page: number, pageSize: number): Promise<GovernorsPage>;
-  governorsCsv(filters: GovernorFilters): Promise<{ blob: Blob; filename: string | null }>;
+  governorsFile(filters: GovernorFilters, file: ExportFile): Promise<{ blob: Blob; filename: string | null }>;
   governor(governorId: number): Promise<GovernorDetail>;
   /** The signed-in account's governors, main first (GET governors/mine). */
   ownGovernors(): Promise<OwnGovernor[]>;
@@ -163,8 +163,8 @@ export function createScansApi(client: KyInstance): ScansApi {
         governorsAnswer,
       );
     },
-    async governorsCsv(filters) {
-      return csvBlob(await client.get('governors.csv', { searchParams: filterParams(filters), timeout: 120_000 }));
+    async governorsFile(filters, file) {
+      return csvBlob(await client.get(`governors.${file.format}`, { searchParams: { ...filterParams(filters), lang: file.lang }, timeout: 120_000 }));
     },
     async governor(governorId) {
       return (await answer(await client.get(`governors/${governorId}`), governorAnswer)).governor;

@@ -13,7 +13,7 @@ import {
   type StoreItem,
 } from '../protocol/store';
 import type { KyInstance } from 'ky';
-import { answer, csvBlob, params } from './rest';
+import { answer, csvBlob, params, type ExportFile } from './rest';
 import { tolerantList } from './store';
 
 /**
@@ -40,7 +40,7 @@ export interface HistoryFilters {
 
 export interface StoreOfficeApi {
   history(filters: HistoryFilters, page?: number): Promise<z.infer<typeof historyAnswer>>;
-  historyCsv(filters: HistoryFilters): Promise<{ blob: Blob; filename: string | null }>;
+  historyFile(filters: HistoryFilters, file: ExportFile): Promise<{ blob: Blob; filename: string | null }>;
   myHistory(page?: number): Promise<z.infer<typeof salesAnswer>>;
   editItem(itemId: number, body: EditItemBody): Promise<StoreItem>;
   duplicateItem(itemId: number, startsAt?: number): Promise<StoreItem>;
@@ -54,8 +54,8 @@ export function createStoreOfficeApi(client: KyInstance): StoreOfficeApi {
     async history(filters, page = 1) {
       return answer(await client.get('store/history', { searchParams: { ...filterParams(filters), page: String(page) } }), historyAnswer);
     },
-    async historyCsv(filters) {
-      return csvBlob(await client.get('store/history.csv', { searchParams: filterParams(filters), timeout: 120_000 }));
+    async historyFile(filters, file) {
+      return csvBlob(await client.get(`store/history.${file.format}`, { searchParams: { ...filterParams(filters), lang: file.lang }, timeout: 120_000 }));
     },
     async myHistory(page = 1) {
       return answer(await client.get('store/my-history', { searchParams: { page: String(page) } }), salesAnswer);

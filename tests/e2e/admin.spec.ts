@@ -1,3 +1,4 @@
+import { readSheet } from 'read-excel-file/node';
 import { expect, test } from '@playwright/test';
 import { ADMIN, acceptCookies, api, dataRows, newAccount, register, sidebar, signIn, toasts, tokenOf, valueOf } from './support';
 
@@ -58,7 +59,7 @@ test('users page: search by name and governor id, change a rank, disable (the pl
   await theirs.close();
 });
 
-test('admin dashboard: health at a glance and the audit log, filtered and exported as CSV', async ({ page }) => {
+test('admin dashboard: health at a glance and the audit log, filtered and exported as CSV and XLSX', async ({ page }) => {
   const admin = await tokenOf(ADMIN);
   const target = await register(newAccount('aud'));
   await api(`accounts/${encodeURIComponent(target.username)}/disable`, undefined, admin);
@@ -96,9 +97,19 @@ test('admin dashboard: health at a glance and the audit log, filtered and export
   const file = await download;
   const text = await (await file.createReadStream()).toArray();
   const csv = Buffer.concat(text).toString('utf8');
-  expect(csv).toContain('time,actor,action,target,detail');
+  // titled as the log's columns on the page
+  expect(csv).toContain('When,Who,Action,On what,Detail');
   expect(csv).toContain(`${ADMIN.username},account.disable,${target.username}`);
   expect(csv).not.toContain('account.enable');
+
+  // the same entries as a workbook, beside the CSV
+  const workbook = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Export XLSX' }).click();
+  const xlsx = await workbook;
+  expect(xlsx.suggestedFilename()).toBe('audit.xlsx');
+  const sheet = await readSheet(Buffer.concat(await (await xlsx.createReadStream()).toArray()));
+  expect(sheet[0]).toEqual(['When', 'Who', 'Action', 'On what', 'Detail']);
+  expect(sheet.slice(1).map((r) => r.slice(1, 4))).toContainEqual([ADMIN.username, 'account.disable', target.username]);
 });
 
 test('audit log in Arabic: details named in words, durations in the unit Settings asks for, stored names kept inside translated words', async ({ page }) => {

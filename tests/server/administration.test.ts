@@ -330,7 +330,8 @@ describe('the audit log', () => {
     const csv = await call(server, 'GET', '/audit.csv?action=kingdom', { token: a });
     expect(csv.headers.get('content-type')).toContain('text/csv');
     const records = csvRecords(csv.text);
-    expect(records[0]).toEqual(['time', 'actor', 'action', 'target', 'detail']);
+    // the columns as the audit log's page titles them, in the account's language (English)
+    expect(records[0]).toEqual(['When', 'Who', 'Action', 'On what', 'Detail']);
     expect(records.slice(1, 4).map((r) => r[2])).toEqual(['kingdom.delete', 'kingdom.edit', 'kingdom.create']);
     expect(records.slice(1).every((r) => r[2].startsWith('kingdom.'))).toBe(true);
     expect(JSON.parse(records[3][4])).toEqual({ name: 'Audit Kingdom', camp: '' });

@@ -1,3 +1,4 @@
+import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KVK_ERRORS, standingsAnswer, type Season, type Standing, type StandingsAnswer } from '../../src/protocol/kvk';
 import { killpointsFromTiers } from '../../src/protocol/scans';
@@ -220,9 +221,17 @@ describe('KvK seasons and standings', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toContain('text/csv');
     const records = csvRecords(await answer.text());
-    expect(records[0].slice(0, 4)).toEqual(['governor id', 'name', 'alliance', 'start power']);
+    expect(records[0].slice(0, 4)).toEqual(['Governor id', 'Governor', 'Alliance', 'Start power']);
     expect(records.slice(1).map((r) => r[1])).toEqual(['Borin', 'Cato']);
     expect(records[1][10]).toBe(String(115_000));
+
+    // the same rows as XLSX: numbers as numbers
+    const xlsx = await fetch(`${server.httpUrl}/kvk/seasons/${seasonId}/standings.xlsx?sort=dkp&alliance=K2`, { headers: { authorization: `Bearer ${council.token}` } });
+    expect(xlsx.headers.get('content-disposition')).toBe(`attachment; filename="kvk-season-${seasonId}.xlsx"`);
+    const sheet = await readSheet(Buffer.from(await xlsx.arrayBuffer()));
+    expect(sheet[0]).toEqual(records[0]);
+    expect(sheet.slice(1).map((r) => r[1])).toEqual(['Borin', 'Cato']);
+    expect(sheet[1][10]).toBe(115_000);
   });
 
   it('bad input gets a clear error and changes nothing', async () => {

@@ -113,12 +113,12 @@ describe('GET /points/transactions.csv', () => {
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-type')).toBe('text/csv; charset=utf-8');
     expect(answer.headers.get('content-disposition')).toBe('attachment; filename="transactions.csv"');
-    expect(answer.text.startsWith('id,time,username,kind,amount,balance after,reason,by\r\n')).toBe(true);
+    expect(answer.text.startsWith('Id,Date,Player,Kind,Points,Balance after,Reason,By\r\n')).toBe(true);
     // UTF-8 with a byte order mark, for spreadsheet programs (fetch's text() drops it, so read the bytes)
     const raw = await fetch(`${server.httpUrl}/points/transactions.csv?kind=deduct`, { headers: { authorization: `Bearer ${council.token}` } });
     expect([...new Uint8Array(await raw.arrayBuffer()).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
     const records = csvRecords(answer.text);
-    expect(records[0]).toEqual(['id', 'time', 'username', 'kind', 'amount', 'balance after', 'reason', 'by']);
+    expect(records[0]).toEqual(['Id', 'Date', 'Player', 'Kind', 'Points', 'Balance after', 'Reason', 'By']);
     expect(records).toHaveLength(1 + reasons.length + TRANSACTIONS_PAGE_SIZE + 5);
     const rows = records.slice(1).reverse(); // oldest first
     expect(rows.slice(0, reasons.length).map((r) => r[6])).toEqual([

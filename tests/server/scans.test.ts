@@ -283,9 +283,9 @@ describe('reading scans', () => {
 
     const csv = await call(server, 'GET', `/governors.csv?scan=${second.scan.id}&compare=${first.scan.id}&q=${g.id}`, { token: council.token });
     const records = csvRecords(csv.text);
-    expect(records[0].slice(0, 5)).toEqual(['governor id', 'name', 'alliance', 'kingdom', 'power']);
+    expect(records[0].slice(0, 5)).toEqual(['Governor id', 'Governor', 'Alliance', 'Kingdom', 'Power']);
     expect(records[1].slice(0, 5)).toEqual([String(g.id), 'Compare Me', 'ABC', '', '1500']);
-    expect(records[1][records[0].indexOf('power change')]).toBe('500');
+    expect(records[1][records[0].indexOf('Power: change')]).toBe('500');
 
     const deleted = await call(server, 'DELETE', `/scans/${second.scan.id}`, { token: admin.token });
     expect(deleted.body).toEqual({ result: true });

@@ -107,7 +107,7 @@ describe('GET /store/history', () => {
     expect(answer.headers.get('content-disposition')).toBe('attachment; filename="store-history.csv"');
     expect(answer.text).toContain(`${sold.itemId},"'=Evil ""Sword"", sharp",sold,${buyer.username},300,`);
     expect(csvRecords(answer.text)).toEqual([
-      ['item id', 'item', 'outcome', 'buyer', 'amount', 'time'],
+      ['Item id', 'Item', 'Outcome', 'Buyer', 'Price', 'Ended'],
       [String(cancelled.itemId), 'Never', 'cancelled', '', '', new Date(cancelledAt).toISOString()],
       [String(soldToOther.itemId), 'Helm', 'sold', other.username, '150', new Date(soldToOther.endsAt).toISOString()],
       [String(unsold.itemId), 'Dusty Shield', 'unsold', '', '', new Date(unsold.endsAt).toISOString()],

@@ -23,17 +23,27 @@ import { disableAccount, enableAccount, listAccounts, revokeAccountSessions, toA
 import { readDashboard } from '../../admin/dashboard';
 import { exportZip } from '../../admin/export';
 import { createKingdom, editKingdom, listKingdoms, removeKingdom } from '../../admin/kingdoms';
-import { allAudit, listAudit } from '../../audit/audit';
+import { allAudit, listAudit, type AuditRow } from '../../audit/audit';
 import type { AppContext } from '../../context';
 import { statusMsg } from '../../sockets/user';
 import { findUserByUsername, setUserRank, toWireUser } from '../../users/users';
-import { csvTime, sendCsv } from '../csv';
+import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
+import { csvTime, exportLocale, sendTable, type Column } from '../csv';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { resultErrors, resultTrue } from '../schemas';
 import { Invalid, NotFound, TooMany } from '../../errors';
 
 const usernameParams = z.object({ username: z.string() });
+const auditExportQuery = z.extend(auditQuery, exportLang);
+/** The audit log's export: the page's columns, in its order. */
+const AUDIT_COLUMNS: Column<AuditRow>[] = [
+  { title: 'when', value: (e) => csvTime(e.at) },
+  { title: 'who', value: (e) => e.actor },
+  { title: 'action', value: (e) => e.action },
+  { title: 'onWhat', value: (e) => e.target },
+  { title: 'detail', value: (e) => JSON.stringify(e.detail) },
+];
 /** The kingdom's number is read by the handler: a malformed one is a 400 with its text (a failing path schema would answer 404). */
 const numberParams = z.object({ number: z.string() });
 
@@ -302,22 +312,24 @@ export function adminRoutes(ctx: AppContext) {
       },
     );
 
-    app.get(
-      '/audit.csv',
-      {
-        preValidation: admin,
-        schema: {
-          summary: "Every entry the filters match, newest first, as CSV (UTF-8 with BOM; formula-like text prefixed with '). Same filters as GET /audit.",
-          tags: ['admin'],
-          security: BEARER,
-          querystring: auditQuery,
-          response: { 200: { description: 'text/csv', type: 'string' }, ...resultErrors(400, 401, 403, 429) },
+    for (const format of EXPORT_FORMATS) {
+      app.get(
+        `/audit.${format}`,
+        {
+          preValidation: admin,
+          schema: {
+            summary: `Every entry the filters match, newest first, as ${format === 'csv' ? "CSV (UTF-8 with BOM; formula-like text prefixed with ')" : 'an XLSX workbook'}, the columns titled as the page titles them in the reader's language (lang, else the account's). Same filters as GET /audit.`,
+            tags: ['admin'],
+            security: BEARER,
+            querystring: auditExportQuery,
+            response: { 200: { description: format === 'csv' ? 'text/csv' : 'XLSX', type: 'string' }, ...resultErrors(400, 401, 403, 429) },
+          },
         },
-      },
-      async (request, reply) => {
-        const { page: _page, ...filter } = request.query;
-        return sendCsv(reply, 'audit.csv', ['time', 'actor', 'action', 'target', 'detail'], allAudit(ctx.db, filter), (e) => [csvTime(e.at), e.actor, e.action, e.target, JSON.stringify(e.detail)]);
-      },
-    );
+        async (request, reply) => {
+          const { page: _page, lang, ...filter } = request.query;
+          return sendTable(reply, format, 'audit', exportLocale(request, lang), AUDIT_COLUMNS, allAudit(ctx.db, filter));
+        },
+      );
+    }
   };
 }

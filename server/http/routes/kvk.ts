@@ -6,7 +6,8 @@ import type { AppContext } from '../../context';
 import { governorsOf } from '../../scans/directory';
 import { createSeason, listMarks, listSeasons, markGovernor, unmarkGovernor, updateSeason } from '../../kvk/seasons';
 import { allStandings, myStandings, seasonStandings } from '../../kvk/standings';
-import { sendCsv } from '../csv';
+import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
+import { exportLocale, sendTable, type Column } from '../csv';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { pathId, resultErrors, resultTrue } from '../schemas';
@@ -21,47 +22,28 @@ const actorOf = (request: Parameters<typeof authOf>[0]) => {
   return { id: user.id, name: user.username };
 };
 
-/** The standings' CSV columns, in the table's order. */
-const CSV_HEADER = [
-  'governor id',
-  'name',
-  'alliance',
-  'start power',
-  'power',
-  't4Kills gain',
-  't5Kills gain',
-  'deads gain',
-  'killpoints gain',
-  'power gain',
-  'dkp',
-  'required kills',
-  'required deads',
-  'kills progress %',
-  'deads progress %',
-  'status',
-  'reason',
-  'suggested zeroed',
+/** The standings' export columns, in the table's order, and what only the file holds (power now, the requirement split, marks). */
+const STANDING_COLUMNS: Column<Standing>[] = [
+  { title: 'governorId', value: (s) => s.governorId },
+  { title: 'name', value: (s) => s.name },
+  { title: 'alliance', value: (s) => s.alliance },
+  { title: 'startPower', value: (s) => s.startPower },
+  { title: 'power', value: (s) => s.power },
+  { title: 't4Kills', value: (s) => s.gains.t4Kills },
+  { title: 't5Kills', value: (s) => s.gains.t5Kills },
+  { title: 'deads', value: (s) => s.gains.deads },
+  { title: 'killpoints', value: (s) => s.gains.killpoints },
+  { title: 'powerGain', value: (s) => s.gains.power },
+  { title: 'dkp', value: (s) => s.dkp },
+  { title: 'requiredKills', value: (s) => s.required.kills },
+  { title: 'requiredDeads', value: (s) => s.required.deads },
+  { title: 'killsProgress', value: (s) => s.progress.kills },
+  { title: 'deadsProgress', value: (s) => s.progress.deads },
+  { title: 'status', value: (s) => s.status },
+  { title: 'reason', value: (s) => s.reason },
+  { title: 'suggestedZeroed', value: (s) => (s.suggestedZeroed ? 'yes' : '') },
 ];
-const csvRow = (s: Standing) => [
-  s.governorId,
-  s.name,
-  s.alliance,
-  s.startPower,
-  s.power,
-  s.gains.t4Kills,
-  s.gains.t5Kills,
-  s.gains.deads,
-  s.gains.killpoints,
-  s.gains.power,
-  s.dkp,
-  s.required.kills,
-  s.required.deads,
-  s.progress.kills,
-  s.progress.deads,
-  s.status,
-  s.reason,
-  s.suggestedZeroed ? 'yes' : '',
-];
+const standingsExportQuery = z.extend(standingsQuery, exportLang);
 
 /** KvK: seasons (admin), their standings (council, admin; every signed-in player once published), marks (leadership) and a player's own progress. */
 export function kvkRoutes(ctx: AppContext) {
@@ -141,29 +123,31 @@ export function kvkRoutes(ctx: AppContext) {
       },
     );
 
-    app.get(
-      '/kvk/seasons/:id/standings.csv',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: 'Every standing the filters match, in the same order, as CSV (RFC 4180, UTF-8 with BOM). Same query as the standings.',
-          tags: ['kvk'],
-          security: BEARER,
-          params: seasonParams,
-          querystring: standingsQuery,
-          response: { 200: { description: 'text/csv', type: 'string' }, ...resultErrors(400, 401, 403, 404) },
+    for (const format of EXPORT_FORMATS) {
+      app.get(
+        `/kvk/seasons/:id/standings.${format}`,
+        {
+          preValidation: requireRank(ctx, 'council+admin'),
+          schema: {
+            summary: `Every standing the filters match, in the same order, as ${format === 'csv' ? 'CSV (RFC 4180, UTF-8 with BOM)' : 'an XLSX workbook'}, the columns titled as the page titles them in the reader's language (lang, else the account's). Same query as the standings.`,
+            tags: ['kvk'],
+            security: BEARER,
+            params: seasonParams,
+            querystring: standingsExportQuery,
+            response: { 200: { description: format === 'csv' ? 'text/csv' : 'XLSX', type: 'string' }, ...resultErrors(400, 401, 403, 404) },
+          },
         },
-      },
-      async (request, reply) => {
-        const id = request.params.id;
-        const query = request.query;
-        const { standings } = await allStandings(ctx.db, id, query);
-        async function* chunks() {
-          for (let at = 0; at < standings.length; at += 500) yield standings.slice(at, at + 500);
-        }
-        return sendCsv(reply, `kvk-season-${id}${query.window ? '-window' : ''}.csv`, CSV_HEADER, chunks(), csvRow);
-      },
-    );
+        async (request, reply) => {
+          const id = request.params.id;
+          const { lang, ...query } = request.query;
+          const { standings } = await allStandings(ctx.db, id, query);
+          async function* chunks() {
+            for (let at = 0; at < standings.length; at += 500) yield standings.slice(at, at + 500);
+          }
+          return sendTable(reply, format, `kvk-season-${id}${query.window ? '-window' : ''}`, exportLocale(request, lang), STANDING_COLUMNS, chunks());
+        },
+      );
+    }
 
     app.get(
       '/kvk/seasons/:id/marks',

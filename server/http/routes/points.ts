@@ -11,13 +11,15 @@ import {
   pointsPlayer,
   SYSTEM_ACTOR,
   transaction,
+  type Transaction,
   transactionBody,
   transactionsQuery,
 } from '../../../src/protocol/points';
 import type { AppContext } from '../../context';
 import { checkRows, earlierApplies, fileSha256 } from '../../points/bulk';
 import { allTransactions, checkLedger, listTransactions, searchPlayers, type TransactionFilter } from '../../points/ledger';
-import { csvTime, sendCsv } from '../csv';
+import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
+import { csvTime, exportLocale, sendTable, type Column } from '../csv';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 import { findUserByUsername } from '../../users/users';
 import { authOf, requireRank } from '../guards';
@@ -26,6 +28,20 @@ import { pageOf, resultErrors, resultTrue } from '../schemas';
 import { Invalid, NotFound } from '../../errors';
 
 const csvAnswer = { description: 'text/csv', type: 'string' };
+const xlsxAnswer = { description: 'XLSX', type: 'string' };
+const transactionsExportQuery = z.extend(transactionsQuery, exportLang);
+/** The ledger's export: the page's columns (the entry's id first), in its order. */
+const TRANSACTION_COLUMNS: Column<Transaction>[] = [
+  { title: 'id', value: (t) => t.id },
+  { title: 'date', value: (t) => csvTime(t.at) },
+  { title: 'player', value: (t) => t.username },
+  { title: 'kind', value: (t) => t.kind },
+  { title: 'points', value: (t) => t.delta },
+  { title: 'balanceAfter', value: (t) => t.balanceAfter },
+  { title: 'reason', value: (t) => t.reason },
+  // a change no person made (a purchase, an automatic award) is by System, as the page says
+  { title: 'by', value: (t) => t.actor ?? SYSTEM_ACTOR },
+];
 
 /** Kingdom points: leadership grants and deducts, with a reason, on the append-only ledger. */
 export function pointsRoutes(ctx: AppContext) {
@@ -78,30 +94,26 @@ export function pointsRoutes(ctx: AppContext) {
       },
     );
 
-    app.get(
-      '/points/transactions.csv',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: 'Every transaction the filters match, newest first, as CSV (RFC 4180, UTF-8 with BOM; text that starts with = + - @, tab or CR is prefixed with \'). Same filters as GET /points/transactions.',
-          tags: ['points'],
-          security: BEARER,
-          querystring: transactionsQuery,
-          response: { 200: csvAnswer, ...resultErrors(400, 401, 403, 404) },
+    for (const format of EXPORT_FORMATS) {
+      app.get(
+        `/points/transactions.${format}`,
+        {
+          preValidation: requireRank(ctx, 'council+admin'),
+          schema: {
+            summary: `Every transaction the filters match, newest first, as ${format === 'csv' ? "CSV (RFC 4180, UTF-8 with BOM; text that starts with = + - @, tab or CR is prefixed with ')" : 'an XLSX workbook'}, the columns titled as the page titles them in the reader's language (lang, else the account's). Same filters as GET /points/transactions.`,
+            tags: ['points'],
+            security: BEARER,
+            querystring: transactionsExportQuery,
+            response: { 200: format === 'csv' ? csvAnswer : xlsxAnswer, ...resultErrors(400, 401, 403, 404) },
+          },
         },
-      },
-      async (request, reply) => {
-        const { page: _page, ...filter } = await transactionFilter(request.query);
-        return sendCsv(
-          reply,
-          'transactions.csv',
-          ['id', 'time', 'username', 'kind', 'amount', 'balance after', 'reason', 'by'],
-          allTransactions(ctx.db, filter),
-          // a change no person made (a purchase, an automatic award) is by System, as the page says
-          (t) => [t.id, csvTime(t.at), t.username, t.kind, t.delta, t.balanceAfter, t.reason, t.actor ?? SYSTEM_ACTOR],
-        );
-      },
-    );
+        async (request, reply) => {
+          const { lang, ...query } = request.query;
+          const { page: _page, ...filter } = await transactionFilter(query);
+          return sendTable(reply, format, 'transactions', exportLocale(request, lang), TRANSACTION_COLUMNS, allTransactions(ctx.db, filter));
+        },
+      );
+    }
 
     app.get(
       '/points/players',

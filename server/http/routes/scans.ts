@@ -29,6 +29,7 @@ import {
   type ScanPreview,
   scansQuery,
   STATS,
+  type GovernorRow,
   summaryQuery,
 } from '../../../src/protocol/scans';
 import type { AppContext } from '../../context';
@@ -36,7 +37,8 @@ import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownGovernor
 import { clearStandingsCache, warmRunningSeasons } from '../../kvk/standings';
 import { nameTextProblem } from '../../../src/protocol/http';
 import { allGovernors, deleteScan, redateScan, governorDetail, kingdomSummary, listGovernors, listScans } from '../../scans/scans';
-import { sendCsv } from '../csv';
+import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
+import { exportLocale, sendTable, type Column } from '../csv';
 import { authOf, rankAllows, requireAdminOrBot, requireRank, uploaderOf } from '../guards';
 import { BEARER } from '../openapi';
 import { encodeAnswer, encodeListInSlices, pathId, resultErrors, resultTrue } from '../schemas';
@@ -55,6 +57,16 @@ function takenAtOf(value: unknown): number | null {
 const scanParams = z.object({ scanId: pathId(SCAN_ERRORS.badScanId) });
 const governorParams = z.object({ governorId: pathId(SCAN_ERRORS.badGovernorId) });
 const tagParams = z.object({ tag: z.string() });
+const governorsExportQuery = z.extend(governorsQuery, exportLang);
+/** The governors' export: who, then every stat (the table shows some; the file holds all), then each stat's change when compared. */
+const GOVERNOR_COLUMNS: Column<GovernorRow>[] = [
+  { title: 'governorId', value: (g) => g.governorId },
+  { title: 'name', value: (g) => g.name },
+  { title: 'alliance', value: (g) => g.alliance },
+  { title: 'kingdom', value: (g) => g.kingdom },
+  ...STATS.map((s): Column<GovernorRow> => ({ title: s, value: (g) => g[s] })),
+];
+const CHANGE_COLUMNS = STATS.map((s): Column<GovernorRow> => ({ title: { change: s }, value: (g) => g.change?.[s] ?? null }));
 
 const previewHead = z.omit(scanPreview, { governors: true, errors: true, warnings: true });
 
@@ -266,30 +278,26 @@ export function scanRoutes(ctx: AppContext) {
       },
     );
 
-    app.get(
-      '/governors.csv',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: 'Every governor the filters match, in the same order, as CSV (RFC 4180, UTF-8 with BOM). Same query as GET /governors.',
-          tags: ['scans'],
-          security: BEARER,
-          querystring: governorsQuery,
-          response: { 200: { description: 'text/csv', type: 'string' }, ...resultErrors(400, 401, 403, 404) },
+    for (const format of EXPORT_FORMATS) {
+      app.get(
+        `/governors.${format}`,
+        {
+          preValidation: requireRank(ctx, 'council+admin'),
+          schema: {
+            summary: `Every governor the filters match, in the same order, as ${format === 'csv' ? 'CSV (RFC 4180, UTF-8 with BOM)' : 'an XLSX workbook'}, the columns titled as the pages title them in the reader's language (lang, else the account's). Same query as GET /governors.`,
+            tags: ['scans'],
+            security: BEARER,
+            querystring: governorsExportQuery,
+            response: { 200: { description: format === 'csv' ? 'text/csv' : 'XLSX', type: 'string' }, ...resultErrors(400, 401, 403, 404) },
+          },
         },
-      },
-      async (request, reply) => {
-        const { page: _page, pageSize: _size, ...query } = request.query;
-        const withChange = query.compare !== undefined;
-        return sendCsv(
-          reply,
-          'governors.csv',
-          ['governor id', 'name', 'alliance', 'kingdom', ...STATS, ...(withChange ? STATS.map((s) => `${s} change`) : [])],
-          allGovernors(ctx.db, query),
-          (g) => [g.governorId, g.name, g.alliance, g.kingdom, ...STATS.map((s) => g[s]), ...(withChange ? STATS.map((s) => g.change?.[s] ?? null) : [])],
-        );
-      },
-    );
+        async (request, reply) => {
+          const { page: _page, pageSize: _size, lang, ...query } = request.query;
+          const columns = query.compare === undefined ? GOVERNOR_COLUMNS : [...GOVERNOR_COLUMNS, ...CHANGE_COLUMNS];
+          return sendTable(reply, format, 'governors', exportLocale(request, lang), columns, allGovernors(ctx.db, query));
+        },
+      );
+    }
 
     app.get(
       '/governors/mine',

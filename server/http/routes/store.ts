@@ -8,6 +8,7 @@ import {
   editItemBody,
   historyEntry,
   historyQuery,
+  type HistoryEntry,
   pageQuery,
   sale,
   STORE_ERRORS,
@@ -20,7 +21,8 @@ import { allHistoryEntries, historyEntries, listItems, listSales, type HistoryFi
 import type { AppContext } from '../../context';
 import { Invalid, NotFound } from '../../errors';
 import { findUserByUsername } from '../../users/users';
-import { csvTime, sendCsv } from '../csv';
+import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
+import { csvTime, exportLocale, sendTable, type Column } from '../csv';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { optionalBody, pageOf, pathId, resultErrors, resultTrue } from '../schemas';
@@ -32,6 +34,17 @@ const itemAnswer = resultTrue({ item: storeItem });
 const itemParams = z.object({ itemId: pathId(STORE_ERRORS.unknownItem, { notFound: true }) });
 
 const csvAnswer = { description: 'text/csv', type: 'string' };
+const xlsxAnswer = { description: 'XLSX', type: 'string' };
+const historyExportQuery = z.extend(historyQuery, exportLang);
+/** The store history's export: the page's columns (the item's id first), in its order. */
+const HISTORY_COLUMNS: Column<HistoryEntry>[] = [
+  { title: 'itemId', value: (e) => e.itemId },
+  { title: 'item', value: (e) => e.itemName },
+  { title: 'outcome', value: (e) => e.outcome },
+  { title: 'buyer', value: (e) => e.username },
+  { title: 'price', value: (e) => e.amount },
+  { title: 'ended', value: (e) => csvTime(e.at) },
+];
 
 /** The kingdom store: items auctioned for kingdom points (bids are on the auction socket), and its sales. */
 export function storeRoutes(ctx: AppContext) {
@@ -116,29 +129,26 @@ export function storeRoutes(ctx: AppContext) {
       },
     );
 
-    app.get(
-      '/store/history.csv',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: "The store history's matching entries as CSV (RFC 4180, UTF-8 with BOM; text that starts with = + - @, tab or CR is prefixed with '). Same filters as GET /store/history.",
-          tags: ['store'],
-          security: BEARER,
-          querystring: historyQuery,
-          response: { 200: csvAnswer, ...resultErrors(400, 401, 403, 404) },
+    for (const format of EXPORT_FORMATS) {
+      app.get(
+        `/store/history.${format}`,
+        {
+          preValidation: requireRank(ctx, 'council+admin'),
+          schema: {
+            summary: `The store history's matching entries as ${format === 'csv' ? "CSV (RFC 4180, UTF-8 with BOM; text that starts with = + - @, tab or CR is prefixed with ')" : 'an XLSX workbook'}, the columns titled as the page titles them in the reader's language (lang, else the account's). Same filters as GET /store/history.`,
+            tags: ['store'],
+            security: BEARER,
+            querystring: historyExportQuery,
+            response: { 200: format === 'csv' ? csvAnswer : xlsxAnswer, ...resultErrors(400, 401, 403, 404) },
+          },
         },
-      },
-      async (request, reply) => {
-        const { page: _page, ...filter } = await historyFilter(request.query);
-        return sendCsv(
-          reply,
-          'store-history.csv',
-          ['item id', 'item', 'outcome', 'buyer', 'amount', 'time'],
-          allHistoryEntries(ctx.db, filter),
-          (e) => [e.itemId, e.itemName, e.outcome, e.username, e.amount, csvTime(e.at)],
-        );
-      },
-    );
+        async (request, reply) => {
+          const { lang, ...query } = request.query;
+          const { page: _page, ...filter } = await historyFilter(query);
+          return sendTable(reply, format, 'store-history', exportLocale(request, lang), HISTORY_COLUMNS, allHistoryEntries(ctx.db, filter));
+        },
+      );
+    }
 
     app.post(
       '/store/items/:itemId',

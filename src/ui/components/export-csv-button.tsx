@@ -1,8 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import { FormattedMessage } from 'react-intl';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { ExportFile } from '../../api/rest';
 import { useChild } from '../app-context';
 import { saveBlob } from '../lib/back-office';
 import { Button } from './button';
+
+type Fetched = { blob: Blob; filename: string | null };
 
 /** "Export CSV" (or `labelId`): the file is fetched with the bearer token, then saved. Failures become a notification. */
 export function ExportCsvButton({
@@ -11,7 +14,7 @@ export function ExportCsvButton({
   disabled = false,
   labelId = 'list.exportCsv',
 }: {
-  fetchCsv: () => Promise<{ blob: Blob; filename: string | null }>;
+  fetchCsv: () => Promise<Fetched>;
   filename: string;
   disabled?: boolean;
   labelId?: string;
@@ -29,5 +32,20 @@ export function ExportCsvButton({
       </svg>
       <FormattedMessage id={exporting.isPending ? 'list.exporting' : labelId} />
     </Button>
+  );
+}
+
+/**
+ * "Export CSV" and "Export XLSX" side by side: the server writes the list with the columns titled
+ * as the page titles them, in the reader's language (the page's own). `name` is the file's name
+ * without its extension, when the server does not name it.
+ */
+export function ExportButtons({ fetchFile, name, disabled = false }: { fetchFile: (file: ExportFile) => Promise<Fetched>; name: string; disabled?: boolean }) {
+  const { locale } = useIntl();
+  return (
+    <span className="flex flex-wrap gap-2">
+      <ExportCsvButton fetchCsv={() => fetchFile({ format: 'csv', lang: locale })} filename={`${name}.csv`} disabled={disabled} />
+      <ExportCsvButton fetchCsv={() => fetchFile({ format: 'xlsx', lang: locale })} filename={`${name}.xlsx`} disabled={disabled} labelId="list.exportXlsx" />
+    </span>
   );
 }

@@ -14,7 +14,7 @@ import { Pagination } from '../../components/pagination';
 import { CardRow, Table, TableHead, Td } from '../../components/table';
 import { useApi } from '../../lib/use-api';
 import { today } from '../../lib/period';
-import { ExportCsvButton } from '../../components/export-csv-button';
+import { ExportButtons, ExportCsvButton } from '../../components/export-csv-button';
 import { Field } from '../../components/field';
 import { useDebounced } from '../../lib/use-debounced';
 import { usePagedFilter } from '../../lib/use-paged-filter';
@@ -228,7 +228,7 @@ function AuditLog() {
   return (
     <Card className="grid min-w-0 gap-3">
       <CardHeader title={<FormattedMessage id="admin.audit.title" />} className="mb-0">
-        <ExportCsvButton fetchCsv={() => admin.auditCsv(filter)} filename={`audit-${today()}.csv`} />
+        <ExportButtons fetchFile={(file) => admin.auditFile(filter, file)} name={`audit-${today()}`} />
       </CardHeader>
       <div className="grid gap-3 sm:grid-cols-[minmax(0,16rem)_minmax(0,16rem)]">
         <Field id="audit-actor" labelId="admin.audit.actor">

@@ -9,7 +9,7 @@ import { endColumns, Table, TableBody, TableHead, Td } from '../../components/ta
 import { CountCell, NumCell } from '../../components/stats/cells';
 import { AllianceFilter, GovernorSearch } from '../../components/stats/governor-filters';
 import { StatTile } from '../../components/stats/stat-tile';
-import { ExportCsvButton } from '../../components/export-csv-button';
+import { ExportButtons } from '../../components/export-csv-button';
 import { useDebounced } from '../../lib/use-debounced';
 import { GovernorsTable } from './governors-table';
 import { useScansApi, Empty, GovernorLink, useScans } from '../../components/stats/scan-parts';
@@ -118,9 +118,9 @@ function GovernorsCard({ scan, compare }: { scan?: number; compare?: number }) {
   return (
     <Card className="min-w-0">
       <CardHeader title={<FormattedMessage id="dashboard.governors" />}>
-        <ExportCsvButton
-          filename={`governors${scan ? `-${scan}` : ''}.csv`}
-          fetchCsv={() => scansApi.governorsCsv({ ...filters, sort: sort?.id as GovernorSort, order: sort?.desc ? 'desc' : 'asc' })}
+        <ExportButtons
+          name={`governors${scan ? `-${scan}` : ''}`}
+          fetchFile={(file) => scansApi.governorsFile({ ...filters, sort: sort?.id as GovernorSort, order: sort?.desc ? 'desc' : 'asc' }, file)}
         />
       </CardHeader>
       <div className="mb-3 grid gap-3 sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)]">

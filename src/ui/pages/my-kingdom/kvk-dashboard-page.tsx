@@ -12,7 +12,7 @@ import { Pagination } from '../../components/pagination';
 import { endColumns, Table, TableBody, TableHead, Td, Th } from '../../components/table';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
-import { ExportCsvButton } from '../../components/export-csv-button';
+import { ExportButtons } from '../../components/export-csv-button';
 import { ShareCardButton } from '../../components/stats/share-card';
 import { useDebounced } from '../../lib/use-debounced';
 import { Num } from '../../components/stats/num';
@@ -419,7 +419,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
                       card={{ kind: 'kvk', seasonId: season.id, window: windowName || undefined, alliance: debouncedAlliance.trim() || undefined, top }}
                     />
                   ))}
-                  <ExportCsvButton filename={`kvk-season-${season.id}.csv`} fetchCsv={() => kvk.standingsCsv(season.id, filters)} />
+                  <ExportButtons name={`kvk-season-${season.id}`} fetchFile={(file) => kvk.standingsFile(season.id, filters, file)} />
                 </div>
                 )}
               </CardHeader>

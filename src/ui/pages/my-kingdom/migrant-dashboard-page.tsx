@@ -96,7 +96,8 @@ function MigrantList({ kind, rows, total, fileName }: { kind: 'arrived' | 'left'
   const withReason = kind === 'left';
   const exportCsv = async () => ({
     blob: csvBlob(
-      ['governor id', 'name', 'alliance', 'power', 'kingdom', ...(withReason ? ['reason'] : [])],
+      // the list's own titles, in the reader's language
+      ['stats.playerIds.governorId', 'stat.governor', 'stat.alliance', 'stat.power', 'migrants.kingdom', ...(withReason ? ['migrants.reason'] : [])].map((id) => intl.formatMessage({ id })),
       filtered.map((r) => [r.governorId, r.name, r.alliance, r.power, r.kingdom, ...(withReason ? [(r as Leaver).reason] : [])]),
     ),
     filename: fileName,

@@ -11,7 +11,7 @@ import { Table, Td, Th } from '../../../components/table';
 import { useApi } from '../../../lib/use-api';
 import { cn } from '../../../lib/cn';
 import { Field } from '../../../components/field';
-import { ExportCsvButton } from '../../../components/export-csv-button';
+import { ExportButtons } from '../../../components/export-csv-button';
 import { useDebounced } from '../../../lib/use-debounced';
 import { periodBackwards, today } from '../../../lib/period';
 import { QueryError } from '../../../components/query-error';
@@ -55,7 +55,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
         <h1 className="text-2xl font-semibold">
           <FormattedMessage id={titleId} />
         </h1>
-        <ExportCsvButton fetchCsv={() => storeOffice.historyCsv(filters)} filename={`store-history-${today()}.csv`} disabled={backwards} />
+        <ExportButtons fetchFile={(file) => storeOffice.historyFile(filters, file)} name={`store-history-${today()}`} disabled={backwards} />
       </div>
       <Card>
         <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-4">

@@ -11,7 +11,7 @@ import { Table, Td, Th } from '../../../components/table';
 import { useApi } from '../../../lib/use-api';
 import { cn } from '../../../lib/cn';
 import { Field } from '../../../components/field';
-import { ExportCsvButton } from '../../../components/export-csv-button';
+import { ExportButtons } from '../../../components/export-csv-button';
 import { useDebounced } from '../../../lib/use-debounced';
 import { periodBackwards, today } from '../../../lib/period';
 import { QueryError } from '../../../components/query-error';
@@ -65,7 +65,7 @@ export function TransactionsCard() {
         <CardTitle className="mb-0">
           <FormattedMessage id="points.transactions" />
         </CardTitle>
-        <ExportCsvButton fetchCsv={() => points.transactionsCsv(filters)} filename={`transactions-${today()}.csv`} disabled={backwards} />
+        <ExportButtons fetchFile={(file) => points.transactionsFile(filters, file)} name={`transactions-${today()}`} disabled={backwards} />
       </div>
       <div className="mb-4 grid gap-3 sm:grid-cols-2 lg:grid-cols-5">
         <Field id="tx-player" labelId="points.filter.player">
