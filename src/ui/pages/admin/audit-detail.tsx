@@ -81,6 +81,9 @@ export const AUDIT_FIELDS = [
   'language',
   'webhooks',
   'botToken',
+  'governors',
+  'accounts',
+  'unseen',
   'truncated',
 ] as const;
 
