@@ -10,25 +10,34 @@ import { decide, storedOutcome, type BidOutcome, type BidWriter, type PendingBid
 import { readEligibility, toBid } from './wire';
 
 /**
- * The group's statements, as pg named queries: each is parsed and planned once per connection and
+ * The group's opening, in one round trip (simple protocol, several statements): BEGIN with the
+ * shared write lock (server/db/write.ts), the group's items locked in id order (bids on one item
+ * take turns, across processes too), then the bidders and the leaders they may outbid locked in id
+ * order (one player's points are never spent twice by bids in two processes), with the store's
+ * setting and, per bidder, the answers already given to the group's requestIds. The ids are whole
+ * numbers written into the text; the requestIds are quoted by pg's escapeLiteral (the protocol
+ * refuses a NUL in them, and a group never carries one: see writeGroup).
+ */
+function openingOf(client: pg.PoolClient, itemIds: readonly number[], userIds: readonly number[], requestIds: readonly string[]): string {
+  for (const id of [...itemIds, ...userIds]) if (!Number.isSafeInteger(id)) throw new Error(`not an id: ${id}`);
+  const items = `array[${itemIds.join(',')}]::bigint[]`;
+  const asked = `array[${requestIds.map((r) => client.escapeLiteral(r)).join(',')}]::text[]`;
+  return `begin; select pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY});
+    select * from items where id = any(${items}) order by id for update;
+    select u.*,
+        (select s.store_open from kingdom_settings s where s.id = 1) as group_store_open,
+        (select coalesce(json_agg(json_build_array(r.request_id, r.bid_id, r.error_type, r.item_id)), '[]')
+           from bid_requests r where r.user_id = u.id and r.request_id = any(${asked})) as group_asked
+      from users u
+      where u.id = any(array[${userIds.join(',')}]::bigint[]) or u.id in (select i.leader_id from items i where i.id = any(${items}))
+      order by u.id for update of u`;
+}
+
+/**
+ * The bids' statements, as pg named queries: each is parsed and planned once per connection and
  * then only bound and run (pg keeps the prepared statement on the connection by its name).
  */
 const Q = {
-  /** The group's items, locked in id order (bids on one item take turns, across processes too). */
-  items: { name: 'bid_group_items', text: 'select * from items where id = any($1::bigint[]) order by id for update' },
-  /**
-   * The bidders and the leaders they may outbid, locked in id order (one player's points are never
-   * spent twice by bids in two processes), with the store's setting and, per bidder, the answers
-   * already given to the group's requestIds: one round trip.
-   */
-  users: {
-    name: 'bid_group_users',
-    text: `select u.*,
-        (select s.store_open from kingdom_settings s where s.id = 1) as group_store_open,
-        (select coalesce(json_agg(json_build_array(r.request_id, r.bid_id, r.error_type, r.item_id)), '[]')
-           from bid_requests r where r.user_id = u.id and r.request_id = any($2::text[])) as group_asked
-      from users u where u.id = any($1::bigint[]) order by u.id for update of u`,
-  },
   groups: { name: 'bid_groups_of', text: 'select g.name from user_groups ug join groups g on g.id = ug.group_id where ug.user_id = $1' },
   /** A refusal, remembered under its requestId. */
   refuse: {
@@ -76,11 +85,12 @@ function userOf(row: LockedUser | (UserRow & { who: string; bid_id: number; item
 
 /**
  * PostgreSQL (several processes write): group commit, as SQLite has it, on one pooled connection.
- * A group's round trips: BEGIN with the shared write lock (server/db/write.ts), the items locked,
- * the users locked and read with the settings and the stored answers, then per bid two (its
- * savepoint, with the previous one's release; its write: the one-statement accept, or the refusal
- * remembered), and the COMMIT with the last release and the group's NOTIFY. So a bid costs 2 round
- * trips plus 4 per group (a repeated requestId whose bid is read back, or an item limited to groups,
+ * A group's round trips: the opening (BEGIN, the write lock, the items and the users locked and
+ * read: openingOf), then per bid two (its savepoint, with the previous one's release; its write:
+ * the one-statement accept, or the refusal remembered), and the COMMIT with the last release and
+ * the group's NOTIFY. A group of one bid needs no savepoint (its failure undoes the whole
+ * transaction): 3 round trips, as many as a plain BEGIN, INSERT, COMMIT. So a bid costs 2 round
+ * trips plus 2 per group (a repeated requestId whose bid is read back, or an item limited to groups,
  * one more). Every row the group writes is locked before anything is judged, items then users,
  * each in id order, so two groups in two processes take turns and never deadlock; within the group
  * each bid is judged in order on the rows as the bids before it left them (kept here, from what
@@ -103,6 +113,12 @@ export class PostgresBidWriter implements BidWriter {
       this.commits.transactions += 1;
       this.commits.bids += bids.length;
     }
+    // a NUL cannot be written into the opening's text: such a bid fails alone (the protocol refuses it before it gets here)
+    if (bids.some((b) => b.request.requestId.includes('\u0000'))) {
+      const clean = bids.filter((b) => !b.request.requestId.includes('\u0000'));
+      const written = clean.length ? await this.writeGroup(clean, now, options) : [];
+      return bids.map((b) => (b.request.requestId.includes('\u0000') ? { ok: false, error: new Error('a requestId with a NUL') } : (written.shift() as Written<BidOutcome>)));
+    }
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -111,10 +127,9 @@ export class PostgresBidWriter implements BidWriter {
     }
     let broken: Error | undefined;
     try {
-      await client.query(`begin; select pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY})`);
       try {
-        const { results, events, savepoint } = await this.judgeAndWrite(client, bids, now, !options.dryRun);
-        const tail = options.dryRun ? ['rollback'] : [...(savepoint ? ['release bid'] : []), ...bidsNotifications(events), 'commit'];
+        const { results, events, savepoint, failedAlone } = await this.judgeAndWrite(client, bids, now, !options.dryRun);
+        const tail = options.dryRun || failedAlone ? ['rollback'] : [...(savepoint ? ['release bid'] : []), ...bidsNotifications(events), 'commit'];
         await client.query(tail.join('; '));
         return results;
       } catch (error) {
@@ -137,10 +152,11 @@ export class PostgresBidWriter implements BidWriter {
 
   private async judgeAndWrite(client: pg.PoolClient, bids: readonly PendingBid[], now: number, commit: boolean) {
     const itemIds = [...new Set(bids.map((b) => b.request.itemId))];
-    const items = new Map((await client.query<ItemRow>({ ...Q.items, values: [itemIds] })).rows.map((r) => [r.id, r]));
-    const userIds = new Set(bids.map((b) => b.userId));
-    for (const item of items.values()) if (item.leader_id !== null) userIds.add(item.leader_id);
-    const locked = (await client.query<LockedUser>({ ...Q.users, values: [[...userIds], [...new Set(bids.map((b) => b.request.requestId))]] })).rows;
+    const opening = openingOf(client, itemIds, [...new Set(bids.map((b) => b.userId))], [...new Set(bids.map((b) => b.request.requestId))]);
+    // the answers of BEGIN, the lock, the items, the users
+    const answers = (await client.query(opening)) as unknown as pg.QueryResult[];
+    const items = new Map((answers[2].rows as ItemRow[]).map((r) => [r.id, r]));
+    const locked = answers[3].rows as LockedUser[];
     const users = new Map(locked.map((u) => [u.id, userOf(u)]));
     const answered = new Map<string, Answered>();
     for (const u of locked) {
@@ -153,7 +169,10 @@ export class PostgresBidWriter implements BidWriter {
 
     const results: Written<BidOutcome>[] = [];
     const events: BidEvent[] = [];
+    // one bid alone needs no savepoint: when its write fails, the group is rolled back whole
+    const alone = bids.length === 1;
     let savepoint = false;
+    let failedAlone = false;
     for (const bid of bids) {
       const { userId, request, at } = bid;
       const { itemId, requestId, amount } = request;
@@ -176,8 +195,10 @@ export class PostgresBidWriter implements BidWriter {
         results.push({ ok: false, error });
         continue;
       }
-      await client.query(savepoint ? 'release bid; savepoint bid' : 'savepoint bid');
-      savepoint = true;
+      if (!alone) {
+        await client.query(savepoint ? 'release bid; savepoint bid' : 'savepoint bid');
+        savepoint = true;
+      }
       try {
         if (decision.kind === 'refuse') {
           await client.query({ ...Q.refuse, values: [userId, requestId, itemId, decision.errorType, now] });
@@ -209,12 +230,13 @@ export class PostgresBidWriter implements BidWriter {
         events.push({ bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]) });
         results.push({ ok: true, value: { kind: 'accepted', bid: told, bidder: updated, outbid, item: { id: itemId, amount: decision.amount, leaderId: userId, endsAt, extensions } } });
       } catch (error) {
-        // only this bid's writes are undone (a failure to undo them fails the whole group)
-        await client.query('rollback to bid');
+        // only this bid's writes are undone (a failure to undo them fails the whole group); alone, the group is
+        if (alone) failedAlone = true;
+        else await client.query('rollback to bid');
         results.push({ ok: false, error });
       }
     }
-    return { results, events, savepoint };
+    return { results, events, savepoint, failedAlone };
   }
 
   private async mayBidOn(client: pg.PoolClient, item: ItemRow, user: UserRow): Promise<boolean> {

@@ -24,7 +24,7 @@ interface Sent {
 }
 
 describe('a crash during a bid storm', () => {
-  it('loses no acknowledged bid, keeps the books balanced, and settles what ended while down exactly once', { timeout: 45_000 }, async () => {
+  it('loses no acknowledged bid, keeps the books balanced, and settles what ended while down exactly once', { timeout: 90_000 }, async () => {
     // accounts, with cheap hashing, in-process; the tokens stay valid for the real server (same DATA_DIR)
     const setup = await startTestServer({ dataDir, loginRateLimit: { perEmail: 100, perAddress: 1_000, windowMs: 60_000 } });
     const admin = await signedIn(setup, 'admin');
