@@ -22,6 +22,7 @@ import { LinkImports } from './scans/link-import';
 import { CardPool, DEFAULT_POOL } from './cards/pool';
 import { DEFAULT_READERS, FileReaders } from './files/readers';
 import { CardService } from './cards/service';
+import { DiscordOutbox, type OutboxOptions } from './discord/outbox';
 import { uploadsDir } from './http/uploads';
 import { createReporter, reportingLogger, type ErrorReporter } from './report';
 import { createFastify, setupHttpApp } from './http/build-app';
@@ -41,6 +42,8 @@ export interface RunningServer {
   auction: AuctionEngine;
   points: PointsService;
   bots: BotHub;
+  /** Discord announcements' sender (tests wait on `idle()` after a change or a step of their clock). */
+  discord: DiscordOutbox;
   /** Reactions to domain events (tests wait on `idle()` after a change). */
   reactions: Reactions;
   /** The threads that read uploaded files (tests wait on their 'start'). */
@@ -60,6 +63,8 @@ export interface ServerDeps {
   botLimits?: Partial<BotLimits>;
   /** How a scheduled backup is taken (a child process in production). */
   runBackup?: RunBackup;
+  /** The Discord sender's call timeout and claim lease (ms). */
+  discordOutbox?: Pick<OutboxOptions, 'timeoutMs' | 'leaseMs'>;
 }
 
 function urlHost(host: string): string {
@@ -128,7 +133,9 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     now,
     log: reportingLogger(app.log, reporter, 'reactions'),
   });
-  registerReactions(reactions, { automatic, bots, db });
+  // Discord announcements: queued by a reaction, sent from the outbox table; a bid or a page never waits on Discord
+  const discord = new DiscordOutbox({ db, now, log: reportingLogger(app.log, reporter, 'discord'), pollMs: config.reactions.pollMs, paused: config.reactions.paused, ...deps.discordOutbox });
+  registerReactions(reactions, { automatic, bots, db, discord });
   const ctx: AppContext = {
     config,
     db,
@@ -148,6 +155,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     log: app.log,
     reporter,
     bots,
+    discord,
     startedAt: Date.now(),
     ports: { http: 0, auction: 0, user: 0 },
   };
@@ -162,6 +170,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const closeAll = async () => {
     await backups?.stop();
     await reactions.stop();
+    await discord.stop();
     await link?.stop();
     await auction.stop();
     detachBots?.();
@@ -195,6 +204,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     await bots.start();
     // then what committed while the server was down, and every commit from now on
     await reactions.start();
+    discord.start();
     detachBots = attachBotSockets(app.server, ctx, bots);
     await app.listen({ port: config.port, host: config.host }).catch((e: unknown) => {
       throw listenError(e, 'PORT', config.port);
@@ -219,6 +229,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     auction,
     points,
     bots,
+    discord,
     reactions,
     readers,
     reporter,

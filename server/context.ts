@@ -9,6 +9,7 @@ import type { AutomaticPoints } from './points/automatic';
 import type { BulkPreviews } from './points/bulk';
 import type { LinkImports } from './scans/link-import';
 import type { CardService } from './cards/service';
+import type { DiscordOutbox } from './discord/outbox';
 import type { FileReaders } from './files/readers';
 import type { PointsService } from './points/service';
 import type { ScanImports } from './scans/scans';
@@ -44,6 +45,8 @@ export interface AppContext {
   log: FastifyBaseLogger;
   /** Reports unexpected errors to Sentry when SENTRY_DSN is set (server/report.ts); does nothing otherwise. */
   reporter: ErrorReporter;
+  /** Discord announcements: queued by a reaction, sent from the outbox table within Discord's rate limits (server/discord/outbox.ts). */
+  discord: DiscordOutbox;
   /** The scan bots' live side: connections, status, logs, commands, watching admins. */
   bots: BotHub;
   /** When this server started (epoch ms, wall clock): the admin dashboard's uptime. */

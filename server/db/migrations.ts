@@ -20,6 +20,7 @@ import * as m0017 from './migrations/0017_events';
 import * as m0018 from './migrations/0018_previews';
 import * as m0019 from './migrations/0019_discord';
 import * as m0020 from './migrations/0020_kvk_published';
+import * as m0021 from './migrations/0021_discord_outbox';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -43,6 +44,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0018_previews': m0018,
   '0019_discord': m0019,
   '0020_kvk_published': m0020,
+  '0021_discord_outbox': m0021,
 };
 
 /**

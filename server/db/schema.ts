@@ -328,6 +328,8 @@ export interface Database {
   discord_links: DiscordLinksTable;
   discord_link_codes: DiscordLinkCodesTable;
   discord_interactions: DiscordInteractionsTable;
+  discord_outbox: DiscordOutboxTable;
+  discord_rate_limits: DiscordRateLimitsTable;
 }
 
 /** The kingdom's Discord settings (0019): one row, id 1; webhooks is JSON by kind. */
@@ -357,6 +359,32 @@ export interface DiscordLinkCodesTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+}
+
+/** A Discord announcement waiting to be sent, sent, or given up on (0021); body is the webhook payload's JSON. */
+export interface DiscordOutboxTable {
+  id: Generated<number>;
+  event_id: number;
+  /** The webhook kind it goes to (auctions, sales, scans, points, kvk). */
+  channel: string;
+  /** The domain event's kind it tells of. */
+  kind: string;
+  body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: ColumnType<number, number | undefined, number>;
+  created_at: number;
+  next_at: number;
+  give_up_at: number;
+  claimed_until: number | null;
+  sent_at: number | null;
+  message_id: string | null;
+  last_error: string | null;
+}
+
+/** Until when Discord asked to wait (0021): per webhook (`webhook:<id>`) and `global`. */
+export interface DiscordRateLimitsTable {
+  bucket: string;
+  until: number;
 }
 
 /** An interaction already answered (0019): a replay of it is refused. */

@@ -11,6 +11,21 @@ export interface DiscordTexts {
   lastEntries: string;
   noEntries: string;
   test: string;
+  /** Announcements (embeds in the announcement language). */
+  started: string;
+  startedBody: string;
+  sold: string;
+  soldBody: string;
+  noBuyer: string;
+  noBids: string;
+  reserveNotMet: string;
+  scan: string;
+  scanBody: string;
+  scanChange: string;
+  scanFirst: string;
+  pointsRun: string;
+  pointsRunBody: string;
+  pointsRunAuto: string;
 }
 
 export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
@@ -24,6 +39,20 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     lastEntries: 'Last entries:',
     noEntries: 'No entries yet.',
     test: 'Kingdom is connected: {kind} announcements will appear in this channel.',
+    started: 'Bidding started: {name}',
+    startedBody: 'Starting price: {price} points · ends {ends}',
+    sold: 'Sold: {name}',
+    soldBody: '{buyer} won it for {amount} points.',
+    noBuyer: 'No buyer: {name}',
+    noBids: 'Nobody bid.',
+    reserveNotMet: 'The bids did not reach the reserve price.',
+    scan: 'Scan applied',
+    scanBody: '{governors} governors, scanned {taken}.',
+    scanChange: 'Change since the scan of {date}.',
+    scanFirst: 'The first scan: no change to show yet.',
+    pointsRun: 'Automatic points: {rule}',
+    pointsRunBody: '{total} points booked in {entries} entries.',
+    pointsRunAuto: 'Run by itself after the scan.',
   },
   fr: {
     link: 'Ouvrez ce lien dans les 10 minutes, connecté à Kingdom, pour lier votre compte Discord : {url}',
@@ -35,6 +64,20 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     lastEntries: 'Dernières opérations :',
     noEntries: 'Aucune opération pour l’instant.',
     test: 'Kingdom est connecté : les annonces « {kind} » apparaîtront dans ce salon.',
+    started: 'Enchères ouvertes : {name}',
+    startedBody: 'Prix de départ : {price} points · fin {ends}',
+    sold: 'Vendu : {name}',
+    soldBody: '{buyer} l’a remporté pour {amount} points.',
+    noBuyer: 'Sans acheteur : {name}',
+    noBids: 'Personne n’a enchéri.',
+    reserveNotMet: 'Les enchères n’ont pas atteint le prix de réserve.',
+    scan: 'Scan appliqué',
+    scanBody: '{governors} gouverneurs, scannés {taken}.',
+    scanChange: 'Évolution depuis le scan du {date}.',
+    scanFirst: 'Premier scan : pas encore d’évolution à montrer.',
+    pointsRun: 'Points automatiques : {rule}',
+    pointsRunBody: '{total} points comptabilisés en {entries} opérations.',
+    pointsRunAuto: 'Exécutée d’elle-même après le scan.',
   },
   es: {
     link: 'Abre este enlace en los próximos 10 minutos, con tu sesión de Kingdom iniciada, para vincular tu cuenta de Discord: {url}',
@@ -46,6 +89,20 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     lastEntries: 'Últimos movimientos:',
     noEntries: 'Aún no hay movimientos.',
     test: 'Kingdom está conectado: los anuncios de «{kind}» aparecerán en este canal.',
+    started: 'Comienza la puja: {name}',
+    startedBody: 'Precio de salida: {price} puntos · termina {ends}',
+    sold: 'Vendido: {name}',
+    soldBody: '{buyer} lo ganó por {amount} puntos.',
+    noBuyer: 'Sin comprador: {name}',
+    noBids: 'Nadie pujó.',
+    reserveNotMet: 'Las pujas no alcanzaron el precio de reserva.',
+    scan: 'Escaneo aplicado',
+    scanBody: '{governors} gobernadores, escaneados {taken}.',
+    scanChange: 'Cambio desde el escaneo del {date}.',
+    scanFirst: 'El primer escaneo: aún no hay cambios que mostrar.',
+    pointsRun: 'Puntos automáticos: {rule}',
+    pointsRunBody: '{total} puntos anotados en {entries} movimientos.',
+    pointsRunAuto: 'Se ejecutó sola tras el escaneo.',
   },
   it: {
     link: 'Apri questo link entro 10 minuti, con l’accesso a Kingdom, per collegare il tuo account Discord: {url}',
@@ -57,6 +114,20 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     lastEntries: 'Ultimi movimenti:',
     noEntries: 'Ancora nessun movimento.',
     test: 'Kingdom è collegato: gli annunci «{kind}» compariranno in questo canale.',
+    started: 'Asta aperta: {name}',
+    startedBody: 'Prezzo di partenza: {price} punti · termina {ends}',
+    sold: 'Venduto: {name}',
+    soldBody: '{buyer} l’ha vinto per {amount} punti.',
+    noBuyer: 'Nessun acquirente: {name}',
+    noBids: 'Nessuno ha offerto.',
+    reserveNotMet: 'Le offerte non hanno raggiunto il prezzo di riserva.',
+    scan: 'Scansione applicata',
+    scanBody: '{governors} governatori, scansionati {taken}.',
+    scanChange: 'Variazione dalla scansione del {date}.',
+    scanFirst: 'La prima scansione: ancora nessuna variazione da mostrare.',
+    pointsRun: 'Punti automatici: {rule}',
+    pointsRunBody: '{total} punti registrati in {entries} movimenti.',
+    pointsRunAuto: 'Eseguita da sola dopo la scansione.',
   },
   zh: {
     link: '请在 10 分钟内、登录 Kingdom 后打开此链接，以关联你的 Discord 账户：{url}',
@@ -68,6 +139,20 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     lastEntries: '最近记录：',
     noEntries: '暂无记录。',
     test: 'Kingdom 已连接：「{kind}」公告将出现在此频道。',
+    started: '竞拍开始：{name}',
+    startedBody: '起拍价：{price} 积分 · 结束于 {ends}',
+    sold: '已成交：{name}',
+    soldBody: '{buyer} 以 {amount} 积分拍得。',
+    noBuyer: '流拍：{name}',
+    noBids: '无人出价。',
+    reserveNotMet: '出价未达到保留价。',
+    scan: '扫描已应用',
+    scanBody: '{governors} 名总督，扫描于 {taken}。',
+    scanChange: '与 {date} 的扫描相比的变化。',
+    scanFirst: '首次扫描：暂无变化可显示。',
+    pointsRun: '自动积分：{rule}',
+    pointsRunBody: '共记入 {total} 积分，{entries} 条记录。',
+    pointsRunAuto: '扫描后自动运行。',
   },
   ar: {
     link: 'افتح هذا الرابط خلال 10 دقائق وأنت مسجّل الدخول إلى Kingdom لربط حسابك في Discord: {url}',
@@ -79,6 +164,20 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     lastEntries: 'آخر القيود:',
     noEntries: 'لا قيود بعد.',
     test: 'Kingdom متصل: ستظهر إعلانات «{kind}» في هذه القناة.',
+    started: 'بدأت المزايدة: {name}',
+    startedBody: 'سعر البداية: {price} نقطة · تنتهي {ends}',
+    sold: 'بيع: {name}',
+    soldBody: 'فاز به {buyer} مقابل {amount} نقطة.',
+    noBuyer: 'بلا مشترٍ: {name}',
+    noBids: 'لم يزايد أحد.',
+    reserveNotMet: 'لم تبلغ المزايدات السعر الأدنى المحجوز.',
+    scan: 'طُبّق مسح جديد',
+    scanBody: '{governors} حاكمًا، مُسحوا {taken}.',
+    scanChange: 'التغيّر منذ مسح {date}.',
+    scanFirst: 'أول مسح: لا تغيّر يُعرض بعد.',
+    pointsRun: 'النقاط التلقائية: {rule}',
+    pointsRunBody: 'قُيّدت {total} نقطة في {entries} قيدًا.',
+    pointsRunAuto: 'جرت تلقائيًا بعد المسح.',
   },
 };
 

@@ -29,6 +29,8 @@ export const DISCORD_ERRORS = {
   notLinked: 'Your account is not linked to Discord.',
   notConfigured: 'Discord is not set up yet: an admin fills in Kingdom Settings, Discord first.',
   badSignature: 'invalid request signature',
+  noDelivery: 'There is no such Discord announcement.',
+  deliverySent: 'This Discord announcement was already sent.',
 } as const;
 
 const snowflake = (error: string) => z.string({ error }).check(z.regex(/^\d{17,20}$/, error));
@@ -73,3 +75,20 @@ export const discordTestAnswer = z.object({ result: z.literal(true), sent: z.arr
 
 /** POST discord/commands: the commands installed in the guild. */
 export const discordCommandsAnswer = z.object({ result: z.literal(true), installed: z.array(z.string()) });
+
+/** A Discord announcement that failed or is pending too long (GET discord/outbox, admin). */
+export const discordOutboxEntry = z.object({
+  id: z.number(),
+  eventId: z.number(),
+  /** The domain event it tells of (item.started, item.sold, item.no-buyer, scan.applied, rule.applied). */
+  kind: z.string(),
+  channel: z.string(),
+  status: z.enum(['pending', 'failed']),
+  attempts: z.number(),
+  createdAt: z.number(),
+  /** When it is tried next (pending only). */
+  nextAt: z.nullable(z.number()),
+  lastError: z.nullable(z.string()),
+});
+export type DiscordOutboxEntry = z.infer<typeof discordOutboxEntry>;
+export const discordOutboxAnswer = z.object({ result: z.literal(true), failed: z.number(), stale: z.number(), deliveries: z.array(discordOutboxEntry) });

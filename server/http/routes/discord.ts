@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as z from 'zod/mini';
 import type { APIInteraction } from 'discord-api-types/v10';
-import { DISCORD_ERRORS, discordLinkAnswer, discordLinkBody, discordLinkState, discordSettingsAnswer, discordSettingsBody, discordTestAnswer, discordCommandsAnswer, DISCORD_MAX_SKEW_S } from '../../../src/protocol/discord';
+import { DISCORD_ERRORS, discordLinkAnswer, discordLinkBody, discordLinkState, discordSettingsAnswer, discordSettingsBody, discordTestAnswer, discordCommandsAnswer, discordOutboxAnswer, DISCORD_MAX_SKEW_S } from '../../../src/protocol/discord';
 import type { AppContext } from '../../context';
 import { COMMAND_DEFINITIONS, installCommands } from '../../discord/commands';
 import { answerInteraction } from '../../discord/interactions';
@@ -9,14 +10,17 @@ import { discordLinkOf, redeemLinkCode, unlinkDiscord } from '../../discord/link
 import { publicSettings, readDiscordConfig, saveDiscordSettings } from '../../discord/settings';
 import { verifyInteraction } from '../../discord/verify';
 import { sendTestMessages } from '../../discord/webhooks';
+import { retryDelivery, troubledDeliveries } from '../../discord/outbox';
 import { writeTransaction } from '../../db/write';
-import { Conflict, Unauthenticated, Unavailable, Upstream } from '../../errors';
+import { Conflict, NotFound, Unauthenticated, Unavailable, Upstream } from '../../errors';
 import { authOf, originOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { resultErrors, resultTrue } from '../schemas';
 
 /** An interaction is small (a command and its options): anything bigger is not Discord's. */
 const INTERACTION_BODY_MAX = 64 * 1024;
+/** An outbox message's id in a path. */
+const outboxParams = z.object({ id: z.string() });
 
 /**
  * The Discord bridge: its settings (admin; the bot token is never answered), linking a Discord user
@@ -97,6 +101,43 @@ export function discordRoutes(ctx: AppContext) {
         const refused = await installCommands(config, ctx.config.discordApiUrl);
         if (refused) throw new Upstream(refused);
         return { result: true as const, installed: COMMAND_DEFINITIONS.map((c) => c.name) };
+      },
+    );
+
+    app.get(
+      '/discord/outbox',
+      {
+        preValidation: requireRank(ctx, 'admin'),
+        config: { rateLimit: { max: 60, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => `discord-outbox:${request.auth?.user.id ?? request.ip}` } },
+        schema: {
+          summary: 'Discord announcements that failed (Discord refused them or did not take them for a day) or are pending for more than 15 minutes, newest first (at most 50), with how many of each there are.',
+          tags: ['discord'],
+          security: BEARER,
+          response: { 200: discordOutboxAnswer, ...resultErrors(401, 403, 429) },
+        },
+      },
+      async () => ({ result: true as const, ...(await troubledDeliveries(ctx.db, ctx.now())) }),
+    );
+
+    app.post(
+      '/discord/outbox/:id/retry',
+      {
+        preValidation: requireRank(ctx, 'admin'),
+        config: { rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => `discord-retry:${request.auth?.user.id ?? request.ip}` } },
+        schema: {
+          summary: 'Send a failed (or long pending) Discord announcement again now, with a new day of tries; one already sent is refused (409).',
+          tags: ['discord'],
+          security: BEARER,
+          params: outboxParams,
+          response: { 200: resultTrue({}), ...resultErrors(401, 403, 404, 409, 429) },
+        },
+      },
+      async (request) => {
+        const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : null;
+        if (id === null) throw new NotFound(DISCORD_ERRORS.noDelivery);
+        await retryDelivery(ctx.db, id, ctx.now());
+        ctx.discord.wake();
+        return { result: true as const };
       },
     );
 
