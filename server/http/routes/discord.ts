@@ -12,15 +12,15 @@ import { verifyInteraction } from '../../discord/verify';
 import { sendTestMessages } from '../../discord/webhooks';
 import { retryDelivery, troubledDeliveries } from '../../discord/outbox';
 import { writeTransaction } from '../../db/write';
-import { Conflict, NotFound, Unauthenticated, Unavailable, Upstream } from '../../errors';
+import { Conflict, Unauthenticated, Unavailable, Upstream } from '../../errors';
 import { authOf, originOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { resultErrors, resultTrue } from '../schemas';
+import { pathId, resultErrors, resultTrue } from '../schemas';
 
 /** An interaction is small (a command and its options): anything bigger is not Discord's. */
 const INTERACTION_BODY_MAX = 64 * 1024;
-/** An outbox message's id in a path. */
-const outboxParams = z.object({ id: z.string() });
+/** An outbox message's id in a path (a malformed one names no message: 404). */
+const outboxParams = z.object({ id: pathId(DISCORD_ERRORS.noDelivery, { notFound: true }) });
 
 /**
  * The Discord bridge: its settings (admin; the bot token is never answered), linking a Discord user
@@ -133,9 +133,7 @@ export function discordRoutes(ctx: AppContext) {
         },
       },
       async (request) => {
-        const id = /^\d{1,15}$/.test(request.params.id) ? Number(request.params.id) : null;
-        if (id === null) throw new NotFound(DISCORD_ERRORS.noDelivery);
-        await retryDelivery(ctx.db, id, ctx.now());
+        await retryDelivery(ctx.db, request.params.id, ctx.now());
         ctx.discord.wake();
         return { result: true as const };
       },
