@@ -310,7 +310,7 @@ export async function troubledDeliveries(db: Db, now: number, limit = 50): Promi
   const troubled = db
     .selectFrom('discord_outbox')
     .where((eb) => eb.or([eb('status', '=', 'failed'), eb.and([eb('status', '=', 'pending'), eb('created_at', '<=', now - OUTBOX_STALE_MS)])]));
-  const rows = await troubled.select(['id', 'event_id', 'kind', 'channel', 'status', 'attempts', 'created_at', 'next_at', 'last_error']).orderBy('id', 'desc').limit(limit).execute();
+  const rows = await troubled.select(['id', 'event_id', 'kind', 'channel', 'body', 'status', 'attempts', 'created_at', 'next_at', 'last_error']).orderBy('id', 'desc').limit(limit).execute();
   const counts = await troubled.select(['status', (eb) => eb.fn.countAll<number>().as('n')]).groupBy('status').execute();
   const count = (status: string) => Number(counts.find((c) => c.status === status)?.n ?? 0);
   return {
@@ -321,6 +321,7 @@ export async function troubledDeliveries(db: Db, now: number, limit = 50): Promi
       eventId: Number(r.event_id),
       kind: r.kind,
       channel: r.channel,
+      title: titleOf(r.body),
       status: r.status === 'failed' ? ('failed' as const) : ('pending' as const),
       attempts: Number(r.attempts),
       createdAt: Number(r.created_at),
@@ -328,6 +329,12 @@ export async function troubledDeliveries(db: Db, now: number, limit = 50): Promi
       lastError: r.last_error,
     })),
   };
+}
+
+/** The title of a queued message's first embed (what an admin recognises it by). */
+function titleOf(body: string): string {
+  const { embeds } = JSON.parse(body) as { embeds?: { title?: string }[] };
+  return embeds?.[0]?.title ?? '';
 }
 
 /** An admin's retry: a failed (or long pending) message is due now, with a new day of tries. */

@@ -1,12 +1,13 @@
 import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
-import { discordCommandsAnswer, discordLinkAnswer, discordLinkState, discordSettingsAnswer, discordTestAnswer, type DiscordSettings, type discordSettingsBody } from '../protocol/discord';
+import { discordCommandsAnswer, discordLinkAnswer, discordOutboxAnswer, discordLinkState, discordSettingsAnswer, discordTestAnswer, type DiscordSettings, type discordSettingsBody } from '../protocol/discord';
 import { answer } from './rest';
 
 /** The Discord bridge: the kingdom's settings (admin) and the signed-in account's link. */
 export type { DiscordSettings };
 export type DiscordSettingsInput = z.input<typeof discordSettingsBody>;
 export type DiscordTestResult = z.infer<typeof discordTestAnswer>;
+export type DiscordOutbox = z.infer<typeof discordOutboxAnswer>;
 
 const okAnswer = z.object({ result: z.literal(true) });
 
@@ -19,6 +20,10 @@ export interface DiscordApi {
   link(): Promise<{ discordUserId: string | null; linkedAt: number | null }>;
   redeem(code: string): Promise<string>;
   unlink(): Promise<void>;
+  /** Announcements that failed or wait too long (admin). */
+  outbox(): Promise<DiscordOutbox>;
+  /** Sends one of them again now (admin). */
+  retry(id: number): Promise<void>;
 }
 
 export function createDiscordApi(client: KyInstance): DiscordApi {
@@ -44,6 +49,12 @@ export function createDiscordApi(client: KyInstance): DiscordApi {
     },
     async unlink() {
       await answer(await client.delete('discord/link'), okAnswer);
+    },
+    async outbox() {
+      return answer(await client.get('discord/outbox'), discordOutboxAnswer);
+    },
+    async retry(id) {
+      await answer(await client.post(`discord/outbox/${id}/retry`), okAnswer);
     },
   };
 }

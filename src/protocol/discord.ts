@@ -83,6 +83,8 @@ export const discordOutboxEntry = z.object({
   /** The domain event it tells of (item.started, item.sold, item.no-buyer, scan.applied, rule.applied). */
   kind: z.string(),
   channel: z.string(),
+  /** The message's title, as Discord would show it (in the announcement language). */
+  title: z.string(),
   status: z.enum(['pending', 'failed']),
   attempts: z.number(),
   createdAt: z.number(),

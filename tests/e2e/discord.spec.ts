@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import { expect, test } from '@playwright/test';
-import { ADMIN, BASE_URL, acceptCookies, newAccount, register, signIn } from './support';
+import { ADMIN, BASE_URL, acceptCookies, api, newAccount, register, signIn, tokenOf, uniqueTag } from './support';
 
 test.use({ timezoneId: 'UTC', locale: 'en-US' });
 
@@ -55,4 +55,35 @@ test('an admin sets Discord up in Kingdom Settings; a player links their Discord
   await page.getByRole('button', { name: 'Unlink' }).click();
   await expect(page.getByText('Your account is not linked to Discord.')).toBeVisible();
   expect(await slashCommand('points', discordUserId)).toBe('Link your Kingdom account first: type /link.');
+});
+
+test('an announcement Discord refused shows on the Admin Dashboard; Retry sends it', async ({ page }) => {
+  // the server's Discord is the stand-in global-setup started: it refuses webhook posts until told otherwise
+  const discord = process.env.E2E_DISCORD_URL as string;
+  await fetch(`${discord}/e2e/refuse`, { method: 'POST' });
+  const admin = await tokenOf(ADMIN);
+  const saved = await api<{ result: boolean }>(
+    'discord/settings',
+    { applicationId: '123456789012345678', publicKey, guildId: '223456789012345678', language: 'en', webhooks: { auctions: `${discord}/api/webhooks/123456789012345678/${'w'.repeat(30)}` } },
+    admin,
+    'PUT',
+  );
+  expect(saved.result).toBe(true);
+  const itemName = `Herald ${uniqueTag()}`;
+  await api('store/items', { itemName, start_price: 50, minIncrement: 5, duration: 600, extendWindow: 0, maxExtensions: 0 }, admin);
+
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  await page.goto('/admin/admin-dashboard');
+  const table = page.getByRole('table', { name: 'Discord announcements' });
+  const row = table.getByRole('row').filter({ hasText: `Bidding started: ${itemName}` });
+  await expect(row).toContainText('Failed after 1 try');
+  await expect(row).toContainText('Discord answered 400: Invalid Form Body.');
+
+  await fetch(`${discord}/e2e/accept`, { method: 'POST' });
+  await row.getByRole('button', { name: 'Retry' }).click();
+  await expect(row).toBeHidden();
+  await expect
+    .poll(async () => ((await (await fetch(`${discord}/e2e/posted`)).json()) as { embeds: { title: string }[] }[]).map((p) => p.embeds[0].title))
+    .toContain(`Bidding started: ${itemName}`);
 });

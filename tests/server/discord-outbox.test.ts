@@ -264,7 +264,7 @@ describe('Discord announcements', () => {
       const list = await call(server, 'GET', '/discord/outbox', { token: admin.token });
       expect(list.status, list.text).toBe(200);
       expect(list.body.failed).toBe(1);
-      expect((list.body.deliveries as { id: number }[])[0]).toMatchObject({ id, status: 'failed', kind: 'item.started', channel: 'auctions', nextAt: null, lastError: 'Discord could not be reached.' });
+      expect((list.body.deliveries as { id: number }[])[0]).toMatchObject({ id, status: 'failed', kind: 'item.started', channel: 'auctions', title: 'Bidding started: B', nextAt: null, lastError: 'Discord could not be reached.' });
       expect(list.text).not.toContain('auctionsxxx'); // the webhook's token is never shown
 
       expect((await call(server, 'POST', `/discord/outbox/${id}/retry`, { token: player.token })).status).toBe(403);

@@ -20,6 +20,7 @@ import { useDebounced } from '../../lib/use-debounced';
 import { usePagedFilter } from '../../lib/use-paged-filter';
 import { QueryError } from '../../components/query-error';
 import { Hint } from '../../components/hint';
+import { DiscordDeliveries } from './discord-deliveries';
 import { When } from './shared';
 import { AuditActor, AuditDetail, AuditTarget } from './audit-detail';
 
@@ -43,6 +44,7 @@ export default function AdminDashboardPage({ titleId }: { titleId: string }) {
       <QueryError error={health.error} />
       {health.data && <Health dashboard={health.data} />}
       {health.data && <KingdomData backup={health.data.backup} />}
+      <DiscordDeliveries />
       <AuditLog />
       <ShareLinks all />
     </div>
