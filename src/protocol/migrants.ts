@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { scan } from './scans';
+import { PLAYER_ID_ERRORS, scan } from './scans';
 
 /**
  * Migrants on the wire: between two scans, who arrived (in the later, not
@@ -33,6 +33,11 @@ const queryScanId = z.optional(
 /** GET migrants?from=&to=: both optional (to: the latest scan; from: the scan before `to`). */
 export const migrantsQuery = z.object({ from: queryScanId, to: queryScanId });
 export type MigrantsQuery = z.input<typeof migrantsQuery>;
+/** The two lists, each downloadable (GET migrants/arrived.csv, migrants/left.xlsx…). */
+export const MIGRANT_LISTS = ['arrived', 'left'] as const;
+export type MigrantList = (typeof MIGRANT_LISTS)[number];
+/** A list's export: the same scans, and `q` as the page's search (name or alliance contains it, or the governor id starts with it). */
+export const migrantsExportQuery = z.object({ ...migrantsQuery.shape, q: z.optional(z.string().check(z.maxLength(64, PLAYER_ID_ERRORS.badQuery))) });
 
 export const migrant = z.object({
   governorId: z.int(),

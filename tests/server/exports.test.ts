@@ -114,4 +114,26 @@ describe('exports: CSV and XLSX, titled as the pages title their columns, in the
     const player = await signedIn(server, 'reader');
     expect((await download('/points/transactions.xlsx', player.token)).status).toBe(403);
   });
+
+  it('offers each migrant list as CSV and XLSX, searched as the page searches it', async () => {
+    const later = await importScan(server, admin.token, Date.UTC(2026, 0, 12), [
+      { id: 8_100_001, name: 'Ærin <&> "Tag"', alliance: 'K1', power: 53_000_000 },
+      { id: 8_100_003, name: 'Newcomer', alliance: 'K9', power: 60_000_000 },
+      { id: 8_100_004, name: 'Other one', alliance: 'K1', power: 61_000_000 },
+    ]);
+    const scans = `from=${scanId}&to=${later.id}`;
+    const arrived = await download(`/migrants/arrived.xlsx?${scans}&q=k9&lang=fr`);
+    expect(arrived.disposition).toBe(`attachment; filename="arrived-${scanId}-${later.id}.xlsx"`);
+    expect(await readSheet(arrived.bytes)).toEqual([
+      ['ID du gouverneur', 'Gouverneur', 'Alliance', 'Puissance', 'Royaume'],
+      [8_100_003, 'Newcomer', 'K9', 60_000_000, null],
+    ]);
+    const left = csvRecords((await download(`/migrants/left.csv?${scans}`)).bytes.toString('utf8'));
+    expect(left).toEqual([
+      ['Governor id', 'Governor', 'Alliance', 'Power', 'Kingdom', 'Likely reason'],
+      ['8100002', "'=1+2", 'K2', '41000000', '', 'below-cutoff'],
+    ]);
+    const refused = await call(server, 'GET', `/migrants/left.xlsx?from=${later.id}&to=${scanId}`, { token: council.token });
+    expect(refused.status).toBe(400);
+  });
 });

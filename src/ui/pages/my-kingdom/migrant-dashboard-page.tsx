@@ -10,14 +10,13 @@ import { Spinner } from '../../components/loader';
 import { endColumns, Table, TableBody, TableHead, Td } from '../../components/table';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
-import { ExportCsvButton } from '../../components/export-csv-button';
+import { ExportButtons } from '../../components/export-csv-button';
 import { Num } from '../../components/stats/num';
 import { GovernorName, NumCell } from '../../components/stats/cells';
 import { StatTile } from '../../components/stats/stat-tile';
 import { QueryError } from '../../components/query-error';
 import { Empty, ScanField, useScans } from '../../components/stats/scan-parts';
 import { Hint } from '../../components/hint';
-import { csvBlob } from './migrants-csv';
 
 const Chart = lazy(() => import('../../components/stats/chart'));
 
@@ -87,25 +86,18 @@ function matches(m: Migrant, q: string): boolean {
 }
 
 /** One list (arrived or left): governor, alliance, power, kingdom, and the reason for who left. */
-function MigrantList({ kind, rows, total, fileName }: { kind: 'arrived' | 'left'; rows: (Migrant | Leaver)[]; total: number; fileName: string }) {
+function MigrantList({ kind, rows, total, scans }: { kind: 'arrived' | 'left'; rows: (Migrant | Leaver)[]; total: number; scans: { from: number; to: number } }) {
+  const migrants = useApi(createMigrantsApi);
   const intl = useIntl();
   const [q, setQ] = useState('');
   const [shown, setShown] = useState(PAGE);
   const filtered = useMemo(() => rows.filter((r) => matches(r, q.trim())), [rows, q]);
   const visible = filtered.slice(0, shown);
   const withReason = kind === 'left';
-  const exportCsv = async () => ({
-    blob: csvBlob(
-      // the list's own titles, in the reader's language
-      ['stats.playerIds.governorId', 'stat.governor', 'stat.alliance', 'stat.power', 'migrants.kingdom', ...(withReason ? ['migrants.reason'] : [])].map((id) => intl.formatMessage({ id })),
-      filtered.map((r) => [r.governorId, r.name, r.alliance, r.power, r.kingdom, ...(withReason ? [(r as Leaver).reason] : [])]),
-    ),
-    filename: fileName,
-  });
   return (
     <Card className="min-w-0" aria-labelledby={`migrants-${kind}-title`}>
       <CardHeader titleId={`migrants-${kind}-title`} title={<FormattedMessage id={kind === 'arrived' ? 'migrants.arrivedTitle' : 'migrants.leftTitle'} values={{ count: total }} />}>
-        <ExportCsvButton filename={fileName} fetchCsv={exportCsv} disabled={rows.length === 0} />
+        <ExportButtons name={`${kind}-${scans.from}-${scans.to}`} fetchFile={(file) => migrants.listFile(kind, { ...scans, q }, file)} disabled={rows.length === 0} />
       </CardHeader>
       {rows.length === 0 ? (
         <Empty textId={kind === 'arrived' ? 'migrants.noneArrived' : 'migrants.noneLeft'} />
@@ -221,8 +213,8 @@ export default function MigrantDashboardPage({ titleId }: { titleId: string }) {
             <Tile labelId="migrants.reason.unknown" value={data.reasons.unknown} tone="plain" />
           </dl>
           <div className="grid grid-cols-1 gap-4 2xl:grid-cols-2">
-            <MigrantList key={`a-${data.from.id}-${data.to.id}`} kind="arrived" rows={data.arrived} total={data.counts.arrived} fileName={`arrived-${data.from.id}-${data.to.id}.csv`} />
-            <MigrantList key={`l-${data.from.id}-${data.to.id}`} kind="left" rows={data.left} total={data.counts.left} fileName={`left-${data.from.id}-${data.to.id}.csv`} />
+            <MigrantList key={`a-${data.from.id}-${data.to.id}`} kind="arrived" rows={data.arrived} total={data.counts.arrived} scans={{ from: data.from.id, to: data.to.id }} />
+            <MigrantList key={`l-${data.from.id}-${data.to.id}`} kind="left" rows={data.left} total={data.counts.left} scans={{ from: data.from.id, to: data.to.id }} />
           </div>
         </>
       )}
