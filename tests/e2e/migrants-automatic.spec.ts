@@ -1,3 +1,4 @@
+import { readSheet } from 'read-excel-file/node';
 import { expect, test } from '@playwright/test';
 import { ADMIN, BASE_URL, acceptCookies, accountWithRank, api, balance, cell, dataRows, figure, newAccount, random, register, signIn, tokenOf, valueOf } from './support';
 
@@ -62,6 +63,14 @@ test('the migrant dashboard: who arrived, who left and why, counts, power in and
   await left.getByRole('searchbox', { name: 'Search who left' }).fill('ZZ');
   await expect(leftRows).toHaveCount(1);
   await expect(leftRows).toContainText('Vanished');
+  // the list as searched, as a workbook titled as the page
+  const download = page.waitForEvent('download');
+  await left.getByRole('button', { name: 'Export XLSX', exact: true }).click();
+  const sheet = await readSheet(Buffer.concat(await (await (await download).createReadStream()).toArray()));
+  expect(sheet).toEqual([
+    ['Governor id', 'Governor', 'Alliance', 'Power', 'Kingdom', 'Likely reason'],
+    [base + 5, 'Vanished', 'ZZ', 60_000_000, 3328, 'unknown'],
+  ]);
 
   // the chart: arrivals and departures of every scan against the one before it
   const chart = page.getByRole('img', { name: /arrived and left/ });
