@@ -210,6 +210,8 @@ describe('OpenAPI, docs and CORS', () => {
         '/discord/test',
         '/discord/commands',
         '/discord/interactions',
+        '/discord/outbox',
+        '/discord/outbox/{id}/retry',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');
