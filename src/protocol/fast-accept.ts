@@ -44,7 +44,11 @@ function numberCheck(check: unknown): (n: number) => boolean {
 }
 
 function stringCheck(check: unknown): (s: string) => boolean {
-  const def = defOf(check) as Def & { check: string; minimum?: number; maximum?: number };
+  const def = defOf(check) as Def & { check: string; minimum?: number; maximum?: number; format?: string; pattern?: RegExp };
+  if (def.check === 'string_format' && def.format === 'regex' && def.pattern instanceof RegExp && !def.pattern.global && !def.pattern.sticky) {
+    const pattern = def.pattern;
+    return (s) => pattern.test(s);
+  }
   // zod measures a string's length in UTF-16 code units, as `.length` does
   if (def.check === 'min_length') return (s) => s.length >= (def.minimum as number);
   if (def.check === 'max_length') return (s) => s.length <= (def.maximum as number);
