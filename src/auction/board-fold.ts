@@ -17,19 +17,32 @@ export interface TimedMessage {
   at?: number;
 }
 
-/** The board data the fold reads: the board machine's context (its item actors only by key). */
+/**
+ * The board's data that the fold reads and writes: the board machine's context (BoardContext
+ * extends it), with its item actors known here only by key.
+ */
 export interface BoardFoldState {
   latestBids: Bid[];
   items: Record<string, unknown>;
+  /** Each item's phase (none is never at rest: any message about an item moves it on), by item key. */
   phases: Record<string, Exclude<ItemPhase, 'none'>>;
+  /** Live items' ids, in id order (numbers, then strings). */
   live: ItemId[];
+  /** Finished items' ids, most recently finished first. */
   finished: ItemId[];
+  /** Scheduled items (the store's REST list), soonest start first: none the board holds as live or finished, none cancelled. */
   upcoming: StoreItem[];
+  /** Bids sent and not yet answered, by requestId. */
   pending: Record<string, { itemId: ItemId; amount: number }>;
+  /** By item key: the amount of the player's last bid on it that got no answer in BID_TIMEOUT_MS (until they bid again or the answer comes). */
   unanswered: Record<string, number>;
+  /** The council's store: open, or closed (no bids; live items held). HISTORY and STORE_STATE say which. */
   store: StoreState;
+  /** Items the council cancelled since the last HISTORY: off the board, and late frames about them change nothing. */
   cancelled: Record<string, true>;
+  /** How many HISTORY snapshots replaced the board (gives spawned items fresh ids). */
   generation: number;
+  /** Server time − local time: the largest (server timestamp − local arrival time) seen; null before any. */
   serverOffset: number | null;
 }
 

@@ -1,9 +1,9 @@
 import { assertEvent, assign, enqueueActions, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { foldBoard, withoutKey } from '../auction/board-fold';
+import { foldBoard, withoutKey, type BoardFoldState } from '../auction/board-fold';
 import { upcomingOf } from '../auction/board-lists';
 import type { BoardData } from '../auction/board-view';
-import type { ItemData, ItemPhase } from '../auction/item-fold';
-import type { Bid, ItemId, OutgoingFrame, StoreState } from '../protocol/socket';
+import type { ItemData } from '../auction/item-fold';
+import type { ItemId, OutgoingFrame } from '../protocol/socket';
 import { MSG } from '../protocol/socket';
 import type { StoreItem } from '../protocol/store';
 import { clockNow } from './clock';
@@ -40,35 +40,15 @@ export const UPCOMING_REFRESH_MS = 30_000;
 
 export type ItemRef = ActorRefFrom<typeof itemMachine>;
 
-export interface BoardContext {
-  latestBids: Bid[];
+/** The board's context: the fold's data (BoardFoldState, where each field is described) with the item actors, and what only the machine keeps. */
+export interface BoardContext extends Omit<BoardFoldState, 'items'> {
   items: Record<string, ItemRef>;
-  /** Each item's phase (none is never at rest: any message about an item moves it on), by item key. */
-  phases: Record<string, Exclude<ItemPhase, 'none'>>;
-  /** Live items' ids, in id order (numbers, then strings). */
-  live: ItemId[];
-  /** Finished items' ids, most recently finished first. */
-  finished: ItemId[];
-  /** Scheduled items (the store's REST list), soonest start first: none the board holds as live or finished, none cancelled. */
-  upcoming: StoreItem[];
   /** Why the last fetch of the upcoming items failed (null when it did not). */
   upcomingError: string | null;
   /** How many views watch the upcoming items (the board fetches them while one does). */
   upcomingWatchers: number;
   /** What the board heard of the auction socket (its board view, which a replay prints, says it); the UI asks the connection itself (isConnected). */
   connected: boolean;
-  /** Bids sent and not yet answered, by requestId. */
-  pending: Record<string, { itemId: ItemId; amount: number }>;
-  /** By item key: the amount of the player's last bid on it that got no answer in BID_TIMEOUT_MS (until they bid again or the answer comes). */
-  unanswered: Record<string, number>;
-  /** The council's store: open, or closed (no bids; live items held). HISTORY and STORE_STATE say which. */
-  store: StoreState;
-  /** Items the council cancelled since the last HISTORY: off the board, and late frames about them change nothing. */
-  cancelled: Record<string, true>;
-  /** How many HISTORY snapshots replaced the board (gives spawned items fresh ids). */
-  generation: number;
-  /** Server time − local time: the largest (server timestamp − local arrival time) seen; null before any. */
-  serverOffset: number | null;
 }
 
 /** Server time now, as the board estimates it: the actor system's clock (`localNow`) plus the board's offset. */
