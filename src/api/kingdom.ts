@@ -2,12 +2,12 @@ import * as z from 'zod/mini';
 import { group, kingdomSettings, type Group, type KingdomSettings, type SettingsBody } from '../protocol/settings';
 import type { KyInstance } from 'ky';
 import { answer } from './rest';
+import { createKingdomNameApi } from './kingdom-name';
 
 /** Kingdom settings, eligibility groups (council and admin) and the caller's own groups. */
 export type { Group, KingdomSettings, SettingsBody };
 
 const settingsAnswer = z.object({ result: z.literal(true), settings: kingdomSettings });
-const nameAnswer = z.object({ result: z.literal(true), kingdomName: z.string(), kingdomNumber: z.nullable(z.int()) });
 const groupsAnswer = z.object({ result: z.literal(true), groups: z.array(group) });
 const groupAnswer = z.object({ result: z.literal(true), group });
 const okAnswer = z.object({ result: z.literal(true) });
@@ -31,9 +31,7 @@ export function createKingdomApi(client: KyInstance): KingdomApi {
     async settings() {
       return (await answer(await client.get('kingdom/settings'), settingsAnswer)).settings;
     },
-    async publicName() {
-      return (await answer(await client.get('kingdom/name'), nameAnswer)).kingdomName.trim();
-    },
+    publicName: createKingdomNameApi(client).publicName,
     async saveSettings(body) {
       return (await answer(await client.post('kingdom/settings', { json: body }), settingsAnswer)).settings;
     },

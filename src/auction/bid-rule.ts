@@ -1,4 +1,4 @@
-import { bidFault, isEligible, nextMinimum, pointsForBid } from '../protocol/store';
+import { bidFault, isEligible, nextMinimum, pointsForBid } from '../protocol/bid-rule';
 import type { ItemFields } from './item-fold';
 
 /**

@@ -5,6 +5,7 @@ import { createGroupBody, group, groupMemberBody, kingdomSettings, SETTINGS_ERRO
 import { addToGroup, createGroup, deleteGroup, findGroup, listGroups, removeFromGroup } from '../../auction/groups';
 import type { AppContext } from '../../context';
 import { readSettings } from '../../kingdom/settings';
+import { kingdomNameAnswer } from '../../../src/protocol/kingdom-name';
 import { findUserByUsername } from '../../users/users';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
@@ -39,7 +40,7 @@ export function kingdomRoutes(ctx: AppContext) {
         schema: {
           summary: "The kingdom's name and number, for the public pages (sign-in, sign-up): no sign-in needed, nothing else is told",
           tags: ['kingdom'],
-          response: { 200: resultTrue({ kingdomName: z.string(), kingdomNumber: z.nullable(z.int()) }) },
+          response: { 200: kingdomNameAnswer },
         },
       },
       async () => {

@@ -1,14 +1,14 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import { FormattedMessage } from 'react-intl';
 import { Link } from 'wouter';
-import { createKingdomApi } from '../../../api/kingdom';
+import { createKingdomNameApi } from '../../../api/kingdom-name';
 import { useApi } from '../../lib/use-api';
 import { LanguagePicker } from '../../shell/language-picker';
 import { BrandName } from '../../shell/brand-name';
 
 /** The kingdom's own name, read once without signing in (empty until leadership sets one, or if the read fails). */
 function usePublicKingdomName(): string {
-  const kingdom = useApi(createKingdomApi);
+  const kingdom = useApi(createKingdomNameApi);
   const [name, setName] = useState('');
   useEffect(() => {
     let live = true;

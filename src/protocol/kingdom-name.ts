@@ -1,0 +1,8 @@
+import * as z from 'zod/mini';
+
+/**
+ * GET kingdom/name: the kingdom's name and number for the public pages (sign-in, sign-up), with no
+ * sign-in. Its own small module: the sign-in page loads it without the settings' schemas.
+ */
+export const kingdomNameAnswer = z.object({ result: z.literal(true), kingdomName: z.string(), kingdomNumber: z.nullable(z.int()) });
+export type KingdomNameAnswer = z.infer<typeof kingdomNameAnswer>;
