@@ -134,10 +134,10 @@ export async function writeBackup(dataDir: string, file: string, options: Backup
 }
 
 /** How much of the zip is written between two fsyncs. */
-const SYNC_EVERY_BYTES = 1 << 20;
+const SYNC_EVERY_BYTES = 256 * 1024;
 
 /**
- * A new file (`wx`) written in steps of SYNC_EVERY_BYTES, each fsynced before the next is taken.
+ * A new file (`wx`) written in steps of SYNC_EVERY_BYTES (256 KB: 1 MB steps still doubled the p99 of bids meanwhile), each fsynced before the next is taken.
  * Left to the page cache, a 50 MB zip is flushed by one fsync at the end (or by the kernel's
  * writeback): the disk's queue then holds the whole file, and every commit the server fsyncs in
  * the meantime waits behind it (bid p99 ×6–11 during a backup). In steps, a commit waits behind
