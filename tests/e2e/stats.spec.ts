@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, BASE_URL, acceptCookies, api, chooseFile, dataRows, figure, newAccount, random, register, signIn, tokenOf, valueOf } from './support';
+import { ADMIN, BASE_URL, acceptCookies, api, chooseFile, dataRows, figure, newAccount, random, register, signIn, tokenOf, uniqueTag, valueOf } from './support';
 
 // the file's date is midnight UTC: read it in UTC so the preview shows 29 December everywhere
 test.use({ timezoneId: 'UTC', locale: 'en-US' });
@@ -221,4 +221,44 @@ test("Player IDs: a sign-up's claim is listed, verified, a farm linked and unlin
   await page.reload();
   await expect(page.getByRole('row').filter({ hasText: tag }).getByLabel(`Name of ${tag}`)).toHaveValue('The Vanguard');
   await expect(page.getByRole('row').filter({ hasText: tag }).getByRole('checkbox')).toBeChecked();
+});
+
+test('metrics: governors found by name, several on one chart with a legend, the choice kept in the address', async ({ page }) => {
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  const tag = uniqueTag();
+  const base = 70_000_000 + Math.floor(random() * 9_000_000);
+  const names = [`Aurora ${tag}`, `Brennus ${tag}`, `Cassia ${tag}`];
+  const lines = names.map((name, i) => [base + i, name, 50_000_000 - i * 1_000_000, 1000, 10, 20, 500, 0, 0, 0, 100, 10, 110, 110, 0, 0, 0, 0, 'K9'].join(','));
+  // no date in the name: the scan is dated when it is uploaded, so it is the latest one the search reads
+  await uploadScan(page, `metrics-${tag}.csv`, [HEADER, ...lines].join('\n') + '\n');
+  await page.getByRole('button', { name: 'Apply (3 governors)' }).click();
+  await expect(page.getByRole('status').filter({ hasText: /^Scan #\d+ of / })).toBeVisible();
+
+  await page.goto('/my-kingdom/metrics');
+  await page.getByLabel('Series of').selectOption({ label: 'Governors' });
+  await expect(page.getByText('Search governors by name or id and add up to five to compare them.')).toBeVisible();
+  const search = page.getByRole('searchbox', { name: 'Search governors', exact: true });
+  await search.fill(`aurora ${tag}`);
+  await page.getByRole('button', { name: `Add ${names[0]} to the chart` }).click();
+  await search.fill(`Brennus ${tag}`);
+  await page.getByRole('button', { name: `Add ${names[1]} to the chart` }).click();
+
+  const chosen = page.getByRole('list', { name: 'On the chart' });
+  await expect(chosen.getByRole('listitem')).toHaveText([new RegExp(`${names[0]} \\(${base}\\)`), new RegExp(`${names[1]} \\(${base + 1}\\)`)]);
+  await expect(page).toHaveURL(new RegExp(`scope=governor&key=${base}&key=${base + 1}`));
+  // one chart per stat, a line per governor named in its legend
+  const power = page.getByRole('img', { name: 'Power', exact: true });
+  await expect(power).toBeVisible();
+  await expect(page.getByRole('main').locator('.u-legend').first()).toContainText(names[0]);
+  await expect(page.getByRole('main').locator('.u-legend').first()).toContainText(names[1]);
+  await page.getByRole('tab', { name: 'Table' }).click();
+  await expect(page.getByRole('table', { name: `${names[1]} (${base + 1})` })).toBeVisible();
+
+  // the address keeps the choice: a reload shows the same governors; one is taken off
+  await page.reload();
+  await expect(chosen.getByRole('listitem')).toHaveCount(2);
+  await page.getByRole('button', { name: `Remove ${names[0]} (${base}) from the chart` }).click();
+  await expect(chosen.getByRole('listitem')).toHaveText([new RegExp(names[1])]);
+  await expect(page).toHaveURL(new RegExp(`scope=governor&key=${base + 1}$`));
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { axisNumbers, compactNumber, exactNumber, killsByTier, lastChange, seriesData } from '../../src/ui/lib/stats-format';
+import { alignSeries, axisNumbers, compactNumber, exactNumber, killsByTier, lastChange, seriesData } from '../../src/ui/lib/stats-format';
 
 describe('readable numbers', () => {
   it('large numbers are compact (1.2B), small ones whole with the locale separators', () => {
@@ -67,5 +67,38 @@ describe('axisNumbers: tick labels that never repeat', () => {
   });
   it('writes small ticks exactly', () => {
     expect(axisNumbers([0, 50_000, 100_000], 'en')).toEqual(['0', '50,000', '100K']);
+  });
+});
+
+describe('alignSeries: several governors or alliances on one chart', () => {
+  it('puts every scan any series has on one axis, oldest first, with null where a series was not scanned', () => {
+    const a = [
+      { scanId: 1, takenAt: 1_000_000, members: 10, values: { power: 100 } },
+      { scanId: 3, takenAt: 3_000_000, members: 12, values: { power: 300 } },
+    ];
+    // scan 2 is older than scan 3 though listed after it; b was not in scan 1
+    const b = [
+      { scanId: 3, takenAt: 3_000_000, members: 5, values: { power: 30 } },
+      { scanId: 2, takenAt: 2_000_000, members: 4, values: { power: null } },
+    ];
+    const aligned = alignSeries([a, b], ['power']);
+    expect(aligned.xs).toEqual([1000, 2000, 3000]);
+    expect(aligned.values).toEqual([
+      [
+        [100, null, 300],
+        [null, null, 30],
+      ],
+    ]);
+    expect(aligned.members).toEqual([
+      [10, null, 12],
+      [null, 4, 5],
+    ]);
+  });
+
+  it('orders scans taken at the same time by id, and gives an empty axis for no series', () => {
+    const aligned = alignSeries([[{ scanId: 9, takenAt: 5000, members: null, values: {} }, { scanId: 4, takenAt: 5000, members: null, values: {} }]], ['deads']);
+    expect(aligned.xs).toEqual([5, 5]);
+    expect(aligned.values).toEqual([[[null, null]]]);
+    expect(alignSeries([], ['power'])).toEqual({ xs: [], values: [[]], members: [] });
   });
 });

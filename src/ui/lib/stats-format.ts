@@ -49,6 +49,37 @@ export function seriesData(points: readonly { takenAt: number; values: Record<st
   return [xs, ...ys];
 }
 
+/** A series' points as the metrics answer gives them (one per scan). */
+export interface ScanPoint {
+  scanId: number;
+  takenAt: number;
+  members: number | null;
+  values: Record<string, number | null>;
+}
+
+/**
+ * Several series on one time axis (seconds): every scan any of them has, oldest first (by time,
+ * then scan id); where a series has no point for a scan (a governor not in it), null.
+ * `values[stat][series]` and `members[series]` are aligned with `xs`.
+ */
+export function alignSeries(list: readonly (readonly ScanPoint[])[], stats: readonly string[]): { xs: number[]; values: (number | null)[][][]; members: (number | null)[][] } {
+  const scans = new Map<number, number>();
+  for (const points of list) for (const p of points) scans.set(p.scanId, p.takenAt);
+  const order = [...scans].sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+  const index = new Map(order.map(([scanId], i) => [scanId, i]));
+  const empty = () => order.map((): number | null => null);
+  const values = stats.map(() => list.map(empty));
+  const members = list.map(empty);
+  list.forEach((points, k) => {
+    for (const p of points) {
+      const i = index.get(p.scanId)!;
+      members[k][i] = p.members;
+      stats.forEach((s, j) => (values[j][k][i] = p.values[s] ?? null));
+    }
+  });
+  return { xs: order.map(([, takenAt]) => takenAt / 1000), values, members };
+}
+
 /** Change between the last two known values of a stat (null when there are fewer than two). */
 export function lastChange(values: readonly (number | null)[]): number | null {
   const known = values.filter((v): v is number => v !== null);

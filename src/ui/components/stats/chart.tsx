@@ -3,6 +3,7 @@ import { useIntl } from 'react-intl';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import { axisNumbers, exactNumber } from '../../lib/stats-format';
+import { seriesColorNow } from './series-colors';
 
 export interface ChartSeries {
   label: string;
@@ -41,7 +42,7 @@ export default function Chart({ xs, series, height = 240, label, wholeNumbers = 
     const el = box.current;
     if (!el) return;
     const colors = themeColors();
-    const palette = [colors.primary, colors.warning, colors.success, '#db2777', '#0891b2'];
+    const css = getComputedStyle(document.documentElement);
     const dateFormat = new Intl.DateTimeFormat(locale, { day: 'numeric', month: 'short', year: '2-digit' });
     const hoverDate = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
     const axis = { stroke: colors.text, grid: { stroke: colors.grid, width: 1 }, ticks: { stroke: colors.grid, width: 1 } };
@@ -57,7 +58,7 @@ export default function Chart({ xs, series, height = 240, label, wholeNumbers = 
         { label: intl.formatMessage({ id: 'scans.col.date' }), value: (_u, v) => (v === null || v === undefined ? '—' : hoverDate.format(v * 1000)) },
         ...series.map((s, i) => ({
           label: s.label,
-          stroke: palette[i % palette.length],
+          stroke: seriesColorNow(i, css),
           width: 2,
           points: { show: xs.length < 60, size: 5 },
           spanGaps: true,
