@@ -730,9 +730,9 @@ try {
     sqlite = await sqliteBaseline(path.join(tmp, 'sqlite-data'), serverPragmas, SQLITE_SECONDS);
   }
   if (parts.has('engine') && cluster) {
-    log(`[pg] ${PG_SECONDS} s of bid-row transactions with pg…`);
+    log(`[pg] ${PG_SECONDS} s of bid-row transactions with pg, then ${PG_SECONDS} s of whole bid write sets…`);
     pgFigures = await pgBaseline(`${cluster.baseUrl}baseline`, PG_SECONDS);
-    log(`[pg] plain inserts: ${pgFigures.bidRow.perSecond.toFixed(0)}/s, mean ${pgFigures.bidRow.meanMs.toFixed(2)} ms`);
+    log(`[pg] plain inserts: ${pgFigures.bidRow.perSecond.toFixed(0)}/s, mean ${pgFigures.bidRow.meanMs.toFixed(2)} ms; write sets ${pgFigures.writeSet.perSecond.toFixed(0)}/s, mean ${pgFigures.writeSet.meanMs.toFixed(2)} ms`);
   }
   cluster?.stop();
 } catch (error) {
@@ -890,6 +890,12 @@ if (engine.pg) {
 }
 if (pgFigures) {
   lines.push(row(['PostgreSQL (pg), bid row per transaction', pgFigures.bidRow.perSecond.toFixed(0), suites.pg ? `server/pg ${fx(ratio(suites.pg.sustainedRate, pgFigures.bidRow.perSecond))}` : ''], W2));
+  lines.push(
+    row(
+      ['PostgreSQL, whole bid write set per trx', pgFigures.writeSet.perSecond.toFixed(0), engine.pg ? `engine alone/write set ${fx(ratio(engine.pg.perSecond, pgFigures.writeSet.perSecond))}` : ''],
+      W2,
+    ),
+  );
   lines.push(
     `  (PostgreSQL: ${Object.entries(pgFigures.settings)
       .map(([k, v]) => `${k}=${v}`)
