@@ -2,6 +2,12 @@ import { readSheet } from 'read-excel-file/node';
 import { expect, test } from '@playwright/test';
 import { ADMIN, acceptCookies, api, dataRows, newAccount, register, sidebar, signIn, toasts, tokenOf, valueOf } from './support';
 
+// some tests here read the pages in Arabic, and the language is the account's: the admin is English
+// again after every test, even one that failed halfway (the next tests read English labels)
+test.afterEach(async () => {
+  await api('account/locale', { locale: 'en' }, await tokenOf(ADMIN));
+});
+
 test.use({ locale: 'en-US' });
 
 test('users page: search by name and governor id, change a rank, disable (the player is signed out at once), enable', async ({ page, browser }) => {

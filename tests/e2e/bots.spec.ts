@@ -5,6 +5,12 @@ import path from 'node:path';
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import { ADMIN, BASE_URL, acceptCookies, api, random, signIn, tokenOf, uniqueTag, valueOf } from './support';
 
+// some tests here read the pages in Arabic, and the language is the account's: the admin is English
+// again after every test, even one that failed halfway (the next tests read English labels)
+test.afterEach(async () => {
+  await api('account/locale', { locale: 'en' }, await tokenOf(ADMIN));
+});
+
 /**
  * The bot pages with a real agent process (npm run agent's program) against the real server:
  * register (token shown once), status, console (commands and answers, needs-human), monitor
@@ -164,7 +170,7 @@ test("Arabic console: the agent's answers and log lines are said in Arabic, its 
   await page.goto(`/admin/bot/console?bot=${made.bot.id}`);
   await page.getByLabel('Language').selectOption('ar');
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
-  await expect(page.getByText('متصل', { exact: true })).toBeVisible({ timeout: 15_000 });
+  await expect(page.getByRole('main').getByText('متصل', { exact: true })).toBeVisible({ timeout: 15_000 });
   const history = page.getByRole('list', { name: 'الأوامر والردود' });
   const known = page.getByRole('group', { name: 'الأوامر التي يعرفها هذا الروبوت' });
   await known.getByRole('button', { name: 'stop', exact: true }).click();
