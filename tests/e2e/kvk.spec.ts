@@ -161,7 +161,8 @@ test('KvK Management creates a season (bad brackets refused); the KvK Dashboard 
   const file = await (await download).path();
   const text = fs.readFileSync(file, 'utf8');
   const lines = text.replace(/^\uFEFF/, '').trim().split('\r\n');
-  expect(lines[0]).toContain('governor id,name,alliance,start power');
+  // the columns are titled as the page titles them, in the reader's language
+  expect(lines[0]).toContain('Governor id,Governor,Alliance,Start power');
   expect(lines).toHaveLength(4);
   expect(lines[1]).toContain('Borin');
   expect(lines.find((l) => l.includes('Aurelia'))).toContain(',665000,');
