@@ -7,6 +7,7 @@ import type { DomainEvent } from '../events/events';
 import { ANNOUNCED, announcementOf } from './announcements';
 import { refusal, unreachable } from './refusals';
 import { readDiscordConfig, type DiscordConfig } from './settings';
+import { PassLoop } from '../events/pass-loop';
 
 /** A message Discord has not taken is tried again for this long after it was queued (or retried), then marked failed. */
 export const OUTBOX_GIVE_UP_MS = 86_400_000;
@@ -75,10 +76,7 @@ function bucketOf(url: string): string {
  * nonce): at least once, and once whenever Discord's answer was recorded.
  */
 export class DiscordOutbox {
-  private running: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = false;
+  private readonly loop: PassLoop;
   private readonly aborts = new AbortController();
   private lastPrune = 0;
   private readonly timeoutMs: number;
@@ -89,6 +87,11 @@ export class DiscordOutbox {
     this.timeoutMs = options.timeoutMs ?? 10_000;
     this.leaseMs = options.leaseMs ?? 60_000;
     this.fetch = options.fetch ?? fetch;
+    this.loop = new PassLoop(() => this.pass(), { pollMs: options.pollMs, paused: options.paused ?? false, onError: (error) => options.log.error({ err: error }, 'the Discord outbox could not be read') });
+  }
+
+  private get stopped(): boolean {
+    return this.loop.stopped;
   }
 
   /**
@@ -122,47 +125,23 @@ export class DiscordOutbox {
   }
 
   start(): void {
-    this.wake();
-    this.schedule();
+    this.loop.start();
   }
 
   /** Sends what is due soon (now, or right after the pass running). */
   wake(): void {
-    if (this.stopped || this.options.paused) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.pass()
-      .catch((error: unknown) => this.options.log.error({ err: error }, 'the Discord outbox could not be read'))
-      .finally(() => {
-        this.running = null;
-        if (this.again) {
-          this.again = false;
-          this.wake();
-        }
-      });
+    this.loop.wake();
   }
 
   /** Resolves once no pass runs (tests wait on it after a change or a step of their clock). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  idle(): Promise<void> {
+    return this.loop.idle();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
+    const stopping = this.loop.stop();
     this.aborts.abort();
-    await this.idle();
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.wake();
-      this.schedule();
-    }, this.options.pollMs);
-    this.timer.unref();
+    await stopping;
   }
 
   /** Sends due messages until none is left that may go now. */

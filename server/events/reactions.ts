@@ -3,6 +3,7 @@ import { isPostgres } from '../db/dialect';
 import type { Db } from '../db/open';
 import type { Queryable } from '../db/write';
 import { onEventsCommitted, type DomainEvent, type EventKind } from './events';
+import { PassLoop } from './pass-loop';
 
 /**
  * A reaction to domain events: `handle` runs after the event's commit, once per event, in id (commit)
@@ -57,10 +58,7 @@ const toEvent = (r: EventRow): DomainEvent => ({ id: Number(r.id), kind: r.kind 
  */
 export class Reactions {
   private readonly reactions: Reaction[] = [];
-  private running: Promise<void> | null = null;
-  private again = false;
-  private timer: NodeJS.Timeout | null = null;
-  private stopped = false;
+  private readonly loop: PassLoop;
   private started = false;
   private readonly failures = new Map<string, { id: number; count: number }>();
   private lastPrune = 0;
@@ -68,7 +66,13 @@ export class Reactions {
   constructor(
     private readonly db: Db,
     private readonly options: ReactionsOptions,
-  ) {}
+  ) {
+    this.loop = new PassLoop(() => this.pass(), { pollMs: options.pollMs, paused: options.paused, onError: (error) => options.log.error({ err: error }, 'a pass of the reactions failed') });
+  }
+
+  private get stopped(): boolean {
+    return this.loop.stopped;
+  }
 
   /** Registers a reaction (before start). */
   on(reaction: Reaction): void {
@@ -92,45 +96,22 @@ export class Reactions {
         .execute();
     }
     onEventsCommitted(this.db, () => this.wake());
-    this.wake();
-    this.schedule();
+    this.loop.start();
   }
 
   /** Runs a pass soon (now, or right after the one running). */
   wake(): void {
-    if (this.stopped || this.options.paused) return;
-    if (this.running) {
-      this.again = true;
-      return;
-    }
-    this.running = this.pass().finally(() => {
-      this.running = null;
-      if (this.again) {
-        this.again = false;
-        this.wake();
-      }
-    });
+    this.loop.wake();
   }
 
   /** Resolves once no pass runs nor is due (tests wait on it after a change). */
-  async idle(): Promise<void> {
-    while (this.running) await this.running;
+  idle(): Promise<void> {
+    return this.loop.idle();
   }
 
   async stop(): Promise<void> {
-    this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
     onEventsCommitted(this.db, () => undefined);
-    await this.idle();
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.wake();
-      this.schedule();
-    }, this.options.pollMs);
-    this.timer.unref();
+    await this.loop.stop();
   }
 
   private async pass(): Promise<void> {
