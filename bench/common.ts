@@ -84,3 +84,54 @@ export function quantile(sorted: readonly number[], q: number): number {
   const rank = Math.ceil(q * sorted.length);
   return sorted[Math.min(sorted.length - 1, Math.max(0, rank - 1))];
 }
+
+/** A run of steps one after the other: how many, how long, how fast, and the mean and p99 of one step (ms). */
+export interface TimedRun {
+  transactions: number;
+  seconds: number;
+  perSecond: number;
+  meanMs: number;
+  p99Ms: number;
+}
+
+function summariseRun(samples: number[], count: number, start: number): TimedRun {
+  const total = (performance.now() - start) / 1000;
+  samples.sort((a, b) => a - b);
+  return {
+    transactions: count,
+    seconds: total,
+    perSecond: count / total,
+    meanMs: samples.reduce((s, x) => s + x, 0) / samples.length,
+    p99Ms: samples[Math.min(samples.length - 1, Math.ceil(0.99 * samples.length) - 1)],
+  };
+}
+
+/** Runs a synchronous `step` back to back for `seconds` (no await between steps, so nothing else runs in the loop). */
+export function timedSync(seconds: number, step: (i: number) => void): TimedRun {
+  const samples: number[] = [];
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let i = 0;
+  for (let t = start; t < end; i++) {
+    step(i);
+    const after = performance.now();
+    samples.push(after - t);
+    t = after;
+  }
+  return summariseRun(samples, i, start);
+}
+
+/** Runs `step` one after the other (each awaited) for `seconds`. */
+export async function timedAsync(seconds: number, step: (i: number) => Promise<void>): Promise<TimedRun> {
+  const samples: number[] = [];
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let i = 0;
+  for (let t = start; t < end; i++) {
+    await step(i);
+    const after = performance.now();
+    samples.push(after - t);
+    t = after;
+  }
+  return summariseRun(samples, i, start);
+}

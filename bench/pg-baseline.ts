@@ -15,6 +15,7 @@
  */
 import pg from 'pg';
 import { openPostgres } from '../server/db/open';
+import { timedAsync, type TimedRun } from './common';
 
 export interface PgFigures {
   settings: Record<string, string>;
@@ -22,30 +23,7 @@ export interface PgFigures {
   writeSet: Timed;
 }
 
-type Timed = { transactions: number; seconds: number; perSecond: number; meanMs: number; p99Ms: number };
-
-/** Runs `step` one after the other for `seconds`: how many, how fast, the mean and p99 of each. */
-async function timed(seconds: number, step: (i: number) => Promise<void>): Promise<Timed> {
-  const samples: number[] = [];
-  const start = performance.now();
-  const end = start + seconds * 1000;
-  let i = 0;
-  for (let t = start; t < end; i++) {
-    await step(i);
-    const after = performance.now();
-    samples.push(after - t);
-    t = after;
-  }
-  const total = (performance.now() - start) / 1000;
-  samples.sort((a, b) => a - b);
-  return {
-    transactions: i,
-    seconds: total,
-    perSecond: i / total,
-    meanMs: samples.reduce((s, x) => s + x, 0) / samples.length,
-    p99Ms: samples[Math.min(samples.length - 1, Math.ceil(0.99 * samples.length) - 1)],
-  };
-}
+type Timed = TimedRun;
 
 export async function pgBaseline(url: string, seconds: number): Promise<PgFigures> {
   // the server's schema (its migrations), then a plain connection
@@ -82,7 +60,7 @@ export async function pgBaseline(url: string, seconds: number): Promise<PgFigure
 
     // a named statement: parsed and planned once, as better-sqlite3's prepared insert is
     const insert = { name: 'bench-bid', text: 'insert into bids (item_id, user_id, amount, ends_at, created_at) values ($1, $2, $3, $4, $5) returning id' };
-    const bidRow = await timed(seconds, async (i) => {
+    const bidRow = await timedAsync(seconds, async (i) => {
       await client.query('begin');
       await client.query({ ...insert, values: [items[i % items.length], users[i % 2], 1 + Math.floor(i / items.length), now + 3_600_000, Date.now()] });
       await client.query('commit');
@@ -98,7 +76,7 @@ export async function pgBaseline(url: string, seconds: number): Promise<PgFigure
       release: { name: 'ws-release', text: 'update users set reserved = reserved - $1 where id = $2 returning *' },
       reserve: { name: 'ws-reserve', text: 'update users set reserved = reserved + $1 where id = $2 returning *' },
     };
-    const writeSet = await timed(seconds, async (i) => {
+    const writeSet = await timedAsync(seconds, async (i) => {
       const itemId = items[i % items.length];
       const userId = users[Math.floor(i / items.length) % 2];
       const at = Date.now();

@@ -15,6 +15,7 @@ import { startServer } from '../server/app';
 import { ephemeralConfig } from '../server/config';
 import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
 import { stopWithParent } from './child-lifecycle';
+import { timedAsync } from './common';
 
 const [dataDir, databaseUrl, jwtSecret] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: server-child.ts <dataDir> [databaseUrl [jwtSecret]]');
@@ -60,32 +61,16 @@ async function engineAlone(seconds: number) {
   const items = await server.db.selectFrom('items').select(['id', 'amount', 'leader_id']).where('state', '=', 'live').orderBy('id').execute();
   if (players.length < 2 || items.length === 0) throw new Error('engine-alone needs two funded players and a live item');
   const errors: Record<string, number> = {};
-  const samples: number[] = [];
-  const start = performance.now();
-  const end = start + seconds * 1000;
-  let i = 0;
-  for (let t = start; t < end; i++) {
+  const run = await timedAsync(seconds, async (i) => {
     const item = items[i % items.length];
     const player = players.find((p) => p.id !== item.leader_id) ?? players[0];
     item.amount += 1;
     const answer = await server.auction.createBid(player, { itemId: item.id, amount: item.amount, requestId: `engine-alone-${i}` });
     if (answer?.type === 'ERROR') errors[answer.error_type] = (errors[answer.error_type] ?? 0) + 1;
     else item.leader_id = player.id;
-    const after = performance.now();
-    samples.push(after - t);
-    t = after;
-  }
-  const total = (performance.now() - start) / 1000;
-  samples.sort((a, b) => a - b);
-  return {
-    bids: i,
-    seconds: total,
-    perSecond: i / total,
-    meanMs: samples.reduce((a, b) => a + b, 0) / samples.length,
-    p99Ms: samples[Math.min(samples.length - 1, Math.ceil(samples.length * 0.99) - 1)],
-    errors,
-    connections: server.hub.count(),
-  };
+  });
+  const { transactions, ...figures } = run;
+  return { bids: transactions, ...figures, errors, connections: server.hub.count() };
 }
 
 let input = '';

@@ -14,40 +14,18 @@
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { openDatabase } from '../server/db/open';
+import { timedSync, type TimedRun } from './common';
 
 export interface SqliteFigures {
   pragmas: Record<string, unknown>;
-  bidRow: { transactions: number; seconds: number; perSecond: number; meanMs: number; p99Ms: number };
-  writeSet: { transactions: number; seconds: number; perSecond: number; meanMs: number; p99Ms: number };
+  bidRow: TimedRun;
+  writeSet: TimedRun;
 }
 
 /** The pragmas a connection can be given (journal_mode persists in the file; the others are per connection). */
 const SETTABLE = ['journal_mode', 'synchronous', 'foreign_keys', 'busy_timeout', 'locking_mode', 'wal_autocheckpoint', 'cache_size', 'temp_store', 'mmap_size'];
 
 const SYNCHRONOUS_NAMES: Record<string, string> = { '0': 'OFF', '1': 'NORMAL', '2': 'FULL', '3': 'EXTRA' };
-
-function timed(seconds: number, run: (i: number) => void) {
-  const samples: number[] = [];
-  const start = performance.now();
-  const end = start + seconds * 1000;
-  let i = 0;
-  for (let t = start; t < end; ) {
-    run(i++);
-    const after = performance.now();
-    samples.push(after - t);
-    t = after;
-  }
-  const total = (performance.now() - start) / 1000;
-  samples.sort((a, b) => a - b);
-  const mean = samples.reduce((s, x) => s + x, 0) / samples.length;
-  return {
-    transactions: i,
-    seconds: total,
-    perSecond: i / total,
-    meanMs: mean,
-    p99Ms: samples[Math.min(samples.length - 1, Math.ceil(0.99 * samples.length) - 1)],
-  };
-}
 
 export async function sqliteBaseline(dataDir: string, serverPragmas: Record<string, unknown>, seconds: number): Promise<SqliteFigures> {
   // the server's schema (its migrations), then a plain connection
@@ -81,7 +59,7 @@ export async function sqliteBaseline(dataDir: string, serverPragmas: Record<stri
   const commit = db.prepare('commit');
   const insertBid = db.prepare('insert into bids (item_id, user_id, amount, ends_at, created_at) values (?, ?, ?, ?, ?) returning id');
 
-  const bidRow = timed(seconds, (i) => {
+  const bidRow = timedSync(seconds, (i) => {
     begin.run();
     insertBid.get(items[i % items.length], users[i % 2], 1 + Math.floor(i / items.length), now + 3_600_000, Date.now());
     commit.run();
@@ -95,7 +73,7 @@ export async function sqliteBaseline(dataDir: string, serverPragmas: Record<stri
   const updateItem = db.prepare("update items set leader_id = ?, amount = ?, ends_at = ?, extensions = ? where id = ? and state = 'live'");
   const release = db.prepare('update users set reserved = reserved - ? where id = ? returning *');
   const reserve = db.prepare('update users set reserved = reserved + ? where id = ? returning *');
-  const writeSet = timed(seconds, (i) => {
+  const writeSet = timedSync(seconds, (i) => {
     const itemId = items[i % items.length];
     const userId = users[Math.floor(i / items.length) % 2];
     const t = Date.now();
