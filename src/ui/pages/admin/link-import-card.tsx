@@ -1,10 +1,10 @@
 import { useMutation } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { createPlayerLinksApi, type LinkPreview, type LinkRow } from '../../../api/player-links';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
+import { FileChooser } from '../../components/file-chooser';
 import { Hint } from '../../components/hint';
 import { ErrorText, QueryError } from '../../components/query-error';
 import { GovernorName } from '../../components/stats/cells';
@@ -12,9 +12,8 @@ import { Table, Td, Th } from '../../components/table';
 import { cn } from '../../lib/cn';
 import { useServerText } from '../../lib/server-text';
 import { useApi } from '../../lib/use-api';
+import { SPREADSHEET_ACCEPT, useFilePreview } from '../../lib/use-file-preview';
 import { useSingleFlight } from '../../lib/use-single-flight';
-
-const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 /** How each outcome reads: linked (green), a warning (amber), nothing to do, or left out (red). */
 const TONE: Record<LinkRow['outcome'], string> = {
@@ -65,14 +64,8 @@ function PreviewTable({ preview }: { preview: LinkPreview }) {
 export function LinkImportCard({ onLinked }: { onLinked: () => void }) {
   const intl = useIntl();
   const api = useApi(createPlayerLinksApi);
-  const input = useRef<HTMLInputElement>(null);
-  const [fileName, setFileName] = useState<string | null>(null);
-  const preview = useMutation({ mutationFn: (file: File) => api.importPreview(file) });
-  const clear = () => {
-    preview.reset();
-    setFileName(null);
-    if (input.current) input.current.value = '';
-  };
+  const file = useFilePreview((chosen: File) => api.importPreview(chosen), { onChoose: () => apply.reset() });
+  const { preview, clear } = file;
   const apply = useMutation({
     mutationFn: (previewToken: string) => api.importApply(previewToken),
     onSuccess: () => {
@@ -82,13 +75,6 @@ export function LinkImportCard({ onLinked }: { onLinked: () => void }) {
   });
   const applyOnce = useSingleFlight(apply);
 
-  function choose(file: File | undefined) {
-    apply.reset();
-    preview.reset();
-    setFileName(file?.name ?? null);
-    if (file) preview.mutate(file);
-  }
-
   const data = preview.data;
   return (
     <Card className="grid min-w-0 gap-3" aria-label={intl.formatMessage({ id: 'stats.playerIds.import.title' })}>
@@ -97,21 +83,13 @@ export function LinkImportCard({ onLinked }: { onLinked: () => void }) {
       </CardTitle>
       <Hint id="stats.playerIds.import.hint" />
       <div className="flex flex-wrap items-center gap-3">
-        <Button variant="outline" onClick={() => input.current?.click()} disabled={preview.isPending || apply.isPending}>
-          <FormattedMessage id="stats.playerIds.import.choose" />
-        </Button>
-        <input
-          ref={input}
-          type="file"
-          accept={ACCEPT}
-          className="sr-only"
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={(e) => choose(e.target.files?.[0])}
+        <FileChooser
+          file={file}
+          accept={SPREADSHEET_ACCEPT}
+          label={<FormattedMessage id="stats.playerIds.import.choose" />}
+          noFile={<FormattedMessage id="stats.playerIds.import.noFile" />}
+          disabled={preview.isPending || apply.isPending}
         />
-        <span dir="auto" className="min-w-0 truncate text-sm text-muted-foreground">
-          {fileName ?? <FormattedMessage id="stats.playerIds.import.noFile" />}
-        </span>
       </div>
       {preview.isPending && (
         <p role="status" className="text-sm text-muted-foreground">

@@ -1,11 +1,12 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { Scan, ScanPreview, UploadProgress } from '../../../api/scans';
 import type { ScanIssue } from '../../../protocol/scans';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
+import { FileChooser } from '../../components/file-chooser';
 import { Input } from '../../components/input';
 import { Label } from '../../components/label';
 import { Spinner } from '../../components/loader';
@@ -21,6 +22,7 @@ import { Field } from '../../components/field';
 import { ApiError } from '../../../api/client';
 import { useServerText } from '../../lib/server-text';
 import { useDebounced } from '../../lib/use-debounced';
+import { useFilePreview } from '../../lib/use-file-preview';
 
 const ACCEPT = '.csv,.xlsx,.jsonl,.ndjson,.json,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 /** Lists longer than this are cut, with "and N more" (a 5,000-row file may warn on every row). */
@@ -253,27 +255,11 @@ function PreviewView({ preview: first, onApplied, onDiscard }: { preview: ScanPr
 function ImportCard() {
   const scansApi = useScansApi();
   const queryClient = useQueryClient();
-  const input = useRef<HTMLInputElement>(null);
-  const [fileName, setFileName] = useState<string | null>(null);
   const [progress, setProgress] = useState<UploadProgress | null>(null);
   const [applied, setApplied] = useState<Scan | null>(null);
   const [dragging, setDragging] = useState(false);
-  const preview = useMutation({
-    mutationFn: (file: File) => scansApi.preview(file, null, setProgress),
-    onSettled: () => setProgress(null),
-  });
-
-  function reset() {
-    preview.reset();
-    setFileName(null);
-    if (input.current) input.current.value = '';
-  }
-  function choose(file: File | undefined) {
-    setApplied(null);
-    preview.reset();
-    setFileName(file?.name ?? null);
-    if (file) preview.mutate(file);
-  }
+  const file = useFilePreview((chosen: File) => scansApi.preview(chosen, null, setProgress), { onChoose: () => setApplied(null), onSettled: () => setProgress(null) });
+  const { preview, choose, clear: reset } = file;
 
   return (
     <Card>
@@ -296,21 +282,7 @@ function ImportCard() {
         <p className="text-sm text-muted-foreground">
           <FormattedMessage id="scans.hint" />
         </p>
-        <Button variant="outline" onClick={() => input.current?.click()} disabled={preview.isPending}>
-          <FormattedMessage id="scans.choose" />
-        </Button>
-        <input
-          ref={input}
-          type="file"
-          accept={ACCEPT}
-          className="sr-only"
-          tabIndex={-1}
-          aria-hidden="true"
-          onChange={(e) => choose(e.target.files?.[0])}
-        />
-        <span dir="auto" className="max-w-full truncate text-sm">
-          {fileName ?? <FormattedMessage id="scans.noFile" />}
-        </span>
+        <FileChooser file={file} accept={ACCEPT} label={<FormattedMessage id="scans.choose" />} noFile={<FormattedMessage id="scans.noFile" />} nameClassName="max-w-full text-foreground" />
       </div>
       {progress?.phase === 'sending' && (
         <div role="status" className="mb-4 grid gap-1.5">

@@ -1,18 +1,17 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { useRef, useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { createPointsApi, type BulkPreview } from '../../../../api/points';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { Card, CardTitle } from '../../../components/card';
+import { FileChooser } from '../../../components/file-chooser';
 import { Table, Td, Th } from '../../../components/table';
 import { useApi } from '../../../lib/use-api';
+import { SPREADSHEET_ACCEPT, useFilePreview } from '../../../lib/use-file-preview';
 import { cn } from '../../../lib/cn';
 import { ErrorText, QueryError } from '../../../components/query-error';
 import { useServerText } from '../../../lib/server-text';
 import { useSingleFlight } from '../../../lib/use-single-flight';
-
-const ACCEPT = '.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
 
 function PreviewTable({ preview }: { preview: BulkPreview }) {
   const say = useServerText();
@@ -76,26 +75,16 @@ export function BulkImportCard() {
   const intl = useIntl();
   const points = useApi(createPointsApi);
   const queryClient = useQueryClient();
-  const input = useRef<HTMLInputElement>(null);
-  const [fileName, setFileName] = useState<string | null>(null);
-  const preview = useMutation({ mutationFn: (file: File) => points.bulkPreview(file) });
+  const file = useFilePreview((chosen: File) => points.bulkPreview(chosen), { onChoose: () => apply.reset() });
+  const { preview, clear } = file;
   const apply = useMutation({
     mutationFn: (previewToken: string) => points.bulkApply(previewToken),
     onSuccess: () => {
-      preview.reset();
-      setFileName(null);
-      if (input.current) input.current.value = '';
+      clear();
       void queryClient.invalidateQueries({ queryKey: ['points'] });
     },
   });
   const applyOnce = useSingleFlight(apply);
-
-  function choose(file: File | undefined) {
-    apply.reset();
-    preview.reset();
-    setFileName(file?.name ?? null);
-    if (file) preview.mutate(file);
-  }
 
   const data = preview.data;
   const canApply = !!data && data.invalid === 0 && data.valid > 0 && !apply.isPending;
@@ -108,13 +97,13 @@ export function BulkImportCard() {
         <FormattedMessage id="bulk.hint" />
       </p>
       <div className="mb-4 flex flex-wrap items-center gap-3">
-        <Button variant="outline" onClick={() => input.current?.click()} disabled={preview.isPending || apply.isPending}>
-          <FormattedMessage id="bulk.choose" />
-        </Button>
-        <input ref={input} type="file" accept={ACCEPT} className="sr-only" tabIndex={-1} aria-hidden="true" onChange={(e) => choose(e.target.files?.[0])} />
-        <span dir="auto" className="min-w-0 truncate text-sm text-muted-foreground">
-          {fileName ?? <FormattedMessage id="bulk.noFile" />}
-        </span>
+        <FileChooser
+          file={file}
+          accept={SPREADSHEET_ACCEPT}
+          label={<FormattedMessage id="bulk.choose" />}
+          noFile={<FormattedMessage id="bulk.noFile" />}
+          disabled={preview.isPending || apply.isPending}
+        />
       </div>
       {preview.isPending && (
         <p role="status" className="text-sm text-muted-foreground">
@@ -160,14 +149,7 @@ export function BulkImportCard() {
             <Button disabled={!canApply} onClick={() => applyOnce(data.token)}>
               <FormattedMessage id="bulk.apply" values={{ count: data.valid }} />
             </Button>
-            <Button
-              variant="ghost"
-              onClick={() => {
-                preview.reset();
-                setFileName(null);
-                if (input.current) input.current.value = '';
-              }}
-            >
+            <Button variant="ghost" onClick={clear}>
               <FormattedMessage id="bulk.discard" />
             </Button>
           </div>
