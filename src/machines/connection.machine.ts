@@ -7,10 +7,15 @@ import type { Frame, SocketHandle } from '../streams/socket';
 /**
  * One socket's connection: connecting → authenticating → connected → disconnected → retry with
  * backoff. It authenticates with the token it was given, forwards every server message to its
- * parent and reconnects after a drop. Time comes only from the actor system's clock.
+ * parent and reconnects after a drop. Time comes only from the actor system's clock. The auction
+ * and user sockets use it as it is; another socket (the admins' bot watch, bot-watch.machine.ts)
+ * provides its own socket, its "authenticated" answer and its refusal through `.provide()`.
  */
+/** The sockets a connection may be: the app's two, and the bot watch. */
+export type ConnectionChannel = Channel | 'bots';
+
 export interface ConnectionInput {
-  channel: Channel;
+  channel: ConnectionChannel;
   url: string;
   token: string | null;
 }
@@ -36,11 +41,11 @@ const isMessageFrame = (frame: Frame): frame is MessageFrame => frame.event.type
 /** What a connection tells its parent. */
 export type ConnectionOutEvent =
   /** Messages in the order they came: one live, a run of them in a replay. */
-  | { type: 'CONNECTION.MESSAGES'; channel: Channel; frames: readonly MessageFrame[] }
+  | { type: 'CONNECTION.MESSAGES'; channel: ConnectionChannel; frames: readonly MessageFrame[] }
   /** Frames that were not valid messages (not JSON, not text, or not the contract), in order. */
-  | { type: 'CONNECTION.PROTOCOL_ERRORS'; channel: Channel; errors: readonly Extract<ProtocolEvent, { type: 'protocol-error' }>[] }
-  | { type: 'CONNECTION.STATUS'; channel: Channel; connected: boolean }
-  | { type: 'CONNECTION.UNAUTHORIZED'; channel: Channel };
+  | { type: 'CONNECTION.PROTOCOL_ERRORS'; channel: ConnectionChannel; errors: readonly Extract<ProtocolEvent, { type: 'protocol-error' }>[] }
+  | { type: 'CONNECTION.STATUS'; channel: ConnectionChannel; connected: boolean }
+  | { type: 'CONNECTION.UNAUTHORIZED'; channel: ConnectionChannel };
 
 export const BACKOFF_BASE_MS = 1000;
 export const BACKOFF_MAX_MS = 30_000;
@@ -68,7 +73,7 @@ export const socketActor = (createSocket: CreateSocket) =>
   return () => subscription.unsubscribe();
   });
 
-function isAuthenticatedAnswer(channel: Channel, msg: ServerMsg): boolean {
+function isAuthenticatedAnswer(channel: ConnectionChannel, msg: ServerMsg): boolean {
   return channel === 'auction' ? msg.type === MSG.HISTORY : msg.type === MSG.STATUS;
 }
 
@@ -82,7 +87,7 @@ function isUnauthenticated(event: ConnectionEvent): boolean {
  * Messages go to the parent together, in their order (the frames themselves, not copies), then
  * the protocol errors together: what a bad frame says does not depend on the messages around it.
  */
-function forwardFrames(channel: Channel, frames: readonly Frame[], send: (event: ConnectionOutEvent) => void) {
+function forwardFrames(channel: ConnectionChannel, frames: readonly Frame[], send: (event: ConnectionOutEvent) => void) {
   const messages = frames.every(isMessageFrame) ? frames : frames.filter(isMessageFrame);
   if (messages.length > 0) send({ type: 'CONNECTION.MESSAGES', channel, frames: messages });
   if (messages.length === frames.length) return;

@@ -30,7 +30,7 @@ export type BotWatchActor = ReturnType<typeof useBotWatch>;
 
 /** "Connecting…" or "Reconnecting…" while the live view is not there; the server's refusal when it said no. */
 export function WatchStatus({ actor }: { actor: BotWatchActor }) {
-  const state = useSelector(actor, (s) => (s.matches('unauthorized') ? 'refused' : s.matches({ online: 'connected' }) ? 'live' : s.context.attempt > 0 ? 'reconnecting' : 'connecting'));
+  const state = useSelector(actor, (s) => (s.matches('unauthorized') ? 'refused' : s.matches({ online: 'connected' }) ? 'live' : s.matches('disconnected') ? 'reconnecting' : 'connecting'));
   const error = useSelector(actor, (s) => s.context.monitor.error);
   if (state === 'live') {
     return (
