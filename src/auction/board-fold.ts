@@ -1,5 +1,5 @@
 import type { Bid, Item, ItemId, ServerMsg, ServerMsgOf, StoreState } from '../protocol/socket';
-import { MSG } from '../protocol/socket';
+import { isSealedBid, MSG } from '../protocol/socket';
 import type { StoreItem } from '../protocol/store';
 import { listsOf, withLive, withoutItem, withoutUpcoming } from './board-lists';
 import { phaseAfter, rulesOf, type ItemPhase, type ItemUpdate } from './item-fold';
@@ -46,7 +46,7 @@ export interface BoardFoldState {
   serverOffset: number | null;
 }
 
-type ItemMsg = ServerMsgOf<'BIDDING_STARTED' | 'BID_CREATED' | 'SALE_COMPLETED' | 'NO_BUYER'>;
+type ItemMsg = ServerMsgOf<'BIDDING_STARTED' | 'SALE_COMPLETED' | 'NO_BUYER'> | { type: typeof MSG.BID_CREATED; data: Bid };
 
 function timestampOf(msg: ServerMsg): number | null {
   if (msg.type === MSG.BID_CREATED || msg.type === MSG.BIDDING_STARTED) return msg.data.timestamp;
@@ -67,8 +67,9 @@ function toItemUpdate(msg: ItemMsg): ItemUpdate {
   }
 }
 
+/** (a masked bid on a sealed item carries no amount and no bidder: it is no bid the board folds) */
 const isItemMsg = (msg: ServerMsg): msg is ItemMsg =>
-  msg.type === MSG.BIDDING_STARTED || msg.type === MSG.BID_CREATED || msg.type === MSG.SALE_COMPLETED || msg.type === MSG.NO_BUYER;
+  msg.type === MSG.BIDDING_STARTED || (msg.type === MSG.BID_CREATED && !isSealedBid(msg.data)) || msg.type === MSG.SALE_COMPLETED || msg.type === MSG.NO_BUYER;
 
 /**
  * What a run of messages does to the board, worked out before any actor is touched: the bids,

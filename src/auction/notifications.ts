@@ -1,5 +1,5 @@
 import type { ServerMsg } from '../protocol/socket';
-import { MSG } from '../protocol/socket';
+import { isSealedBid, MSG } from '../protocol/socket';
 
 /** A notice for the notification queue (the notifications machine's NotificationInput): locale ids and values. */
 export interface NotificationInput {
@@ -38,6 +38,8 @@ export function errorCatalogue(errorType: string): { titleId: string; textId: st
 export function notificationFor(msg: ServerMsg): NotificationInput | null {
   switch (msg.type) {
     case MSG.BID_CREATED:
+      // (a masked bid on a sealed item names nobody and no amount: no toast)
+      if (isSealedBid(msg.data)) return null;
       // one "New Bid!" at a time, showing the latest: a busy auction must not bury the page in toasts
       return { kind: 'info', key: 'new-bid', titleId: 'notify.newBid.title', textId: 'notify.newBid.text', values: { username: msg.data.username, amount: msg.data.amount, itemName: msg.data.itemName } };
     case MSG.OUTBID:

@@ -90,6 +90,8 @@ function compile(schema: unknown): Accept {
       // zod refuses NaN and ±Infinity for every number
       return (v) => typeof v === 'number' && Number.isFinite(v) && test(v);
     }
+    case 'boolean':
+      return (v) => typeof v === 'boolean';
     case 'literal': {
       const values = def.values as unknown[];
       if (values.length !== 1) throw new Error('fast-accept: a literal of several values');
@@ -120,11 +122,13 @@ function compile(schema: unknown): Accept {
     case 'union': {
       const key = def.discriminator as string | undefined;
       if (!key) {
-        // a union of plain values (an item id: a whole number or a string): each option is a
-        // number or a string schema, tried in order; zod returns such a value as it came
+        // a union of plain values (an item id: a whole number or a string), or of objects that no
+        // value can be given in full to two of (a bid, or a sealed bid: each has fields the other
+        // lacks, and an object here takes no key it does not know): each option is tried in order,
+        // and zod returns a value one option takes as it came
         const options = (def.options as unknown[]).map((option) => {
           const type = defOf(option).type;
-          if (type !== 'number' && type !== 'string') throw new Error('fast-accept: a union without a discriminator of other than numbers and strings');
+          if (type !== 'number' && type !== 'string' && type !== 'object') throw new Error('fast-accept: a union without a discriminator of other than numbers, strings and objects');
           return compile(option);
         });
         if (options.length === 2) {

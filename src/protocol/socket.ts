@@ -5,6 +5,7 @@ export const MSG = {
   AUTHENTICATION: 'AUTHENTICATION',
   GET_STATUS: 'GET_STATUS',
   CREATE_BID: 'CREATE_BID',
+  SET_MAX_BID: 'SET_MAX_BID',
   HISTORY: 'HISTORY',
   STATUS: 'STATUS',
   BIDDING_STARTED: 'BIDDING_STARTED',
@@ -16,6 +17,7 @@ export const MSG = {
   VIRTUAL_BALANCE_UPDATE: 'VIRTUAL_BALANCE_UPDATE',
   ITEM_CANCELLED: 'ITEM_CANCELLED',
   STORE_STATE: 'STORE_STATE',
+  MAX_BID: 'MAX_BID',
   ERROR: 'ERROR',
 } as const;
 
@@ -69,13 +71,22 @@ export const createBidFrame = z.object({
   type: z.literal(MSG.CREATE_BID),
   data: z.object({ itemId: serverItemId, amount: z.number(), requestId: requestIdSchema }),
 });
-export const clientFrame = z.discriminatedUnion('type', [authenticationFrame, getStatusFrame, createBidFrame]);
+/**
+ * A maximum (proxy) bid on an english item: the server bids for the player, up to `max`, each time
+ * another bid takes the lead. `max: 0` withdraws it (a lead already reached stays).
+ */
+export const setMaxBidFrame = z.object({
+  type: z.literal(MSG.SET_MAX_BID),
+  data: z.object({ itemId: serverItemId, max: z.number(), requestId: requestIdSchema }),
+});
+export const clientFrame = z.discriminatedUnion('type', [authenticationFrame, getStatusFrame, createBidFrame, setMaxBidFrame]);
 /** A frame as this server accepts it (item ids are its whole numbers). */
 export type ClientFrame = z.infer<typeof clientFrame>;
 /** A frame as the client sends it: a bid names the item by the id the server gave it, whatever its kind. */
 export type OutgoingFrame =
-  | Exclude<ClientFrame, { type: typeof MSG.CREATE_BID }>
-  | { type: typeof MSG.CREATE_BID; data: { itemId: ItemId; amount: number; requestId: string } };
+  | Exclude<ClientFrame, { type: typeof MSG.CREATE_BID | typeof MSG.SET_MAX_BID }>
+  | { type: typeof MSG.CREATE_BID; data: { itemId: ItemId; amount: number; requestId: string } }
+  | { type: typeof MSG.SET_MAX_BID; data: { itemId: ItemId; max: number; requestId: string } };
 
 // ── server → client ─────────────────────────────────────────────────────────────────────────
 
@@ -93,8 +104,39 @@ export const bid = z.object({
   endsAt: epochMs,
   /** Soft-close extensions the item has used, this bid's included (on BID_CREATED and OUTBID). */
   extensions: z.optional(z.int()),
+  /** The server placed this bid for the bidder, from their maximum bid. */
+  auto: z.optional(z.boolean()),
 });
 export type Bid = z.infer<typeof bid>;
+
+/**
+ * A bid on a sealed item as everyone but its bidder hears of it while the item runs: no amount,
+ * no name, only how many players have bid (`bids`).
+ */
+export const sealedBid = z.object({
+  itemId,
+  itemName: z.string(),
+  sealed: z.literal(true),
+  bids: z.int(),
+  timer: z.int(),
+  timestamp: epochMs,
+  endsAt: epochMs,
+});
+export type SealedBid = z.infer<typeof sealedBid>;
+export const isSealedBid = (data: Bid | SealedBid): data is SealedBid => 'sealed' in data;
+
+/**
+ * How an item is sold: `english` (open ascending bids, the soft close), `sealed-first` (one hidden
+ * bid per player, the highest pays its bid) or `sealed-second` (the highest pays the second bid
+ * plus the increment, at most its own bid, or the start price when it stood alone).
+ */
+export const ITEM_FORMATS = ['english', 'sealed-first', 'sealed-second'] as const;
+export type ItemFormat = (typeof ITEM_FORMATS)[number];
+export const isSealed = (format: string | undefined): boolean => format === 'sealed-first' || format === 'sealed-second';
+
+/** Why an item ended unsold. */
+export const NO_BUYER_REASONS = ['no-bids', 'reserve-not-met'] as const;
+export type NoBuyerReason = (typeof NO_BUYER_REASONS)[number];
 
 /** Who may bid, as the socket carries it: rank and group names (an unknown name still parses). */
 export const wireEligibility = z.object({ ranks: z.optional(z.array(z.string())), groups: z.optional(z.array(z.string())) });
@@ -114,6 +156,16 @@ const itemRules = {
   extensions: z.optional(z.int()),
   /** While the store is closed: the milliseconds this live item had left, held until it opens again (absent while open). */
   heldMs: z.optional(z.int()),
+  /** Absent: english (logs recorded before formats). */
+  format: z.optional(z.enum(ITEM_FORMATS)),
+  /** The least amount the item sells for: sent to council and admin only (REST); everyone reads `reserveMet`. */
+  reservePrice: z.optional(z.int()),
+  /** Whether the current amount reaches the reserve (true when there is none). Absent: true. */
+  reserveMet: z.optional(z.boolean()),
+  /** English only: while the amount is below it, a bid of at least this buys the item at once at this price. */
+  buyNowPrice: z.optional(z.int()),
+  /** Sealed items while they run: how many players have bid (amount and username stay the start price and NO_LEADER). */
+  bids: z.optional(z.int()),
 };
 
 export const item = z.looseObject({
@@ -139,10 +191,24 @@ export type BiddingStarted = z.infer<typeof biddingStarted>;
 export const balance = z.object({ balance: z.int(), reserved: z.int(), available: z.int() });
 export type Balance = z.infer<typeof balance>;
 
+/** A player's standing maximum bid on an item, to that player alone: `max: 0` none (withdrawn, or dropped: `reason`). */
+export const maxBid = z.object({
+  itemId,
+  max: z.int(),
+  /** Whether the player leads the item now. */
+  leading: z.optional(z.boolean()),
+  /** Dropped by the server: a raise the player's available points could not cover. */
+  reason: z.optional(z.literal('balance')),
+});
+export type MaxBid = z.infer<typeof maxBid>;
+
 export const historyMsg = z.object({
   type: z.literal(MSG.HISTORY),
-  /** `store` absent (logs recorded before it was sent): open. */
-  data: z.object({ bids: z.array(bid), items: z.array(item), store: z.optional(z.enum(STORE_STATES)) }),
+  /**
+   * `store` absent (logs recorded before it was sent): open. `bids` carry, for a sealed item still
+   * running, only the reader's own bid; `maxBids` are the reader's own standing maxima.
+   */
+  data: z.object({ bids: z.array(bid), items: z.array(item), store: z.optional(z.enum(STORE_STATES)), maxBids: z.optional(z.array(maxBid)) }),
 });
 export const statusMsg = z.object({
   type: z.literal(MSG.STATUS),
@@ -152,12 +218,17 @@ export const biddingStartedMsg = z.object({
   type: z.literal(MSG.BIDDING_STARTED),
   data: biddingStarted,
 });
-export const bidCreatedMsg = z.object({ type: z.literal(MSG.BID_CREATED), data: bid });
+/** A bid to everyone: in full, or on a sealed item still running masked (`sealed: true`) to all but its bidder. */
+export const bidCreatedMsg = z.object({ type: z.literal(MSG.BID_CREATED), data: z.union([bid, sealedBid]) });
 export const saleCompletedMsg = z.object({
   type: z.literal(MSG.SALE_COMPLETED),
   data: z.object({ itemId, itemName: z.string(), username: z.string(), amount: z.int() }),
 });
-export const noBuyerMsg = z.object({ type: z.literal(MSG.NO_BUYER), data: z.object({ itemId, itemName: z.string() }) });
+/** An item ended unsold: `reason` absent in logs recorded before it was sent. */
+export const noBuyerMsg = z.object({
+  type: z.literal(MSG.NO_BUYER),
+  data: z.object({ itemId, itemName: z.string(), reason: z.optional(z.enum(NO_BUYER_REASONS)) }),
+});
 /** A live item the council cancelled: it leaves every board, its leader's points are released. */
 export const itemCancelledMsg = z.object({ type: z.literal(MSG.ITEM_CANCELLED), data: z.object({ itemId, itemName: z.string() }) });
 /**
@@ -177,6 +248,7 @@ export const winnerMsg = z.object({
   data: z.object({ itemId, itemName: z.string(), amount: z.int(), username: z.string() }),
 });
 export const outbidMsg = z.object({ type: z.literal(MSG.OUTBID), data: bid });
+export const maxBidMsg = z.object({ type: z.literal(MSG.MAX_BID), data: maxBid });
 export const virtualBalanceUpdateMsg = z.object({ type: z.literal(MSG.VIRTUAL_BALANCE_UPDATE), data: balance });
 export const errorMsg = z.object({
   type: z.literal(MSG.ERROR),
@@ -197,6 +269,7 @@ export const serverMsg = z.discriminatedUnion('type', [
   virtualBalanceUpdateMsg,
   itemCancelledMsg,
   storeStateMsg,
+  maxBidMsg,
   errorMsg,
 ]);
 export type ServerMsg = z.infer<typeof serverMsg>;

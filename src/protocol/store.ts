@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { plainName } from './http';
 import { RANKS } from './ranks';
 import { MAX_PRICE, NO_LEADER } from './bid-rule';
+import { ITEM_FORMATS, isSealed, type ItemFormat } from './socket';
 
 /** The kingdom store on the wire (REST): items auctioned for kingdom points, and their sales. */
 export const ITEM_STATES = ['scheduled', 'live', 'finished', 'cancelled'] as const;
@@ -53,7 +54,29 @@ export const STORE_ERRORS = {
   uploadMissing: 'Please choose an image file (form field "file").',
   uploadTooLarge: `The image may be at most ${UPLOAD_MAX_BYTES / (1024 * 1024)} MB.`,
   uploadType: 'The image must be a PNG, JPEG, WebP or GIF file.',
+  format: 'The format must be english, sealed-first or sealed-second.',
+  reservePrice: `The reserve price must be a whole number from 1 to ${MAX_PRICE.toLocaleString('en')}.`,
+  buyNowPrice: `The buy-now price must be a whole number from 1 to ${MAX_PRICE.toLocaleString('en')}.`,
+  reserveBelowStart: 'The reserve price is below the start price: choose a reserve at or above the start price, or none.',
+  buyNowBelowStart: 'The buy-now price is below the start price: choose a buy-now price at or above the start price, or none.',
+  buyNowBelowReserve: 'The buy-now price is below the reserve price: choose a buy-now price at or above the reserve, or none.',
+  buyNowSealed: 'A sealed item has no buy-now price: remove it, or choose the English format.',
 } as const;
+
+/**
+ * What is wrong with an item's format and prices taken together (the sentence), or null: a reserve
+ * below the start price, a buy-now price below the start price or the reserve, a buy-now price on a
+ * sealed item. One check for the form, POST store/items and an edit (on the fields it leaves).
+ */
+export function formatFault(item: { format?: ItemFormat; start_price: number; reservePrice?: number | null; buyNowPrice?: number | null }): string | null {
+  const reserve = item.reservePrice ?? null;
+  const buyNow = item.buyNowPrice ?? null;
+  if (reserve !== null && reserve < item.start_price) return STORE_ERRORS.reserveBelowStart;
+  if (buyNow !== null && isSealed(item.format)) return STORE_ERRORS.buyNowSealed;
+  if (buyNow !== null && buyNow < item.start_price) return STORE_ERRORS.buyNowBelowStart;
+  if (buyNow !== null && reserve !== null && buyNow < reserve) return STORE_ERRORS.buyNowBelowReserve;
+  return null;
+}
 
 const wholeIn = (min: number, max: number, error: string) => z.int({ error }).check(z.gte(min, error), z.lte(max, error));
 const trimmed = z.transform((v: string) => v.trim());
@@ -64,7 +87,8 @@ export const eligibility = z.object({
 });
 export type Eligibility = z.infer<typeof eligibility>;
 
-export const createItemBody = z.object({
+/** The fields of POST store/items, each checked alone (createItemBody checks them together too). */
+export const createItemFields = z.object({
   itemName: z.pipe(
     z.string({ error: STORE_ERRORS.itemNameRequired }),
     z.pipe(trimmed, z.string().check(z.minLength(1, STORE_ERRORS.itemNameRequired), z.maxLength(ITEM_NAME_MAX, STORE_ERRORS.itemNameTooLong), plainName())),
@@ -81,7 +105,13 @@ export const createItemBody = z.object({
   extendWindow: wholeIn(0, MAX_EXTEND_WINDOW_S, STORE_ERRORS.extendWindow),
   maxExtensions: wholeIn(0, MAX_EXTENSIONS, STORE_ERRORS.maxExtensions),
   eligibility: z.optional(eligibility),
+  /** Absent: english. */
+  format: z.optional(z.enum(ITEM_FORMATS, { error: STORE_ERRORS.format })),
+  reservePrice: z.optional(wholeIn(1, MAX_PRICE, STORE_ERRORS.reservePrice)),
+  buyNowPrice: z.optional(wholeIn(1, MAX_PRICE, STORE_ERRORS.buyNowPrice)),
 });
+
+export const createItemBody = createItemFields.check(z.refine((body) => formatFault(body) === null, { error: (issue) => formatFault(issue.input as z.output<typeof createItemFields>) ?? STORE_ERRORS.format }));
 export type CreateItemBody = z.input<typeof createItemBody>;
 
 /** An item as REST returns it: the socket's Item plus what the store manages. */
@@ -104,6 +134,15 @@ export const storeItem = z.looseObject({
   maxExtensions: z.int(),
   extensions: z.int(),
   eligibility: eligibility,
+  /** Absent: english. */
+  format: z.optional(z.enum(ITEM_FORMATS)),
+  /** Council and admin only. */
+  reservePrice: z.optional(z.int()),
+  /** Whether the amount reaches the reserve (true without one); on a sealed item still running, whether any bid does. */
+  reserveMet: z.optional(z.boolean()),
+  buyNowPrice: z.optional(z.int()),
+  /** Sealed items still running: how many players have bid. */
+  bids: z.optional(z.int()),
 });
 export type StoreItem = z.infer<typeof storeItem>;
 
@@ -173,7 +212,14 @@ export const historyQuery = z.object({
   page: pageParam,
 });
 
-/** A finished item: sold (buyer and price), unsold or cancelled (both null); `at` is when it ended or was cancelled. */
+/** A sealed bid, shown to everyone once its item has ended. */
+export const sealedHistoryBid = z.object({ username: z.string(), amount: z.int(), at: z.int() });
+
+/**
+ * A finished item: sold (buyer and price), unsold or cancelled (both null); `at` is when it ended or
+ * was cancelled. `winningMax`: the buyer's maximum bid when one stood at the end (council and admin
+ * only); `sealedBids`: every bid of a sealed item, highest first.
+ */
 export const historyEntry = z.object({
   itemId: z.int(),
   itemName: z.string(),
@@ -181,13 +227,22 @@ export const historyEntry = z.object({
   username: z.nullable(z.string()),
   amount: z.nullable(z.int()),
   at: z.int(),
+  format: z.optional(z.enum(ITEM_FORMATS)),
+  winningMax: z.optional(z.int()),
+  sealedBids: z.optional(z.array(sealedHistoryBid)),
 });
 export type HistoryEntry = z.infer<typeof historyEntry>;
 
-/** POST store/items/:itemId (edit a scheduled item): any of the creation fields; imageUrl null removes the image. */
+/**
+ * POST store/items/:itemId (edit a scheduled item): any of the creation fields; imageUrl null removes
+ * the image, reservePrice and buyNowPrice null remove them (the fields then checked together by
+ * `formatFault` with those the item keeps).
+ */
 export const editItemBody = z.object({
-  ...z.partial(createItemBody).shape,
-  imageUrl: z.optional(z.nullable(createItemBody.shape.imageUrl.def.innerType)),
+  ...z.partial(createItemFields).shape,
+  imageUrl: z.optional(z.nullable(createItemFields.shape.imageUrl.def.innerType)),
+  reservePrice: z.optional(z.nullable(createItemFields.shape.reservePrice.def.innerType)),
+  buyNowPrice: z.optional(z.nullable(createItemFields.shape.buyNowPrice.def.innerType)),
 });
 export type EditItemBody = z.input<typeof editItemBody>;
 

@@ -33,7 +33,7 @@ export function normaliseParsed(parsed: unknown, raw?: string): ProtocolEvent {
   if (acceptsServerMsg(parsed)) return { type: 'message', msg: parsed as ServerMsg };
   const result = serverMsg.safeParse(parsed);
   if (!result.success) {
-    const issue = result.error.issues[0];
+    const issue = innermost(result.error.issues[0]);
     return {
       type: 'protocol-error',
       reason: 'schema',
@@ -42,6 +42,19 @@ export function normaliseParsed(parsed: unknown, raw?: string): ProtocolEvent {
     };
   }
   return { type: 'message', msg: result.data };
+}
+
+type Issue = { path: PropertyKey[]; message: string; code?: string; errors?: Issue[][] };
+
+/**
+ * The issue to name: inside a union none of whose forms fits (a bid, or a sealed item's masked
+ * bid), the first issue of the form that came closest (the fewest issues), on its full path.
+ */
+function innermost(issue: Issue | undefined): Issue | undefined {
+  if (!issue || issue.code !== 'invalid_union' || !issue.errors?.length) return issue;
+  const closest = issue.errors.reduce((best, errors) => (errors.length < best.length ? errors : best));
+  const inner = innermost(closest[0]);
+  return inner ? { ...inner, path: [...issue.path, ...inner.path] } : issue;
 }
 
 /** The RxJS operator form: raw frames in, typed events out. */
