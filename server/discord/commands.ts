@@ -1,5 +1,12 @@
 import { ApplicationCommandOptionType, ApplicationCommandType, type RESTPutAPIApplicationGuildCommandsJSONBody } from 'discord-api-types/v10';
+import type { Locale } from '../../src/protocol/locales';
+import { CARD_STATS } from '../cards/data';
+import { CARD_TEXTS } from '../cards/texts';
 import { refusal, unreachable } from './refusals';
+
+/** Discord's locales for our languages besides English (Discord has no Arabic client: an Arabic reader's locale is another). */
+const DISCORD_LOCALES: [string, Locale][] = [['fr', 'fr'], ['es-ES', 'es'], ['es-419', 'es'], ['it', 'it'], ['zh-CN', 'zh'], ['zh-TW', 'zh']];
+const localized = (text: (lang: Locale) => string) => Object.fromEntries(DISCORD_LOCALES.map(([discord, lang]) => [discord, text(lang)]));
 import type { DiscordConfig } from './settings';
 
 /** The slash commands Kingdom installs in the kingdom's guild (names fixed; Discord shows the descriptions). */
@@ -17,7 +24,13 @@ export const COMMAND_DEFINITIONS: RESTPutAPIApplicationGuildCommandsJSONBody = [
     name: 'top',
     description: 'The kingdom’s top governors by a stat',
     options: [
-      { type: ApplicationCommandOptionType.String, name: 'stat', description: 'Power, kill points, deads…', required: true },
+      {
+        type: ApplicationCommandOptionType.String,
+        name: 'stat',
+        description: 'Power, kill points, deads…',
+        required: true,
+        choices: CARD_STATS.map((stat) => ({ name: CARD_TEXTS.en[stat], value: stat, name_localizations: localized((lang) => CARD_TEXTS[lang][stat]) })),
+      },
       { type: ApplicationCommandOptionType.String, name: 'alliance', description: 'Only this alliance (tag)' },
       { type: ApplicationCommandOptionType.Integer, name: 'count', description: 'How many (10 or 25)', min_value: 1, max_value: 25 },
     ],

@@ -1,8 +1,11 @@
 import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
   InteractionResponseType,
   InteractionType,
   MessageFlags,
   type APIApplicationCommandAutocompleteResponse,
+  type APIApplicationCommandInteractionDataBasicOption,
   type APIInteraction,
   type APIInteractionResponse,
   type APIInteractionResponseChannelMessageWithSource,
@@ -11,32 +14,52 @@ import type { Db } from '../db/open';
 import { accountOfDiscord, newLinkCode } from './links';
 import { fill } from '../../src/protocol/texts';
 import { DISCORD_TEXTS, localeOfDiscord } from './texts';
+import { ask, autocompleteGovernor, type AskDeps } from './ask';
 
-/** The commands Kingdom installs; those not answered here yet say so plainly. */
+/** The commands Kingdom installs. */
 export const DISCORD_COMMANDS = ['link', 'me', 'stats', 'top', 'kvk', 'points', 'auctions'] as const;
+/** A command carries a handful of options; more is not Discord's. */
+const OPTIONS_MAX = 10;
 
 const privately = (content: string): APIInteractionResponseChannelMessageWithSource => ({
   type: InteractionResponseType.ChannelMessageWithSource,
   data: { content, flags: MessageFlags.Ephemeral, allowed_mentions: { parse: [] } },
 });
+const noChoices: APIApplicationCommandAutocompleteResponse = { type: InteractionResponseType.ApplicationCommandAutocompleteResult, data: { choices: [] } };
 
-export interface InteractionDeps {
+export interface InteractionDeps extends AskDeps {
   db: Db;
   now: () => number;
-  /** This server's public origin, as Discord reached it (the `/link` answer's address). */
+  /** This server's public origin, as Discord reached it (the `/link` answer's address, the item buttons). */
   origin: string;
 }
 
-/** The answer to one verified interaction; every path is a few indexed queries at most. */
+/** The options of a chat command (its subcommands are none of ours: no options then). */
+function basicOptions(interaction: APIInteraction): APIApplicationCommandInteractionDataBasicOption[] {
+  if (interaction.type !== InteractionType.ApplicationCommand && interaction.type !== InteractionType.ApplicationCommandAutocomplete) return [];
+  const data = interaction.data as { type?: number; options?: unknown };
+  if (data.type !== ApplicationCommandType.ChatInput || !Array.isArray(data.options)) return [];
+  return (data.options as APIApplicationCommandInteractionDataBasicOption[])
+    .filter((o) => o && typeof o === 'object' && typeof o.name === 'string' && typeof o.type === 'number')
+    .slice(0, OPTIONS_MAX);
+}
+
+/**
+ * The answer to one verified interaction; every path is a few indexed queries at most, and what
+ * needs a card is deferred (answered at once, completed by a follow-up once the card is drawn).
+ */
 export async function answerInteraction(deps: InteractionDeps, interaction: APIInteraction): Promise<APIInteractionResponse> {
   if (interaction.type === InteractionType.Ping) return { type: InteractionResponseType.Pong };
-  const t = DISCORD_TEXTS[localeOfDiscord(interaction.locale)];
+  const lang = localeOfDiscord(interaction.locale);
+  const t = DISCORD_TEXTS[lang];
+  const discordUserId = interaction.member?.user.id ?? interaction.user?.id;
   if (interaction.type === InteractionType.ApplicationCommandAutocomplete) {
-    const none: APIApplicationCommandAutocompleteResponse = { type: InteractionResponseType.ApplicationCommandAutocompleteResult, data: { choices: [] } };
-    return none;
+    const focused = basicOptions(interaction).find((o) => 'focused' in o && o.focused);
+    if (!discordUserId || !focused || focused.name !== 'governor' || focused.type !== ApplicationCommandOptionType.String || typeof focused.value !== 'string') return noChoices;
+    const account = await accountOfDiscord(deps.db, discordUserId);
+    return autocompleteGovernor(deps.db, focused.value, account && account.disabled_at === null ? account : null);
   }
   if (interaction.type !== InteractionType.ApplicationCommand) return privately(t.unknown);
-  const discordUserId = interaction.member?.user.id ?? interaction.user?.id;
   const name = interaction.data.name;
   if (!discordUserId || !(DISCORD_COMMANDS as readonly string[]).includes(name)) return privately(t.unknown);
   if (name === 'link') {
@@ -46,8 +69,8 @@ export async function answerInteraction(deps: InteractionDeps, interaction: APII
   const account = await accountOfDiscord(deps.db, discordUserId);
   if (!account) return privately(t.needsLink);
   if (account.disabled_at !== null) return privately(t.disabled);
-  if (name === 'points') return privately(await pointsText(deps.db, account, localeOfDiscord(interaction.locale)));
-  return privately(t.notYet);
+  if (name === 'points') return privately(await pointsText(deps.db, account, lang));
+  return ask(deps, name, { applicationId: interaction.application_id, token: interaction.token, lang, options: basicOptions(interaction) }, account);
 }
 
 async function pointsText(db: Db, account: { id: number; balance: number; reserved: number }, lang: ReturnType<typeof localeOfDiscord>): Promise<string> {

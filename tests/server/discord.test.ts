@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DISCORD_ERRORS } from '../../src/protocol/discord';
 import { runAdminCli } from '../../server/cli/admin';
 import { DISCORD_TEXTS } from '../../server/discord/texts';
-import { call, signedIn, startTestServer } from './helpers';
+import { ASK_TEXTS } from '../../server/discord/ask-texts';
+import { LONG_NAMES, seedCardKingdom, type CardKingdom } from '../../scripts/cards-kingdom';
+import { call, login, newAccount, register, signedIn, startTestServer } from './helpers';
 
 /**
  * A stand-in for Discord: it signs interactions with its own Ed25519 key, as Discord does, and
@@ -15,15 +17,23 @@ import { call, signedIn, startTestServer } from './helpers';
 class StandInDiscord {
   readonly keys = crypto.generateKeyPairSync('ed25519');
   readonly publicKey = this.keys.publicKey.export({ format: 'der', type: 'spki' }).subarray(12).toString('hex');
-  readonly received: { url: string; body: Record<string, unknown> }[] = [];
+  readonly received: { url: string; method: string; body: Record<string, unknown>; raw: Buffer; type: string }[] = [];
+  private readonly waiting: { match: (url: string) => boolean; resolve: (entry: StandInDiscord['received'][number]) => void }[] = [];
   readonly answers = new Map<string, { status: number; body?: unknown }>();
   readonly authorizations: (string | undefined)[] = [];
   private readonly server = http.createServer((request, response) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
+    const chunks: Buffer[] = [];
+    request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const url = (request.url ?? '').replace(/\?.*$/, '');
-      this.received.push({ url, body: JSON.parse(text || '{}') as Record<string, unknown> });
+      const raw = Buffer.concat(chunks);
+      const type = request.headers['content-type'] ?? '';
+      const entry = { url, method: request.method ?? '', body: type.startsWith('application/json') ? (JSON.parse(raw.toString() || '{}') as Record<string, unknown>) : {}, raw, type };
+      this.received.push(entry);
+      for (const waiter of this.waiting.filter((w) => w.match(url))) {
+        this.waiting.splice(this.waiting.indexOf(waiter), 1);
+        waiter.resolve(entry);
+      }
       this.authorizations.push(request.headers.authorization);
       const answer = this.answers.get(url) ?? { status: 200, body: { id: '1' } };
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
@@ -38,6 +48,13 @@ class StandInDiscord {
 
   stop(): Promise<void> {
     return new Promise((resolve) => this.server.close(() => resolve()));
+  }
+
+  /** The first request to `url`, received already or when it comes (a follow-up comes after the first answer, once the card is drawn). */
+  next(url: string): Promise<StandInDiscord['received'][number]> {
+    const seen = this.received.find((r) => r.url === url);
+    if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => this.waiting.push({ match: (u) => u === url, resolve }));
   }
 
   webhook(name: string): string {
@@ -213,8 +230,13 @@ describe('the interactions endpoint', () => {
     const points = ((await interact(command('points', discordUser))).body.data as { content: string }).content;
     expect(points).toContain('Your points: 1,500 · reserved 0 · available 1,500');
     expect(points).toContain('+1,500  KvK hero everyone');
-    const notYet = ((await interact(command('me', discordUser))).body.data as { content: string }).content;
-    expect(notYet).toBe(DISCORD_TEXTS.en.notYet);
+    // no governor of theirs was scanned yet: /me answers at once, without a card
+    const me = (await interact(command('me', discordUser))).body as { type: number; data: { embeds: { title: string; fields: { name: string; value: string }[] }[] } };
+    expect(me.type).toBe(4);
+    expect(me.data.embeds[0].title).toBe(player.username);
+    expect(me.data.embeds[0].fields.map((f) => f.name)).toEqual([ASK_TEXTS.en.myGovernors, ASK_TEXTS.en.myPoints, ASK_TEXTS.en.kvk]);
+    expect(me.data.embeds[0].fields[0].value).toBe(`${ASK_TEXTS.en.neverScanned} · ${player.playerid} · ${ASK_TEXTS.en.main} · ${ASK_TEXTS.en.unverified}`);
+    expect(me.data.embeds[0].fields[2].value).toBe(ASK_TEXTS.en.noSeason);
 
     expect((await call(server, 'DELETE', '/discord/link', { token: player.token })).status).toBe(200);
     expect((await call(server, 'DELETE', '/discord/link', { token: player.token })).body.error).toBe(DISCORD_ERRORS.notLinked);
@@ -224,5 +246,165 @@ describe('the interactions endpoint', () => {
       ['discord.unlink', `discord:${discordUser}`],
       ['discord.link', `discord:${discordUser}`],
     ]);
+  });
+});
+
+describe('asking: /me /stats /top /kvk /auctions', () => {
+  type Message = { type: number; data?: { content?: string; flags?: number; embeds?: Embed[]; components?: { components: { url: string; label: string; style: number }[] }[]; choices?: { name: string; value: string }[] } };
+  type Embed = { title?: string; description?: string; fields?: { name: string; value: string }[]; footer?: { text: string }; image?: { url: string } };
+  const PLAYER_DISCORD = '523456789012345678';
+  const COUNCIL_DISCORD = '623456789012345678';
+  let kingdom: CardKingdom;
+  let token = 0;
+
+  const ask = async (name: string, user: string, options: Record<string, unknown>[] = [], locale = 'en-US', type = 2) => {
+    const answer = await interact({ ...command(name, user, locale), type, token: `tok${++token}`, data: { id: '1', name, type: 1, options } });
+    expect(answer.status, answer.text).toBe(200);
+    return { body: answer.body as unknown as Message, token: `tok${token}` };
+  };
+  const followUpOf = (tok: string) => discord.next(`/api/v10/webhooks/123456789012345678/${tok}/messages/@original`);
+  /** A follow-up's JSON part and its PNG, read back from the multipart body. */
+  const multipart = (raw: Buffer) => {
+    const text = raw.toString('latin1');
+    const json = /name="payload_json"\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*?)\r\n--/.exec(text)?.[1] ?? '{}';
+    const pngAt = raw.indexOf(Buffer.from([0x89, 0x50, 0x4e, 0x47]));
+    return { payload: JSON.parse(Buffer.from(json, 'latin1').toString('utf8')) as { embeds: Embed[]; attachments: { filename: string }[] }, png: pngAt >= 0 ? raw.subarray(pngAt, raw.indexOf('IEND', pngAt) + 8) : null };
+  };
+  const link = async (tokenOf: string, discordUser: string) => {
+    const code = /discord=([\w-]+)/.exec((((await interact(command('link', discordUser))).body.data as { content: string }).content))?.[1] ?? '';
+    expect((await call(server, 'POST', '/discord/link', { token: tokenOf, body: { code } })).status).toBe(200);
+  };
+  const option = (name: string, value: unknown, type = 3, focused?: boolean) => ({ name, type, value, ...(focused ? { focused } : {}) });
+
+  beforeAll(async () => {
+    // the player signed up with a governor of the fixture scans, so the sign-up links it
+    const account = await register(server, { ...newAccount('asker'), playerid: String(LONG_NAMES.emoji) });
+    const playerToken = await login(server, account.email);
+    const row = await server.db.selectFrom('users').select('id').where('username', '=', account.username).executeTakeFirstOrThrow();
+    kingdom = await seedCardKingdom(server.db, Date.now(), { playerId: row.id });
+    await link(playerToken, PLAYER_DISCORD);
+    await link(council.token, COUNCIL_DISCORD);
+  }, 60_000);
+
+  it('autocompletes a governor by name or id, at most 25, among those the asker may read', async () => {
+    const all = (await ask('stats', COUNCIL_DISCORD, [option('governor', '', 3, true)], 'en-US', 4)).body;
+    expect(all.type).toBe(8);
+    expect(all.data?.choices).toHaveLength(25);
+    const byName = (await ask('stats', COUNCIL_DISCORD, [option('governor', 'NORTHERN', 3, true)], 'en-US', 4)).body.data?.choices ?? [];
+    expect(byName[0]).toEqual({ name: expect.stringContaining('Lord of the Northern') as string, value: String(LONG_NAMES.latin) });
+    const byId = (await ask('kvk', COUNCIL_DISCORD, [option('governor', String(LONG_NAMES.chinese), 3, true)], 'en-US', 4)).body.data?.choices ?? [];
+    expect(byId.map((c) => c.value)).toEqual([String(LONG_NAMES.chinese)]);
+    // a player is offered only their own governors; an unlinked user nothing
+    const mine = (await ask('stats', PLAYER_DISCORD, [option('governor', '', 3, true)], 'en-US', 4)).body.data?.choices ?? [];
+    expect(mine.map((c) => c.value)).toEqual([String(LONG_NAMES.emoji)]);
+    expect((await ask('stats', '723456789012345678', [option('governor', '', 3, true)], 'en-US', 4)).body.data?.choices).toEqual([]);
+    // a long text is cut to what a name can be, never an error
+    expect((await ask('stats', COUNCIL_DISCORD, [option('governor', 'x'.repeat(2000), 3, true)], 'en-US', 4)).body.data?.choices).toEqual([]);
+  });
+
+  it('/stats defers, then completes the answer with the governor card, in the asker’s language; another’s governor is refused to a player', async () => {
+    for (const locale of ['en-US', 'fr']) {
+      const asked = await ask('stats', COUNCIL_DISCORD, [option('governor', String(LONG_NAMES.arabic))], locale);
+      expect(asked.body).toEqual({ type: 5, data: { flags: 64 } });
+      const followUp = await followUpOf(asked.token);
+      expect(followUp.method).toBe('PATCH');
+      expect(followUp.type).toMatch(/^multipart\/form-data/);
+      const { payload, png } = multipart(followUp.raw);
+      expect(payload.embeds[0].image?.url).toBe('attachment://governor.png');
+      expect(payload.attachments).toEqual([{ id: 0, filename: 'governor.png' }]);
+      expect(png?.subarray(1, 4).toString()).toBe('PNG');
+    }
+    // the same card in two languages is two drawings
+    const [en, fr] = discord.received.filter((r) => r.method === 'PATCH').slice(-2).map((r) => multipart(r.raw).png as Buffer);
+    expect(en.equals(fr)).toBe(false);
+
+    const theirs = await ask('stats', PLAYER_DISCORD, [option('governor', String(LONG_NAMES.arabic))], 'es-ES');
+    expect(theirs.body.data?.content).toBe(ASK_TEXTS.es.notYours);
+    const nobody = await ask('stats', PLAYER_DISCORD, [option('governor', 'Maximilian')], 'zh-CN');
+    expect(nobody.body.data?.content).toBe('最新扫描中没有与“Maximilian”匹配的总督。');
+    const own = await ask('stats', PLAYER_DISCORD, [option('governor', String(LONG_NAMES.emoji))]);
+    expect(own.body.type).toBe(5);
+    await followUpOf(own.token);
+  }, 60_000);
+
+  it('/top lists the kingdom’s best by a stat, in two languages; a player may not read it; an unknown option is answered politely', async () => {
+    const governors = await call(server, 'GET', '/governors?sort=killpoints&pageSize=3', { token: council.token });
+    const names = (governors.body.governors as { name: string }[]).map((g) => g.name);
+    const en = (await ask('top', COUNCIL_DISCORD, [option('stat', 'killpoints'), option('count', 3, 4)])).body;
+    expect(en.data?.flags).toBe(64);
+    expect(en.data?.embeds?.[0].title).toBe('Top 3 by Kill points');
+    const lines = (en.data?.embeds?.[0].description ?? '').split('\n');
+    expect(lines.map((l) => l.replace(/^\d+\. /, '').replace(/ \[.*$/, ''))).toEqual(names.map((n) => n.replace(/[`*_~|<>[\]@#]/g, '')));
+    const it = (await ask('top', COUNCIL_DISCORD, [option('stat', 'power'), option('alliance', 'k2')], 'it')).body;
+    expect(it.data?.embeds?.[0].title).toBe('I primi 10 per Potenza in k2');
+    expect(it.data?.embeds?.[0].description?.split('\n').every((l) => l.includes('[K2]'))).toBe(true);
+
+    expect((await ask('top', PLAYER_DISCORD, [option('stat', 'power')], 'fr')).body.data?.content).toBe(ASK_TEXTS.fr.forbidden);
+    expect((await ask('top', COUNCIL_DISCORD, [option('stat', 'charm')])).body.data?.content).toBe('Kingdom does not understand this option: stat: charm.');
+    expect((await ask('top', COUNCIL_DISCORD, [option('stat', 'power'), option('colour', 'red')])).body.data?.content).toBe('Kingdom does not understand this option: colour.');
+    expect((await ask('me', COUNCIL_DISCORD, [option('count', '3')])).body.data?.content).toBe('Kingdom does not understand this option: count.');
+  });
+
+  it('/kvk: a player’s own progress, a named governor, and leadership’s standings card', async () => {
+    const season = 'KvK 3 · Heroic Anthem';
+    const mine = (await ask('kvk', PLAYER_DISCORD)).body;
+    expect(mine.type).toBe(4);
+    expect(mine.data?.embeds?.[0].title).toBe(`KvK: ${season}`);
+    expect(mine.data?.embeds?.[0].description).toMatch(/ DKP · kills \d+% · deads \d+% · (Met|Not met)$/);
+    const french = (await ask('kvk', PLAYER_DISCORD, [], 'fr')).body;
+    expect(french.data?.embeds?.[0].description).toMatch(/ DKP · éliminations \d+ % · morts \d+ % · (Atteint|Non atteint)$/);
+    expect((await ask('kvk', PLAYER_DISCORD, [option('governor', String(LONG_NAMES.korean))])).body.data?.content).toBe(ASK_TEXTS.en.notYours);
+    const named = (await ask('kvk', COUNCIL_DISCORD, [option('governor', String(LONG_NAMES.korean))])).body;
+    expect(named.data?.embeds?.[0].description).toContain('불멸의전사왕국수호자대장군: ');
+
+    const card = await ask('kvk', COUNCIL_DISCORD);
+    expect(card.body.type).toBe(5);
+    const { payload, png } = multipart((await followUpOf(card.token)).raw);
+    expect(payload.embeds[0].image?.url).toBe('attachment://kvk.png');
+    expect(png).not.toBeNull();
+  }, 60_000);
+
+  it('/me: the governors, points and KvK progress, with the main governor’s card, in two languages', async () => {
+    for (const [locale, t] of [['en-GB', ASK_TEXTS.en], ['es-419', ASK_TEXTS.es]] as const) {
+      const asked = await ask('me', PLAYER_DISCORD, [], locale);
+      expect(asked.body.type).toBe(5);
+      const { payload } = multipart((await followUpOf(asked.token)).raw);
+      const embed = payload.embeds[0];
+      expect(embed.fields?.map((f) => f.name)).toEqual([t.myGovernors, t.myPoints, expect.stringContaining('KvK 3')]);
+      expect(embed.fields?.[0].value).toContain(`${LONG_NAMES.emoji} · ${t.main}`);
+      expect(embed.image?.url).toBe('attachment://governor.png');
+    }
+  }, 60_000);
+
+  it('/auctions lists live and upcoming items with the bid and time left, and buttons to them in Kingdom', async () => {
+    const now = Date.now();
+    const item = (name: string, state: 'live' | 'scheduled', startsAt: number, amount: number, leader: number | null) => ({
+      name,
+      image_url: null,
+      start_price: 100,
+      min_increment: 10,
+      starts_at: startsAt,
+      duration_s: 3600,
+      ends_at: startsAt + 3_600_000,
+      extend_window_s: 0,
+      max_extensions: 0,
+      state,
+      leader_id: leader,
+      amount,
+      created_by: kingdom.adminId,
+      created_at: now,
+      started_at: state === 'live' ? startsAt : null,
+      settled_at: null,
+    });
+    const [live] = await server.db.insertInto('items').values(item('Golden key @everyone', 'live', now - 600_000, 2_500, kingdom.playerId)).returning('id').execute();
+    await server.db.insertInto('items').values(item('Silver key', 'scheduled', now + 7_200_000, 0, null)).execute();
+    const en = (await ask('auctions', PLAYER_DISCORD)).body;
+    const fields = en.data?.embeds?.[0].fields ?? [];
+    expect(fields.map((f) => f.name)).toEqual(['Live', 'Upcoming']);
+    expect(fields[0].value).toBe(`**Golden key everyone**: 2,500 points · ends <t:${Math.floor((now + 3_000_000) / 1000)}:R>`);
+    expect(fields[1].value).toBe(`**Silver key**: from 100 points · starts <t:${Math.floor((now + 7_200_000) / 1000)}:R>`);
+    expect(en.data?.components?.[0].components[0]).toEqual({ type: 2, style: 5, label: 'Golden key everyone', url: expect.stringMatching(new RegExp(`/my-account/kingdom-store\\?item=${live.id}$`)) as string });
+    const zh = (await ask('auctions', PLAYER_DISCORD, [], 'zh-CN')).body;
+    expect(zh.data?.embeds?.[0].fields?.map((f) => f.name)).toEqual(['进行中', '即将开始']);
   });
 });

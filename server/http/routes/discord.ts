@@ -192,7 +192,7 @@ export function discordRoutes(ctx: AppContext) {
             response: { 200: { description: 'An interaction response (discord-api-types APIInteractionResponse)', type: 'object' }, ...resultErrors(401, 503) },
           },
         },
-        async (request) => {
+        async (request, reply) => {
           const config = await readDiscordConfig(ctx.db);
           if (!config) throw new Unavailable(DISCORD_ERRORS.notConfigured);
           const body = request.body as Buffer;
@@ -213,7 +213,20 @@ export function discordRoutes(ctx: AppContext) {
             return Number(inserted.numInsertedOrUpdatedRows ?? 0n) === 1;
           });
           if (!first) throw new Unauthenticated(DISCORD_ERRORS.badSignature);
-          return answerInteraction({ db: ctx.db, now: ctx.now, origin: originOf(request) }, interaction);
+          return answerInteraction(
+            {
+              db: ctx.db,
+              now: ctx.now,
+              origin: originOf(request),
+              cards: ctx.cards,
+              apiUrl: ctx.config.discordApiUrl,
+              log: request.log,
+              // a follow-up edits the first answer: it starts once that answer has gone out
+              afterAnswer: (task) =>
+                reply.raw.once('finish', () => void task().catch((error: unknown) => request.log.error({ err: error }, 'a deferred Discord answer failed'))),
+            },
+            interaction,
+          );
         },
       );
     });
