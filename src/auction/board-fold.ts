@@ -44,9 +44,15 @@ export interface BoardFoldState {
   generation: number;
   /** Server time − local time: the largest (server timestamp − local arrival time) seen; null before any. */
   serverOffset: number | null;
+  /** The player's own standing maximum bids, by item key (HISTORY's maxBids, then MAX_BID): theirs alone. */
+  maxBids: Record<string, { max: number; leading: boolean }>;
+  /** Items whose maximum the server dropped (a raise the player's points could not cover), until they set one again. */
+  maxDropped: Record<string, true>;
+  /** Maximum bids sent and not yet answered (by MAX_BID or an ERROR), by requestId. */
+  pendingMax: Record<string, { itemId: ItemId; max: number }>;
 }
 
-type ItemMsg = ServerMsgOf<'BIDDING_STARTED' | 'SALE_COMPLETED' | 'NO_BUYER'> | { type: typeof MSG.BID_CREATED; data: Bid };
+type ItemMsg = ServerMsgOf<'BIDDING_STARTED' | 'SALE_COMPLETED' | 'NO_BUYER' | 'BID_CREATED'>;
 
 function timestampOf(msg: ServerMsg): number | null {
   if (msg.type === MSG.BID_CREATED || msg.type === MSG.BIDDING_STARTED) return msg.data.timestamp;
@@ -59,17 +65,17 @@ function toItemUpdate(msg: ItemMsg): ItemUpdate {
     case MSG.BIDDING_STARTED:
       return { type: 'STARTED', itemName: msg.data.itemName, start_price: msg.data.start_price, endsAt: msg.data.endsAt, rules: rulesOf(msg.data) };
     case MSG.BID_CREATED:
-      return { type: 'BID', bid: msg.data };
+      return isSealedBid(msg.data) ? { type: 'SEALED', bids: msg.data.bids, endsAt: msg.data.endsAt } : { type: 'BID', bid: msg.data };
     case MSG.SALE_COMPLETED:
       return { type: 'SOLD', itemName: msg.data.itemName, username: msg.data.username, amount: msg.data.amount };
     case MSG.NO_BUYER:
-      return { type: 'NO_BUYER', itemName: msg.data.itemName };
+      return { type: 'NO_BUYER', itemName: msg.data.itemName, ...(msg.data.reason ? { reason: msg.data.reason } : {}) };
   }
 }
 
-/** (a masked bid on a sealed item carries no amount and no bidder: it is no bid the board folds) */
+/** (a masked bid on a sealed item is the item's count of bids: it names no amount and no bidder, so it is in no list of bids) */
 const isItemMsg = (msg: ServerMsg): msg is ItemMsg =>
-  msg.type === MSG.BIDDING_STARTED || (msg.type === MSG.BID_CREATED && !isSealedBid(msg.data)) || msg.type === MSG.SALE_COMPLETED || msg.type === MSG.NO_BUYER;
+  msg.type === MSG.BIDDING_STARTED || msg.type === MSG.BID_CREATED || msg.type === MSG.SALE_COMPLETED || msg.type === MSG.NO_BUYER;
 
 /**
  * What a run of messages does to the board, worked out before any actor is touched: the bids,
@@ -97,6 +103,9 @@ export interface BoardFold {
   upcoming: StoreItem[];
   /** Server time moved on while items were armed: they recompute their ends. */
   resync: boolean;
+  maxBids: BoardFoldState['maxBids'];
+  maxDropped: BoardFoldState['maxDropped'];
+  pendingMax: BoardFoldState['pendingMax'];
 }
 
 /** A pure fold of a run of messages over the board's context; `localNow` is the actor system's time. */
@@ -118,6 +127,9 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
     finished: context.finished,
     upcoming: context.upcoming,
     resync: false,
+    maxBids: context.maxBids,
+    maxDropped: context.maxDropped,
+    pendingMax: context.pendingMax,
   };
   // the phases record is copied once per fold, on its first change
   let ownPhases = false;
@@ -168,6 +180,16 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
       fold.store = msg.data.store ?? 'open';
       fold.cancelled = {};
       fold.removed = new Set();
+      fold.maxBids = Object.fromEntries((msg.data.maxBids ?? []).filter((m) => m.max > 0).map((m) => [String(m.itemId), { max: m.max, leading: m.leading ?? false }]));
+      fold.maxDropped = {};
+      fold.pendingMax = {};
+    } else if (msg.type === MSG.MAX_BID) {
+      const key = String(msg.data.itemId);
+      if (msg.data.max > 0) fold.maxBids = { ...fold.maxBids, [key]: { max: msg.data.max, leading: msg.data.leading ?? false } };
+      else if (key in fold.maxBids) fold.maxBids = withoutKey(fold.maxBids, key);
+      if (msg.data.max === 0 && msg.data.reason === 'balance') fold.maxDropped = { ...fold.maxDropped, [key]: true };
+      else if (key in fold.maxDropped) fold.maxDropped = withoutKey(fold.maxDropped, key);
+      for (const [id, p] of Object.entries(fold.pendingMax)) if (String(p.itemId) === key) fold.pendingMax = withoutKey(fold.pendingMax, id);
     } else if (isItemMsg(msg)) {
       const key = String(msg.data.itemId);
       if (key in fold.cancelled) continue;
@@ -177,7 +199,7 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
       const phase = fold.phases[key] ?? 'none';
       const next = phaseAfter(phase, update);
       if (next !== phase) setPhase(key, msg.data.itemId, next as Exclude<ItemPhase, 'none'>);
-      if (msg.type === MSG.BID_CREATED) {
+      if (msg.type === MSG.BID_CREATED && !isSealedBid(msg.data)) {
         const bid = msg.data;
         fold.latestBids = insertBid(fold.latestBids, bid);
         for (const [id, p] of Object.entries(fold.pending)) {
@@ -206,6 +228,7 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
     } else if (msg.type === MSG.ERROR) {
       const requestId = msg.data?.requestId;
       if (requestId && requestId in fold.pending) fold.pending = withoutKey(fold.pending, requestId);
+      if (requestId && requestId in fold.pendingMax) fold.pendingMax = withoutKey(fold.pendingMax, requestId);
       const itemKey = msg.data?.itemId === undefined ? null : String(msg.data.itemId);
       if (itemKey !== null && itemKey in fold.unanswered) fold.unanswered = withoutKey(fold.unanswered, itemKey);
     }

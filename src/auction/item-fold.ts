@@ -1,4 +1,4 @@
-import type { Bid, BiddingStarted, Item, ItemId } from '../protocol/socket';
+import { ITEM_FORMATS, type Bid, type BiddingStarted, type Item, type ItemFormat, type ItemId } from '../protocol/socket';
 
 /**
  * One item's rules as a pure fold (none → live → finished). The item machine calls
@@ -18,6 +18,14 @@ export interface ItemRules {
   extensions: number;
   /** While the store is closed: the time it had left, held (ms); null while it runs. */
   heldMs: number | null;
+  /** How it is sold: english (open bids), or sealed (one hidden bid per player). */
+  format: ItemFormat;
+  /** Whether the amount reaches the reserve (true without one; only council and admin read the number, in REST). */
+  reserveMet: boolean;
+  /** English only: a bid of at least this buys the item at once, at this price; null: none. */
+  buyNowPrice: number | null;
+  /** A sealed item: how many players have bid (null when unknown, or not sealed). */
+  sealedBids: number | null;
 }
 
 /** What the server's updates say about an item: plain data. */
@@ -40,10 +48,12 @@ export interface ItemData extends ItemFields {
 export type ItemUpdate =
   | { type: 'STARTED'; itemName: string; start_price: number; endsAt: number; rules?: Partial<ItemRules> }
   | { type: 'BID'; bid: Bid }
+  /** A bid on a sealed item, as everyone but its bidder hears of it: only how many have bid. */
+  | { type: 'SEALED'; bids: number; endsAt: number }
   /** The store closed (heldMs: the time left, held) or opened again (heldMs null, a new end). */
   | { type: 'TIMING'; endsAt: number; heldMs: number | null }
   | { type: 'SOLD'; itemName: string; username: string; amount: number }
-  | { type: 'NO_BUYER'; itemName: string };
+  | { type: 'NO_BUYER'; itemName: string; reason?: 'no-bids' | 'reserve-not-met' };
 
 export type ItemPhase = 'none' | 'live' | 'finished';
 
@@ -64,11 +74,11 @@ export interface ItemFold {
 export function phaseAfter(phase: ItemPhase, update: ItemUpdate): ItemPhase {
   if (phase === 'finished') return phase;
   if (update.type === 'SOLD' || update.type === 'NO_BUYER') return 'finished';
-  if (phase === 'none' && (update.type === 'STARTED' || update.type === 'BID')) return 'live';
+  if (phase === 'none' && (update.type === 'STARTED' || update.type === 'BID' || update.type === 'SEALED')) return 'live';
   return phase;
 }
 
-const RULE_KEYS = ['minIncrement', 'imageUrl', 'description', 'ranks', 'groups', 'extendWindow', 'maxExtensions', 'extensions', 'heldMs'] as const satisfies readonly (keyof ItemRules)[];
+const RULE_KEYS = ['minIncrement', 'imageUrl', 'description', 'ranks', 'groups', 'extendWindow', 'maxExtensions', 'extensions', 'heldMs', 'format', 'reserveMet', 'buyNowPrice', 'sealedBids'] as const satisfies readonly (keyof ItemRules)[];
 
 function rulesFrom(fields: ItemRules): ItemRules {
   const rules = {} as Record<string, unknown>;
@@ -105,8 +115,18 @@ export function foldItem(start: ItemFields, phase: ItemPhase, updates: readonly 
         const extensions = update.bid.extensions ?? (phase === 'live' && update.bid.endsAt > endsAt ? rules.extensions + 1 : rules.extensions);
         if (extensions !== rules.extensions) rules = { ...rules, extensions };
         ({ itemName, amount, username, endsAt } = update.bid);
+        if (update.bid.reserveMet !== undefined && update.bid.reserveMet !== rules.reserveMet) rules = { ...rules, reserveMet: update.bid.reserveMet };
         break;
       }
+      case 'SEALED':
+        // masked bids may come twice or out of order: the count only grows
+        if (phase === 'live' && rules.sealedBids !== null && update.bids <= rules.sealedBids) continue;
+        if (phase === 'none') {
+          endsAt = update.endsAt;
+          reopened = true;
+        }
+        rules = { ...rules, sealedBids: update.bids };
+        break;
       case 'TIMING':
         if (phase !== 'live') continue;
         if (update.endsAt === endsAt && update.heldMs === rules.heldMs) continue;
@@ -122,6 +142,7 @@ export function foldItem(start: ItemFields, phase: ItemPhase, updates: readonly 
       case 'NO_BUYER':
         if (phase === 'none') itemName = update.itemName;
         sold = false;
+        if (update.reason === 'reserve-not-met') rules = { ...rules, reserveMet: false };
         break;
     }
     phase = phaseAfter(phase, update);
@@ -159,6 +180,10 @@ export function rulesOf(it: Item | BiddingStarted): ItemRules {
     maxExtensions: int(it.maxExtensions),
     extensions: int(it.extensions) ?? 0,
     heldMs: int(it.heldMs),
+    format: (ITEM_FORMATS as readonly string[]).includes(it.format as string) ? (it.format as ItemFormat) : 'english',
+    reserveMet: it.reserveMet !== false,
+    buyNowPrice: int(it.buyNowPrice),
+    sealedBids: int(it.bids),
   };
 }
 
@@ -172,6 +197,10 @@ export const NO_RULES: ItemRules = {
   maxExtensions: null,
   extensions: 0,
   heldMs: null,
+  format: 'english',
+  reserveMet: true,
+  buyNowPrice: null,
+  sealedBids: null,
 };
 
 /** An item's fields before anything was heard of it, or as a HISTORY snapshot gives them. */

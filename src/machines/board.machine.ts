@@ -60,6 +60,8 @@ export type BoardEvent =
   | { type: 'CONNECTED'; connected: boolean }
   /** `requestId`: the client's unique id for the bid, made by the UI that sends it. */
   | { type: 'PLACE_BID'; itemId: ItemId; amount: number; requestId: string }
+  /** Sets (or, with max 0, withdraws) the player's maximum bid on an item; the requestId comes from the UI. */
+  | { type: 'SET_MAX'; itemId: ItemId; max: number; requestId: string }
   /** Raised BID_TIMEOUT_MS after a PLACE_BID (delayed on the actor system's clock). */
   | { type: 'BID_TIMEOUT'; requestId: string }
   /** A view shows the upcoming items (fetch them now and keep them fresh) / no longer does. */
@@ -131,6 +133,9 @@ export const boardMachine = setup({
           store: fold.store,
           cancelled: fold.cancelled,
           serverOffset: fold.serverOffset,
+          maxBids: fold.maxBids,
+          maxDropped: fold.maxDropped,
+          pendingMax: fold.pendingMax,
         };
       });
       // a better estimate of server time re-arms the end of every item armed before it (late
@@ -161,6 +166,9 @@ export const boardMachine = setup({
     cancelled: {},
     generation: 0,
     serverOffset: null,
+    maxBids: {},
+    maxDropped: {},
+    pendingMax: {},
   },
   on: {
     CONNECTED: { actions: assign({ connected: ({ event }) => event.connected }) },
@@ -173,6 +181,13 @@ export const boardMachine = setup({
         });
         enqueue.sendParent({ type: 'BOARD.SEND', frame: { type: MSG.CREATE_BID, data: { itemId, amount, requestId } } } satisfies BoardOutEvent);
         enqueue.raise({ type: 'BID_TIMEOUT', requestId }, { delay: BID_TIMEOUT_MS });
+      }),
+    },
+    SET_MAX: {
+      actions: enqueueActions(({ context, event, enqueue }) => {
+        const { itemId, max, requestId } = event;
+        enqueue.assign({ pendingMax: { ...context.pendingMax, [requestId]: { itemId, max } } });
+        enqueue.sendParent({ type: 'BOARD.SEND', frame: { type: MSG.SET_MAX_BID, data: { itemId, max, requestId } } } satisfies BoardOutEvent);
       }),
     },
     BID_TIMEOUT: {

@@ -106,6 +106,8 @@ export const bid = z.object({
   extensions: z.optional(z.int()),
   /** The server placed this bid for the bidder, from their maximum bid. */
   auto: z.optional(z.boolean()),
+  /** Whether the item's amount now reaches its reserve (absent: unchanged, or no reserve). */
+  reserveMet: z.optional(z.boolean()),
 });
 export type Bid = z.infer<typeof bid>;
 
@@ -121,6 +123,8 @@ export const sealedBid = z.object({
   timer: z.int(),
   timestamp: epochMs,
   endsAt: epochMs,
+  /** Whether some bid now reaches the item's reserve (absent: unchanged, or no reserve). */
+  reserveMet: z.optional(z.boolean()),
 });
 export type SealedBid = z.infer<typeof sealedBid>;
 export const isSealedBid = (data: Bid | SealedBid): data is SealedBid => 'sealed' in data;
