@@ -20,8 +20,8 @@ export interface ItemRules {
   heldMs: number | null;
   /** How it is sold: english (open bids), or sealed (one hidden bid per player). */
   format: ItemFormat;
-  /** Whether the amount reaches the reserve (true without one; only council and admin read the number, in REST). */
-  reserveMet: boolean;
+  /** Whether the amount reaches the item's reserve; null when the item has none (only council and admin read the number, in REST). */
+  reserveMet: boolean | null;
   /** English only: a bid of at least this buys the item at once, at this price; null: none. */
   buyNowPrice: number | null;
   /** A sealed item: how many players have bid (null when unknown, or not sealed). */
@@ -181,7 +181,7 @@ export function rulesOf(it: Item | BiddingStarted): ItemRules {
     extensions: int(it.extensions) ?? 0,
     heldMs: int(it.heldMs),
     format: (ITEM_FORMATS as readonly string[]).includes(it.format as string) ? (it.format as ItemFormat) : 'english',
-    reserveMet: it.reserveMet !== false,
+    reserveMet: typeof it.reserveMet === 'boolean' ? it.reserveMet : null,
     buyNowPrice: int(it.buyNowPrice),
     sealedBids: int(it.bids),
   };
@@ -198,7 +198,7 @@ export const NO_RULES: ItemRules = {
   extensions: 0,
   heldMs: null,
   format: 'english',
-  reserveMet: true,
+  reserveMet: null,
   buyNowPrice: null,
   sealedBids: null,
 };

@@ -164,7 +164,7 @@ const itemRules = {
   format: z.optional(z.enum(ITEM_FORMATS)),
   /** The least amount the item sells for: sent to council and admin only (REST); everyone reads `reserveMet`. */
   reservePrice: z.optional(z.int()),
-  /** Whether the current amount reaches the reserve (true when there is none). Absent: true. */
+  /** Whether the current amount reaches the reserve: sent only for an item that has one (absent: no reserve). */
   reserveMet: z.optional(z.boolean()),
   /** English only: while the amount is below it, a bid of at least this buys the item at once at this price. */
   buyNowPrice: z.optional(z.int()),

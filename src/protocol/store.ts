@@ -138,7 +138,7 @@ export const storeItem = z.looseObject({
   format: z.optional(z.enum(ITEM_FORMATS)),
   /** Council and admin only. */
   reservePrice: z.optional(z.int()),
-  /** Whether the amount reaches the reserve (true without one); on a sealed item still running, whether any bid does. */
+  /** Whether the amount reaches the reserve, sent only for an item that has one (absent: no reserve); on a sealed item still running, whether any bid does. */
   reserveMet: z.optional(z.boolean()),
   buyNowPrice: z.optional(z.int()),
   /** Sealed items still running: how many players have bid. */

@@ -29,8 +29,8 @@ const item = (over: Partial<Item> = {}): Item =>
 const frames = (...msgs: ServerMsg[]) => msgs.map((msg) => ({ event: { msg } }));
 
 describe('an item\'s format, reserve and buy-now on the board', () => {
-  it('reads them from HISTORY and BIDDING_STARTED alike, english and no reserve when a log predates them', () => {
-    expect(rulesOf(item())).toMatchObject({ format: 'english', reserveMet: true, buyNowPrice: null, sealedBids: null });
+  it('reads them from HISTORY and BIDDING_STARTED alike: english and no reserve when the frame says nothing of them', () => {
+    expect(rulesOf(item())).toMatchObject({ format: 'english', reserveMet: null, buyNowPrice: null, sealedBids: null });
     expect(rulesOf(item({ format: 'sealed-second', reserveMet: false, bids: 3 }))).toMatchObject({ format: 'sealed-second', reserveMet: false, buyNowPrice: null, sealedBids: 3 });
     expect(rulesOf(item({ buyNowPrice: 900 }))).toMatchObject({ format: 'english', buyNowPrice: 900 });
     // an unknown format from a newer server reads as the one every client knows
