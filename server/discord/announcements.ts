@@ -16,16 +16,20 @@ export const ANNOUNCED: Partial<Record<EventKind, DiscordWebhookKind>> = {
   'item.no-buyer': 'sales',
   'scan.applied': 'scans',
   'rule.applied': 'points',
+  'kvk.posted': 'kvk',
 };
 export const ANNOUNCED_KINDS = Object.keys(ANNOUNCED) as EventKind[];
 
-/** One message for one channel webhook. */
+/** A stat card the outbox draws when it sends the message, attached as `{kind}.png` (the embed shows it). */
+export type AnnouncedCard = { kind: 'kvk'; seasonId: number; window?: string; alliance?: string; top: number; lang: Locale };
+
+/** One message for one channel webhook; `kingdomCard` is not Discord's: the outbox draws it and sends the PNG with the rest. */
 export interface Announcement {
   channel: DiscordWebhookKind;
-  body: RESTPostAPIWebhookWithTokenJSONBody;
+  body: RESTPostAPIWebhookWithTokenJSONBody & { kingdomCard?: AnnouncedCard };
 }
 
-const COLORS = { started: 0x3b82f6, sold: 0x22c55e, noBuyer: 0x6b7280, scan: 0xf59e0b, points: 0x8b5cf6 } as const;
+const COLORS = { started: 0x3b82f6, sold: 0x22c55e, noBuyer: 0x6b7280, scan: 0xf59e0b, points: 0x8b5cf6, kvk: 0xc9a227 } as const;
 /** The kingdom's totals a scan's announcement shows, with their words on the stat cards. */
 const SCAN_FIELDS = ['power', 'killpoints', 'deads', 't4Kills', 't5Kills'] as const satisfies readonly (keyof Totals)[];
 
@@ -49,7 +53,13 @@ export async function announcementOf(db: Db, event: DomainEvent, language: Local
   const number = new Intl.NumberFormat(language);
   const n = (value: number) => number.format(value);
   const body = await bodyOf();
-  return body ? { channel, body: embedOf(event, body) } : null;
+  if (!body) return null;
+  if (event.kind === 'kvk.posted') {
+    const data = event.data as EventData['kvk.posted'];
+    const card: AnnouncedCard = { kind: 'kvk', seasonId: data.seasonId, ...(data.window ? { window: data.window } : {}), ...(data.alliance ? { alliance: data.alliance } : {}), top: data.top, lang: language };
+    return { channel, body: { ...embedOf(event, { ...body, image: { url: 'attachment://kvk.png' } }), kingdomCard: card } };
+  }
+  return { channel, body: embedOf(event, body) };
 
   async function bodyOf(): Promise<APIEmbed | null> {
     switch (event.kind) {
@@ -89,6 +99,13 @@ export async function announcementOf(db: Db, event: DomainEvent, language: Local
         const rule = await db.selectFrom('points_rules').select('name').where('id', '=', data.ruleId).executeTakeFirst();
         const description = [fill(t.pointsRunBody, { total: n(data.total), entries: n(data.entries) }), ...(data.auto ? [t.pointsRunAuto] : [])].join('\n');
         return { title: fill(t.pointsRun, { rule: rule?.name ?? `#${data.ruleId}` }), description, color: COLORS.points };
+      }
+      case 'kvk.posted': {
+        const data = event.data as EventData['kvk.posted'];
+        const season = await db.selectFrom('kvk_seasons').select('name').where('id', '=', data.seasonId).executeTakeFirst();
+        if (!season) return null;
+        const lines = [fill(t.kvkPostedBody, { top: data.top }), ...(data.window ? [fill(t.kvkWindow, { window: data.window })] : []), ...(data.alliance ? [fill(t.kvkAlliance, { alliance: data.alliance })] : [])];
+        return { title: fill(t.kvkPosted, { season: season.name }), description: lines.join('\n'), color: COLORS.kvk };
       }
       default:
         return null;

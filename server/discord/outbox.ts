@@ -8,6 +8,8 @@ import { ANNOUNCED, announcementOf } from './announcements';
 import { refusal, unreachable } from './refusals';
 import { readDiscordConfig, type DiscordConfig } from './settings';
 import { PassLoop } from '../events/pass-loop';
+import type { CardService } from '../cards/service';
+import type { Announcement } from './announcements';
 
 /** A message Discord has not taken is tried again for this long after it was queued (or retried), then marked failed. */
 export const OUTBOX_GIVE_UP_MS = 86_400_000;
@@ -42,6 +44,8 @@ export interface OutboxOptions {
   fetch?: typeof fetch;
   /** Queue, but send nothing (what REACTIONS_PAUSED does for the reactions). */
   paused?: boolean;
+  /** Draws the card a message carries (KvK standings); without it such a message goes without its image. */
+  cards?: Pick<CardService, 'prepare' | 'png'>;
 }
 
 interface DueRow {
@@ -180,14 +184,16 @@ export class DiscordOutbox {
   private async deliver(row: DueRow & { lease: number }, config: DiscordConfig | null): Promise<void> {
     const url = config?.webhooks[row.channel as keyof DiscordConfig['webhooks']];
     if (!url) return this.fail(row, `No webhook is set for ${row.channel} announcements (Kingdom Settings, Discord).`);
+    let request: { headers?: Record<string, string>; body: string | FormData };
+    try {
+      request = await this.requestOf(row.body);
+    } catch (error) {
+      // the card could not be drawn (the pool busy, the season gone): tried again like Discord being down
+      return this.retry(row, `The card could not be drawn: ${(error as Error).message}`);
+    }
     let response: Response;
     try {
-      response = await this.fetch(`${url}?wait=true`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: row.body,
-        signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.aborts.signal]),
-      });
+      response = await this.fetch(`${url}?wait=true`, { method: 'POST', ...request, signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.aborts.signal]) });
     } catch (error) {
       // stopping: the lease ends and the next sender takes the message
       if (this.stopped) return;
@@ -223,6 +229,22 @@ export class DiscordOutbox {
     const text = await refusal(response, (status) => (status === 401 || status === 404 ? `Discord refused this webhook (${status}): it was deleted or its address is wrong. Copy it again from the channel's Integrations.` : null));
     if (HOPELESS.has(response.status)) return this.fail(row, text);
     return this.retry(row, text);
+  }
+
+  /** The webhook call's body: the stored JSON, or with a card, multipart with the PNG drawn now (the card is the data as it is now). */
+  private async requestOf(stored: string): Promise<{ headers?: Record<string, string>; body: string | FormData }> {
+    const { kingdomCard, ...body } = JSON.parse(stored) as Announcement['body'];
+    if (!kingdomCard) return { headers: { 'content-type': 'application/json' }, body: stored };
+    const { cards } = this.options;
+    if (!cards) return { headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...body, embeds: body.embeds?.map(({ image: _image, ...embed }) => embed) }) };
+    const { lang, ...card } = kingdomCard;
+    // leadership asked for it (the route checked their rank); the sender reads it as the system
+    const png = await cards.png(await cards.prepare({ ...card, lang, theme: 'dark' }, { id: 0, rank: 'admin' }));
+    const name = `${kingdomCard.kind}.png`;
+    const form = new FormData();
+    form.append('payload_json', JSON.stringify({ ...body, attachments: [{ id: 0, filename: name }] }));
+    form.append('files[0]', new Blob([new Uint8Array(png)], { type: 'image/png' }), name);
+    return { body: form };
   }
 
   /** Tried again after the backoff, or failed once its day is over. */

@@ -25,6 +25,10 @@ export interface DiscordTexts {
   pointsRun: string;
   pointsRunBody: string;
   pointsRunAuto: string;
+  kvkPosted: string;
+  kvkPostedBody: string;
+  kvkWindow: string;
+  kvkAlliance: string;
 }
 
 export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
@@ -51,6 +55,10 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     pointsRun: 'Automatic points: {rule}',
     pointsRunBody: '{total} points booked in {entries} entries.',
     pointsRunAuto: 'Run by itself after the scan.',
+    kvkPosted: 'KvK standings: {season}',
+    kvkPostedBody: 'The top {top} by DKP.',
+    kvkWindow: 'Window: {window}',
+    kvkAlliance: 'Alliance: {alliance}',
   },
   fr: {
     link: 'Ouvrez ce lien dans les 10 minutes, connecté à Kingdom, pour lier votre compte Discord : {url}',
@@ -75,6 +83,10 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     pointsRun: 'Points automatiques : {rule}',
     pointsRunBody: '{total} points comptabilisés en {entries} opérations.',
     pointsRunAuto: 'Exécutée d’elle-même après le scan.',
+    kvkPosted: 'Classement KvK : {season}',
+    kvkPostedBody: 'Les {top} premiers en DKP.',
+    kvkWindow: 'Fenêtre : {window}',
+    kvkAlliance: 'Alliance : {alliance}',
   },
   es: {
     link: 'Abre este enlace en los próximos 10 minutos, con tu sesión de Kingdom iniciada, para vincular tu cuenta de Discord: {url}',
@@ -99,6 +111,10 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     pointsRun: 'Puntos automáticos: {rule}',
     pointsRunBody: '{total} puntos anotados en {entries} movimientos.',
     pointsRunAuto: 'Se ejecutó sola tras el escaneo.',
+    kvkPosted: 'Clasificación de KvK: {season}',
+    kvkPostedBody: 'Los {top} primeros por DKP.',
+    kvkWindow: 'Ventana: {window}',
+    kvkAlliance: 'Alianza: {alliance}',
   },
   it: {
     link: 'Apri questo link entro 10 minuti, con l’accesso a Kingdom, per collegare il tuo account Discord: {url}',
@@ -123,6 +139,10 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     pointsRun: 'Punti automatici: {rule}',
     pointsRunBody: '{total} punti registrati in {entries} movimenti.',
     pointsRunAuto: 'Eseguita da sola dopo la scansione.',
+    kvkPosted: 'Classifica KvK: {season}',
+    kvkPostedBody: 'I primi {top} per DKP.',
+    kvkWindow: 'Finestra: {window}',
+    kvkAlliance: 'Alleanza: {alliance}',
   },
   zh: {
     link: '请在 10 分钟内、登录 Kingdom 后打开此链接，以关联你的 Discord 账户：{url}',
@@ -147,6 +167,10 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     pointsRun: '自动积分：{rule}',
     pointsRunBody: '共记入 {total} 积分，{entries} 条记录。',
     pointsRunAuto: '扫描后自动运行。',
+    kvkPosted: '王国之战排名：{season}',
+    kvkPostedBody: 'DKP 前 {top} 名。',
+    kvkWindow: '阶段：{window}',
+    kvkAlliance: '联盟：{alliance}',
   },
   ar: {
     link: 'افتح هذا الرابط خلال 10 دقائق وأنت مسجّل الدخول إلى Kingdom لربط حسابك في Discord: {url}',
@@ -171,6 +195,10 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     pointsRun: 'النقاط التلقائية: {rule}',
     pointsRunBody: 'قُيّدت {total} نقطة في {entries} قيدًا.',
     pointsRunAuto: 'جرت تلقائيًا بعد المسح.',
+    kvkPosted: 'ترتيب حرب الممالك: {season}',
+    kvkPostedBody: 'أفضل {top} حسب DKP.',
+    kvkWindow: 'المرحلة: {window}',
+    kvkAlliance: 'التحالف: {alliance}',
   },
 };
 

@@ -18,6 +18,8 @@ export interface EventData {
   'item.no-buyer': { itemId: number; reason: 'no-bids' | 'reserve-not-met' };
   'item.cancelled': { itemId: number };
   'season.changed': { seasonId: number; change: 'created' | 'edited' | 'closed' | 'marks' };
+  /** Leadership posted a season's standings card to Discord (the KvK Dashboard's window and alliance). */
+  'kvk.posted': { seasonId: number; window: string | null; alliance: string | null; top: 10 | 25 };
 }
 
 export type EventKind = keyof EventData;

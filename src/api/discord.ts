@@ -1,6 +1,6 @@
 import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
-import { discordCommandsAnswer, discordLinkAnswer, discordOutboxAnswer, discordLinkState, discordSettingsAnswer, discordTestAnswer, type DiscordSettings, type discordSettingsBody } from '../protocol/discord';
+import { discordCommandsAnswer, discordLinkAnswer, discordOutboxAnswer, discordLinkState, discordSettingsAnswer, discordTestAnswer, discordKvkPostAnswer, type discordKvkPostBody, type DiscordSettings, type discordSettingsBody } from '../protocol/discord';
 import { answer } from './rest';
 
 /** The Discord bridge: the kingdom's settings (admin) and the signed-in account's link. */
@@ -24,6 +24,8 @@ export interface DiscordApi {
   outbox(): Promise<DiscordOutbox>;
   /** Sends one of them again now (admin). */
   retry(id: number): Promise<void>;
+  /** Posts a KvK season's standings card to the kvk webhook (council, admin). */
+  postKvk(seasonId: number, body: z.input<typeof discordKvkPostBody>): Promise<void>;
 }
 
 export function createDiscordApi(client: KyInstance): DiscordApi {
@@ -55,6 +57,9 @@ export function createDiscordApi(client: KyInstance): DiscordApi {
     },
     async retry(id) {
       await answer(await client.post(`discord/outbox/${id}/retry`), okAnswer);
+    },
+    async postKvk(seasonId, body) {
+      await answer(await client.post(`discord/kvk/${seasonId}`, { json: body }), discordKvkPostAnswer);
     },
   };
 }

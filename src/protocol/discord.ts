@@ -31,6 +31,8 @@ export const DISCORD_ERRORS = {
   badSignature: 'invalid request signature',
   noDelivery: 'There is no such Discord announcement.',
   deliverySent: 'This Discord announcement was already sent.',
+  noKvkWebhook: 'No Discord webhook is set for KvK standings: an admin pastes one in Kingdom Settings, Discord.',
+  badTop: 'The card shows the top 10 or the top 25.',
 } as const;
 
 const snowflake = (error: string) => z.string({ error }).check(z.regex(/^\d{17,20}$/, error));
@@ -94,3 +96,11 @@ export const discordOutboxEntry = z.object({
 });
 export type DiscordOutboxEntry = z.infer<typeof discordOutboxEntry>;
 export const discordOutboxAnswer = z.object({ result: z.literal(true), failed: z.number(), stale: z.number(), deliveries: z.array(discordOutboxEntry) });
+
+/** POST discord/kvk/:seasonId: the standings card to post (the dashboard's window and alliance, top 10 or 25). */
+export const discordKvkPostBody = z.object({
+  window: z.optional(z.string().check(z.maxLength(40))),
+  alliance: z.optional(z.string().check(z.maxLength(64))),
+  top: z.union([z.literal(10), z.literal(25)], { error: DISCORD_ERRORS.badTop }),
+});
+export const discordKvkPostAnswer = z.object({ result: z.literal(true), queued: z.boolean() });

@@ -87,3 +87,50 @@ test('an announcement Discord refused shows on the Admin Dashboard; Retry sends 
     .poll(async () => ((await (await fetch(`${discord}/e2e/posted`)).json()) as { embeds: { title: string }[] }[]).map((p) => p.embeds[0].title))
     .toContain(`Bidding started: ${itemName}`);
 });
+
+test('the KvK Dashboard posts the standings card to Discord, and says when no KvK webhook is set', async ({ page }) => {
+  const discord = process.env.E2E_DISCORD_URL as string;
+  await fetch(`${discord}/e2e/accept`, { method: 'POST' });
+  const admin = await tokenOf(ADMIN);
+  const webhooks = { auctions: `${discord}/api/webhooks/123456789012345678/${'w'.repeat(30)}` };
+  const settings = (extra: Record<string, string>) => ({ applicationId: '123456789012345678', publicKey, guildId: '223456789012345678', language: 'en', webhooks: { ...webhooks, ...extra } });
+  await api('discord/settings', { ...settings({}), webhooks: { ...webhooks, kvk: null } }, admin, 'PUT');
+  // a scan and a season that runs from it
+  const id = 70_000_000 + Math.floor(Math.random() * 9_000_000);
+  const form = new FormData();
+  form.append('takenAt', '2021-05-01T00:00:00Z');
+  form.append('file', new Blob([`ID,Name,Power,Killpoints,Deads,T4 Kills,T5 Kills,Alliance\n${id},Discordia,90000000,1000,10,100,10,K9\n`], { type: 'text/csv' }), `discord-${id}.csv`);
+  const previewed = (await (await fetch(`${BASE_URL}/scans/preview`, { method: 'POST', body: form, headers: { authorization: `Bearer ${admin}` } })).json()) as { preview: { token: string } };
+  const scan = await api<{ scan: { id: number } }>('scans/apply', { token: previewed.preview.token }, admin);
+  const name = `KvK Discord ${id}`;
+  const season = await api<{ season: { id: number } }>('kvk/seasons', { name, startScanId: scan.scan.id, endScanId: null, weights: { t4Kills: 10, t5Kills: 20, deads: 15 }, brackets: [{ minPower: 0, kills: 1000, deads: 100 }], windows: [] }, admin);
+
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  await page.goto('/my-kingdom/kvk-dashboard');
+  await page.getByLabel('Season', { exact: true }).selectOption(String(season.season.id));
+  await page.getByRole('button', { name: 'Post to Discord' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'No Discord webhook is set for KvK standings' })).toBeVisible();
+
+  await api('discord/settings', settings({ kvk: `${discord}/api/webhooks/123456789012345679/${'k'.repeat(30)}` }), admin, 'PUT');
+  await page.getByRole('button', { name: 'Post to Discord' }).click();
+  await expect(page.getByRole('status').filter({ hasText: 'Queued for Discord' })).toBeVisible();
+  await expect
+    .poll(async () => ((await (await fetch(`${discord}/e2e/posted`)).json()) as { embeds: { title: string; image?: { url: string } }[] }[]).map((p) => `${p.embeds[0].title} ${p.embeds[0].image?.url ?? ''}`))
+    .toContain(`KvK standings: ${name} attachment://kvk.png`);
+});
+
+test('a link from /auctions opens the store at the item', async ({ page }) => {
+  const admin = await tokenOf(ADMIN);
+  const tag = uniqueTag();
+  // enough live items that the linked one is far below the first screen
+  const ids: number[] = [];
+  for (let i = 0; i < 30; i++) {
+    const made = await api<{ item: { itemId: number } }>('store/items', { itemName: `Linked ${tag} ${i}`, start_price: 50, minIncrement: 5, duration: 900, extendWindow: 0, maxExtensions: 0 }, admin);
+    ids.push(made.item.itemId);
+  }
+  await acceptCookies(page);
+  await signIn(page, ADMIN);
+  await page.goto(`/my-account/kingdom-store?item=${ids[29]}`);
+  await expect(page.getByRole('article', { name: `Linked ${tag} 29`, exact: true })).toBeInViewport();
+});

@@ -87,7 +87,9 @@ async function standInDiscord(): Promise<{ server: http.Server; origin: string }
       if (url === '/e2e/posted') return json(200, posted);
       if (!url.startsWith('/api/webhooks/')) return json(404, { message: 'Unknown' });
       if (refuse) return json(400, { message: 'Invalid Form Body', code: 50035 });
-      posted.push(JSON.parse(text || '{}'));
+      // a message with a card is multipart: its JSON is the payload_json part
+      const multipart = /name="payload_json"\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*?)\r\n--/.exec(text);
+      posted.push(JSON.parse(multipart ? multipart[1] : text || '{}'));
       return json(200, { id: String(posted.length) });
     });
   });

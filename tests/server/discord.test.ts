@@ -408,3 +408,35 @@ describe('asking: /me /stats /top /kvk /auctions', () => {
     expect(zh.data?.embeds?.[0].fields?.map((f) => f.name)).toEqual(['进行中', '即将开始']);
   });
 });
+
+describe('KvK Dashboard, Post to Discord', () => {
+  it('queues the standings card for the kvk webhook once, sent with the PNG; says so when no kvk webhook is set; only leadership', async () => {
+    const season = await server.db.selectFrom('kvk_seasons').select(['id', 'name']).where('end_scan_id', 'is', null).executeTakeFirstOrThrow();
+    const post = (token: string, body: Record<string, unknown>, id = season.id) => call(server, 'POST', `/discord/kvk/${id}`, { token, body });
+    const none = await post(council.token, { top: 10 });
+    expect([none.status, none.body.error]).toEqual([409, DISCORD_ERRORS.noKvkWebhook]);
+
+    const kvkHook = discord.webhook('kvk-standings');
+    expect((await call(server, 'PUT', '/discord/settings', { token: admin.token, body: settings({ botToken: undefined, webhooks: { kvk: kvkHook } }) })).status).toBe(200);
+    const player = await signedIn(server, 'kvkreader');
+    expect((await post(player.token, { top: 10 })).status).toBe(403);
+    expect((await post(council.token, { top: 7 })).body.error).toBe(DISCORD_ERRORS.badTop);
+    expect((await post(council.token, { top: 10 }, 999_999)).status).toBe(404);
+    expect((await post(council.token, { top: 10, window: 'Pass 9' })).status).toBe(404);
+    expect(discord.received.filter((r) => r.url === new URL(kvkHook).pathname)).toHaveLength(0);
+
+    const posted = await post(council.token, { top: 25, window: 'Pass 4' });
+    expect([posted.status, posted.body]).toEqual([200, { result: true, queued: true }]);
+    const sent = await discord.next(new URL(kvkHook).pathname);
+    expect(sent.type).toMatch(/^multipart\/form-data/);
+    const text = sent.raw.toString('utf8');
+    const payload = JSON.parse(/name="payload_json"\r\n(?:[^\r\n]+\r\n)*\r\n([\s\S]*?)\r\n--/.exec(text)?.[1] ?? '{}') as { embeds: { title: string; description: string; image: { url: string } }[]; attachments: unknown[]; kingdomCard?: unknown };
+    expect(payload.embeds[0]).toMatchObject({ title: `KvK standings: ${season.name}`, description: 'The top 25 by DKP.\nWindow: Pass 4', image: { url: 'attachment://kvk.png' } });
+    expect(payload.attachments).toEqual([{ id: 0, filename: 'kvk.png' }]);
+    expect(payload.kingdomCard).toBeUndefined();
+    expect(sent.raw.includes(Buffer.from([0x89, 0x50, 0x4e, 0x47]))).toBe(true);
+    await server.reactions.idle();
+    await server.discord.idle();
+    expect(discord.received.filter((r) => r.url === new URL(kvkHook).pathname)).toHaveLength(1);
+  }, 60_000);
+});

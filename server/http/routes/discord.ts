@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import type { APIInteraction } from 'discord-api-types/v10';
-import { DISCORD_ERRORS, discordLinkAnswer, discordLinkBody, discordLinkState, discordSettingsAnswer, discordSettingsBody, discordTestAnswer, discordCommandsAnswer, discordOutboxAnswer, DISCORD_MAX_SKEW_S } from '../../../src/protocol/discord';
+import { DISCORD_ERRORS, discordLinkAnswer, discordLinkBody, discordLinkState, discordSettingsAnswer, discordSettingsBody, discordTestAnswer, discordCommandsAnswer, discordOutboxAnswer, DISCORD_MAX_SKEW_S, discordKvkPostBody, discordKvkPostAnswer } from '../../../src/protocol/discord';
+import { KVK_ERRORS } from '../../../src/protocol/kvk';
 import type { AppContext } from '../../context';
 import { COMMAND_DEFINITIONS, installCommands } from '../../discord/commands';
 import { answerInteraction } from '../../discord/interactions';
@@ -11,6 +12,7 @@ import { publicSettings, readDiscordConfig, saveDiscordSettings } from '../../di
 import { verifyInteraction } from '../../discord/verify';
 import { sendTestMessages } from '../../discord/webhooks';
 import { retryDelivery, troubledDeliveries } from '../../discord/outbox';
+import { postKvkStandings } from '../../discord/kvk-post';
 import { writeTransaction } from '../../db/write';
 import { Conflict, Unauthenticated, Unavailable, Upstream } from '../../errors';
 import { authOf, originOf, requireRank } from '../guards';
@@ -136,6 +138,28 @@ export function discordRoutes(ctx: AppContext) {
         await retryDelivery(ctx.db, request.params.id, ctx.now());
         ctx.discord.wake();
         return { result: true as const };
+      },
+    );
+
+    app.post(
+      '/discord/kvk/:seasonId',
+      {
+        preValidation: requireRank(ctx, 'council+admin'),
+        config: { rateLimit: { max: 6, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => `discord-kvk:${request.auth?.user.id ?? request.ip}` } },
+        schema: {
+          summary:
+            "Post a KvK season's standings card (top 10 or 25, of the season, a window or an alliance) to the kvk webhook, in the announcement language. Queued once and sent within Discord's rate limits, retried for a day; 409 when no kvk webhook is set. Council and admin.",
+          tags: ['discord'],
+          security: BEARER,
+          params: z.object({ seasonId: pathId(KVK_ERRORS.unknownSeason, { notFound: true }) }),
+          body: discordKvkPostBody,
+          response: { 200: discordKvkPostAnswer, ...resultErrors(400, 401, 403, 404, 409, 429) },
+        },
+      },
+      async (request) => {
+        const { user } = authOf(request);
+        await postKvkStandings(ctx.db, ctx.cards, { id: user.id, rank: user.rank }, { seasonId: request.params.seasonId, ...request.body }, ctx.now());
+        return { result: true as const, queued: true };
       },
     );
 

@@ -14,6 +14,7 @@ import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
 import { ExportButtons } from '../../components/export-csv-button';
 import { ShareCardButton } from '../../components/stats/share-card';
+import { PostKvkButton } from '../../components/discord/post-kvk-button';
 import { useDebounced } from '../../lib/use-debounced';
 import { Num } from '../../components/stats/num';
 import { CountCell, GovernorName, NumCell } from '../../components/stats/cells';
@@ -420,6 +421,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
                     />
                   ))}
                   <ExportButtons name={`kvk-season-${season.id}`} fetchFile={(file) => kvk.standingsFile(season.id, filters, file)} />
+                  <PostKvkButton seasonId={season.id} window={windowName} alliance={debouncedAlliance.trim()} />
                 </div>
                 )}
               </CardHeader>

@@ -1,5 +1,6 @@
 import { useWindowVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
+import { useSearch } from 'wouter';
 import type { ItemRef } from '../../../../machines/board.machine';
 import { LiveItemCard } from './item-card';
 
@@ -35,6 +36,17 @@ export function LiveGrid({ items }: { items: ItemRef[] }) {
   const rows = Math.ceil(items.length / shown);
   const virtualizer = useWindowVirtualizer({ count: rows, estimateSize: () => 300 + GAP, overscan: 3, scrollMargin: offset });
   useEffect(() => virtualizer.measure(), [shown, virtualizer]);
+
+  // ?item=ID (a link from Discord's /auctions): that item's row is scrolled into view, once, when it is live
+  const linked = Number(new URLSearchParams(useSearch()).get('item'));
+  const scrolledTo = useRef<number | null>(null);
+  useEffect(() => {
+    if (!linked || width === 0 || scrolledTo.current === linked) return;
+    const at = items.findIndex((item) => item.getSnapshot().context.itemId === linked);
+    if (at < 0) return;
+    scrolledTo.current = linked;
+    virtualizer.scrollToIndex(Math.floor(at / shown), { align: 'start' });
+  }, [linked, items, shown, width, virtualizer]);
 
   return (
     <div ref={ref} style={{ height: virtualizer.getTotalSize(), position: 'relative' }}>
