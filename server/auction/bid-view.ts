@@ -1,5 +1,5 @@
 import { bidFault, leastBid, pointsForBid } from '../../src/protocol/store';
-import type { ErrorType } from '../../src/protocol/socket';
+import { isSealed, type ErrorType, type ItemFormat } from '../../src/protocol/socket';
 import type { ItemRow, UserRow } from '../db/schema';
 import type { Queryable } from '../db/write';
 import { readEligibility } from './wire';
@@ -48,6 +48,8 @@ export interface ItemFacts {
   extensions: number;
   /** Bidding is limited to ranks or groups. */
   restricted: boolean;
+  format: ItemFormat;
+  buyNowPrice: number | null;
 }
 
 export interface BidFacts {
@@ -58,6 +60,8 @@ export interface BidFacts {
   endMayMove: boolean;
   mayBid: boolean | typeof UNKNOWN;
   bidder: Pick<UserRow, 'id' | 'balance' | 'reserved'> | typeof UNKNOWN;
+  /** A sealed item: the bidder's standing bid on it (null: none yet). Not read for an english item. */
+  ownBid?: number | null | typeof UNKNOWN;
 }
 
 export function itemFacts(row: ItemRow): ItemFacts {
@@ -75,7 +79,18 @@ export function itemFacts(row: ItemRow): ItemFacts {
     maxExtensions: row.max_extensions,
     extensions: row.extensions,
     restricted: Boolean(rules.ranks?.length || rules.groups?.length),
+    format: row.format,
+    buyNowPrice: row.buy_now_price,
   };
+}
+
+/**
+ * Whether a bid of `amount` buys the item now: an english item with a buy-now price, an amount
+ * below it, and a bid of at least it (the item then sells at the buy-now price).
+ */
+export function buysNow(item: Pick<ItemFacts, 'format' | 'buyNowPrice' | 'leaderId' | 'amount'>, amount: unknown): item is ItemFacts & { buyNowPrice: number } {
+  if (item.format !== 'english' || item.buyNowPrice === null || !validAmount(amount)) return false;
+  return amount >= item.buyNowPrice && (item.leaderId === null || item.amount < item.buyNowPrice);
 }
 
 export function validAmount(amount: unknown): amount is number {
@@ -103,8 +118,19 @@ export function judgeBid(facts: BidFacts, amount: unknown, at: number): ErrorTyp
   if (facts.mayBid === UNKNOWN) return UNKNOWN;
   if (!facts.mayBid) return 'BID_NOT_ALLOWED';
   const { bidder } = facts;
-  const available = bidder === UNKNOWN ? undefined : pointsForBid(bidder.balance - bidder.reserved, item.leaderId === bidder.id ? item.amount : 0);
-  const fault = bidFault(amount, minimumBid(item), available);
+  let fault: ReturnType<typeof bidFault>;
+  let available: number | undefined;
+  if (isSealed(item.format)) {
+    // one bid per player, raised by at least the increment; their standing bid is reserved already, theirs to raise
+    const own = facts.ownBid ?? null;
+    if (own === UNKNOWN) return bidFault(amount, 1) === 'amount' ? 'BID_AMOUNT_ERROR' : UNKNOWN;
+    available = bidder === UNKNOWN ? undefined : pointsForBid(bidder.balance - bidder.reserved, own ?? 0);
+    fault = bidFault(amount, own === null ? Math.max(item.startPrice, 1) : own + item.minIncrement, available);
+  } else {
+    available = bidder === UNKNOWN ? undefined : pointsForBid(bidder.balance - bidder.reserved, item.leaderId === bidder.id ? item.amount : 0);
+    // a bid that buys the item now is judged at the buy-now price (above the amount, so it leads)
+    fault = buysNow(item, amount) ? bidFault(item.buyNowPrice, item.buyNowPrice, available) : bidFault(amount, minimumBid(item), available);
+  }
   if (fault === 'amount' || fault === 'minimum') return 'BID_AMOUNT_ERROR';
   if (available === undefined) return UNKNOWN;
   if (fault === 'points') return 'OUT_OF_BALANCE';
@@ -112,7 +138,9 @@ export function judgeBid(facts: BidFacts, amount: unknown, at: number): ErrorTyp
 }
 
 /** The end after an accepted bid at `at`: soft close moves it to at + extendWindow, a limited number of times. */
-export function endAfterBid(item: Pick<ItemFacts, 'endsAt' | 'extendWindowS' | 'extensions' | 'maxExtensions'>, at: number): { endsAt: number; extensions: number } {
+export function endAfterBid(item: Pick<ItemFacts, 'endsAt' | 'extendWindowS' | 'extensions' | 'maxExtensions' | 'format'>, at: number): { endsAt: number; extensions: number } {
+  // a sealed item has no soft close: nobody sees a bid to answer
+  if (isSealed(item.format)) return { endsAt: item.endsAt, extensions: item.extensions };
   const window = item.extendWindowS * 1000;
   // in the window, at + window is later than the end: an end never moves earlier
   if (window > 0 && item.endsAt - at < window && item.extensions < item.maxExtensions) return { endsAt: at + window, extensions: item.extensions + 1 };
@@ -188,6 +216,8 @@ export class BidView {
         item,
         endMayMove: queued && item !== null && item.extendWindowS > 0 && item.extensions < item.maxExtensions,
         mayBid: item?.restricted ? UNKNOWN : true,
+        // (a sealed item's standing bids are read in the transaction only)
+        ownBid: UNKNOWN,
         bidder: this.shared || this.leadsQueuedItem(userId) ? UNKNOWN : (this.balances.get(userId) ?? UNKNOWN),
       },
       amount,
@@ -298,4 +328,6 @@ const CLOSED_FACTS: ItemFacts = {
   maxExtensions: 0,
   extensions: 0,
   restricted: false,
+  format: 'english',
+  buyNowPrice: null,
 };

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { ErrorType } from '../../src/protocol/socket';
+import { isSealed, type ErrorType } from '../../src/protocol/socket';
 import { isEligible } from '../../src/protocol/store';
 import { balancesOf, bidsNotifications, type BidEvent, type OwnBids } from '../cluster/events';
 import type { Db } from '../db/open';
@@ -38,6 +38,8 @@ function openingOf(client: pg.PoolClient, itemIds: readonly number[], userIds: r
  * then only bound and run (pg keeps the prepared statement on the connection by its name).
  */
 const Q = {
+  /** A sealed item: the bidder's standing bid (their highest). */
+  ownBid: { name: 'bid_own_sealed', text: 'select max(amount)::int as own from bids where item_id = $1 and user_id = $2' },
   groups: { name: 'bid_groups_of', text: 'select g.name from user_groups ug join groups g on g.id = ug.group_id where ug.user_id = $1' },
   /** A refusal, remembered under its requestId. */
   refuse: {
@@ -46,7 +48,7 @@ const Q = {
   },
   /**
    * An accepted bid's writes in one statement (data-modifying WITH queries): the bid, its request,
-   * the item's new leader, amount and end, the outbid leader's reservation released, the bidder's
+   * the item's new leader, amount and end (a sealed bid below the highest leaves the leader), the outbid leader's reservation released, the bidder's
    * grown. Each runs exactly once, on rows the group has locked; the two users are different rows
    * (the outbid leader is never the bidder). Answers both users' rows as they are now.
    */
@@ -57,7 +59,7 @@ const Q = {
       ), r as (
         insert into bid_requests (user_id, request_id, item_id, bid_id, error_type, created_at) select $2, $7, $1, b.id, null, $8 from b
       ), i as (
-        update items set leader_id = $2, amount = $3, ends_at = $4, extensions = $6 where id = $1 and state = 'live' returning id
+        update items set leader_id = $12, amount = $13, ends_at = $4, extensions = $6, bids_count = $14 where id = $1 and state = 'live' returning id
       ), o as (
         update users set reserved = reserved - $10 where id = $9 returning *
       ), u as (
@@ -190,7 +192,8 @@ export class PostgresBidWriter implements BidWriter {
       const row = items.get(itemId);
       try {
         if (!bidder) throw new Error(`no account ${userId}`);
-        decision = decide({ storeOpen, row, bidder, mayBid: row ? await this.mayBidOn(client, row, bidder) : true }, amount, at);
+        const ownBid = row && isSealed(row.format) ? ((await client.query<{ own: number | null }>({ ...Q.ownBid, values: [itemId, userId] })).rows[0]?.own ?? null) : null;
+        decision = decide({ storeOpen, row, bidder, mayBid: row ? await this.mayBidOn(client, row, bidder) : true, ownBid }, amount, at);
       } catch (error) {
         results.push({ ok: false, error });
         continue;
@@ -210,7 +213,7 @@ export class PostgresBidWriter implements BidWriter {
         const { endsAt, extensions } = decision;
         const { rows } = await client.query<UserRow & { who: 'bidder' | 'outbid'; bid_id: number; items_updated: number }>({
           ...Q.accept,
-          values: [itemId, userId, decision.amount, endsAt, at, extensions, requestId, now, decision.outbidId, decision.released, decision.reserved],
+          values: [itemId, userId, decision.amount, endsAt, at, extensions, requestId, now, decision.outbidId, decision.released, decision.reserved, decision.leaderId, decision.itemAmount, decision.bidsCount],
         });
         const updatedRow = rows.find((r) => r.who === 'bidder');
         const outbidRow = rows.find((r) => r.who === 'outbid');
@@ -221,14 +224,25 @@ export class PostgresBidWriter implements BidWriter {
         const outbid = outbidRow ? userOf(outbidRow) : null;
         const bidId = rows[0].bid_id;
         // the bids after this one are judged on the rows as it left them
-        items.set(itemId, { ...(row as ItemRow), leader_id: userId, amount: decision.amount, ends_at: endsAt, extensions });
+        items.set(itemId, { ...(row as ItemRow), leader_id: decision.leaderId, amount: decision.itemAmount, ends_at: endsAt, extensions, bids_count: decision.bidsCount });
         users.set(userId, updated);
         if (outbid) users.set(outbid.id, outbid);
         const told = toBid({ item_id: itemId, item_name: (row as ItemRow).name, amount: decision.amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions });
         answered.set(key(userId, requestId), { outcome: { kind: 'repeat', bid: told } });
         if (commit) this.ownBids?.add(bidId, { bid: told, userId, itemId });
-        events.push({ bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]) });
-        results.push({ ok: true, value: { kind: 'accepted', bid: told, bidder: updated, outbid, item: { id: itemId, amount: decision.amount, leaderId: userId, endsAt, extensions } } });
+        events.push({ bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]), ...(isSealed(decision.item.format) ? { s: decision.bidsCount } : {}) });
+        results.push({
+          ok: true,
+          value: {
+            kind: 'accepted',
+            bid: told,
+            bidder: updated,
+            outbid,
+            item: { id: itemId, amount: decision.itemAmount, leaderId: decision.leaderId, endsAt, extensions },
+            ...(isSealed(decision.item.format) ? { sealed: { bids: decision.bidsCount } } : {}),
+            ...(decision.boughtNow ? { boughtNow: true } : {}),
+          },
+        });
       } catch (error) {
         // only this bid's writes are undone (a failure to undo them fails the whole group); alone, the group is
         if (alone) failedAlone = true;

@@ -1,5 +1,5 @@
 import { CompiledQuery, sql } from 'kysely';
-import type { ErrorType } from '../../src/protocol/socket';
+import { isSealed, type ErrorType } from '../../src/protocol/socket';
 import { isEligible } from '../../src/protocol/store';
 import type { Db } from '../db/open';
 import type { ItemRow, UserRow } from '../db/schema';
@@ -37,11 +37,19 @@ const HOT = {
       .values({ item_id: a.itemId, user_id: a.userId, amount: a.amount, ends_at: a.endsAt, created_at: a.at, extensions: a.extensions })
       .returning('id'),
   ),
-  /** The live item's new leader, amount and end. */
-  lead: prepared((db, a: { itemId: number; leaderId: number; amount: number; endsAt: number; extensions: number }) =>
+  /** A sealed item: the bidder's standing bid (their highest). */
+  ownBid: prepared((db, a: { itemId: number; userId: number }) =>
+    db
+      .selectFrom('bids')
+      .select((eb) => eb.fn.max('amount').as('own'))
+      .where('item_id', '=', a.itemId)
+      .where('user_id', '=', a.userId),
+  ),
+  /** The live item's new leader, amount and end (and a sealed item's bid count). */
+  lead: prepared((db, a: { itemId: number; leaderId: number; amount: number; endsAt: number; extensions: number; bidsCount: number }) =>
     db
       .updateTable('items')
-      .set({ leader_id: a.leaderId, amount: a.amount, ends_at: a.endsAt, extensions: a.extensions })
+      .set({ leader_id: a.leaderId, amount: a.amount, ends_at: a.endsAt, extensions: a.extensions, bids_count: a.bidsCount })
       .where('id', '=', a.itemId)
       .where('state', '=', 'live'),
   ),
@@ -107,7 +115,8 @@ async function placeBid(trx: Queryable, { userId, request, at }: PendingBid, now
   const row = await HOT.item.first(trx, { itemId });
   const bidder = await HOT.user.only(trx, { userId });
   const mayBid = row ? await mayBidOn(trx, row, bidder) : true;
-  const decision = decide({ storeOpen: head.store_open !== 0, row, bidder, mayBid }, amount, at);
+  const ownBid = row && isSealed(row.format) ? ((await HOT.ownBid.first(trx, { itemId, userId }))?.own ?? null) : null;
+  const decision = decide({ storeOpen: head.store_open !== 0, row, bidder, mayBid, ownBid }, amount, at);
   if (decision.kind === 'refuse') {
     await HOT.request.run(trx, { userId, requestId, itemId, bidId: null, errorType: decision.errorType, now });
     return { kind: 'rejected', errorType: decision.errorType, itemId, bidder };
@@ -115,12 +124,20 @@ async function placeBid(trx: Queryable, { userId, request, at }: PendingBid, now
   const { item, endsAt, extensions } = decision;
   const { id: bidId } = await HOT.bid.only(trx, { itemId, userId, amount: decision.amount, endsAt, at, extensions });
   await HOT.request.run(trx, { userId, requestId, itemId, bidId, errorType: null, now });
-  const lead = await HOT.lead.run(trx, { itemId, leaderId: userId, amount: decision.amount, endsAt, extensions });
+  const lead = await HOT.lead.run(trx, { itemId, leaderId: decision.leaderId, amount: decision.itemAmount, endsAt, extensions, bidsCount: decision.bidsCount });
   if (lead.numAffectedRows !== 1n) throw new Error(`bid on item ${itemId}: the live item was not updated`);
   const outbid = decision.outbidId !== null ? await moveReserved(trx, decision.outbidId, -decision.released) : null;
   const updated = await moveReserved(trx, userId, decision.reserved);
   const bid = toBid({ item_id: itemId, item_name: (row as ItemRow).name, amount: decision.amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions });
-  return { kind: 'accepted', bid, bidder: updated, outbid, item: { id: item.id, amount: decision.amount, leaderId: userId, endsAt, extensions } };
+  return {
+    kind: 'accepted',
+    bid,
+    bidder: updated,
+    outbid,
+    item: { id: item.id, amount: decision.itemAmount, leaderId: decision.leaderId, endsAt, extensions },
+    ...(isSealed(item.format) ? { sealed: { bids: decision.bidsCount } } : {}),
+    ...(decision.boughtNow ? { boughtNow: true } : {}),
+  };
 }
 
 async function mayBidOn(trx: Queryable, item: ItemRow, user: UserRow): Promise<boolean> {

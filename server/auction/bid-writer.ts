@@ -1,7 +1,8 @@
 import type { Bid, ErrorType } from '../../src/protocol/socket';
 import type { Queryable } from '../db/write';
 import type { ItemRow, UserRow } from '../db/schema';
-import { endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type ItemFacts } from './bid-view';
+import { isSealed } from '../../src/protocol/socket';
+import { buysNow, endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type ItemFacts } from './bid-view';
 import { selectBids, toBid } from './wire';
 
 /**
@@ -28,7 +29,17 @@ export interface PendingBid {
 export type BidOutcome =
   | { kind: 'rejected'; errorType: ErrorType; itemId: number; bidder?: UserRow }
   | { kind: 'repeat'; bid: Bid }
-  | { kind: 'accepted'; bid: Bid; bidder: UserRow; outbid: UserRow | null; item: { id: number; amount: number; leaderId: number; endsAt: number; extensions: number } };
+  | {
+      kind: 'accepted';
+      bid: Bid;
+      bidder: UserRow;
+      outbid: UserRow | null;
+      item: { id: number; amount: number; leaderId: number; endsAt: number; extensions: number };
+      /** A sealed item: its bid count after this bid (the bid goes masked to everyone else). */
+      sealed?: { bids: number };
+      /** The bid bought the item: it has ended, to be settled now. */
+      boughtNow?: boolean;
+    };
 
 /** How one bid's writes ended: its outcome, or what they threw (its writes undone). */
 export type Written<O> = { ok: true; value: O } | { ok: false; error: unknown };
@@ -57,6 +68,8 @@ export interface ReadFacts {
   row: ItemRow | undefined;
   bidder: UserRow;
   mayBid: boolean;
+  /** A sealed item: the bidder's standing bid on it (null: none yet). */
+  ownBid?: number | null;
 }
 
 /** The verdict on a bid: refused (with the error), or accepted with what it writes. */
@@ -73,21 +86,55 @@ export type Decision =
       released: number;
       /** What the bidder's reserved grows by (a leader raising their own bid reserves only the difference). */
       reserved: number;
+      /** The item's leader and amount after the bid (a sealed bid below the highest leaves them). */
+      leaderId: number;
+      itemAmount: number;
+      /** A sealed item's bid count after the bid. */
+      bidsCount: number;
+      /** The bid bought the item at its buy-now price: it ends at the bid's time. */
+      boughtNow: boolean;
     };
 
 /** `judgeBid` on the rows read in the transaction, at the bid's arrival time; an accepted bid's end moves by the soft close. */
 export function decide(facts: ReadFacts, amount: unknown, at: number): Decision {
   const item = facts.row ? itemFacts(facts.row) : null;
-  const verdict = judgeBid({ storeOpen: facts.storeOpen, item, endMayMove: false, mayBid: facts.mayBid, bidder: facts.bidder }, amount, at);
+  const verdict = judgeBid({ storeOpen: facts.storeOpen, item, endMayMove: false, mayBid: facts.mayBid, bidder: facts.bidder, ownBid: facts.ownBid ?? null }, amount, at);
   if (verdict === UNKNOWN) throw new Error('a bid was judged without all its facts');
   if (verdict !== null) return { kind: 'refuse', errorType: verdict };
   // (accepted: judgeBid found the item and a valid amount)
   if (!item || !validAmount(amount)) throw new Error('an accepted bid without its item or amount');
-  const ownLead = item.leaderId === facts.bidder.id ? item.amount : 0;
+  const bidderId = facts.bidder.id;
+  const bidsCount = facts.row?.bids_count ?? 0;
+  if (isSealed(item.format)) {
+    // every player's standing bid stays reserved to the end (nobody's points move when another bids);
+    // the highest leads, the earlier on a tie; no soft close
+    const own = facts.ownBid ?? null;
+    const leads = item.leaderId === null || item.leaderId === bidderId || amount > item.amount;
+    return {
+      kind: 'accept',
+      item,
+      amount,
+      endsAt: item.endsAt,
+      extensions: item.extensions,
+      outbidId: null,
+      released: 0,
+      reserved: amount - (own ?? 0),
+      leaderId: leads ? bidderId : (item.leaderId as number),
+      itemAmount: leads ? amount : item.amount,
+      bidsCount: own === null ? bidsCount + 1 : bidsCount,
+      boughtNow: false,
+    };
+  }
+  const ownLead = item.leaderId === bidderId ? item.amount : 0;
+  const outbidId = item.leaderId !== null && item.leaderId !== bidderId ? item.leaderId : null;
+  if (buysNow(item, amount)) {
+    // bought at the buy-now price: the item ends at this bid's time (settlement sells it, once)
+    const price = item.buyNowPrice;
+    return { kind: 'accept', item, amount: price, endsAt: at, extensions: item.extensions, outbidId, released: item.amount, reserved: price - ownLead, leaderId: bidderId, itemAmount: price, bidsCount, boughtNow: true };
+  }
   // soft close: an accepted bid in the last extendWindow seconds moves the end, a limited number of times
   const { endsAt, extensions } = endAfterBid(item, at);
-  const outbidId = item.leaderId !== null && item.leaderId !== facts.bidder.id ? item.leaderId : null;
-  return { kind: 'accept', item, amount, endsAt, extensions, outbidId, released: item.amount, reserved: amount - ownLead };
+  return { kind: 'accept', item, amount, endsAt, extensions, outbidId, released: item.amount, reserved: amount - ownLead, leaderId: bidderId, itemAmount: amount, bidsCount, boughtNow: false };
 }
 
 /** The answer a stored request was given: its refusal, or its bid (read back). */

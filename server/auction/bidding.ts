@@ -7,6 +7,7 @@ import { isDatabaseError } from '../db/write';
 import { announceBalance } from '../points/announce';
 import type { Announcer } from '../sockets/announcer';
 import type { BidView } from './bid-view';
+import { announceBid } from './announce';
 import { storedOutcome, type BidOutcome, type BidRequest, type Written } from './bid-writer';
 import type { BidQueue } from './bid-queue';
 
@@ -32,6 +33,8 @@ export interface BiddingDeps {
   bids: BidQueue;
   /** The engine's picture of the committed state, for refusing bids early. */
   bidView: BidView;
+  /** A bid bought its item (it has ended): settle what is due now. */
+  settleDue?: () => void;
 }
 
 function errorFrame(errorType: ErrorType, itemId: number, requestId: string): ServerMsgOf<'ERROR'> {
@@ -128,13 +131,11 @@ export class Bidding {
           const outcome = result.value;
           if (outcome.kind === 'accepted') {
             bidView.bidCommitted(outcome.item, outcome.outbid ? [outcome.bidder, outcome.outbid] : [outcome.bidder]);
-            // committed: now everyone hears of it
-            announcer.broadcast('auction', { type: MSG.BID_CREATED, data: outcome.bid });
-            if (outcome.outbid) {
-              announcer.sendToUser(outcome.outbid.id, 'auction', { type: MSG.OUTBID, data: outcome.bid });
-              announceBalance(announcer, outcome.outbid);
-            }
+            // committed: now everyone hears of it (a sealed bid masked)
+            announceBid(announcer, outcome.bid, outcome.bidder.id, outcome.outbid?.id ?? null, outcome.sealed);
+            if (outcome.outbid) announceBalance(announcer, outcome.outbid);
             announceBalance(announcer, outcome.bidder);
+            if (outcome.boughtNow) this.deps.settleDue?.();
             return null;
           }
           if (outcome.kind === 'rejected' && outcome.bidder) bidView.userRead(outcome.bidder);

@@ -103,7 +103,18 @@ export class AuctionEngine implements AuctionService {
     this.writer = isPostgres(deps.db) ? new PostgresBidWriter(deps.db, deps.clustered ? this.ownBids : undefined) : new SqliteBidWriter(deps.db);
     this.bidQueue = new BidQueue(this.queue, this.writer, () => this.now());
     const exclusive = <T>(job: () => Promise<T>) => this.exclusive(job);
-    this.bids = new Bidding({ db: deps.db, announcer: this.announcer, now: deps.now, log: deps.log, bids: this.bidQueue, bidView: this.bidView });
+    this.bids = new Bidding({
+      db: deps.db,
+      announcer: this.announcer,
+      now: deps.now,
+      log: deps.log,
+      bids: this.bidQueue,
+      bidView: this.bidView,
+      // a bought item ended with its bid: settled at once, by the process that took the bid (settling is conditional, so once)
+      settleDue: () => {
+        this.tick().catch((error: unknown) => this.log.error({ err: error }, 'settling a bought item failed'));
+      },
+    });
     this.settlement = new Settlement({
       db: deps.db,
       announcer: this.announcer,
@@ -216,10 +227,11 @@ export class AuctionEngine implements AuctionService {
   }
 
   /** HISTORY: in the queue (never older than a frame sent before it), but not `exclusive`: it changes nothing. */
-  history(): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
+  history(reader?: Pick<UserRow, 'id'>): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
+    const readerId = reader?.id ?? null;
     // clustered: after every event told so far (frames come from the events there)
-    if (this.announcer === clusterAnnouncer) return this.deliveries.run(() => auctionSnapshot(this.db, this.now()));
-    return this.queue.run(() => auctionSnapshot(this.db, this.now()));
+    if (this.announcer === clusterAnnouncer) return this.deliveries.run(() => auctionSnapshot(this.db, this.now(), readerId));
+    return this.queue.run(() => auctionSnapshot(this.db, this.now(), readerId));
   }
 
   /** The store opens or closes, or other settings change, in the queue (Settlement.updateSettings). */

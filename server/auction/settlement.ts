@@ -4,7 +4,8 @@ import { sql } from 'kysely';
 import type { z } from 'zod/mini';
 import type { KingdomSettings, settingsBody } from '../../src/protocol/settings';
 import { LEDGER_REASONS } from '../../src/protocol/points';
-import { MSG, type ServerMsgOf } from '../../src/protocol/socket';
+import { isSealed, MSG, type NoBuyerReason, type ServerMsgOf } from '../../src/protocol/socket';
+import type { ItemRow, UserRow } from '../db/schema';
 import { fill } from '../../src/protocol/texts';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
@@ -15,7 +16,8 @@ import { bookIn } from '../points/ledger';
 import type { Announcer } from '../sockets/announcer';
 import { announceStart } from './announce';
 import { balancesOf, publish } from '../cluster/events';
-import { moveReserved } from './reservations';
+import { moveReserved, standingSealedBids } from './reservations';
+import { reserveMet } from './wire';
 import { Scheduler } from './scheduler';
 
 /** Runs a job alone in the engine's queue (AuctionEngine.exclusive). */
@@ -146,9 +148,11 @@ export class Settlement {
   }
 
   /**
-   * Ends a live item whose end has passed, in one transaction: finished, and with a leader the
-   * reservation becomes a 'purchase' ledger entry and a sale. The UPDATE only matches a live item,
-   * so a second settle finds nothing; sales.item_id is unique besides.
+   * Ends a live item whose end has passed, in one transaction: finished, and with a leader whose
+   * amount reaches the reserve the reservation becomes a 'purchase' ledger entry and a sale (at the
+   * price its format says); under the reserve nothing is sold and the reservation goes back. A
+   * sealed item's standing bids are all released (the winner's booked at the price). The UPDATE
+   * only matches a live item, so a second settle finds nothing; sales.item_id is unique besides.
    */
   private async settleItem(id: number, now: number): Promise<void> {
     const { announcer } = this.deps;
@@ -163,30 +167,54 @@ export class Settlement {
         .returningAll()
         .executeTakeFirst();
       if (!item) return null;
-      if (item.leader_id === null) {
-        await publish(trx, { k: 'settle', item: item.id, u: [] });
-        await emit(trx, 'item.no-buyer', { itemId: item.id, reason: 'no-bids' }, null, now);
-        return { item, winner: null };
+      const sealed = isSealed(item.format);
+      const standing = sealed ? await standingSealedBids(trx, item.id) : [];
+      // (a sealed item's every standing bid was reserved: all go back, the winner's too before it is booked)
+      const released = new Map<number, UserRow>();
+      for (const bid of standing) released.set(bid.userId, await moveReserved(trx, bid.userId, -bid.amount));
+      if (item.leader_id === null || !reserveMet(item)) {
+        const reason: NoBuyerReason = item.leader_id === null ? 'no-bids' : 'reserve-not-met';
+        if (item.leader_id !== null && !sealed) released.set(item.leader_id, await moveReserved(trx, item.leader_id, -item.amount));
+        await publish(trx, { k: 'settle', item: item.id, u: balancesOf(released.values()) });
+        await emit(trx, 'item.no-buyer', { itemId: item.id, reason }, null, now);
+        return { item, winner: null, reason, released: [...released.values()] };
       }
-      await moveReserved(trx, item.leader_id, -item.amount);
-      await trx.insertInto('sales').values({ item_id: item.id, user_id: item.leader_id, amount: item.amount, at: item.ends_at }).execute();
-      const { user } = await bookIn(trx, { userId: item.leader_id, delta: -item.amount, kind: 'purchase', reason: fill(LEDGER_REASONS.won, { item: item.name }), actorId: null }, now);
-      await publish(trx, { k: 'settle', item: item.id, u: balancesOf([user]) });
-      await emit(trx, 'item.sold', { itemId: item.id, userId: user.id, amount: item.amount }, null, now);
-      await emit(trx, 'points.booked', { entries: 1, users: [user.id], total: -item.amount }, null, now);
-      return { item, winner: user };
+      const price = sealed ? sealedPrice(item, standing) : item.amount;
+      if (!sealed) await moveReserved(trx, item.leader_id, -item.amount);
+      // a sealed second-price item shows what was paid
+      if (price !== item.amount) await trx.updateTable('items').set({ amount: price }).where('id', '=', item.id).execute();
+      await trx.insertInto('sales').values({ item_id: item.id, user_id: item.leader_id, amount: price, at: item.ends_at }).execute();
+      const { user } = await bookIn(trx, { userId: item.leader_id, delta: -price, kind: 'purchase', reason: fill(LEDGER_REASONS.won, { item: item.name }), actorId: null }, now);
+      released.delete(user.id);
+      await publish(trx, { k: 'settle', item: item.id, u: balancesOf([...released.values(), user]) });
+      await emit(trx, 'item.sold', { itemId: item.id, userId: user.id, amount: price }, null, now);
+      await emit(trx, 'points.booked', { entries: 1, users: [user.id], total: -price }, null, now);
+      return { item: { ...item, amount: price }, winner: user, reason: null, released: [...released.values()] };
     });
     if (!settled) return;
-    const { item, winner } = settled;
+    const { item, winner, reason, released } = settled;
+    for (const user of released) announceBalance(announcer, user);
     if (winner) {
       const result = { itemId: item.id, itemName: item.name, amount: item.amount, username: winner.username };
       announcer.sendToUser(winner.id, 'auction', { type: MSG.WINNER, data: result });
       announcer.broadcast('auction', { type: MSG.SALE_COMPLETED, data: { itemId: item.id, itemName: item.name, username: winner.username, amount: item.amount } });
       announceBalance(announcer, winner);
     } else {
-      announcer.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name } });
+      announcer.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name, ...(reason ? { reason } : {}) } });
     }
   }
+}
+
+/**
+ * What a sealed item's winner pays: its own bid (sealed-first); or the second-highest standing bid
+ * plus the increment, at most its own bid, or the start price when it stood alone (sealed-second);
+ * never below the reserve.
+ */
+export function sealedPrice(item: Pick<ItemRow, 'format' | 'amount' | 'leader_id' | 'min_increment' | 'start_price' | 'reserve_price'>, standing: readonly { userId: number; amount: number }[]): number {
+  if (item.format !== 'sealed-second') return item.amount;
+  const others = standing.filter((b) => b.userId !== item.leader_id).map((b) => b.amount);
+  const base = others.length ? Math.max(...others) + item.min_increment : item.start_price;
+  return Math.min(item.amount, Math.max(base, item.reserve_price ?? 0));
 }
 
 /** The store closes: every live item running keeps the time it has left (held_ms) and cannot end. */

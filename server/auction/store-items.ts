@@ -1,8 +1,8 @@
 import type { z } from 'zod/mini';
 import { actorOf, emit } from '../events/events';
 import type { AuditAction } from '../../src/protocol/admin';
-import { MSG } from '../../src/protocol/socket';
-import { copyName, STARTS_AT_PAST_TOLERANCE_MS, STORE_ERRORS, type createItemBody, type editItemBody, type StoreItem } from '../../src/protocol/store';
+import { isSealed, MSG } from '../../src/protocol/socket';
+import { copyName, formatFault, STARTS_AT_PAST_TOLERANCE_MS, STORE_ERRORS, type createItemBody, type editItemBody, type StoreItem } from '../../src/protocol/store';
 import type { Clock } from '../clock';
 import type { Db } from '../db/open';
 import { writeTransaction } from '../db/write';
@@ -14,7 +14,7 @@ import type { Announcer } from '../sockets/announcer';
 import { announceStart } from './announce';
 import { balancesOf, publish } from '../cluster/events';
 import type { Scheduler } from './scheduler';
-import { moveReserved } from './reservations';
+import { moveReserved, releaseSealedBids } from './reservations';
 import type { Exclusive } from './settlement';
 import { readEligibility, selectItems, toStoreItem, writeEligibility } from './wire';
 
@@ -69,10 +69,13 @@ export class StoreItems {
             created_at: now,
             started_at: live ? now : null,
             held_ms: held,
+            format: body.format ?? 'english',
+            reserve_price: body.reservePrice ?? null,
+            buy_now_price: body.buyNowPrice ?? null,
           })
           .returningAll()
           .executeTakeFirstOrThrow();
-        await recordAuditBy(trx, creatorId, audit.action, inserted.name, { itemId: inserted.id, startPrice: inserted.start_price, startsAt: inserted.starts_at, ...audit.detail }, now);
+        await recordAuditBy(trx, creatorId, audit.action, inserted.name, { itemId: inserted.id, startPrice: inserted.start_price, startsAt: inserted.starts_at, format: inserted.format, ...audit.detail }, now);
         await publish(trx, live ? { k: 'start', item: inserted.id, at: now } : { k: 'schedule' });
         if (live) await emit(trx, 'item.started', { itemId: inserted.id }, actorOf(creatorId), now);
         return inserted;
@@ -99,15 +102,18 @@ export class StoreItems {
         const cancelled = await trx.updateTable('items').set({ state: 'cancelled', settled_at: now }).where('id', '=', item.id).where('state', '=', item.state).executeTakeFirst();
         // (an update without RETURNING answers a count, never no row: the count is the guard)
         if (cancelled.numUpdatedRows !== 1n) throw new Conflict(STORE_ERRORS.notCancellable);
-        const released = item.state === 'live' && item.leader_id !== null ? await moveReserved(trx, item.leader_id, -item.amount) : null;
-        await recordAuditBy(trx, actorId, 'item.cancel', item.name, { itemId: item.id, was: item.state, ...(released ? { released: released.username, amount: item.amount } : {}) }, now);
+        // a sealed item holds every standing bid; an english one its leader's
+        const sealedReleased = item.state === 'live' && isSealed(item.format) ? await releaseSealedBids(trx, item.id) : [];
+        const released = item.state === 'live' && item.leader_id !== null && !isSealed(item.format) ? await moveReserved(trx, item.leader_id, -item.amount) : null;
+        await recordAuditBy(trx, actorId, 'item.cancel', item.name, { itemId: item.id, was: item.state, ...(released ? { released: released.username, amount: item.amount } : {}), ...(sealedReleased.length ? { releasedBids: sealedReleased.length } : {}) }, now);
         if (item.state === 'live') await publish(trx, { k: 'cancel', item: item.id });
         await emit(trx, 'item.cancelled', { itemId: item.id }, actorOf(actorId), now);
-        if (released) await publish(trx, { k: 'users', u: balancesOf([released]) });
-        return { item, released };
+        const allReleased = released ? [released] : sealedReleased;
+        if (allReleased.length) await publish(trx, { k: 'users', u: balancesOf(allReleased) });
+        return { item, released: allReleased };
       });
       const { item, released } = result;
-      if (released) announceBalance(announcer, released);
+      for (const user of released) announceBalance(announcer, user);
       if (item.state === 'live') announcer.broadcast('auction', { type: MSG.ITEM_CANCELLED, data: { itemId: item.id, itemName: item.name } });
       await this.deps.scheduler.arm();
       return toStoreItem({ ...item, state: 'cancelled', settled_at: now }, now);
@@ -130,6 +136,12 @@ export class StoreItems {
         const startsAt = body.startsAt === undefined ? item.starts_at : Math.max(body.startsAt, now);
         const duration = body.duration ?? item.duration_s;
         const startPrice = body.start_price ?? item.start_price;
+        const format = body.format ?? item.format;
+        const reservePrice = body.reservePrice === undefined ? item.reserve_price : body.reservePrice;
+        const buyNowPrice = body.buyNowPrice === undefined ? item.buy_now_price : body.buyNowPrice;
+        // the prices and the format together, as the edit leaves them
+        const fault = formatFault({ format, start_price: startPrice, reservePrice, buyNowPrice });
+        if (fault) throw new Invalid(fault);
         const live = startsAt <= now;
         const held = live && !(await storeIsOpen(trx)) ? duration * 1000 : null;
         await recordAuditBy(trx, actorId, 'item.edit', item.name, { itemId: item.id, changes: body }, now);
@@ -151,6 +163,9 @@ export class StoreItems {
             extend_window_s: body.extendWindow ?? item.extend_window_s,
             max_extensions: body.maxExtensions ?? item.max_extensions,
             eligibility: body.eligibility === undefined ? item.eligibility : writeEligibility(body.eligibility),
+            format,
+            reserve_price: reservePrice,
+            buy_now_price: buyNowPrice,
             ...(live ? { state: 'live' as const, started_at: now, held_ms: held } : {}),
           })
           .where('id', '=', item.id)
@@ -182,6 +197,9 @@ export class StoreItems {
         extendWindow: item.extend_window_s,
         maxExtensions: item.max_extensions,
         eligibility: rules,
+        format: item.format,
+        ...(item.reserve_price === null ? {} : { reservePrice: item.reserve_price }),
+        ...(item.buy_now_price === null ? {} : { buyNowPrice: item.buy_now_price }),
       },
       creatorId,
       { action: 'item.duplicate', detail: { from: item.id } },

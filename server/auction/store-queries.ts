@@ -36,6 +36,7 @@ export async function listItems(
   now: number,
   state: ItemState | undefined,
   page = 1,
+  options: { reserve?: boolean } = {},
 ): Promise<{ items: StoreItem[]; page: number; pageSize: number; total: number }> {
   let query = selectItems(db);
   let count = db.selectFrom('items').select((eb) => eb.fn.countAll<number>().as('n'));
@@ -48,7 +49,7 @@ export async function listItems(
     query.limit(STORE_ITEMS_PAGE_SIZE).offset((page - 1) * STORE_ITEMS_PAGE_SIZE).execute(),
     count.executeTakeFirstOrThrow(),
   ]);
-  return { items: rows.map((r) => toStoreItem(r, now)), page, pageSize: STORE_ITEMS_PAGE_SIZE, total: Number(total.n) };
+  return { items: rows.map((r) => toStoreItem(r, now, options)), page, pageSize: STORE_ITEMS_PAGE_SIZE, total: Number(total.n) };
 }
 
 /** Sales newest first, a page at a time; optionally one buyer's. */
@@ -114,11 +115,17 @@ export async function* allHistoryEntries(db: Queryable, filter: HistoryFilter, c
 }
 
 /**
- * HISTORY's snapshot: the latest bids (not on cancelled items), every live item and the most
+ * HISTORY's snapshot: the latest bids (not on cancelled items; on a sealed item still running, the
+ * reader's own only), every live item and the most
  * recently finished ones, and whether the store is open. The engine reads it inside its queue.
  */
-export async function auctionSnapshot(db: Queryable, now: number): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
-  const bids = await selectBids(db).where('i.state', '!=', 'cancelled').limit(HISTORY_BIDS).execute();
+export async function auctionSnapshot(db: Queryable, now: number, readerId: number | null = null): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
+  // a sealed item's bids, while it runs, only the reader's own
+  const bids = await selectBids(db)
+    .where('i.state', '!=', 'cancelled')
+    .where((eb) => eb.or([eb('i.format', '=', 'english'), eb('i.state', '!=', 'live'), eb('b.user_id', '=', readerId)]))
+    .limit(HISTORY_BIDS)
+    .execute();
   const live = await selectItems(db).where('i.state', '=', 'live').orderBy('i.ends_at').orderBy('i.id').execute();
   const finished = await selectItems(db).where('i.state', '=', 'finished').orderBy('i.settled_at', 'desc').orderBy('i.id', 'desc').limit(HISTORY_FINISHED_ITEMS).execute();
   const store: StoreState = (await storeIsOpen(db)) ? 'open' : 'closed';

@@ -1,5 +1,5 @@
 import { eligibility as eligibilitySchema, NO_LEADER, type Eligibility, type StoreItem } from '../../src/protocol/store';
-import type { Bid, Item } from '../../src/protocol/socket';
+import { isSealed, type Bid, type Item } from '../../src/protocol/socket';
 import type { ItemRow } from '../db/schema';
 import type { Queryable } from '../db/write';
 
@@ -34,18 +34,30 @@ export function selectItems(db: Queryable) {
   return db.selectFrom('items as i').leftJoin('users as l', 'l.id', 'i.leader_id').selectAll('i').select('l.username as leader_name');
 }
 
+/** Whether an item's amount reaches its reserve (true without one). */
+export function reserveMet(row: Pick<ItemRow, 'reserve_price' | 'leader_id' | 'amount'>): boolean {
+  return row.reserve_price === null || (row.leader_id !== null && row.amount >= row.reserve_price);
+}
+
+/** A sealed item still running or scheduled: its amount and leader are nobody's to read. */
+export function sealedRunning(row: Pick<ItemRow, 'format' | 'state'>): boolean {
+  return isSealed(row.format) && (row.state === 'live' || row.state === 'scheduled');
+}
+
 /**
  * An item on the wire. The socket's Item and REST's StoreItem are one shape: the socket fields
  * (itemId, itemName, type, amount, username, timer, timestamp, endsAt, state, start_price,
- * minIncrement) plus what the store manages.
+ * minIncrement) plus what the store manages. The reserve's number only for council and admin
+ * (`reserve`); a sealed item while it runs shows the start price, no leader and how many bid.
  */
-export function toStoreItem(row: ItemWithLeader, now: number): StoreItem & Item {
+export function toStoreItem(row: ItemWithLeader, now: number, options: { reserve?: boolean } = {}): StoreItem & Item {
+  const sealed = sealedRunning(row);
   return {
     itemId: row.id,
     itemName: row.name,
     type: row.type,
-    amount: row.amount,
-    username: row.leader_name ?? NO_LEADER,
+    amount: sealed ? row.start_price : row.amount,
+    username: sealed ? NO_LEADER : (row.leader_name ?? NO_LEADER),
     timer: row.state !== 'live' ? 0 : row.held_ms !== null ? Math.ceil(row.held_ms / 1000) : secondsLeft(row.ends_at, now),
     timestamp: now,
     endsAt: row.ends_at,
@@ -60,13 +72,18 @@ export function toStoreItem(row: ItemWithLeader, now: number): StoreItem & Item 
     maxExtensions: row.max_extensions,
     extensions: row.extensions,
     eligibility: readEligibility(row.eligibility),
+    format: row.format,
+    ...(options.reserve && row.reserve_price !== null ? { reservePrice: row.reserve_price } : {}),
+    reserveMet: reserveMet(row),
+    ...(row.buy_now_price !== null ? { buyNowPrice: row.buy_now_price } : {}),
+    ...(sealed ? { bids: row.bids_count } : {}),
     // the store is closed: this live item's time left is held until it opens again
     ...(row.state === 'live' && row.held_ms !== null ? { heldMs: row.held_ms } : {}),
   };
 }
 
 /** A bid as it was when accepted: `timer`, `endsAt` and the extensions used at its own `timestamp`. */
-export function toBid(b: { item_id: number; item_name: string; amount: number; username: string; ends_at: number; created_at: number; extensions?: number | null }): Bid {
+export function toBid(b: { item_id: number; item_name: string; amount: number; username: string; ends_at: number; created_at: number; extensions?: number | null; auto?: number | null }): Bid {
   return {
     itemId: b.item_id,
     itemName: b.item_name,
@@ -76,6 +93,7 @@ export function toBid(b: { item_id: number; item_name: string; amount: number; u
     timestamp: b.created_at,
     endsAt: b.ends_at,
     ...(b.extensions === null || b.extensions === undefined ? {} : { extensions: b.extensions }),
+    ...(b.auto ? { auto: true } : {}),
   };
 }
 
@@ -85,6 +103,6 @@ export function selectBids(db: Queryable) {
     .selectFrom('bids as b')
     .innerJoin('items as i', 'i.id', 'b.item_id')
     .innerJoin('users as u', 'u.id', 'b.user_id')
-    .select(['b.id', 'b.item_id', 'i.name as item_name', 'b.amount', 'u.username', 'b.ends_at', 'b.created_at', 'b.extensions'])
+    .select(['b.id', 'b.item_id', 'i.name as item_name', 'b.amount', 'u.username', 'b.ends_at', 'b.created_at', 'b.extensions', 'b.auto'])
     .orderBy('b.id', 'desc');
 }

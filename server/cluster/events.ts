@@ -22,6 +22,8 @@ export interface BidEvent {
   bid: number;
   outbid: number | null;
   u: Balance[];
+  /** A sealed item's bid: the item's bid count after it (the bid is told masked to all but its bidder). */
+  s?: number;
 }
 
 export type ClusterEvent =

@@ -1,7 +1,7 @@
 import { MSG, type ServerMsgOf } from '../../src/protocol/socket';
 import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
-import { announceStart } from '../auction/announce';
+import { announceBid, announceStart } from '../auction/announce';
 import type { BidView } from '../auction/bid-view';
 import { selectBids, toBid } from '../auction/wire';
 import { announceBalance } from '../points/announce';
@@ -49,10 +49,9 @@ export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void>
         if (!mine && !row) return;
         const bid = mine ? mine.bid : toBid(row as NonNullable<typeof row>);
         const ids = mine ? { user_id: mine.userId, item_id: mine.itemId } : (row as NonNullable<typeof row>);
-        // the picture follows: the item's lead and end as this bid left them
-        bidView.bidCommitted({ id: ids.item_id, amount: bid.amount, leaderId: ids.user_id, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, []);
-        hub.broadcast('auction', { type: MSG.BID_CREATED, data: bid });
-        if (entry.outbid !== null) hub.sendToUser(entry.outbid, 'auction', { type: MSG.OUTBID, data: bid });
+        // the picture follows: the item's lead and end as this bid left them (a sealed bid may not lead: its transaction judges the next)
+        if (entry.s === undefined) bidView.bidCommitted({ id: ids.item_id, amount: bid.amount, leaderId: ids.user_id, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, []);
+        announceBid(hub, bid, ids.user_id, entry.outbid, entry.s === undefined ? undefined : { bids: entry.s });
         // the outbid player's points back first, then the bidder's, as the committing process tells them
         tellBalances(hub, [...entry.u].sort((a, b) => (a[0] === entry.outbid ? -1 : b[0] === entry.outbid ? 1 : 0)));
       });
@@ -73,7 +72,9 @@ export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void>
         hub.broadcast('auction', { type: MSG.SALE_COMPLETED, data: { itemId: item.id, itemName: item.name, username: sale.username, amount: sale.sale_amount } });
         tellBalances(hub, event.u);
       } else {
-        hub.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name } });
+        // (ended with a leader and no sale: under the reserve)
+        tellBalances(hub, event.u);
+        hub.broadcast('auction', { type: MSG.NO_BUYER, data: { itemId: item.id, itemName: item.name, reason: item.leader_id === null ? 'no-bids' : 'reserve-not-met' } });
       }
       return;
     }

@@ -21,6 +21,7 @@ import * as m0018 from './migrations/0018_previews';
 import * as m0019 from './migrations/0019_discord';
 import * as m0020 from './migrations/0020_kvk_published';
 import * as m0021 from './migrations/0021_discord_outbox';
+import * as m0022 from './migrations/0022_item_formats';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -45,6 +46,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0019_discord': m0019,
   '0020_kvk_published': m0020,
   '0021_discord_outbox': m0021,
+  '0022_item_formats': m0022,
 };
 
 /**

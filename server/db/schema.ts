@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable } from 'kysely';
+import type { ItemFormat } from '../../src/protocol/socket';
 
 /** Times are epoch milliseconds (INTEGER). Points are whole numbers. */
 export interface UsersTable {
@@ -70,6 +71,13 @@ export interface ItemsTable {
   settled_at: number | null;
   /** While the store is closed: the ms this live item had left, held (it cannot end); null while the store is open. */
   held_ms: ColumnType<number | null, number | null | undefined, number | null>;
+  format: ColumnType<ItemFormat, ItemFormat | undefined, ItemFormat>;
+  /** The least amount it sells for; null: none. */
+  reserve_price: ColumnType<number | null, number | null | undefined, number | null>;
+  /** English: a bid of at least this, while the amount is below it, buys at once at this price; null: none. */
+  buy_now_price: ColumnType<number | null, number | null | undefined, number | null>;
+  /** How many players have bid. */
+  bids_count: ColumnType<number, number | undefined, number>;
 }
 
 /** Every accepted bid; `ends_at` is the item's end right after it, `extensions` the soft-close extensions used by then. */
@@ -81,6 +89,8 @@ export interface BidsTable {
   amount: number;
   ends_at: number;
   created_at: number;
+  /** 1: placed by the server from the bidder's maximum. */
+  auto: ColumnType<number, number | undefined, number>;
 }
 
 /** The first answer to each (user_id, request_id): a bid or an error type, never both. */

@@ -164,7 +164,8 @@ export async function searchPlayers(db: Db, q: string | undefined, page = 1): Pr
 
 /**
  * The ledger check: every account's balance against the exact sum of its ledger (SQLite sums
- * integers exactly), and its reserved points against the amounts it leads on live items. Names
+ * integers exactly), and its reserved points against the amounts it leads on live english items
+ * and its standing bids on live sealed items. Names
  * every account that does not match, or whose reserved points exceed its balance. One read
  * transaction, so a bid or a grant cannot land between the two reads.
  */
@@ -177,7 +178,11 @@ export async function checkLedger(db: Db): Promise<LedgerCheck> {
       select username, balance, "ledgerSum", reserved, "leadingSum" from (
         select u.id, u.username, u.balance, u.reserved,
           coalesce((select sum(t.delta) from points_transactions t where t.user_id = u.id), 0) as "ledgerSum",
-          coalesce((select sum(i.amount) from items i where i.leader_id = u.id and i.state = 'live'), 0) as "leadingSum"
+          coalesce((select sum(i.amount) from items i where i.leader_id = u.id and i.state = 'live' and i.format = 'english'), 0)
+            + coalesce((select sum(m.own) from (
+                select max(b.amount) as own from bids b join items i on i.id = b.item_id
+                where b.user_id = u.id and i.state = 'live' and i.format <> 'english' group by b.item_id
+              ) as m), 0) as "leadingSum"
         from users u
       ) as sums where balance <> "ledgerSum" or reserved <> "leadingSum" or reserved > balance
       order by username`.execute(trx);

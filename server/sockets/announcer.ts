@@ -11,7 +11,7 @@ import type { Hub } from './hub';
  *   the events to every process, this one too, in commit order, and each tells its own sockets from
  *   them (AuctionEngine.remote), so every process tells one sequence.
  */
-export type Announcer = Pick<Hub, 'broadcast' | 'sendToUser' | 'refreshUser'>;
+export type Announcer = Pick<Hub, 'broadcast' | 'broadcastExcept' | 'sendToUser' | 'refreshUser'>;
 
 /** Alone: the hub announces each commit as it happens. */
 export function localAnnouncer(hub: Hub): Announcer {
@@ -21,6 +21,7 @@ export function localAnnouncer(hub: Hub): Announcer {
 /** Clustered: announcements travel as published events and are told when they come back (see above). */
 export const clusterAnnouncer: Announcer = {
   broadcast: () => undefined,
+  broadcastExcept: () => undefined,
   sendToUser: () => undefined,
   refreshUser: () => undefined,
 };

@@ -305,6 +305,17 @@ export class Hub {
     for (const conn of this.viaWs.get(channel) ?? []) if (conn.ws.readyState === WebSocket.OPEN) this.sendNow(conn, out);
   }
 
+  /**
+   * To every authenticated connection of a channel but one user's, each as its own frame (a sealed
+   * item's bid: masked to everyone, while its bidder gets it in full).
+   */
+  broadcastExcept(channel: Channel, userId: number, msg: ServerMsg): void {
+    const members = this.byChannel.get(channel);
+    if (!members?.size) return;
+    const out = outgoing(msg);
+    for (const conn of members) if (conn.auth?.user.id !== userId) this.write(conn, out);
+  }
+
   /** To every connection of one user on a channel (a user may have several tabs). */
   sendToUser(userId: number, channel: Channel, msg: ServerMsg): void {
     let out: Outgoing | null = null;

@@ -106,7 +106,8 @@ export async function counts(db: Db) {
 
 /**
  * The invariants that must hold at every moment: each balance equals its ledger's sum, each
- * reserved equals the sum of the amounts the user leads on live items, and no one's reserved
+ * reserved equals the sum of the amounts the user leads on live english items and their standing
+ * bids on live sealed items, and no one's reserved
  * exceeds their balance.
  */
 export async function expectBooksBalance(db: Db): Promise<void> {
@@ -115,7 +116,10 @@ export async function expectBooksBalance(db: Db): Promise<void> {
     from users u left join points_transactions t on t.user_id = u.id group by u.id`.execute(db);
   for (const row of ledger.rows) expect(row.balance, `balance of user ${row.id}`).toBe(row.sum);
   const reserved = await sql<{ id: number; reserved: number; leading: number; balance: number }>`
-    select u.id, u.reserved, u.balance, coalesce((select sum(i.amount) from items i where i.leader_id = u.id and i.state = 'live'), 0) as leading
+    select u.id, u.reserved, u.balance,
+      coalesce((select sum(i.amount) from items i where i.leader_id = u.id and i.state = 'live' and i.format = 'english'), 0)
+      + coalesce((select sum(m.own) from (select max(b.amount) as own from bids b join items i on i.id = b.item_id
+          where b.user_id = u.id and i.state = 'live' and i.format <> 'english' group by b.item_id) as m), 0) as leading
     from users u`.execute(db);
   for (const row of reserved.rows) {
     expect(row.reserved, `reserved of user ${row.id}`).toBe(row.leading);

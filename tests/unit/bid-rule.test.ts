@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { availableFor, checkBid, minimumOf } from '../../src/auction/bid-rule';
 import { viewCard } from '../../src/auction/board-view';
 import { bidFault, MAX_PRICE, NO_LEADER } from '../../src/protocol/store';
-import { judgeBid, UNKNOWN, type BidFacts, type ItemFacts } from '../../server/auction/bid-view';
+import { buysNow, judgeBid, UNKNOWN, type BidFacts, type ItemFacts } from '../../server/auction/bid-view';
 
 // The bid rule has one home (src/protocol/store.ts); the bid box, the board's cards and the
 // server's verdict all read it. Each boundary is tested on each side: exactly the available
@@ -63,7 +63,7 @@ describe('the server’s verdict', () => {
   const T = 1_000_000;
   const item: ItemFacts = {
     id: 1, state: 'live', startedAt: T - 1000, endsAt: T + 60_000, amount: 100, minIncrement: 10, startPrice: 50,
-    leaderId: 2, extendWindowS: 0, maxExtensions: 0, extensions: 0, restricted: false,
+    leaderId: 2, extendWindowS: 0, maxExtensions: 0, extensions: 0, restricted: false, format: 'english', buyNowPrice: null,
   };
   const facts = (bidder: BidFacts['bidder']): BidFacts => ({ storeOpen: true, item, endMayMove: false, mayBid: true, bidder });
   const bidder = { id: 7, balance: 800, reserved: 300 };
@@ -84,5 +84,34 @@ describe('the server’s verdict', () => {
   it('refuses a bad amount before asking for the unknown bidder, and waits for the bidder otherwise', () => {
     expect(judgeBid(facts(UNKNOWN), 109, T)).toBe('BID_AMOUNT_ERROR');
     expect(judgeBid(facts(UNKNOWN), 10_000, T)).toBe(UNKNOWN);
+  });
+
+  it('judges a bid of at least the buy-now price at that price, while the amount is below it', () => {
+    const buyNow = { ...item, buyNowPrice: 400 };
+    const on = (b: BidFacts['bidder']): BidFacts => ({ ...facts(b), item: buyNow });
+    // 450 points free: a bid of 10,000 buys at 400
+    expect(judgeBid(on({ ...bidder, balance: 750 }), 10_000, T)).toBeNull();
+    expect(judgeBid(on({ ...bidder, balance: 699 }), 10_000, T)).toBe('OUT_OF_BALANCE');
+    // below the price it is an ordinary bid
+    expect(judgeBid(on(bidder), 399, T)).toBeNull();
+    // once the amount reached it, no more buying: an ordinary bid again
+    const reached = { ...buyNow, amount: 400 };
+    expect(buysNow(reached, 10_000)).toBe(false);
+    expect(buysNow(buyNow, 400)).toBe(true);
+    expect(buysNow({ ...buyNow, format: 'sealed-first' }, 400)).toBe(false);
+  });
+  it('judges a sealed bid against the bidder’s own standing bid, never the leader’s', () => {
+    const sealed = { ...item, format: 'sealed-first' as const, amount: 300 };
+    const on = (own: BidFacts['ownBid']): BidFacts => ({ ...facts(bidder), item: sealed, ownBid: own });
+    // first bid: the start price, though another bid of 300 leads
+    expect(judgeBid(on(null), 50, T)).toBeNull();
+    expect(judgeBid(on(null), 49, T)).toBe('BID_AMOUNT_ERROR');
+    // a raise: by at least the increment; its own standing bid counted as free
+    expect(judgeBid(on(60), 69, T)).toBe('BID_AMOUNT_ERROR');
+    expect(judgeBid(on(60), 560, T)).toBeNull();
+    expect(judgeBid(on(60), 561, T)).toBe('OUT_OF_BALANCE');
+    // the early picture does not know it: only a malformed amount is refused there
+    expect(judgeBid(on(UNKNOWN), 'x', T)).toBe('BID_AMOUNT_ERROR');
+    expect(judgeBid(on(UNKNOWN), 49, T)).toBe(UNKNOWN);
   });
 });

@@ -23,7 +23,7 @@ import { Invalid, NotFound } from '../../errors';
 import { findUserByUsername } from '../../users/users';
 import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
 import { csvTime, exportLocale, sendTable, type Column } from '../csv';
-import { authOf, requireRank } from '../guards';
+import { authOf, rankAllows, requireRank } from '../guards';
 import { BEARER } from '../openapi';
 import { optionalBody, pageOf, pathId, resultErrors, resultTrue } from '../schemas';
 import { acceptMultipart, detectImage, readUploadedFile, registerUploadsStatic, saveUpload } from '../uploads';
@@ -63,7 +63,11 @@ export function storeRoutes(ctx: AppContext) {
           response: { 200: pageOf('items', storeItem), ...resultErrors(400, 401) },
         },
       },
-      async (request) => ({ result: true as const, ...(await listItems(ctx.db, ctx.now(), request.query.state, request.query.page)) }),
+      // (the reserve's number to council and admin only: everyone else reads reserveMet)
+      async (request) => ({
+        result: true as const,
+        ...(await listItems(ctx.db, ctx.now(), request.query.state, request.query.page, { reserve: rankAllows(authOf(request).user.rank, 'council+admin') })),
+      }),
     );
 
     app.post(
