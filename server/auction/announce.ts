@@ -15,7 +15,7 @@ export function announceStart(to: Announcer, row: ItemRow, now: number): void {
  */
 export function announceBid(to: Pick<Announcer, 'broadcast' | 'broadcastExcept' | 'sendToUser'>, bid: Bid, bidderId: number, outbidId: number | null, sealed?: { bids: number }): void {
   if (sealed) {
-    const masked = { itemId: bid.itemId, itemName: bid.itemName, sealed: true as const, bids: sealed.bids, timer: bid.timer, timestamp: bid.timestamp, endsAt: bid.endsAt };
+    const masked = { itemId: bid.itemId, itemName: bid.itemName, sealed: true as const, bids: sealed.bids, timer: bid.timer, timestamp: bid.timestamp, endsAt: bid.endsAt, ...(bid.reserveMet === undefined ? {} : { reserveMet: bid.reserveMet }) };
     to.broadcastExcept('auction', bidderId, { type: MSG.BID_CREATED, data: masked });
     to.sendToUser(bidderId, 'auction', { type: MSG.BID_CREATED, data: bid });
     return;

@@ -6,7 +6,7 @@ import type { Db } from '../db/open';
 import { poolOf } from '../db/postgres';
 import type { ItemRow, UserRow } from '../db/schema';
 import { WRITE_LOCK_KEY } from '../db/write';
-import { decide, storedOutcome, type BidOutcome, type BidWriter, type PendingBid, type Written } from './bid-writer';
+import { decide, storedOutcome, withReserve, type BidOutcome, type BidWriter, type PendingBid, type Written } from './bid-writer';
 import { readEligibility, toBid } from './wire';
 
 /**
@@ -227,10 +227,10 @@ export class PostgresBidWriter implements BidWriter {
         items.set(itemId, { ...(row as ItemRow), leader_id: decision.leaderId, amount: decision.itemAmount, ends_at: endsAt, extensions, bids_count: decision.bidsCount });
         users.set(userId, updated);
         if (outbid) users.set(outbid.id, outbid);
-        const told = toBid({ item_id: itemId, item_name: (row as ItemRow).name, amount: decision.amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions });
+        const told = withReserve(toBid({ item_id: itemId, item_name: (row as ItemRow).name, amount: decision.amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions }), row as ItemRow, decision);
         answered.set(key(userId, requestId), { outcome: { kind: 'repeat', bid: told } });
         if (commit) this.ownBids?.add(bidId, { bid: told, userId, itemId });
-        events.push({ bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]), ...(isSealed(decision.item.format) ? { s: decision.bidsCount } : {}) });
+        events.push({ bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]), ...(isSealed(decision.item.format) ? { s: decision.bidsCount } : {}), ...(told.reserveMet === undefined ? {} : { r: told.reserveMet }) });
         results.push({
           ok: true,
           value: {

@@ -5,7 +5,7 @@ import type { Db } from '../db/open';
 import type { ItemRow, UserRow } from '../db/schema';
 import { prepared } from '../db/prepared';
 import { writeTransaction, type Queryable } from '../db/write';
-import { decide, storedOutcome, type BidOutcome, type BidWriter, type PendingBid, type Written } from './bid-writer';
+import { decide, storedOutcome, withReserve, type BidOutcome, type BidWriter, type PendingBid, type Written } from './bid-writer';
 import { groupsOf } from './groups';
 import { moveReserved } from './reservations';
 import { readEligibility, toBid } from './wire';
@@ -128,7 +128,7 @@ async function placeBid(trx: Queryable, { userId, request, at }: PendingBid, now
   if (lead.numAffectedRows !== 1n) throw new Error(`bid on item ${itemId}: the live item was not updated`);
   const outbid = decision.outbidId !== null ? await moveReserved(trx, decision.outbidId, -decision.released) : null;
   const updated = await moveReserved(trx, userId, decision.reserved);
-  const bid = toBid({ item_id: itemId, item_name: (row as ItemRow).name, amount: decision.amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions });
+  const bid = withReserve(toBid({ item_id: itemId, item_name: (row as ItemRow).name, amount: decision.amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions }), row as ItemRow, decision);
   return {
     kind: 'accepted',
     bid,

@@ -137,6 +137,11 @@ export function decide(facts: ReadFacts, amount: unknown, at: number): Decision 
   return { kind: 'accept', item, amount, endsAt, extensions, outbidId, released: item.amount, reserved: amount - ownLead, leaderId: bidderId, itemAmount: amount, bidsCount, boughtNow: false };
 }
 
+/** An accepted bid as told: with whether the item now reaches its reserve, when it has one (a sealed item's highest bid). */
+export function withReserve(bid: Bid, row: Pick<ItemRow, 'reserve_price'>, decision: { itemAmount: number }): Bid {
+  return row.reserve_price === null ? bid : { ...bid, reserveMet: decision.itemAmount >= row.reserve_price };
+}
+
 /** The answer a stored request was given: its refusal, or its bid (read back). */
 export async function storedOutcome(db: Queryable, first: { bid_id: number | null; error_type: string | null; item_id: number }): Promise<Exclude<BidOutcome, { kind: 'accepted' }>> {
   if (first.bid_id === null) return { kind: 'rejected', errorType: first.error_type as ErrorType, itemId: first.item_id };

@@ -34,7 +34,7 @@ export function selectItems(db: Queryable) {
   return db.selectFrom('items as i').leftJoin('users as l', 'l.id', 'i.leader_id').selectAll('i').select('l.username as leader_name');
 }
 
-/** Whether an item's amount reaches its reserve (true without one). */
+/** Whether an item's amount reaches its reserve (true without one; on the wire only for an item that has one). */
 export function reserveMet(row: Pick<ItemRow, 'reserve_price' | 'leader_id' | 'amount'>): boolean {
   return row.reserve_price === null || (row.leader_id !== null && row.amount >= row.reserve_price);
 }
@@ -74,7 +74,7 @@ export function toStoreItem(row: ItemWithLeader, now: number, options: { reserve
     eligibility: readEligibility(row.eligibility),
     format: row.format,
     ...(options.reserve && row.reserve_price !== null ? { reservePrice: row.reserve_price } : {}),
-    reserveMet: reserveMet(row),
+    ...(row.reserve_price !== null ? { reserveMet: reserveMet(row) } : {}),
     ...(row.buy_now_price !== null ? { buyNowPrice: row.buy_now_price } : {}),
     ...(sealed ? { bids: row.bids_count } : {}),
     // the store is closed: this live item's time left is held until it opens again

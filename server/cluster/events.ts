@@ -24,6 +24,8 @@ export interface BidEvent {
   u: Balance[];
   /** A sealed item's bid: the item's bid count after it (the bid is told masked to all but its bidder). */
   s?: number;
+  /** The item has a reserve: whether it is now met. */
+  r?: boolean;
 }
 
 export type ClusterEvent =

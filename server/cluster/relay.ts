@@ -47,7 +47,8 @@ export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void>
         const mine = own[i];
         const row = mine ? null : byId.get(entry.bid);
         if (!mine && !row) return;
-        const bid = mine ? mine.bid : toBid(row as NonNullable<typeof row>);
+        const told = mine ? mine.bid : toBid(row as NonNullable<typeof row>);
+        const bid = entry.r === undefined ? told : { ...told, reserveMet: entry.r };
         const ids = mine ? { user_id: mine.userId, item_id: mine.itemId } : (row as NonNullable<typeof row>);
         // the picture follows: the item's lead and end as this bid left them (a sealed bid may not lead: its transaction judges the next)
         if (entry.s === undefined) bidView.bidCommitted({ id: ids.item_id, amount: bid.amount, leaderId: ids.user_id, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, []);

@@ -67,6 +67,7 @@ describe('a reserve price', () => {
     const alice = await bidder(server, admin.token, 1_000);
     const item = await createItem(server, admin.token, { reservePrice: 300 });
     await accepted(alice, item.itemId, 200);
+    expect((await bidCreated(watcher.auction, item.itemId, 200, alice.username)).data).toMatchObject({ reserveMet: false });
     expect((await userRow(server.db, alice.id)).reserved).toBe(200);
     const before = await counts(server.db);
     await endAll();
@@ -82,6 +83,7 @@ describe('a reserve price', () => {
     const sold = await createItem(server, admin.token, { reservePrice: 300 });
     const unsold = await createItem(server, admin.token, { reservePrice: 300, itemName: 'Nobody' });
     await accepted(alice, sold.itemId, 300);
+    expect((await bidCreated(watcher.auction, sold.itemId, 300, alice.username)).data).toMatchObject({ reserveMet: true });
     await endAll();
     expect((await watcher.auction.waitFor((f) => f.type === 'SALE_COMPLETED' && (f.data as { itemId: number }).itemId === sold.itemId)).data).toMatchObject({ amount: 300, username: alice.username });
     expect((await watcher.auction.waitFor((f) => f.type === 'NO_BUYER' && (f.data as { itemId: number }).itemId === unsold.itemId)).data).toMatchObject({ reason: 'no-bids' });
@@ -95,6 +97,8 @@ describe('a buy-now price', () => {
     const bob = await bidder(server, admin.token, 5_000);
     const item = await createItem(server, admin.token, { buyNowPrice: 500, duration: 3600 });
     expect(item.buyNowPrice).toBe(500);
+    // no reserve: nothing said about one
+    expect(item).not.toHaveProperty('reserveMet');
     const before = await counts(server.db);
     // alice has 600 points: a bid of 900 is judged at the price it pays, 500
     const [first, second] = await Promise.all([
