@@ -1,4 +1,4 @@
-import type { Bid, Item, StoreState } from '../../src/protocol/socket';
+import { isSealed, type Bid, type Item, type ItemFormat, type StoreState } from '../../src/protocol/socket';
 import {
   HISTORY_BIDS,
   HISTORY_FINISHED_ITEMS,
@@ -8,6 +8,7 @@ import {
   type HistoryOutcome,
   type ItemState,
   type Sale,
+  type SealedHistoryBid,
   type StoreItem,
 } from '../../src/protocol/store';
 import type { Queryable } from '../db/write';
@@ -93,7 +94,40 @@ export async function historyEntries(db: Queryable, filter: HistoryFilter, page:
       .execute(),
     historyBase(db, filter).select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow(),
   ]);
-  return { entries: rows.map(toHistoryEntry), page, pageSize: SALES_PAGE_SIZE, total: Number(total.n) };
+  const entries = rows.map(toHistoryEntry);
+  const sealed = rows.filter((r) => isSealed(r.format) && r.state === 'finished').map((r) => r.id);
+  const bids = await sealedBidsOf(db, sealed);
+  for (const entry of entries) {
+    const own = bids.get(entry.itemId);
+    if (own) entry.sealedBids = own;
+  }
+  return { entries, page, pageSize: SALES_PAGE_SIZE, total: Number(total.n) };
+}
+
+/**
+ * The standing bids of finished sealed items (each player's highest, when they made it), highest
+ * first, the earlier first on a tie: shown once the item has ended.
+ */
+async function sealedBidsOf(db: Queryable, itemIds: number[]): Promise<Map<number, SealedHistoryBid[]>> {
+  const out = new Map<number, SealedHistoryBid[]>();
+  if (itemIds.length === 0) return out;
+  const rows = await db
+    .selectFrom('bids as b')
+    .innerJoin('users as u', 'u.id', 'b.user_id')
+    .select(['b.item_id', 'b.user_id', 'u.username', 'b.amount', 'b.created_at', 'b.id'])
+    .where('b.item_id', 'in', itemIds)
+    .orderBy('b.id')
+    .execute();
+  const standing = new Map<string, { itemId: number; bid: SealedHistoryBid; id: number }>();
+  // (bids in id order: a raise replaces the player's earlier bid)
+  for (const r of rows) standing.set(`${r.item_id}:${r.user_id}`, { itemId: r.item_id, bid: { username: r.username, amount: r.amount, at: r.created_at }, id: r.id });
+  const sorted = [...standing.values()].sort((a, b) => b.bid.amount - a.bid.amount || a.id - b.id);
+  for (const { itemId, bid } of sorted) {
+    let list = out.get(itemId);
+    if (!list) out.set(itemId, (list = []));
+    list.push(bid);
+  }
+  return out;
 }
 
 /** Every matching history entry, newest first, read in chunks (for the CSV export). */
@@ -146,16 +180,18 @@ function historyBase(db: Queryable, filter: HistoryFilter) {
 function historyQuery(db: Queryable, filter: HistoryFilter) {
   return historyBase(db, filter)
     .leftJoin('users as u', 'u.id', 's.user_id')
-    .select(['i.id', 'i.name', 'i.state', 'i.ends_at', 'i.settled_at', 's.id as sale_id', 's.amount', 's.at', 'u.username']);
+    .select(['i.id', 'i.name', 'i.state', 'i.format', 'i.ends_at', 'i.settled_at', 's.id as sale_id', 's.amount', 's.at', 'u.username']);
 }
 
-function toHistoryEntry(r: { id: number; name: string; state: string; ends_at: number; settled_at: number | null; sale_id: number | null; amount: number | null; at: number | null; username: string | null }): HistoryEntry {
+function toHistoryEntry(r: { id: number; name: string; state: string; format: ItemFormat; ends_at: number; settled_at: number | null; sale_id: number | null; amount: number | null; at: number | null; username: string | null }): HistoryEntry {
   const sold = r.sale_id !== null;
   const cancelled = r.state === 'cancelled';
   return {
     itemId: r.id,
     itemName: r.name,
     outcome: sold ? 'sold' : cancelled ? 'cancelled' : 'unsold',
+    // (absent: english)
+    ...(r.format === 'english' ? {} : { format: r.format }),
     username: sold ? r.username : null,
     amount: sold ? r.amount : null,
     // a cancelled item ends when it is cancelled

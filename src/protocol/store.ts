@@ -214,6 +214,7 @@ export const historyQuery = z.object({
 
 /** A sealed bid, shown to everyone once its item has ended. */
 export const sealedHistoryBid = z.object({ username: z.string(), amount: z.int(), at: z.int() });
+export type SealedHistoryBid = z.infer<typeof sealedHistoryBid>;
 
 /**
  * A finished item: sold (buyer and price), unsold or cancelled (both null); `at` is when it ended or

@@ -201,6 +201,19 @@ describe('sealed items', () => {
     expect(await userRow(server.db, bob.id)).toMatchObject({ balance: 800, reserved: 0 });
     expect(await userRow(server.db, carol.id)).toMatchObject({ balance: 1_000, reserved: 0 });
     expect((await checkLedger(server.db)).ok).toBe(true);
+    // after the end, store history shows every standing bid, highest first (the earlier first on a tie)
+    const history = await call(server, 'GET', '/store/history', { token: admin.token });
+    const entries = history.body.entries as { itemId: number; format: string; sealedBids?: unknown }[];
+    expect(entries.find((e) => e.itemId === second.itemId)).toMatchObject({
+      format: 'sealed-second',
+      amount: 260,
+      sealedBids: [
+        { username: alice.username, amount: 400 },
+        { username: bob.username, amount: 250 },
+        { username: carol.username, amount: 120 },
+      ],
+    });
+    expect(entries.find((e) => e.itemId === tie.itemId)?.sealedBids).toMatchObject([{ username: bob.username }, { username: carol.username }]);
   });
 
   it('cancelled: every standing bid released', async () => {
