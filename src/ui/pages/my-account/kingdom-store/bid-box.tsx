@@ -36,6 +36,8 @@ export function BidBox({ item }: { item: ItemRef }) {
   const storeOpen = useSelector(board, (s) => s.context.store === 'open');
   const unanswered = useSelector(board, (s) => s.context.unanswered[String(itemId)] ?? null);
   const itemName = useSelector(item, (s) => s.context.itemName);
+  // a sealed item's card says the player's own bid itself: nobody knows who leads until the end
+  const sealed = useSelector(item, (s) => s.context.format !== 'english');
   const sending = useSelector(board, (s) => Object.values(s.context.pending).some((p) => p.itemId === itemId));
   const min = minimumOf(target);
   const [typed, setTyped] = useState('');
@@ -65,7 +67,7 @@ export function BidBox({ item }: { item: ItemRef }) {
         send(amount);
       }}
     >
-      {leading && (
+      {leading && !sealed && (
         <p className="text-xs font-medium text-success">
           <FormattedMessage id="store.check.leading" values={{ amount: target.amount }} />
         </p>

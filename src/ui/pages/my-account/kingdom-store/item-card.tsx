@@ -10,6 +10,7 @@ import { formatCountdown } from '../../../lib/use-now';
 import { BidBox } from './bid-box';
 import { minimumOf } from '../../../../auction/bid-rule';
 import { ItemDetailsDialog, ItemNameButton, type ItemFacts } from './item-details';
+import { BuyNow, ItemTerms, SealedFacts } from './item-terms';
 import { useServerNow } from './use-item-groups';
 
 const factsOf = (c: ItemContext): ItemFacts => ({
@@ -80,6 +81,7 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
   const me = useSelector(useChild('auth'), (s) => s.context.user?.username);
   const c = useSelector(item, (s) => s.context);
   const noBids = c.username === 'server';
+  const sealed = c.format !== 'english';
   return (
     <article aria-label={c.itemName} className="flex h-full flex-col gap-3 rounded-lg border border-border bg-card p-4" data-testid="live-item" data-item-id={c.itemId}>
       <div className="flex gap-3">
@@ -93,30 +95,36 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
           </p>
         </div>
       </div>
-      <dl className="grid grid-cols-2 gap-2 text-sm">
-        <div>
-          <dt className="text-xs text-muted-foreground">
-            <FormattedMessage id="store.currentBid" />
-          </dt>
-          <dd className="font-semibold tabular-nums">
-            <FormattedNumber value={c.amount} />
-          </dd>
-        </div>
-        <div className="min-w-0">
-          <dt className="text-xs text-muted-foreground">
-            <FormattedMessage id="store.leader" />
-          </dt>
-          <dd className="wrap-anywhere">
-            {noBids ? <FormattedMessage id="store.noLeader" /> : c.username === me ? <strong><FormattedMessage id="store.you" /></strong> : c.username}
-          </dd>
-        </div>
-      </dl>
+      <ItemTerms item={item} />
+      {sealed ? (
+        <SealedFacts item={item} />
+      ) : (
+        <dl className="grid grid-cols-2 gap-2 text-sm">
+          <div>
+            <dt className="text-xs text-muted-foreground">
+              <FormattedMessage id="store.currentBid" />
+            </dt>
+            <dd className="font-semibold tabular-nums">
+              <FormattedNumber value={c.amount} />
+            </dd>
+          </div>
+          <div className="min-w-0">
+            <dt className="text-xs text-muted-foreground">
+              <FormattedMessage id="store.leader" />
+            </dt>
+            <dd className="wrap-anywhere">
+              {noBids ? <FormattedMessage id="store.noLeader" /> : c.username === me ? <strong><FormattedMessage id="store.you" /></strong> : c.username}
+            </dd>
+          </div>
+        </dl>
+      )}
       <p className="text-xs text-muted-foreground">
         <FormattedMessage id="store.nextMin" values={{ amount: minimumOf(c) }} />
       </p>
-      <SoftClose extensions={c.extensions} maxExtensions={c.maxExtensions} extendWindow={c.extendWindow} />
-      <div className="mt-auto">
+      {!sealed && <SoftClose extensions={c.extensions} maxExtensions={c.maxExtensions} extendWindow={c.extendWindow} />}
+      <div className="mt-auto grid gap-2">
         <BidBox item={item} />
+        <BuyNow item={item} />
       </div>
     </article>
   );
@@ -129,7 +137,11 @@ export function FinishedItemRow({ item }: { item: ItemRef }) {
     <li className="grid gap-0.5 py-2 text-sm" data-item-id={c.itemId}>
       <ItemDetailsDialog phase="finished" facts={factsOf(c)} trigger={<ItemNameButton name={c.itemName} className="font-medium" />} />
       <span className="text-muted-foreground wrap-anywhere">
-        {c.sold ? <FormattedMessage id="store.wonBy" values={{ username: <bdi>{c.username}</bdi>, amount: c.amount }} /> : <FormattedMessage id="store.noBuyer" />}
+        {c.sold ? (
+          <FormattedMessage id="store.wonBy" values={{ username: <bdi>{c.username}</bdi>, amount: c.amount }} />
+        ) : (
+          <FormattedMessage id={c.reserveMet === false ? 'store.reserveNotMetEnd' : 'store.noBuyer'} />
+        )}
       </span>
     </li>
   );

@@ -21,6 +21,11 @@ export function LatestBids() {
           <span className="min-w-0 wrap-anywhere">
             <span className="block font-medium">
               <bdi>{bid.username}</bdi>
+              {bid.auto && (
+                <span className="ms-1.5 rounded bg-muted px-1.5 py-0.5 text-xs font-normal text-muted-foreground">
+                  <FormattedMessage id="store.autoBid" />
+                </span>
+              )}
             </span>
             <span className="block text-muted-foreground">
               <bdi>{bid.itemName}</bdi>

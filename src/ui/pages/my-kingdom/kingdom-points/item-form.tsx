@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { RANKS } from '../../../../protocol/ranks';
-import { copyName, createItemBody, type CreateItemBody, type EditItemBody, type StoreItem } from '../../../../protocol/store';
+import { ITEM_FORMATS, type ItemFormat } from '../../../../protocol/socket';
+import { STORE_ERRORS, copyName, createItemBody, type CreateItemBody, type EditItemBody, type StoreItem } from '../../../../protocol/store';
 import { useChild } from '../../../app-context';
 import { Alert } from '../../../components/alert';
 import { ErrorText } from '../../../components/query-error';
@@ -11,6 +12,7 @@ import { Checkbox } from '../../../components/checkbox';
 import { DialogBody, DialogHeader } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { Input } from '../../../components/input';
+import { NativeSelect } from '../../../components/native-select';
 import type { KingdomSettings } from '../../../../api/kingdom';
 import { createStoreApi } from '../../../../api/store';
 import { createStoreOfficeApi } from '../../../../api/store-office';
@@ -32,6 +34,11 @@ interface Form {
   maxExtensions: string;
   ranks: string[];
   groups: string;
+  format: ItemFormat;
+  /** Empty: none. */
+  reservePrice: string;
+  /** Empty: none (english only). */
+  buyNowPrice: string;
 }
 
 const EMPTY: Form = {
@@ -46,6 +53,9 @@ const EMPTY: Form = {
   maxExtensions: '10',
   ranks: [],
   groups: '',
+  format: 'english',
+  reservePrice: '',
+  buyNowPrice: '',
 };
 
 /** The form for a new item, with the kingdom's auction defaults (Kingdom Settings) where it has them. */
@@ -85,6 +95,9 @@ export function formFrom(item: StoreItem): Form {
     maxExtensions: String(item.maxExtensions),
     ranks: [...(item.eligibility.ranks ?? [])],
     groups: (item.eligibility.groups ?? []).join(', '),
+    format: item.format ?? 'english',
+    reservePrice: item.reservePrice === undefined ? '' : String(item.reservePrice),
+    buyNowPrice: item.buyNowPrice === undefined ? '' : String(item.buyNowPrice),
   };
 }
 
@@ -104,8 +117,19 @@ export function toBody(form: Form, locale: string): CreateItemBody {
     extendWindow: whole(form.extendWindow),
     maxExtensions: whole(form.maxExtensions),
     ...(form.ranks.length || groups.length ? { eligibility: { ...(form.ranks.length ? { ranks: form.ranks as never } : {}), ...(groups.length ? { groups } : {}) } } : {}),
+    format: form.format,
+    ...(form.reservePrice.trim() ? { reservePrice: whole(form.reservePrice) } : {}),
+    ...(form.format === 'english' && form.buyNowPrice.trim() ? { buyNowPrice: whole(form.buyNowPrice) } : {}),
   };
 }
+
+/** The field a sentence about the prices taken together belongs to (`formatFault`: its issue has no path). */
+const FAULT_FIELD: Record<string, keyof Form> = {
+  [STORE_ERRORS.reserveBelowStart]: 'reservePrice',
+  [STORE_ERRORS.buyNowBelowStart]: 'buyNowPrice',
+  [STORE_ERRORS.buyNowBelowReserve]: 'buyNowPrice',
+  [STORE_ERRORS.buyNowSealed]: 'buyNowPrice',
+};
 
 const FIELD_OF: Record<string, keyof Form> = { duration: 'durationMinutes' };
 
@@ -114,6 +138,7 @@ type Errors = Partial<Record<keyof Form, string>>;
 /** The form field a schema issue belongs to (an eligibility issue is about the ranks or the groups). */
 function fieldOf(path: readonly PropertyKey[]): keyof Form {
   const key = String(path[0] ?? 'itemName');
+  if (key.startsWith('fault:')) return FAULT_FIELD[key.slice(6)] ?? 'itemName';
   if (key === 'eligibility') return path[1] === 'ranks' ? 'ranks' : 'groups';
   return FIELD_OF[key] ?? (key as keyof Form);
 }
@@ -139,6 +164,35 @@ function EligibilityHint({ ranks, groups }: { ranks: string[]; groups: string })
     <p className="text-xs text-muted-foreground" aria-live="polite">
       <FormattedMessage id={id as string} values={values as Record<string, ReactNode>} />
     </p>
+  );
+}
+
+/**
+ * How the item is sold: the format (each explained in a line), an optional reserve and, for the
+ * English format, an optional buy-now price. A sealed item has no soft close (its fields go).
+ */
+function FormatFields({ form, errors, onChange }: { form: Form; errors: Errors; onChange: (change: Partial<Form>) => void }) {
+  const intl = useIntl();
+  return (
+    <>
+      <Field id="item-format" labelId="manage.format" hint={<FormattedMessage id={`manage.format.${form.format}.hint`} />} className="md:col-span-2">
+        <NativeSelect className="w-full md:w-80" value={form.format} onChange={(e) => onChange({ format: e.target.value as ItemFormat })}>
+          {ITEM_FORMATS.map((format) => (
+            <option key={format} value={format}>
+              {intl.formatMessage({ id: `manage.format.${format}` })}
+            </option>
+          ))}
+        </NativeSelect>
+      </Field>
+      <Field id="item-reservePrice" labelId="manage.reservePrice" hintId="manage.reservePrice.hint" error={errors.reservePrice}>
+        <Input value={form.reservePrice} inputMode="numeric" onChange={(e) => onChange({ reservePrice: e.target.value })} />
+      </Field>
+      {form.format === 'english' && (
+        <Field id="item-buyNowPrice" labelId="manage.buyNowPrice" hintId="manage.buyNowPrice.hint" error={errors.buyNowPrice}>
+          <Input value={form.buyNowPrice} inputMode="numeric" onChange={(e) => onChange({ buyNowPrice: e.target.value })} />
+        </Field>
+      )}
+    </>
   );
 }
 
@@ -172,7 +226,8 @@ export function ItemForm({ initial, editing, copyOf, onDone }: { initial: Form; 
     const body = toBody(form, intl.locale);
     const parsed = createItemBody.safeParse(body);
     if (!parsed.success) {
-      setErrors(formErrors(intl, say, parsed.error.issues, fieldOf));
+      const issues = parsed.error.issues.map((issue) => (issue.path.length > 0 ? issue : { ...issue, path: [`fault:${issue.message}`] }));
+      setErrors(formErrors(intl, say, issues, fieldOf));
       return;
     }
     // a start in the past: said here, in the form's words (the server would refuse it too)
@@ -184,7 +239,16 @@ export function ItemForm({ initial, editing, copyOf, onDone }: { initial: Form; 
     // an edit sends what was emptied too, or the server would keep it
     const groups = form.groups.split(',').map((g) => g.trim()).filter(Boolean);
     save.mutate(
-      editing ? { ...body, description: form.description.trim(), imageUrl: form.imageUrl.trim() || null, eligibility: { ranks: form.ranks as never, groups } } : body,
+      editing
+        ? {
+            ...body,
+            description: form.description.trim(),
+            imageUrl: form.imageUrl.trim() || null,
+            eligibility: { ranks: form.ranks as never, groups },
+            reservePrice: body.reservePrice ?? null,
+            buyNowPrice: body.buyNowPrice ?? null,
+          }
+        : body,
     );
   }
 
@@ -220,8 +284,9 @@ export function ItemForm({ initial, editing, copyOf, onDone }: { initial: Form; 
             {text('minIncrement', 'manage.minIncrement', { inputMode: 'numeric' })}
             {text('startsAt', 'manage.startsAt', { type: 'datetime-local' }, editing ? 'manage.startsAtEditHint' : 'manage.startsAtHint')}
             {text('durationMinutes', 'manage.duration', { inputMode: 'decimal' })}
-            {text('extendWindow', 'manage.extendWindow', { inputMode: 'numeric' })}
-            {text('maxExtensions', 'manage.maxExtensions', { inputMode: 'numeric' })}
+            <FormatFields form={form} errors={errors} onChange={(change) => setForm((f) => ({ ...f, ...change }))} />
+            {form.format === 'english' && text('extendWindow', 'manage.extendWindow', { inputMode: 'numeric' })}
+            {form.format === 'english' && text('maxExtensions', 'manage.maxExtensions', { inputMode: 'numeric' })}
             <fieldset className="grid content-start gap-2">
               <legend className="mb-1 text-sm font-medium">
                 <FormattedMessage id="manage.eligibility" />
