@@ -7,6 +7,7 @@ import { Card } from '../../../components/card';
 import { Input } from '../../../components/input';
 import { NativeSelect } from '../../../components/native-select';
 import { Pagination } from '../../../components/pagination';
+import type { HistoryEntry } from '../../../../protocol/store';
 import { Table, Td, Th } from '../../../components/table';
 import { useApi } from '../../../lib/use-api';
 import { cn } from '../../../lib/cn';
@@ -28,6 +29,27 @@ const EMPTY: Draft = { user: '', outcome: '', from: '', to: '' };
 const toFilters = (d: Draft): HistoryFilters => ({ user: d.user.trim() || undefined, outcome: d.outcome || undefined, from: dayStart(d.from), to: dayEnd(d.to) });
 
 /** /my-kingdom/kingdom-points/store-history: every sale and every unsold item, filtered, paginated, CSV. */
+/** Every bid of a sealed item, shown to everyone once it has ended: highest first. */
+function SealedBids({ bids }: { bids: NonNullable<HistoryEntry['sealedBids']> }) {
+  return (
+    <details className="mt-1 text-xs">
+      <summary className="cursor-pointer text-muted-foreground">
+        <FormattedMessage id="history.sealedBids" values={{ count: bids.length }} />
+      </summary>
+      <ol className="mt-1 grid gap-0.5">
+        {bids.map((b, i) => (
+          <li key={`${b.username}:${b.at}:${i}`} className="flex justify-between gap-3">
+            <bdi>{b.username}</bdi>
+            <span className="tabular-nums">
+              <FormattedNumber value={b.amount} />
+            </span>
+          </li>
+        ))}
+      </ol>
+    </details>
+  );
+}
+
 export default function StoreHistoryPage({ titleId }: { titleId: string }) {
   const storeOffice = useApi(createStoreOfficeApi);
   const intl = useIntl();
@@ -103,8 +125,14 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
             <tbody className={cn('divide-y divide-border', history.isPlaceholderData && 'opacity-60')}>
               {rows.map((e) => (
                 <tr key={e.itemId} data-testid="history-row" data-outcome={e.outcome}>
-                  <Td dir="auto" className="text-start font-medium">
-                    {e.itemName}
+                  <Td className="text-start">
+                    <bdi className="font-medium">{e.itemName}</bdi>
+                    {e.format && e.format !== 'english' && (
+                      <span className="ms-1.5 rounded bg-muted px-1.5 py-0.5 text-xs text-muted-foreground">
+                        <FormattedMessage id={`manage.format.${e.format}`} />
+                      </span>
+                    )}
+                    {e.sealedBids && e.sealedBids.length > 0 && <SealedBids bids={e.sealedBids} />}
                   </Td>
                   <Td>
                     <span className={cn('rounded px-1.5 py-0.5 text-xs', e.outcome === 'sold' ? 'bg-success/15 text-success' : 'bg-muted')}>
@@ -112,7 +140,14 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
                     </span>
                   </Td>
                   <Td>{e.username ? <bdi>{e.username}</bdi> : '—'}</Td>
-                  <Td className="tabular-nums">{e.amount === null ? '—' : <FormattedNumber value={e.amount} />}</Td>
+                  <Td className="tabular-nums">
+                    {e.amount === null ? '—' : <FormattedNumber value={e.amount} />}
+                    {e.winningMax !== undefined && (
+                      <span className="block text-xs text-muted-foreground">
+                        <FormattedMessage id="history.winningMax" values={{ max: e.winningMax }} />
+                      </span>
+                    )}
+                  </Td>
                   <Td className="whitespace-nowrap text-xs">
                     <FormattedDate value={e.at} year="numeric" month="short" day="numeric" hour="2-digit" minute="2-digit" />
                   </Td>
