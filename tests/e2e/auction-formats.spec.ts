@@ -1,0 +1,107 @@
+import { expect, test, type Browser, type Page } from '@playwright/test';
+import { ADMIN, acceptCookies, accountWithRank, api, connection, liveCard, register, signIn, tokenOf, uniqueTag } from './support';
+
+/** A player with `points`, signed in on the store page in a browser of their own. */
+async function player(browser: Browser, points: number) {
+  const account = await register();
+  const admin = await tokenOf(ADMIN);
+  const granted = await api<{ result: boolean; error?: string }>('points/transactions', { username: account.username, delta: points, reason: 'auction formats' }, admin);
+  expect(granted.result, granted.error).toBe(true);
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await acceptCookies(page);
+  await signIn(page, account);
+  await page.goto('/my-account/kingdom-store');
+  await expect(connection(page)).toHaveText('Connected');
+  return { account, page, close: () => context.close() };
+}
+
+async function createItem(body: Record<string, unknown>) {
+  const admin = await tokenOf(ADMIN);
+  const answer = await api<{ result: boolean; item: { itemId: number }; error?: string }>(
+    'store/items',
+    { start_price: 100, minIncrement: 10, duration: 3600, extendWindow: 0, maxExtensions: 0, ...body },
+    admin,
+  );
+  expect(answer.result, answer.error).toBe(true);
+  return answer.item.itemId;
+}
+
+async function bid(page: Page, itemName: string, amount: number) {
+  const card = await liveCard(page, itemName);
+  await card.getByRole('textbox', { name: `Bid amount for ${itemName}` }).fill(String(amount));
+  await card.getByRole('button', { name: 'Bid', exact: true }).click();
+  return card;
+}
+
+test('council: the form explains each format, refuses a reserve below the start price on its field, and creates a sealed item', async ({ page }) => {
+  const council = await accountWithRank('council');
+  await acceptCookies(page);
+  await signIn(page, council);
+  await page.goto('/my-kingdom/kingdom-points/store-management');
+  await page.getByRole('button', { name: 'New item' }).click();
+  const dialog = page.getByRole('dialog', { name: 'New item' });
+  const itemName = `Sealed relic ${uniqueTag()}`;
+  await dialog.getByLabel('Item name').fill(itemName);
+  await dialog.getByLabel('Start price').fill('500');
+  const format = dialog.getByLabel('Format');
+  await expect(format).toHaveAccessibleDescription('Everyone sees every bid; the highest bid wins and pays what it bid.');
+  await expect(dialog.getByLabel('Buy-now price (optional)')).toBeVisible();
+  await format.selectOption({ label: 'Sealed, second price' });
+  await expect(format).toHaveAccessibleDescription(/pays the second-highest bid plus the increment/);
+  // a sealed item has no buy-now price and no soft close
+  await expect(dialog.getByLabel('Buy-now price (optional)')).toHaveCount(0);
+  await expect(dialog.getByLabel('Extend window (seconds)')).toHaveCount(0);
+  await dialog.getByLabel('Reserve price (optional)').fill('400');
+  await dialog.getByRole('button', { name: 'Create item' }).click();
+  await expect(dialog.getByLabel('Reserve price (optional)')).toHaveAccessibleDescription(/The reserve price is below the start price/);
+  await dialog.getByLabel('Reserve price (optional)').fill('800');
+  await dialog.getByRole('button', { name: 'Create item' }).click();
+  await expect(page.getByRole('dialog')).toHaveCount(0);
+
+  const admin = await tokenOf(ADMIN);
+  const live = await api<{ items: { itemName: string; format?: string; reservePrice?: number }[] }>('store/items?state=live', undefined, admin, 'GET');
+  expect(live.items.find((it) => it.itemName === itemName)).toMatchObject({ format: 'sealed-second', reservePrice: 800 });
+});
+
+test('sealed: each player sees how many have bid and their own bid, never another’s amount or name', async ({ browser }) => {
+  const itemName = `Sealed chest ${uniqueTag()}`;
+  await createItem({ itemName, format: 'sealed-first' });
+  const aria = await player(browser, 5_000);
+  const boris = await player(browser, 5_000);
+  try {
+    const ariaCard = await bid(aria.page, itemName, 700);
+    await expect(ariaCard.getByText('Your sealed bid: 700')).toBeVisible();
+    const borisCard = await liveCard(boris.page, itemName);
+    await expect(borisCard.getByText('1 sealed bid', { exact: true })).toBeVisible();
+    await expect(borisCard).not.toContainText('700');
+    await expect(borisCard).not.toContainText(aria.account.username);
+    await bid(boris.page, itemName, 300);
+    await expect(borisCard.getByText('Your sealed bid: 300')).toBeVisible();
+    await expect(ariaCard.getByText('2 sealed bids', { exact: true })).toBeVisible();
+    await expect(ariaCard.getByText('Your sealed bid: 700')).toBeVisible();
+    await expect(ariaCard).not.toContainText(boris.account.username);
+  } finally {
+    await aria.close();
+    await boris.close();
+  }
+});
+
+test('buy now: asked once more, then the item is sold at its buy-now price at once', async ({ browser }) => {
+  const itemName = `Instant banner ${uniqueTag()}`;
+  await createItem({ itemName, buyNowPrice: 900, reservePrice: 600 });
+  const buyer = await player(browser, 5_000);
+  try {
+    const card = await liveCard(buyer.page, itemName);
+    await expect(card.getByText('Reserve not met', { exact: true })).toBeVisible();
+    await card.getByRole('button', { name: 'Buy now for 900' }).click();
+    await expect(card.getByText(/now for 900 kingdom points\? The auction ends at once\./)).toBeVisible();
+    await card.getByRole('button', { name: 'Yes, buy now' }).click();
+    await expect(buyer.page.getByRole('article', { name: itemName, exact: true })).toHaveCount(0);
+    const admin = await tokenOf(ADMIN);
+    const sales = await api<{ sales: { itemName: string; username: string; amount: number }[] }>('store/history', undefined, admin, 'GET');
+    expect(sales.sales.find((s) => s.itemName === itemName)).toMatchObject({ username: buyer.account.username, amount: 900 });
+  } finally {
+    await buyer.close();
+  }
+});
