@@ -249,11 +249,11 @@ export const sameRefs = (a: readonly ItemRef[], b: readonly ItemRef[]): boolean 
 
 /** The board's data as plain data (what viewBoard reads): each item's fields and whether it finished. */
 export function boardData(board: BoardActor): BoardData {
-  const { connected, store, latestBids, items } = board.getSnapshot().context;
+  const { connected, store, latestBids, items, maxBids } = board.getSnapshot().context;
   const data: Record<string, { data: ItemData; finished: boolean }> = {};
   for (const [key, ref] of Object.entries(items)) {
     const snapshot = ref.getSnapshot();
     data[key] = { data: snapshot.context, finished: snapshot.matches('finished') };
   }
-  return { connected, store, latestBids, items: data };
+  return { connected, store, latestBids, items: data, maxBids };
 }
