@@ -174,6 +174,12 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
       ownPhases = true;
       if (fold.upcoming.some((it) => String(it.itemId) in fold.phases)) fold.upcoming = fold.upcoming.filter((it) => !(String(it.itemId) in fold.phases));
       fold.updates = new Map();
+      // a sealed item's snapshot hides its amount and leader; HISTORY's bids on it are the reader's own: their bid stands on the item
+      for (const it of fold.snapshot) {
+        if (it.state !== 'live' || it.format === undefined || it.format === 'english') continue;
+        const own = msg.data.bids.filter((b) => b.itemId === it.itemId).sort((a, b) => a.amount - b.amount);
+        for (const bid of own) push(String(it.itemId), { type: 'BID', bid });
+      }
       fold.latestBids = mergeBids([], msg.data.bids);
       fold.pending = {};
       fold.unanswered = {};

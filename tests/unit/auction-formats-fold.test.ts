@@ -52,6 +52,16 @@ describe('an item\'s format, reserve and buy-now on the board', () => {
     expect(foldItem(folded.fields, 'live', [{ type: 'SEALED', bids: 2, endsAt: T + 60_000 }]).changed).toBe(false);
   });
 
+  it('after a reload, the reader\'s own bid on a sealed item stands on it (the snapshot hides amount and leader)', () => {
+    const own = { itemId: 7, itemName: 'Golden key', amount: 450, username: 'boris', timer: 50, timestamp: T, endsAt: T + 60_000 };
+    const history: ServerMsg = { type: MSG.HISTORY, data: { bids: [own], items: [item({ format: 'sealed-second', bids: 2 }), item({ itemId: 8 })] } };
+    const fold = foldBoard(EMPTY, frames(history), T);
+    const folded = foldItem(fieldsOf(item({ format: 'sealed-second', bids: 2 })), 'live', fold.updates.get('7') ?? []);
+    expect(folded.fields).toMatchObject({ amount: 450, username: 'boris', sealedBids: 2 });
+    // an English item's snapshot already says its amount: nothing is folded again
+    expect(fold.updates.get('8')).toBeUndefined();
+  });
+
   it('a bid says when the reserve is met; an end for want of it says so too', () => {
     const start = fieldsOf(item({ reserveMet: false }));
     const bid = { itemId: 7, itemName: 'Golden key', amount: 500, username: 'aria', timer: 40, timestamp: T, endsAt: T + 60_000, reserveMet: true };
