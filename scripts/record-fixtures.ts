@@ -151,7 +151,7 @@ class Session {
     );
     this.auctionProxy = new Proxy(this.server.auctionUrl);
     this.userProxy = new Proxy(this.server.userUrl);
-    this.admin = await this.account('admin');
+    this.admin = await this.account('highking');
   }
 
   async stop(): Promise<void> {
