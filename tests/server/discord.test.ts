@@ -20,6 +20,8 @@ class StandInDiscord {
   readonly received: { url: string; method: string; body: Record<string, unknown>; raw: Buffer; type: string }[] = [];
   private readonly waiting: { match: (url: string) => boolean; resolve: (entry: StandInDiscord['received'][number]) => void }[] = [];
   readonly answers = new Map<string, { status: number; body?: unknown }>();
+  /** Answers given once, before `answers` (a 429 Discord then lifts). */
+  readonly once = new Map<string, { status: number; body?: unknown }>();
   readonly authorizations: (string | undefined)[] = [];
   private readonly server = http.createServer((request, response) => {
     const chunks: Buffer[] = [];
@@ -35,7 +37,9 @@ class StandInDiscord {
         waiter.resolve(entry);
       }
       this.authorizations.push(request.headers.authorization);
-      const answer = this.answers.get(url) ?? { status: 200, body: { id: '1' } };
+      const first = this.once.get(url);
+      this.once.delete(url);
+      const answer = first ?? this.answers.get(url) ?? { status: 200, body: { id: '1' } };
       response.writeHead(answer.status, { 'content-type': 'application/json' }).end(JSON.stringify(answer.body ?? {}));
     });
   });
@@ -54,6 +58,13 @@ class StandInDiscord {
   next(url: string): Promise<StandInDiscord['received'][number]> {
     const seen = this.received.find((r) => r.url === url);
     if (seen) return Promise.resolve(seen);
+    return new Promise((resolve) => this.waiting.push({ match: (u) => u === url, resolve }));
+  }
+
+  /** The request to `url` after the `seen` ones already received. */
+  nextAfter(url: string, seen: number): Promise<StandInDiscord['received'][number]> {
+    const tries = this.received.filter((r) => r.url === url);
+    if (tries.length > seen) return Promise.resolve(tries[seen]);
     return new Promise((resolve) => this.waiting.push({ match: (u) => u === url, resolve }));
   }
 
@@ -322,9 +333,15 @@ describe('asking: /me /stats /top /kvk /auctions', () => {
     expect(theirs.body.data?.content).toBe(ASK_TEXTS.es.notYours);
     const nobody = await ask('stats', PLAYER_DISCORD, [option('governor', 'Maximilian')], 'zh-CN');
     expect(nobody.body.data?.content).toBe('最新扫描中没有与“Maximilian”匹配的总督。');
+    // Discord rate limits the follow-up once: it is sent again after retry_after
+    discord.once.set(`/api/v10/webhooks/123456789012345678/tok${token + 1}/messages/@original`, { status: 429, body: { message: 'You are being rate limited.', retry_after: 0.05, global: false } });
     const own = await ask('stats', PLAYER_DISCORD, [option('governor', String(LONG_NAMES.emoji))]);
     expect(own.body.type).toBe(5);
+    const url = `/api/v10/webhooks/123456789012345678/${own.token}/messages/@original`;
     await followUpOf(own.token);
+    const second = await discord.nextAfter(url, 1);
+    expect(multipart(second.raw).png).not.toBeNull();
+    expect(discord.received.filter((r) => r.url === url)).toHaveLength(2);
   }, 60_000);
 
   it('/top lists the kingdom’s best by a stat, in two languages; a player may not read it; an unknown option is answered politely', async () => {
