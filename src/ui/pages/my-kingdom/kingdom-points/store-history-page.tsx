@@ -128,7 +128,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
                   <Td className="text-start">
                     <bdi className="font-medium">{e.itemName}</bdi>
                     {e.format && e.format !== 'english' && (
-                      <span className="ms-1.5 rounded bg-muted px-1.5 py-0.5 text-xs text-muted-foreground">
+                      <span className="ms-1.5 inline-block whitespace-nowrap rounded bg-muted px-1.5 py-0.5 text-xs text-muted-foreground">
                         <FormattedMessage id={`manage.format.${e.format}`} />
                       </span>
                     )}
