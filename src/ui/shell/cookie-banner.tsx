@@ -35,7 +35,7 @@ export function CookieBanner() {
   }, [visible]);
   if (!visible) return null;
   return (
-    <div ref={banner} role="region" aria-label={intl.formatMessage({ id: 'cookie.region' })} data-testid="cookie-banner" className="fixed inset-x-0 bottom-0 z-40 border-t border-border bg-card/95 px-4 py-3 shadow-lg backdrop-blur">
+    <div ref={banner} role="region" aria-label={intl.formatMessage({ id: 'cookie.region' })} className="fixed inset-x-0 bottom-0 z-40 border-t border-border bg-card/95 px-4 py-3 shadow-lg backdrop-blur">
       <div className="mx-auto flex max-w-5xl flex-wrap items-center justify-between gap-3">
         <p className="text-sm">
           <FormattedMessage id="cookie.text" />

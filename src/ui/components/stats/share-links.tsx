@@ -55,7 +55,7 @@ export function ShareLinks({ all = false }: { all?: boolean }) {
             {links.data?.map((link) => {
               const status = statusOf(link, now);
               return (
-                <CardRow key={link.id} data-testid="share-link">
+                <CardRow key={link.id}>
                   <Td className="min-w-0">
                     <a href={link.url} target="_blank" rel="noreferrer" className="block truncate text-primary underline-offset-4 hover:underline" title={link.path}>
                       {labelOf(link.path)}

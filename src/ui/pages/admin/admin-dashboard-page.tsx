@@ -171,7 +171,7 @@ function KingdomData({ backup }: { backup: Dashboard['backup'] }) {
   const intl = useIntl();
   const admin = useApi(createAdminApi);
   return (
-    <Card className="grid min-w-0 gap-3" data-testid="kingdom-data">
+    <Card className="grid min-w-0 gap-3">
       <CardHeader title={<FormattedMessage id="admin.dashboard.data" />} className="mb-0">
         <ExportCsvButton fetchCsv={() => admin.exportZip()} filename={`kingdom-export-${today()}.zip`} labelId="admin.dashboard.exportAll" />
       </CardHeader>
@@ -200,12 +200,12 @@ function KingdomData({ backup }: { backup: Dashboard['backup'] }) {
               <FormattedMessage id="admin.dashboard.backupSchedule" values={{ hours: backup.everyHours, keep: backup.keep }} />
             </p>
           ) : (
-            <Alert variant="warning" data-testid="backup-off">
+            <Alert variant="warning">
               <FormattedMessage id="admin.dashboard.backupOff" />
             </Alert>
           )}
           {backup.overdue && backup.everyHours !== null && (
-            <Alert variant="error" data-testid="backup-overdue">
+            <Alert variant="error">
               <FormattedMessage id="admin.dashboard.backupOverdue" values={{ hours: 2 * backup.everyHours }} />
             </Alert>
           )}
