@@ -22,7 +22,9 @@ import { readEligibility } from './wire';
  *   Each fact the picture uses is stable under them or moves one way: items are never created or
  *   reopened and the store setting is not touched (UNKNOWN_ITEM, BID_OPEN_ERROR for a state); the
  *   next minimum only rises (BID_AMOUNT_ERROR); an end only moves later, so "ended" is unknown
- *   while bids are queued for an item that may still be extended; a bidder's available points
+ *   while bids are queued for an item that may still be extended — except that a bid at the
+ *   buy-now price ends its item at once, so while bids are queued for an item that can still be
+ *   bought nothing about it is refused early; a bidder's available points
  *   only fall through their own bids, and rise only when a queued bid outbids them, so they are
  *   unknown while the bidder leads an item with queued bids. Eligibility reads ranks and groups,
  *   which change outside the queue: unknown whenever the item restricts bidding.
@@ -82,6 +84,11 @@ export function itemFacts(row: ItemRow): ItemFacts {
     format: row.format,
     buyNowPrice: row.buy_now_price,
   };
+}
+
+/** An english item that a bid could still buy at its buy-now price. */
+function buyableNow(item: Pick<ItemFacts, 'format' | 'buyNowPrice' | 'leaderId' | 'amount'>): boolean {
+  return item.format === 'english' && item.buyNowPrice !== null && (item.leaderId === null || item.amount < item.buyNowPrice);
 }
 
 /**
@@ -210,6 +217,8 @@ export class BidView {
     if (this.shared && (!this.storeOpen || (known === undefined && itemId > this.maxItemId) || known?.state === 'scheduled')) return { kind: 'queue' };
     const item = known === undefined ? null : known.state === 'closed' ? { ...CLOSED_FACTS, id: itemId } : known;
     const queued = this.shared || (this.bidsByItem.get(itemId) ?? 0) > 0;
+    // a queued bid may buy the item, ending it at once (the one way an end moves earlier): whether it is open is unknown
+    if (queued && item !== null && item.state !== 'finished' && buyableNow(item)) return { kind: 'queue' };
     const verdict = judgeBid(
       {
         storeOpen: this.storeOpen,
