@@ -212,6 +212,7 @@ describe('OpenAPI, docs and CORS', () => {
         '/discord/interactions',
         '/discord/outbox',
         '/discord/outbox/{id}/retry',
+        '/discord/kvk/{seasonId}',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');
