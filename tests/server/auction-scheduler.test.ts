@@ -57,6 +57,7 @@ describe('the scheduler', () => {
         imageUrl: 'https://example.com/sword.png',
         description: 'Sharp',
         eligibility: { ranks: ['council'], groups: ['Vanguard'] },
+        format: 'english',
       },
     };
     expect(await ann.auction.nextOf('BIDDING_STARTED')).toEqual(expected);
@@ -114,7 +115,7 @@ describe('the scheduler', () => {
     const before = await counts(server.db);
     clock.advance(10_000);
     await server.auction.tick();
-    for (const who of [a, b]) expect(await who.auction.nextOf('NO_BUYER')).toEqual({ type: 'NO_BUYER', data: { itemId: item.itemId, itemName: 'Dusty Rug' } });
+    for (const who of [a, b]) expect(await who.auction.nextOf('NO_BUYER')).toEqual({ type: 'NO_BUYER', data: { itemId: item.itemId, itemName: 'Dusty Rug', reason: 'no-bids' } });
     expect((await itemRow(server.db, item.itemId)).state).toBe('finished');
     expect(await counts(server.db)).toEqual(before);
     for (const who of [a, b]) expect(who.auction.drain().some((f) => f.type === 'WINNER' || f.type === 'SALE_COMPLETED')).toBe(false);
