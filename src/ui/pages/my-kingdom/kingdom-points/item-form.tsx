@@ -2,7 +2,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { RANKS } from '../../../../protocol/ranks';
-import { ITEM_FORMATS, type ItemFormat } from '../../../../protocol/socket';
+import { type ItemFormat } from '../../../../protocol/socket';
 import { STORE_ERRORS, copyName, createItemBody, type CreateItemBody, type EditItemBody, type StoreItem } from '../../../../protocol/store';
 import { useChild } from '../../../app-context';
 import { Alert } from '../../../components/alert';
@@ -12,7 +12,6 @@ import { Checkbox } from '../../../components/checkbox';
 import { DialogBody, DialogHeader } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { Input } from '../../../components/input';
-import { NativeSelect } from '../../../components/native-select';
 import type { KingdomSettings } from '../../../../api/kingdom';
 import { createStoreApi } from '../../../../api/store';
 import { createStoreOfficeApi } from '../../../../api/store-office';
@@ -21,6 +20,7 @@ import { readDecimal, readWhole } from '../../../lib/numbers';
 import { formErrors } from '../../../lib/form-errors';
 import { useServerText } from '../../../lib/server-text';
 import { ImageField } from './image-field';
+import { FormatFields } from './item-format-fields';
 
 interface Form {
   itemName: string;
@@ -135,6 +135,10 @@ const FIELD_OF: Record<string, keyof Form> = { duration: 'durationMinutes' };
 
 type Errors = Partial<Record<keyof Form, string>>;
 
+/** The form's values and errors, as the format's fields (item-format-fields.tsx) read them. */
+export type ItemFormValues = Form;
+export type ItemFormErrors = Errors;
+
 /** The form field a schema issue belongs to (an eligibility issue is about the ranks or the groups). */
 function fieldOf(path: readonly PropertyKey[]): keyof Form {
   const key = String(path[0] ?? 'itemName');
@@ -164,35 +168,6 @@ function EligibilityHint({ ranks, groups }: { ranks: string[]; groups: string })
     <p className="text-xs text-muted-foreground" aria-live="polite">
       <FormattedMessage id={id as string} values={values as Record<string, ReactNode>} />
     </p>
-  );
-}
-
-/**
- * How the item is sold: the format (each explained in a line), an optional reserve and, for the
- * English format, an optional buy-now price. A sealed item has no soft close (its fields go).
- */
-function FormatFields({ form, errors, onChange }: { form: Form; errors: Errors; onChange: (change: Partial<Form>) => void }) {
-  const intl = useIntl();
-  return (
-    <>
-      <Field id="item-format" labelId="manage.format" hint={<FormattedMessage id={`manage.format.${form.format}.hint`} />} className="md:col-span-2">
-        <NativeSelect className="w-full md:w-80" value={form.format} onChange={(e) => onChange({ format: e.target.value as ItemFormat })}>
-          {ITEM_FORMATS.map((format) => (
-            <option key={format} value={format}>
-              {intl.formatMessage({ id: `manage.format.${format}` })}
-            </option>
-          ))}
-        </NativeSelect>
-      </Field>
-      <Field id="item-reservePrice" labelId="manage.reservePrice" hintId="manage.reservePrice.hint" error={errors.reservePrice}>
-        <Input value={form.reservePrice} inputMode="numeric" onChange={(e) => onChange({ reservePrice: e.target.value })} />
-      </Field>
-      {form.format === 'english' && (
-        <Field id="item-buyNowPrice" labelId="manage.buyNowPrice" hintId="manage.buyNowPrice.hint" error={errors.buyNowPrice}>
-          <Input value={form.buyNowPrice} inputMode="numeric" onChange={(e) => onChange({ buyNowPrice: e.target.value })} />
-        </Field>
-      )}
-    </>
   );
 }
 
