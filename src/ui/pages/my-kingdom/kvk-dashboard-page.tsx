@@ -14,7 +14,7 @@ import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
 import { ExportButtons } from '../../components/export-csv-button';
 import { ShareCardButton } from '../../components/stats/share-card';
-import { PostKvkButton } from '../../components/discord/post-kvk-button';
+import { PostKvkButton } from './post-kvk-button';
 import { useDebounced } from '../../lib/use-debounced';
 import { Num } from '../../components/stats/num';
 import { CountCell, GovernorName, NumCell } from '../../components/stats/cells';

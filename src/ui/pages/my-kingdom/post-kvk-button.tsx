@@ -2,8 +2,8 @@ import { useMutation } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
 import { createDiscordApi } from '../../../api/discord';
 import { useApi } from '../../lib/use-api';
-import { Button } from '../button';
-import { useErrorText } from '../query-error';
+import { Button } from '../../components/button';
+import { useErrorText } from '../../components/query-error';
 
 /**
  * The KvK Dashboard's "Post to Discord": the standings card of what the dashboard shows (season,
