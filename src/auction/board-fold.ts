@@ -52,6 +52,27 @@ export interface BoardFoldState {
   pendingMax: Record<string, { itemId: ItemId; max: number }>;
 }
 
+/** A board before anything was heard: no bids, no items, the store open. */
+export function emptyBoardFold(): BoardFoldState {
+  return {
+    latestBids: [],
+    items: {},
+    phases: {},
+    live: [],
+    finished: [],
+    upcoming: [],
+    pending: {},
+    unanswered: {},
+    store: 'open',
+    cancelled: {},
+    generation: 0,
+    serverOffset: null,
+    maxBids: {},
+    maxDropped: {},
+    pendingMax: {},
+  };
+}
+
 type ItemMsg = ServerMsgOf<'BIDDING_STARTED' | 'SALE_COMPLETED' | 'NO_BUYER' | 'BID_CREATED'>;
 
 function timestampOf(msg: ServerMsg): number | null {

@@ -1,5 +1,5 @@
 import { assertEvent, assign, enqueueActions, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { foldBoard, withoutKey, type BoardFoldState } from '../auction/board-fold';
+import { emptyBoardFold, foldBoard, withoutKey, type BoardFoldState } from '../auction/board-fold';
 import { upcomingOf } from '../auction/board-lists';
 import type { BoardData } from '../auction/board-view';
 import type { ItemData } from '../auction/item-fold';
@@ -151,24 +151,11 @@ export const boardMachine = setup({
 }).createMachine({
   id: 'board',
   context: {
-    latestBids: [],
+    ...emptyBoardFold(),
     items: {},
-    phases: {},
-    live: [],
-    finished: [],
-    upcoming: [],
     upcomingError: null,
     upcomingWatchers: 0,
     connected: false,
-    pending: {},
-    unanswered: {},
-    store: 'open',
-    cancelled: {},
-    generation: 0,
-    serverOffset: null,
-    maxBids: {},
-    maxDropped: {},
-    pendingMax: {},
   },
   on: {
     CONNECTED: { actions: assign({ connected: ({ event }) => event.connected }) },

@@ -1,27 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { foldBoard, type BoardFoldState } from '../../src/auction/board-fold';
+import { emptyBoardFold, foldBoard, type BoardFoldState } from '../../src/auction/board-fold';
 import { fieldsOf, foldItem, rulesOf } from '../../src/auction/item-fold';
 import { MSG, type Item, type ServerMsg } from '../../src/protocol/socket';
 
 const T = 1_800_000_000_000;
 
-const EMPTY: BoardFoldState = {
-  latestBids: [],
-  items: {},
-  phases: {},
-  live: [],
-  finished: [],
-  upcoming: [],
-  pending: {},
-  unanswered: {},
-  store: 'open',
-  cancelled: {},
-  generation: 0,
-  serverOffset: null,
-  maxBids: {},
-  maxDropped: {},
-  pendingMax: {},
-};
+const EMPTY: BoardFoldState = emptyBoardFold();
 
 const item = (over: Partial<Item> = {}): Item =>
   ({ itemId: 7, itemName: 'Golden key', type: 'auction', amount: 100, username: 'server', timer: 60, timestamp: T, endsAt: T + 60_000, state: 'live', start_price: 100, minIncrement: 10, ...over }) as Item;
