@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PRICE } from '../../src/protocol/store';
 import { addToGroup } from '../../server/auction/groups';
 import {
+  auctionTestServer,
   bidCreated,
   bidder,
   counts,
@@ -16,26 +17,16 @@ import {
   userRow,
   type Bidder,
 } from './auction-helpers';
-import { authedSocket, call, signedIn, startTestServer } from './helpers';
+import { authedSocket, call } from './helpers';
 import { failInserts, onPostgres } from './test-database';
 
 const clock = new ManualClock();
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let admin: Awaited<ReturnType<typeof signedIn>>;
+let server: Awaited<ReturnType<typeof auctionTestServer>>['server'];
+let admin: Awaited<ReturnType<typeof auctionTestServer>>['admin'];
 let watcher: Bidder;
 
 beforeAll(async () => {
-  server = await startTestServer(
-    {
-      frameRateLimit: { perSecond: 1000, burst: 1000 },
-      loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 },
-      // no timed poll of the reactions: only this process writes, and each pass reads the clock (failNext)
-      reactions: { pollMs: 3_600_000, keepDays: 30, paused: false },
-    },
-    { now: clock.now },
-  );
-  admin = await signedIn(server, 'admin'); // the first account
-  watcher = await bidder(server, admin.token, 0, 'watcher');
+  ({ server, admin, watcher } = await auctionTestServer(clock));
 });
 afterAll(() => server.close());
 

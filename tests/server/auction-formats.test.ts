@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STORE_ERRORS } from '../../src/protocol/store';
 import { checkLedger } from '../../server/points/ledger';
 import {
+  auctionTestServer,
   bidCreated,
   bidder,
   counts,
@@ -13,28 +14,19 @@ import {
   userRow,
   type Bidder,
 } from './auction-helpers';
-import { authedSocket, call, signedIn, startTestServer } from './helpers';
+import { authedSocket, call } from './helpers';
 
 /**
  * The auction formats on the server: a reserve, a buy-now price, sealed first- and second-price
  * items; what each player hears, what is reserved, what is sold and at what price.
  */
 const clock = new ManualClock();
-let server: Awaited<ReturnType<typeof startTestServer>>;
-let admin: Awaited<ReturnType<typeof signedIn>>;
+let server: Awaited<ReturnType<typeof auctionTestServer>>['server'];
+let admin: Awaited<ReturnType<typeof auctionTestServer>>['admin'];
 let watcher: Bidder;
 
 beforeAll(async () => {
-  server = await startTestServer(
-    {
-      frameRateLimit: { perSecond: 1000, burst: 1000 },
-      loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 },
-      reactions: { pollMs: 3_600_000, keepDays: 30, paused: false },
-    },
-    { now: clock.now },
-  );
-  admin = await signedIn(server, 'admin');
-  watcher = await bidder(server, admin.token, 0, 'watcher');
+  ({ server, admin, watcher } = await auctionTestServer(clock));
 });
 afterAll(() => server.close());
 

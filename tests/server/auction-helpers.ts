@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/open';
 import type { StoreItem } from '../../src/protocol/store';
-import { authedSocket, call, signedIn, type TestSocket } from './helpers';
+import { authedSocket, call, signedIn, startTestServer, type TestSocket } from './helpers';
 import { randomSuffix } from './seed';
 
 type Server = { httpUrl: string; auctionUrl: string; userUrl: string; db: Db };
@@ -126,3 +126,23 @@ export async function expectBooksBalance(db: Db): Promise<void> {
     expect(row.reserved, `reserved within balance of user ${row.id}`).toBeLessThanOrEqual(row.balance);
   }
 }
+
+/**
+ * A server for the auction's tests on `clock`: frames and sign-ins not rate-limited, reactions run
+ * at each commit only (no timed poll: only this process writes, and each pass reads the clock);
+ * its first account is the admin, and a watcher with no points listens to the auction socket.
+ */
+export async function auctionTestServer(clock: ManualClock) {
+  const server = await startTestServer(
+    {
+      frameRateLimit: { perSecond: 1000, burst: 1000 },
+      loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 },
+      reactions: { pollMs: 3_600_000, keepDays: 30, paused: false },
+    },
+    { now: clock.now },
+  );
+  const admin = await signedIn(server, 'admin');
+  const watcher = await bidder(server, admin.token, 0, 'watcher');
+  return { server, admin, watcher };
+}
+
