@@ -58,6 +58,8 @@ test('council: the form explains each format, refuses a reserve below the start 
   await dialog.getByLabel('Reserve price (optional)').fill('800');
   await dialog.getByRole('button', { name: 'Create item' }).click();
   await expect(page.getByRole('dialog')).toHaveCount(0);
+  // the items list says how it is sold, the reserve's number included (council reads it)
+  await expect(page.getByRole('row').filter({ hasText: itemName })).toContainText('Sealed, second price · Reserve 800');
 
   const admin = await tokenOf(ADMIN);
   const live = await api<{ items: { itemName: string; format?: string; reservePrice?: number }[] }>('store/items?state=live', undefined, admin, 'GET');
