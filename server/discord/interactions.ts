@@ -11,6 +11,7 @@ import {
   type APIInteractionResponseChannelMessageWithSource,
 } from 'discord-api-types/v10';
 import type { Db } from '../db/open';
+import { BucketMap } from '../sockets/rate-limit';
 import { accountOfDiscord, newLinkCode } from './links';
 import { fill } from '../../src/protocol/texts';
 import { DISCORD_TEXTS, localeOfDiscord } from './texts';
@@ -32,6 +33,24 @@ export interface InteractionDeps extends AskDeps {
   now: () => number;
   /** This server's public origin, as Discord reached it (the `/link` answer's address, the item buttons). */
   origin: string;
+  /** Each Discord user's budget: false when this interaction is over it (`kind`: a command, or an autocomplete keystroke). */
+  withinBudget: (discordUserId: string, kind: 'command' | 'autocomplete') => boolean;
+}
+
+/** What one Discord user may ask: a command costs a query or a card, an autocomplete keystroke one indexed search. */
+export const INTERACTION_BUDGETS = {
+  command: { burst: 20, perSecond: 0.5 },
+  autocomplete: { burst: 40, perSecond: 5 },
+} as const;
+
+/** Per-user token buckets for the interactions endpoint, swept as they fill again (one process's share, as the other routes' limits). */
+export function interactionBudgets(clock: () => number) {
+  const maps = { command: new BucketMap<string>(INTERACTION_BUDGETS.command, clock), autocomplete: new BucketMap<string>(INTERACTION_BUDGETS.autocomplete, clock) };
+  let calls = 0;
+  return (discordUserId: string, kind: 'command' | 'autocomplete'): boolean => {
+    if (++calls % 1000 === 0) for (const map of Object.values(maps)) map.sweep();
+    return maps[kind].get(discordUserId).take();
+  };
 }
 
 /** The options of a chat command (its subcommands are none of ours: no options then). */
@@ -56,12 +75,14 @@ export async function answerInteraction(deps: InteractionDeps, interaction: APII
   if (interaction.type === InteractionType.ApplicationCommandAutocomplete) {
     const focused = basicOptions(interaction).find((o) => 'focused' in o && o.focused);
     if (!discordUserId || !focused || focused.name !== 'governor' || focused.type !== ApplicationCommandOptionType.String || typeof focused.value !== 'string') return noChoices;
+    if (!deps.withinBudget(discordUserId, 'autocomplete')) return noChoices;
     const account = await accountOfDiscord(deps.db, discordUserId);
     return autocompleteGovernor(deps.db, focused.value, account && account.disabled_at === null ? account : null);
   }
   if (interaction.type !== InteractionType.ApplicationCommand) return privately(t.unknown);
   const name = interaction.data.name;
   if (!discordUserId || !(DISCORD_COMMANDS as readonly string[]).includes(name)) return privately(t.unknown);
+  if (!deps.withinBudget(discordUserId, 'command')) return privately(t.slowDown);
   if (name === 'link') {
     const code = await newLinkCode(deps.db, discordUserId, deps.now());
     return privately(fill(t.link, { url: `${deps.origin}/my-account/account-settings?discord=${code}` }));

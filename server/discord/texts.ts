@@ -5,6 +5,8 @@ export interface DiscordTexts {
   link: string;
   needsLink: string;
   unknown: string;
+  /** A Discord user over their budget of commands. */
+  slowDown: string;
   disabled: string;
   points: string;
   lastEntries: string;
@@ -36,6 +38,7 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     link: 'Open this link within 10 minutes, signed in to Kingdom, to link your Discord account: {url}',
     needsLink: 'Link your Kingdom account first: type /link.',
     unknown: 'Kingdom does not know this command.',
+    slowDown: 'You are sending commands faster than Kingdom answers them: wait a minute, then try again.',
     disabled: 'Your Kingdom account is disabled.',
     points: 'Your points: {balance} · reserved {reserved} · available {available}',
     lastEntries: 'Last entries:',
@@ -64,6 +67,7 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     link: 'Ouvrez ce lien dans les 10 minutes, connecté à Kingdom, pour lier votre compte Discord : {url}',
     needsLink: 'Liez d’abord votre compte Kingdom : tapez /link.',
     unknown: 'Kingdom ne connaît pas cette commande.',
+    slowDown: 'Vous envoyez des commandes plus vite que Kingdom n\'y répond : attendez une minute, puis réessayez.',
     disabled: 'Votre compte Kingdom est désactivé.',
     points: 'Vos points : {balance} · réservés {reserved} · disponibles {available}',
     lastEntries: 'Dernières opérations :',
@@ -92,6 +96,7 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     link: 'Abre este enlace en los próximos 10 minutos, con tu sesión de Kingdom iniciada, para vincular tu cuenta de Discord: {url}',
     needsLink: 'Primero vincula tu cuenta de Kingdom: escribe /link.',
     unknown: 'Kingdom no conoce este comando.',
+    slowDown: 'Envías comandos más rápido de lo que Kingdom los responde: espera un minuto y vuelve a intentarlo.',
     disabled: 'Tu cuenta de Kingdom está desactivada.',
     points: 'Tus puntos: {balance} · reservados {reserved} · disponibles {available}',
     lastEntries: 'Últimos movimientos:',
@@ -120,6 +125,7 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     link: 'Apri questo link entro 10 minuti, con l’accesso a Kingdom, per collegare il tuo account Discord: {url}',
     needsLink: 'Collega prima il tuo account Kingdom: scrivi /link.',
     unknown: 'Kingdom non conosce questo comando.',
+    slowDown: 'Stai inviando comandi più in fretta di quanto Kingdom risponda: aspetta un minuto, poi riprova.',
     disabled: 'Il tuo account Kingdom è disattivato.',
     points: 'I tuoi punti: {balance} · riservati {reserved} · disponibili {available}',
     lastEntries: 'Ultimi movimenti:',
@@ -148,6 +154,7 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     link: '请在 10 分钟内、登录 Kingdom 后打开此链接，以关联你的 Discord 账户：{url}',
     needsLink: '请先关联你的 Kingdom 账户：输入 /link。',
     unknown: 'Kingdom 不认识此命令。',
+    slowDown: '你发送命令的速度超过了 Kingdom 的回复速度：请等一分钟后再试。',
     disabled: '你的 Kingdom 账户已被停用。',
     points: '你的积分：{balance} · 已冻结 {reserved} · 可用 {available}',
     lastEntries: '最近记录：',
@@ -176,6 +183,7 @@ export const DISCORD_TEXTS: Record<Locale, DiscordTexts> = {
     link: 'افتح هذا الرابط خلال 10 دقائق وأنت مسجّل الدخول إلى Kingdom لربط حسابك في Discord: {url}',
     needsLink: 'اربط حسابك في Kingdom أولًا: اكتب /link.',
     unknown: 'لا يعرف Kingdom هذا الأمر.',
+    slowDown: 'ترسل الأوامر أسرع مما يجيب عنها Kingdom: انتظر دقيقة ثم حاول مرة أخرى.',
     disabled: 'حسابك في Kingdom معطّل.',
     points: 'نقاطك: {balance} · محجوزة {reserved} · متاحة {available}',
     lastEntries: 'آخر القيود:',

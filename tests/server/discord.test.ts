@@ -216,6 +216,17 @@ describe('the interactions endpoint', () => {
     expect((japanese.body.data as { content: string }).content).toBe(DISCORD_TEXTS.en.needsLink);
   });
 
+  it('each Discord user has a budget of commands: over it, a polite private answer and no work; another user is not held up', async () => {
+    const { INTERACTION_BUDGETS } = await import('../../server/discord/interactions');
+    const eager = '923456789012345678';
+    const answers: string[] = [];
+    for (let i = 0; i <= INTERACTION_BUDGETS.command.burst; i++) answers.push(((await interact(command('points', eager, 'fr'))).body.data as { content: string }).content);
+    expect(answers.slice(0, INTERACTION_BUDGETS.command.burst).every((a) => a === DISCORD_TEXTS.fr.needsLink)).toBe(true);
+    expect(answers.at(-1)).toBe(DISCORD_TEXTS.fr.slowDown);
+    const other = await interact(command('points', '823456789012345678', 'fr'));
+    expect((other.body.data as { content: string }).content).toBe(DISCORD_TEXTS.fr.needsLink);
+  });
+
   it('/link gives a one-time link; the signed-in account that opens it is linked, once; /points then answers privately', async () => {
     const discordUser = '423456789012345678';
     const player = await signedIn(server, 'linker');

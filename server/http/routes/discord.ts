@@ -6,7 +6,7 @@ import { DISCORD_ERRORS, discordLinkAnswer, discordLinkBody, discordLinkState, d
 import { KVK_ERRORS } from '../../../src/protocol/kvk';
 import type { AppContext } from '../../context';
 import { COMMAND_DEFINITIONS, installCommands } from '../../discord/commands';
-import { answerInteraction } from '../../discord/interactions';
+import { answerInteraction, interactionBudgets } from '../../discord/interactions';
 import { discordLinkOf, redeemLinkCode, unlinkDiscord } from '../../discord/links';
 import { publicSettings, readDiscordConfig, saveDiscordSettings } from '../../discord/settings';
 import { verifyInteraction } from '../../discord/verify';
@@ -204,6 +204,7 @@ export function discordRoutes(ctx: AppContext) {
     );
 
     // the interactions endpoint reads its body raw: the signature is over the bytes Discord sent
+    const withinBudget = interactionBudgets(ctx.now);
     await app.register(async (raw) => {
       raw.removeAllContentTypeParsers();
       raw.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: INTERACTION_BODY_MAX }, (_request, body, done) => done(null, body));
@@ -242,6 +243,7 @@ export function discordRoutes(ctx: AppContext) {
               db: ctx.db,
               now: ctx.now,
               origin: originOf(request),
+              withinBudget,
               cards: ctx.cards,
               apiUrl: ctx.config.discordApiUrl,
               log: request.log,
