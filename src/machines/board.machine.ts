@@ -150,12 +150,13 @@ export const boardMachine = setup({
   },
 }).createMachine({
   id: 'board',
+  // (connected first: the inspection panel's one-line summary of the context cuts the end off)
   context: {
+    connected: false,
     ...emptyBoardFold(),
     items: {},
     upcomingError: null,
     upcomingWatchers: 0,
-    connected: false,
   },
   on: {
     CONNECTED: { actions: assign({ connected: ({ event }) => event.connected }) },
