@@ -62,13 +62,16 @@ test('council: the form explains each format, refuses a reserve below the start 
   await expect(page.getByRole('row').filter({ hasText: itemName })).toContainText('Sealed, second price · Reserve 800');
 
   const admin = await tokenOf(ADMIN);
-  const live = await api<{ items: { itemName: string; format?: string; reservePrice?: number }[] }>('store/items?state=live', undefined, admin, 'GET');
-  expect(live.items.find((it) => it.itemName === itemName)).toMatchObject({ format: 'sealed-second', reservePrice: 800 });
+  const live = await api<{ items: { itemId: number; itemName: string; format?: string; reservePrice?: number }[] }>('store/items?state=live', undefined, admin, 'GET');
+  const created = live.items.find((it) => it.itemName === itemName);
+  expect(created).toMatchObject({ format: 'sealed-second', reservePrice: 800 });
+  // off the board again: the store's grid is shared by every test of the run
+  await api(`store/items/${created!.itemId}/cancel`, undefined, admin);
 });
 
 test('sealed: each player sees how many have bid and their own bid, never another’s amount or name', async ({ browser }) => {
   const itemName = `Sealed chest ${uniqueTag()}`;
-  await createItem({ itemName, format: 'sealed-first' });
+  const itemId = await createItem({ itemName, format: 'sealed-first' });
   const aria = await player(browser, 5_000);
   const boris = await player(browser, 5_000);
   try {
@@ -86,6 +89,7 @@ test('sealed: each player sees how many have bid and their own bid, never anothe
   } finally {
     await aria.close();
     await boris.close();
+    await api(`store/items/${itemId}/cancel`, undefined, await tokenOf(ADMIN));
   }
 });
 

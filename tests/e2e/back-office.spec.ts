@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { ADMIN, acceptCookies, accountWithRank, api, balance, cell, chooseFile, connection, dataRows, register, signIn, toasts, tokenOf, uniqueTag } from './support';
+import { ADMIN, acceptCookies, accountWithRank, api, balance, cell, chooseFile, connection, dataRows, liveCard, register, signIn, toasts, tokenOf, uniqueTag } from './support';
 
 async function open(page: Page, account: { email: string; password: string }, path: string) {
   await acceptCookies(page);
@@ -118,7 +118,8 @@ test('My Bidding History: empty at first, then the item the player won with its 
   expect(created.result).toBe(true);
   await page.goto('/my-account/kingdom-store');
   await expect(connection(page)).toHaveText('Connected');
-  const card = page.getByRole('article', { name: itemName, exact: true });
+  // (the live grid renders the rows near the screen: other tests' live items may put this one below)
+  const card = await liveCard(page, itemName);
   await card.getByRole('textbox', { name: /^Bid amount for / }).fill('1200');
   await card.getByRole('button', { name: 'Bid', exact: true }).click();
   await expect(toasts(page).filter({ hasText: 'You won the bid!' })).toBeVisible({ timeout: 20_000 });
