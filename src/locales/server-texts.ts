@@ -7,6 +7,7 @@ import { DISCORD_ERRORS } from '../protocol/discord';
 import { HTTP_ERRORS } from '../protocol/http';
 import { KVK_ERRORS, KVK_TEMPLATES } from '../protocol/kvk';
 import { MIGRANT_ERRORS } from '../protocol/migrants';
+import { NOTICE_ERRORS } from '../protocol/notices';
 import { BULK_ROW_ERRORS, LEDGER_REASONS, POINTS_ERRORS, POINTS_TEMPLATES } from '../protocol/points';
 import { ALLIANCE_ERRORS, METRIC_ERRORS, PLAYER_ID_ERRORS, SCAN_ERRORS, SCAN_ROW_TEMPLATES, SCAN_TEMPLATES, SENTINEL_TEXTS } from '../protocol/scans';
 import { LINK_IMPORT_ERRORS, LINK_ROW_TEMPLATES, LINK_ROW_TEXTS } from '../protocol/player-links';
@@ -34,6 +35,7 @@ export const SERVER_TEXT_GROUPS = {
   KVK_ERRORS,
   KVK_TEMPLATES,
   MIGRANT_ERRORS,
+  NOTICE_ERRORS,
   POINTS_ERRORS,
   POINTS_TEMPLATES,
   BULK_ROW_ERRORS,

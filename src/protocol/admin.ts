@@ -40,7 +40,7 @@ export const ADMIN_ERRORS = {
 } as const;
 
 /** A query-string whole number from 1 (an empty one counts as absent). */
-const queryPage = z.optional(
+export const queryPage = z.optional(
   z.pipe(
     z.string({ error: ADMIN_ERRORS.badPage }),
     z.pipe(

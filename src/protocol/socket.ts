@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { notice } from './notices';
 
 /** Socket message type names. Nothing else defines a wire name. */
 export const MSG = {
@@ -18,6 +19,7 @@ export const MSG = {
   ITEM_CANCELLED: 'ITEM_CANCELLED',
   STORE_STATE: 'STORE_STATE',
   MAX_BID: 'MAX_BID',
+  NOTICE: 'NOTICE',
   ERROR: 'ERROR',
 } as const;
 
@@ -253,6 +255,8 @@ export const winnerMsg = z.object({
 });
 export const outbidMsg = z.object({ type: z.literal(MSG.OUTBID), data: bid });
 export const maxBidMsg = z.object({ type: z.literal(MSG.MAX_BID), data: maxBid });
+/** A notice for this account, to each of its user sockets (the list and its unread count live on the server). */
+export const noticeMsg = z.object({ type: z.literal(MSG.NOTICE), data: z.looseObject({ ...z.omit(notice, { read: true }).shape }) });
 export const virtualBalanceUpdateMsg = z.object({ type: z.literal(MSG.VIRTUAL_BALANCE_UPDATE), data: balance });
 export const errorMsg = z.object({
   type: z.literal(MSG.ERROR),
@@ -274,6 +278,7 @@ export const serverMsg = z.discriminatedUnion('type', [
   itemCancelledMsg,
   storeStateMsg,
   maxBidMsg,
+  noticeMsg,
   errorMsg,
 ]);
 export type ServerMsg = z.infer<typeof serverMsg>;
