@@ -44,8 +44,12 @@ export interface BoardFoldState {
   generation: number;
   /** Server time − local time: the largest (server timestamp − local arrival time) seen; null before any. */
   serverOffset: number | null;
-  /** The player's own standing maximum bids, by item key (HISTORY's maxBids, then MAX_BID): theirs alone. */
-  maxBids: Record<string, { max: number; leading: boolean }>;
+  /**
+   * The player's own standing maximum bids, by item key (HISTORY's maxBids, then MAX_BID): theirs alone.
+   * Whether they lead is the item's own leader, not kept twice here (the frame's `leading` is the
+   * server's view at the time it was sent and goes stale at the next bid).
+   */
+  maxBids: Record<string, { max: number }>;
   /** Items whose maximum the server dropped (a raise the player's points could not cover), until they set one again. */
   maxDropped: Record<string, true>;
   /** Maximum bids sent and not yet answered (by MAX_BID or an ERROR), by requestId. */
@@ -207,12 +211,12 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
       fold.store = msg.data.store ?? 'open';
       fold.cancelled = {};
       fold.removed = new Set();
-      fold.maxBids = Object.fromEntries((msg.data.maxBids ?? []).filter((m) => m.max > 0).map((m) => [String(m.itemId), { max: m.max, leading: m.leading ?? false }]));
+      fold.maxBids = Object.fromEntries((msg.data.maxBids ?? []).filter((m) => m.max > 0).map((m) => [String(m.itemId), { max: m.max }]));
       fold.maxDropped = {};
       fold.pendingMax = {};
     } else if (msg.type === MSG.MAX_BID) {
       const key = String(msg.data.itemId);
-      if (msg.data.max > 0) fold.maxBids = { ...fold.maxBids, [key]: { max: msg.data.max, leading: msg.data.leading ?? false } };
+      if (msg.data.max > 0) fold.maxBids = { ...fold.maxBids, [key]: { max: msg.data.max } };
       else if (key in fold.maxBids) fold.maxBids = withoutKey(fold.maxBids, key);
       if (msg.data.max === 0 && msg.data.reason === 'balance') fold.maxDropped = { ...fold.maxDropped, [key]: true };
       else if (key in fold.maxDropped) fold.maxDropped = withoutKey(fold.maxDropped, key);

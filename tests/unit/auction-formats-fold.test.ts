@@ -61,18 +61,18 @@ describe('the player\'s maximum bids on the board', () => {
   it('come with HISTORY, change with MAX_BID, and a dropped one is remembered until another is set', () => {
     const history: ServerMsg = { type: MSG.HISTORY, data: { bids: [], items: [item(), item({ itemId: 8 })], maxBids: [{ itemId: 7, max: 1200, leading: true }, { itemId: 8, max: 0 }] } };
     let fold = foldBoard({ ...EMPTY, pendingMax: { r1: { itemId: 8, max: 300 } } }, frames(history), T);
-    expect(fold.maxBids).toEqual({ '7': { max: 1200, leading: true } });
+    expect(fold.maxBids).toEqual({ '7': { max: 1200 } });
     expect(fold.pendingMax).toEqual({});
 
     const state = { ...EMPTY, maxBids: fold.maxBids, pendingMax: { r2: { itemId: 8, max: 300 }, r3: { itemId: 7, max: 5 } } };
     fold = foldBoard(state, frames({ type: MSG.MAX_BID, data: { itemId: 8, max: 300, leading: false } }), T);
-    expect(fold.maxBids['8']).toEqual({ max: 300, leading: false });
+    expect(fold.maxBids['8']).toEqual({ max: 300 });
     expect(fold.pendingMax).toEqual({ r3: { itemId: 7, max: 5 } });
 
     // a max the server refused: the request stops waiting, the standing max stays
     fold = foldBoard({ ...state, ...fold }, frames({ type: MSG.ERROR, error_type: 'BID_AMOUNT_ERROR', data: { itemId: 7, requestId: 'r3' } }), T);
     expect(fold.pendingMax).toEqual({});
-    expect(fold.maxBids['7']).toEqual({ max: 1200, leading: true });
+    expect(fold.maxBids['7']).toEqual({ max: 1200 });
 
     fold = foldBoard({ ...state, ...fold }, frames({ type: MSG.MAX_BID, data: { itemId: 7, max: 0, reason: 'balance' } }), T);
     expect(fold.maxBids['7']).toBeUndefined();
