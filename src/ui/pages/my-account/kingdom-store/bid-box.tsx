@@ -2,20 +2,13 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { ItemRef } from '../../../../machines/board.machine';
-import { useChild, useSocketConnected } from '../../../app-context';
 import { Button } from '../../../components/button';
 import { Input } from '../../../components/input';
 import { readWhole } from '../../../lib/numbers';
 import { newRequestId } from '../../../lib/request-id';
-import { availableFor, checkBid, minimumOf, type BidTarget } from '../../../../auction/bid-rule';
-
-const sameTarget = (a: BidTarget, b: BidTarget) =>
-  a.amount === b.amount &&
-  a.username === b.username &&
-  a.start_price === b.start_price &&
-  a.minIncrement === b.minIncrement &&
-  a.ranks === b.ranks &&
-  a.groups === b.groups;
+import { useChild } from '../../../app-context';
+import { minimumOf } from '../../../../auction/bid-rule';
+import { useBidAbility } from './use-bid-ability';
 
 /**
  * The bid box of one live item: an amount, quick raises, and an explanation before sending. It
@@ -25,34 +18,26 @@ const sameTarget = (a: BidTarget, b: BidTarget) =>
 export function BidBox({ item }: { item: ItemRef }) {
   const intl = useIntl();
   const board = useChild('board');
-  const user = useSelector(useChild('auth'), (s) => s.context.user);
-  const connected = useSocketConnected('auction');
+  const ability = useBidAbility(item);
   const itemId = useSelector(item, (s) => s.context.itemId);
-  const target: BidTarget = useSelector(
-    item,
-    (s) => ({ amount: s.context.amount, username: s.context.username, start_price: s.context.start_price, minIncrement: s.context.minIncrement, ranks: s.context.ranks, groups: s.context.groups }),
-    sameTarget,
-  );
-  const storeOpen = useSelector(board, (s) => s.context.store === 'open');
   const unanswered = useSelector(board, (s) => s.context.unanswered[String(itemId)] ?? null);
   const itemName = useSelector(item, (s) => s.context.itemName);
   // a sealed item's card says the player's own bid itself: nobody knows who leads until the end
   const sealed = useSelector(item, (s) => s.context.format !== 'english');
   const sending = useSelector(board, (s) => Object.values(s.context.pending).some((p) => p.itemId === itemId));
-  const min = minimumOf(target);
   const [typed, setTyped] = useState('');
+  if (!ability) return null;
+  const { target, connected, storeOpen, leading } = ability;
+  const min = minimumOf(target);
   // what was typed, read as its language writes numbers ("10 000" in French); empty is the minimum
   const amount = typed.trim() === '' ? min : readWhole(typed, intl.locale);
-  if (!user) return null;
-  const me = { username: user.username, rank: user.rank, available: user.available };
-  const check = checkBid(amount, target, me);
-  const leading = target.username === user.username;
+  const check = ability.check(amount);
   const step = target.minIncrement ?? 1;
 
-  const canSend = connected && storeOpen && !sending;
+  const canSend = ability.open && !sending;
 
   function send(value: number) {
-    if (!checkBid(value, target, me).ok || !canSend) return;
+    if (!ability?.check(value).ok || !canSend) return;
     board.send({ type: 'PLACE_BID', itemId, amount: value, requestId: newRequestId() });
     setTyped('');
   }
@@ -86,7 +71,7 @@ export function BidBox({ item }: { item: ItemRef }) {
             if (e.key !== 'ArrowUp' && e.key !== 'ArrowDown') return;
             e.preventDefault();
             if (typed.trim() === '' || !Number.isInteger(amount)) return setTyped(String(min));
-            const top = Math.max(min, availableFor(target, me));
+            const top = Math.max(min, ability.available);
             setTyped(String(Math.min(top, Math.max(min, amount + (e.key === 'ArrowUp' ? step : -step)))));
           }}
           className="min-w-0"
@@ -120,7 +105,7 @@ export function BidBox({ item }: { item: ItemRef }) {
         ) : unanswered !== null && !sending ? (
           <FormattedMessage id="store.bidTimeout" values={{ amount: unanswered }} />
         ) : check.ok ? (
-          <FormattedMessage id="store.check.balance" values={{ available: availableFor(target, me) }} />
+          <FormattedMessage id="store.check.balance" values={{ available: ability.available }} />
         ) : (
           <FormattedMessage id={check.messageId} values={check.values} />
         )}

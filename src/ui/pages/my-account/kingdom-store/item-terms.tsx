@@ -1,12 +1,12 @@
 import { useSelector } from '@xstate/react';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { FormattedMessage } from 'react-intl';
 import type { ItemRef } from '../../../../machines/board.machine';
-import type { ItemContext } from '../../../../machines/item.machine';
-import { checkBid } from '../../../../auction/bid-rule';
-import { useChild, useSocketConnected } from '../../../app-context';
+import { useChild } from '../../../app-context';
+import { useBidAbility } from './use-bid-ability';
 import { Button } from '../../../components/button';
-import { cn } from '../../../lib/cn';
+import { TermTags } from '../../../components/terms';
+import { termsOf } from '../../../lib/item-terms';
 import { newRequestId } from '../../../lib/request-id';
 
 /**
@@ -15,48 +15,12 @@ import { newRequestId } from '../../../lib/request-id';
  * all of it (item-fold.ts, board-fold.ts); these parts only read it.
  */
 
-const isSealed = (format: ItemContext['format']) => format !== 'english';
-
-function Tag({ tone, children }: { tone: 'muted' | 'success' | 'warning'; children: ReactNode }) {
-  return (
-    <span
-      className={cn(
-        'inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium',
-        tone === 'muted' && 'bg-muted text-muted-foreground',
-        tone === 'success' && 'bg-success/15 text-success',
-        tone === 'warning' && 'bg-warning/15 text-warning',
-      )}
-    >
-      {children}
-    </span>
-  );
-}
-
 /** The item's terms as tags: its format (when sealed), the reserve's state, the buy-now price. */
 export function ItemTerms({ item }: { item: ItemRef }) {
   const format = useSelector(item, (s) => s.context.format);
   const reserveMet = useSelector(item, (s) => s.context.reserveMet);
   const buyNowPrice = useSelector(item, (s) => s.context.buyNowPrice);
-  if (!isSealed(format) && reserveMet === null && buyNowPrice === null) return null;
-  return (
-    <p className="flex flex-wrap gap-1.5">
-      {isSealed(format) && (
-        <Tag tone="muted">
-          <FormattedMessage id={`manage.format.${format}`} />
-        </Tag>
-      )}
-      {reserveMet !== null && (
-        <Tag tone={reserveMet ? 'success' : 'warning'}>
-          <FormattedMessage id={reserveMet ? 'store.reserveMet' : 'store.reserveNotMet'} />
-        </Tag>
-      )}
-      {buyNowPrice !== null && (
-        <Tag tone="muted">
-          <FormattedMessage id="store.buyNowPrice" values={{ amount: buyNowPrice }} />
-        </Tag>
-      )}
-    </p>
-  );
+  return <TermTags terms={termsOf({ format, reserveMet, buyNowPrice })} className="flex" />;
 }
 
 /** A sealed item's facts: how many have bid, never their amounts, and the player's own bid. */
@@ -88,17 +52,13 @@ export function SealedFacts({ item }: { item: ItemRef }) {
  * price and the player may bid it.
  */
 export function BuyNow({ item }: { item: ItemRef }) {
-  const board = useChild('board');
-  const user = useSelector(useChild('auth'), (s) => s.context.user);
-  const connected = useSocketConnected('auction');
-  const storeOpen = useSelector(board, (s) => s.context.store === 'open');
+  const ability = useBidAbility(item);
   const c = useSelector(item, (s) => s.context);
   const [asking, setAsking] = useState(false);
-  if (!user || c.buyNowPrice === null || c.format !== 'english' || c.amount >= c.buyNowPrice) return null;
+  if (!ability || c.buyNowPrice === null || c.format !== 'english' || c.amount >= c.buyNowPrice) return null;
+  const { board } = ability;
   const price = c.buyNowPrice;
-  const me = { username: user.username, rank: user.rank, available: user.available };
-  const check = checkBid(price, c, me);
-  const canBuy = check.ok && connected && storeOpen;
+  const canBuy = ability.check(price).ok && ability.open;
   if (!asking) {
     return (
       <Button type="button" variant="outline" size="sm" disabled={!canBuy} onClick={() => setAsking(true)}>

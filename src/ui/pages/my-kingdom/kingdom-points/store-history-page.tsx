@@ -17,6 +17,8 @@ import { useDebounced } from '../../../lib/use-debounced';
 import { periodBackwards, today } from '../../../lib/period';
 import { QueryError } from '../../../components/query-error';
 import { ShareCardButton } from '../../../components/stats/share-card';
+import { TermTags } from '../../../components/terms';
+import { termsOf } from '../../../lib/item-terms';
 
 interface Draft {
   user: string;
@@ -127,11 +129,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
                 <tr key={e.itemId} data-testid="history-row" data-outcome={e.outcome}>
                   <Td className="text-start">
                     <bdi className="font-medium">{e.itemName}</bdi>
-                    {e.format && e.format !== 'english' && (
-                      <span className="ms-1.5 inline-block whitespace-nowrap rounded bg-muted px-1.5 py-0.5 text-xs text-muted-foreground">
-                        <FormattedMessage id={`manage.format.${e.format}`} />
-                      </span>
-                    )}
+                    <TermTags terms={termsOf({ format: e.format })} className="ms-1.5" />
                     {e.sealedBids && e.sealedBids.length > 0 && <SealedBids bids={e.sealedBids} />}
                   </Td>
                   <Td>

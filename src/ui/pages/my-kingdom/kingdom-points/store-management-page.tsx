@@ -1,9 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { ItemRef } from '../../../../machines/board.machine';
 import { ITEM_STATES, type ItemState, type StoreItem } from '../../../../protocol/store';
+import { TermLine } from '../../../components/terms';
+import { termsOf } from '../../../lib/item-terms';
 import { useChild } from '../../../app-context';
 import { Alert } from '../../../components/alert';
 import { ErrorText } from '../../../components/query-error';
@@ -18,25 +20,6 @@ import { useApi } from '../../../lib/use-api';
 import { createKingdomApi } from '../../../../api/kingdom';
 import { cn } from '../../../lib/cn';
 import { ItemForm, blankForm, copyForm, formFrom } from './item-form';
-
-/** How an item is sold, under its name: its format when sealed, the reserve (council and admin read it) and the buy-now price. */
-function TermsLine({ item }: { item: StoreItem }) {
-  const parts: ReactNode[] = [];
-  if (item.format && item.format !== 'english') parts.push(<FormattedMessage key="format" id={`manage.format.${item.format}`} />);
-  if (item.reservePrice !== undefined) parts.push(<FormattedMessage key="reserve" id="manage.terms.reserve" values={{ amount: item.reservePrice }} />);
-  if (item.buyNowPrice !== undefined) parts.push(<FormattedMessage key="buyNow" id="manage.terms.buyNow" values={{ amount: item.buyNowPrice }} />);
-  if (parts.length === 0) return null;
-  return (
-    <span className="block text-xs text-muted-foreground">
-      {parts.map((part, i) => (
-        <span key={i}>
-          {i > 0 && ' · '}
-          {part}
-        </span>
-      ))}
-    </span>
-  );
-}
 
 /** A cell's column name, shown above its value where the table stacks into cards (phones, narrow windows). */
 function StackLabel({ id }: { id: string }) {
@@ -170,7 +153,7 @@ function ItemsList({
               <tr key={it.itemId} data-state={it.state} className="max-lg:grid max-lg:grid-cols-2 max-lg:gap-x-4 max-lg:gap-y-2 max-lg:py-3">
                 <td className={cn(CELL, 'min-w-0 text-start wrap-anywhere max-lg:col-span-2')}>
                   <bdi className="font-medium">{it.itemName}</bdi>
-                  <TermsLine item={it} />
+                  <TermLine terms={termsOf(it)} />
                 </td>
                 <td className={CELL}>
                   <span className={cn('whitespace-nowrap rounded px-1.5 py-0.5 text-xs', it.state === 'live' ? 'bg-success/15 text-success' : 'bg-muted')}>
