@@ -1,5 +1,5 @@
 import { expect, test, type Browser, type Page } from '@playwright/test';
-import { ADMIN, acceptCookies, accountWithRank, api, connection, liveCard, register, signIn, tokenOf, uniqueTag } from './support';
+import { ADMIN, acceptCookies, accountWithRank, api, connection, createItem as createStoreItem, liveCard, register, signIn, tokenOf, uniqueTag } from './support';
 
 /** A player with `points`, signed in on the store page in a browser of their own. */
 async function player(browser: Browser, points: number) {
@@ -17,14 +17,7 @@ async function player(browser: Browser, points: number) {
 }
 
 async function createItem(body: Record<string, unknown>) {
-  const admin = await tokenOf(ADMIN);
-  const answer = await api<{ result: boolean; item: { itemId: number }; error?: string }>(
-    'store/items',
-    { start_price: 100, minIncrement: 10, duration: 3600, extendWindow: 0, maxExtensions: 0, ...body },
-    admin,
-  );
-  expect(answer.result, answer.error).toBe(true);
-  return answer.item.itemId;
+  return createStoreItem(await tokenOf(ADMIN), body);
 }
 
 async function bid(page: Page, itemName: string, amount: number) {

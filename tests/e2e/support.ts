@@ -52,6 +52,17 @@ export async function api<T>(path: string, body?: unknown, token?: string, metho
   return (await res.json()) as T;
 }
 
+/** Creates a store item through the API (an hour-long English item unless `body` says otherwise); its id. */
+export async function createItem(token: string, body: Record<string, unknown>): Promise<number> {
+  const answer = await api<{ result: boolean; item: { itemId: number }; error?: string }>(
+    'store/items',
+    { start_price: 100, minIncrement: 10, duration: 3600, extendWindow: 0, maxExtensions: 0, ...body },
+    token,
+  );
+  expect(answer.result, answer.error).toBe(true);
+  return answer.item.itemId;
+}
+
 export async function register(account = newAccount()) {
   const answer = await api<{ status: string; error?: string }>('auth/register', account);
   expect(answer.status, answer.error).toBe('success');
