@@ -146,6 +146,10 @@ export const storeItem = z.looseObject({
 });
 export type StoreItem = z.infer<typeof storeItem>;
 
+/** `GET store/watchlist`: the live and scheduled items the reader watches (live by end, then scheduled by start), shaped as GET store/items shapes them for the reader. */
+export const watchlistAnswer = z.object({ result: z.literal(true), items: z.array(storeItem) });
+export type WatchlistAnswer = z.infer<typeof watchlistAnswer>;
+
 export const sale = z.object({ itemId: z.int(), itemName: z.string(), username: z.string(), amount: z.int(), at: z.int() });
 export type Sale = z.infer<typeof sale>;
 
