@@ -22,6 +22,7 @@ import * as m0019 from './migrations/0019_discord';
 import * as m0020 from './migrations/0020_kvk_published';
 import * as m0021 from './migrations/0021_discord_outbox';
 import * as m0022 from './migrations/0022_item_formats';
+import * as m0023 from './migrations/0023_notices';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -47,6 +48,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0020_kvk_published': m0020,
   '0021_discord_outbox': m0021,
   '0022_item_formats': m0022,
+  '0023_notices': m0023,
 };
 
 /**

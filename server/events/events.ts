@@ -10,14 +10,17 @@ import { afterCommit, type Queryable } from '../db/write';
 export interface EventData {
   'scan.applied': { scanId: number; takenAt: number; rows: number; source: 'upload' | 'bot'; botId: number | null };
   'scan.deleted': { scanId: number; takenAt: number };
-  /** Ledger entries booked together (a grant, a bulk award, a run, a sale's purchase …). */
-  'points.booked': { entries: number; users: number[]; total: number };
+  /** Ledger entries booked together (a grant, a bulk award, a run, a sale's purchase …); `ledger`: the first and last entry's id (grants, deducts and runs give it). */
+  'points.booked': { entries: number; users: number[]; total: number; ledger?: [number, number] };
   'rule.applied': { ruleId: number; runId: number; fromScanId: number; toScanId: number; entries: number; total: number; auto: boolean };
   'item.started': { itemId: number };
   'item.sold': { itemId: number; userId: number; amount: number };
   'item.no-buyer': { itemId: number; reason: 'no-bids' | 'reserve-not-met' };
   'item.cancelled': { itemId: number };
   'season.changed': { seasonId: number; change: 'created' | 'edited' | 'closed' | 'marks' };
+  /** A player's maximum bid was outbid beyond its limit (exhausted) or dropped for want of points (dropped). */
+  'max.exhausted': { itemId: number; itemName: string; userId: number; max: number };
+  'max.dropped': { itemId: number; itemName: string; userId: number; max: number };
   /** Leadership posted a season's standings card to Discord (the KvK Dashboard's window and alliance). */
   'kvk.posted': { seasonId: number; window: string | null; alliance: string | null; top: 10 | 25 };
 }

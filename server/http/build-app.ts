@@ -24,6 +24,7 @@ import { kingdomRoutes } from './routes/kingdom';
 import { kvkRoutes } from './routes/kvk';
 import { automaticPointsRoutes } from './routes/automatic-points';
 import { migrantRoutes } from './routes/migrants';
+import { noticeRoutes } from './routes/notices';
 import { pointsRoutes } from './routes/points';
 import { scanRoutes } from './routes/scans';
 import { playerLinkRoutes } from './routes/player-links';
@@ -108,5 +109,6 @@ export async function setupHttpApp(app: FastifyInstance, ctx: AppContext): Promi
   await app.register(automaticPointsRoutes(ctx));
   await app.register(cardRoutes(ctx));
   await app.register(discordRoutes(ctx));
+  await app.register(noticeRoutes(ctx));
   await registerClient(app, ctx);
 }

@@ -213,6 +213,11 @@ describe('OpenAPI, docs and CORS', () => {
         '/discord/outbox',
         '/discord/outbox/{id}/retry',
         '/discord/kvk/{seasonId}',
+        '/store/items/{itemId}/watch',
+        '/store/watchlist',
+        '/notices',
+        '/notices/read',
+        '/notices/preferences',
       ].sort(),
     );
     expect(Object.keys(paths['/auth/logout'])).toContain('get');
