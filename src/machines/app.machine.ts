@@ -6,11 +6,12 @@ import { authMachine, type AuthOutEvent } from './auth.machine';
 import { boardEventFor, boardMachine, type BoardOutEvent } from './board.machine';
 import { connectionMachine, connectionWith, type ConnectionOutEvent, type CreateSocket } from './connection.machine';
 import { navigationMachine } from './navigation.machine';
+import { noticesMachine } from './notices.machine';
 import { notificationsMachine } from './notifications.machine';
 import { settingsMachine, type Settings } from './settings.machine';
 
 /**
- * The root actor: it spawns auth, settings, navigation, notifications and one connection per
+ * The root actor: it spawns auth, settings, navigation, notifications, notices and one connection per
  * socket, hands the token to the connections and routes what the sockets say to the actors
  * that fold it. The UI reads the children through `useSelector`. Sockets come through `.provide()`
  * (`appWith`), so the context holds no function.
@@ -31,6 +32,7 @@ export const appMachine = setup({
       settings: ActorRefFrom<typeof settingsMachine>;
       navigation: ActorRefFrom<typeof navigationMachine>;
       notifications: ActorRefFrom<typeof notificationsMachine>;
+      notices: ActorRefFrom<typeof noticesMachine>;
       connections: Record<Channel, ActorRefFrom<typeof connectionMachine>>;
       board: ActorRefFrom<typeof boardMachine>;
     },
@@ -41,6 +43,7 @@ export const appMachine = setup({
     settings: settingsMachine,
     navigation: navigationMachine,
     notifications: notificationsMachine,
+    notices: noticesMachine,
     connection: connectionMachine,
     board: boardMachine,
   },
@@ -57,6 +60,7 @@ export const appMachine = setup({
     settings: spawn('settings', { id: 'settings', systemId: 'settings', input: input.settings }),
     navigation: spawn('navigation', { id: 'navigation', systemId: 'navigation' }),
     notifications: spawn('notifications', { id: 'notifications', systemId: 'notifications' }),
+    notices: spawn('notices', { id: 'notices', systemId: 'notices' }),
     connections: {
       auction: spawn('connection', {
         id: 'connection.auction',
@@ -83,6 +87,8 @@ export const appMachine = setup({
         // the account's saved language wins once it is known
         const locale = event.user?.locale;
         if (locale) enqueue.sendTo(context.settings, { type: 'SET', settings: { locale: locale as Settings['locale'] } });
+        // signed out: no notices shown (they are asked for when the user socket has authenticated)
+        if (!event.user) enqueue.sendTo(context.notices, { type: 'CLEAR' });
       }),
     },
     'CONNECTION.STATUS': {
@@ -90,6 +96,9 @@ export const appMachine = setup({
       actions: enqueueActions(({ context, event, enqueue }) => {
         const toBoard = boardEventFor(event);
         if (toBoard) enqueue.sendTo(context.board, toBoard);
+        // the user socket authenticated (at sign-in, after a drop, for a new token): the notices are
+        // asked for, so those made while it was away reach the bell too
+        if (event.channel === 'user' && event.connected) enqueue.sendTo(context.notices, { type: 'LOAD' });
       }),
     },
     'BOARD.SEND': {
@@ -112,6 +121,7 @@ export const appMachine = setup({
           }
           // the server pushes STATUS when an admin changes the account's rank: the open page follows
           if (msg.type === MSG.STATUS) enqueue.sendTo(context.auth, { type: 'RANK', rank: msg.data.rank });
+          if (msg.type === MSG.NOTICE) enqueue.sendTo(context.notices, { type: 'NOTICE', notice: msg.data });
           // the connection handles a refused token itself; everything else is told to the player
           const unauthenticated = msg.type === MSG.ERROR && msg.error_type === 'UNAUTHENTICATED';
           const notification = unauthenticated ? null : notificationFor(msg);

@@ -20,7 +20,7 @@ export function useRuntime() {
   return runtime;
 }
 
-export function useChild<K extends 'auth' | 'settings' | 'navigation' | 'notifications' | 'board'>(key: K) {
+export function useChild<K extends 'auth' | 'settings' | 'navigation' | 'notifications' | 'notices' | 'board'>(key: K) {
   const { actor } = useRuntime();
   return useSelector(actor, (s) => s.context[key]);
 }

@@ -73,10 +73,10 @@ async function signedIn(user: User = USER) {
 }
 
 describe('app machine', () => {
-  it('spawns auth, settings, navigation, notifications, both connections and the board', () => {
+  it('spawns auth, settings, navigation, notifications, notices, both connections and the board', () => {
     const t = start({ token: null });
     const children = Object.keys(t.app.getSnapshot().children).sort();
-    expect(children).toEqual(['auth', 'board', 'connection.auction', 'connection.user', 'navigation', 'notifications', 'settings']);
+    expect(children).toEqual(['auth', 'board', 'connection.auction', 'connection.user', 'navigation', 'notices', 'notifications', 'settings']);
     expect(t.connected()).toEqual({ auction: false, user: false });
     expect(t.settings()).toEqual(DEFAULT_SETTINGS);
   });

@@ -5,6 +5,7 @@ import { endpoints } from '../../api/config';
 import { appWith } from '../../machines/app.machine';
 import { authMachine } from '../../machines/auth.machine';
 import { boardMachine } from '../../machines/board.machine';
+import { noticesMachine } from '../../machines/notices.machine';
 import { createInspection } from '../../auction/inspection';
 import { liveClock } from '../../machines/clock';
 import { settingsFromQuery, settingsMachine } from '../../machines/settings.machine';
@@ -30,6 +31,10 @@ export function createApp() {
   const reportProtocolErrors = createProtocolErrorReporter();
 
   const tabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('kingdom.auth') : null;
+  // the other tabs hear that this one marked notices read, and ask the server for the count again
+  const noticeTabs = typeof BroadcastChannel === 'function' ? new BroadcastChannel('kingdom.notices') : null;
+  // (the notices' API and its schemas load with the first fetch, not with the sign-in page)
+  const noticesApi = () => import('../../api/notices').then(({ createNoticesApi }) => createNoticesApi(http));
 
   // every frame of both sockets, for "Download session log"
   const recorder = createRecorder({ app: `kingdom@${version}` });
@@ -59,6 +64,13 @@ export function createApp() {
       board: boardMachine.provide({
         // (the store's API and its schemas load with the first fetch, not with the sign-in page)
         actors: { fetchUpcoming: fromPromise(async () => (await import('../../api/store')).createStoreApi(http).listItems('scheduled')) },
+      }),
+      notices: noticesMachine.provide({
+        actors: {
+          fetchNotices: fromPromise(async ({ input }) => (await noticesApi()).list(input.page)),
+          markRead: fromPromise(async ({ input }) => (await noticesApi()).markRead(input.upTo)),
+        },
+        actions: { announceRead: () => noticeTabs?.postMessage('read') },
       }),
       settings: settingsMachine.provide({
         actions: { persist: (_, settings) => storeSettings(settings) },
@@ -107,6 +119,10 @@ export function createApp() {
     if (event.key === TOKEN_KEY || event.key === null) followOtherTab();
   });
   tabs?.addEventListener('message', (event) => followOtherTab(event.data === 'signed-out'));
+  noticeTabs?.addEventListener('message', () => {
+    const notices = actor.getSnapshot().context.notices;
+    if (!notices.getSnapshot().matches('signedOut')) notices.send({ type: 'LOAD' });
+  });
 
   return { actor, api, http, endpoints: ends, recorder, inspection };
 }
