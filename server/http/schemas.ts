@@ -2,7 +2,8 @@ import type { SwaggerTransform } from '@fastify/swagger';
 import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import * as z from 'zod/mini';
 import { AUTH_ERRORS, firstIssue } from '../../src/protocol/auth';
-import { hasNul, HTTP_ERRORS } from '../../src/protocol/http';
+import { hasNul, HTTP_ERRORS, NAMES_NOTHING, pathId } from '../../src/protocol/http';
+import { resultTrue } from '../../src/protocol/endpoint';
 import { Invalid, NotFound } from '../errors';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -22,9 +23,6 @@ function isZod(schema: unknown): schema is AnySchema {
   return schema instanceof z.core.$ZodType;
 }
 
-/** A path id's refusal that names nothing (404) rather than a request that is wrong (400): see pathId. */
-const NAMES_NOTHING = 'namesNothing';
-
 /** What a failed part reads as: a 400 with the first issue's text, or a 404 for a path id that says so (pathId). */
 function refusal(httpPart: string | undefined, error: z.core.$ZodError): Error {
   const text = firstIssue(error);
@@ -32,22 +30,8 @@ function refusal(httpPart: string | undefined, error: z.core.$ZodError): Error {
   return httpPart === 'params' && issue?.params?.[NAMES_NOTHING] === true ? new NotFound(text) : new Invalid(text);
 }
 
-/**
- * An id in a path (`/scans/:scanId`): a positive whole number of at most `digits` digits, handed
- * to the route as a number. Anything else is refused with `text`: a 400, or a 404 with
- * `{ notFound: true }` for routes whose contract says a malformed id names nothing (the store's
- * items). The one schema for every path id.
- */
-export function pathId(text: string, options: { digits?: number; notFound?: boolean } = {}) {
-  const digits = options.digits ?? 15;
-  const shape = new RegExp(`^\\d{1,${digits}}$`);
-  return z.pipe(
-    z.string().check(
-      z.refine((v: string) => shape.test(v) && Number(v) >= 1, { error: text, abort: true, params: options.notFound ? { [NAMES_NOTHING]: true } : {} }),
-    ),
-    z.transform((v: string) => Number(v)),
-  );
-}
+/** The one schema for every path id (src/protocol/http.ts). */
+export { pathId };
 
 /**
  * Fastify's validator compiler. The body must be a JSON object (else AUTH_ERRORS.invalidBody, as
@@ -167,10 +151,8 @@ export const openApiTransform: SwaggerTransform = ({ schema, url }) => {
 
 // ── answer envelopes (the wire contract's shapes) ───────────────────────────────────────────
 
-/** `{ result: true, ...fields }`: the success shape of the store, points, kingdom and scans routes. */
-export function resultTrue<S extends z.core.$ZodLooseShape>(shape: S) {
-  return z.object({ result: z.literal(true), ...shape });
-}
+/** `{ result: true, ...fields }` (src/protocol/endpoint.ts). */
+export { resultTrue };
 
 /** `{ result: false, error }`. */
 export const resultError = z.object({ result: z.literal(false), error: z.string() });

@@ -1,15 +1,13 @@
 import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
-import { discordCommandsAnswer, discordLinkAnswer, discordOutboxAnswer, discordLinkState, discordSettingsAnswer, discordTestAnswer, discordKvkPostAnswer, type discordKvkPostBody, type DiscordSettings, type discordSettingsBody } from '../protocol/discord';
-import { answer } from './rest';
+import { DISCORD_API, type discordKvkPostBody, type discordOutboxAnswer, type DiscordSettings, type discordSettingsBody, type discordTestAnswer } from '../protocol/discord';
+import { call, keyOf, scopeOf } from './contract';
 
 /** The Discord bridge: the kingdom's settings (admin) and the signed-in account's link. */
 export type { DiscordSettings };
 export type DiscordSettingsInput = z.input<typeof discordSettingsBody>;
 export type DiscordTestResult = z.infer<typeof discordTestAnswer>;
 export type DiscordOutbox = z.infer<typeof discordOutboxAnswer>;
-
-const okAnswer = z.object({ result: z.literal(true) });
 
 export interface DiscordApi {
   settings(): Promise<DiscordSettings | null>;
@@ -30,36 +28,26 @@ export interface DiscordApi {
 
 export function createDiscordApi(client: KyInstance): DiscordApi {
   return {
-    async settings() {
-      return (await answer(await client.get('discord/settings'), discordSettingsAnswer)).settings;
-    },
-    async saveSettings(body) {
-      return (await answer(await client.put('discord/settings', { json: body }), discordSettingsAnswer)).settings;
-    },
-    async test() {
-      return answer(await client.post('discord/test', { timeout: 30_000 }), discordTestAnswer);
-    },
-    async installCommands() {
-      return (await answer(await client.post('discord/commands', { timeout: 30_000 }), discordCommandsAnswer)).installed;
-    },
-    async link() {
-      const { discordUserId, linkedAt } = await answer(await client.get('discord/link'), discordLinkState);
+    settings: async () => (await call(client, DISCORD_API.settings)).settings,
+    saveSettings: async (body) => (await call(client, DISCORD_API.saveSettings, { body })).settings,
+    test: () => call(client, DISCORD_API.test, {}, { timeout: 30_000 }),
+    installCommands: async () => (await call(client, DISCORD_API.installCommands, {}, { timeout: 30_000 })).installed,
+    link: async () => {
+      const { discordUserId, linkedAt } = await call(client, DISCORD_API.link);
       return { discordUserId, linkedAt };
     },
-    async redeem(code) {
-      return (await answer(await client.post('discord/link', { json: { code } }), discordLinkAnswer)).discordUserId;
-    },
-    async unlink() {
-      await answer(await client.delete('discord/link'), okAnswer);
-    },
-    async outbox() {
-      return answer(await client.get('discord/outbox'), discordOutboxAnswer);
-    },
-    async retry(id) {
-      await answer(await client.post(`discord/outbox/${id}/retry`), okAnswer);
-    },
-    async postKvk(seasonId, body) {
-      await answer(await client.post(`discord/kvk/${seasonId}`, { json: body }), discordKvkPostAnswer);
-    },
+    redeem: async (code) => (await call(client, DISCORD_API.redeem, { body: { code } })).discordUserId,
+    unlink: async () => void (await call(client, DISCORD_API.unlink)),
+    outbox: () => call(client, DISCORD_API.outbox),
+    retry: async (id) => void (await call(client, DISCORD_API.retry, { params: { id } })),
+    postKvk: async (seasonId, body) => void (await call(client, DISCORD_API.postKvk, { params: { seasonId }, body })),
   };
 }
+
+/** The Discord queries' keys: a page reads and invalidates these, never a key of its own. */
+export const discordKeys = {
+  all: scopeOf(DISCORD_API.settings),
+  settings: keyOf(DISCORD_API.settings),
+  link: keyOf(DISCORD_API.link),
+  outbox: keyOf(DISCORD_API.outbox),
+} as const;

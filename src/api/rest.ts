@@ -9,9 +9,9 @@ import { ApiError } from './client';
  */
 const failure = z.object({ result: z.literal(false), error: z.string() });
 
-export async function answer<S extends z.ZodMiniType>(response: Response, schema: S): Promise<z.infer<S>> {
+export async function answer<S extends z.core.$ZodType>(response: Response, schema: S): Promise<z.infer<S>> {
   const body: unknown = await response.json().catch(() => null);
-  const ok = schema.safeParse(body);
+  const ok = z.safeParse(schema, body);
   if (ok.success && response.ok) return ok.data;
   const bad = failure.safeParse(body);
   if (bad.success) throw new ApiError(bad.data.error, response.status);
@@ -20,7 +20,7 @@ export async function answer<S extends z.ZodMiniType>(response: Response, schema
 }
 
 /** Query parameters without the empty ones (an empty filter means "any"). */
-export function params(values: Record<string, string | number | undefined | null>): Record<string, string> {
+export function params(values: Record<string, string | number | boolean | undefined | null>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [key, value] of Object.entries(values)) {
     if (value === undefined || value === null || value === '') continue;

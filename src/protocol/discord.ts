@@ -1,4 +1,7 @@
 import * as z from 'zod/mini';
+import { endpoint, okAnswer } from './endpoint';
+import { pathId } from './http';
+import { KVK_ERRORS } from './kvk';
 import { LOCALES } from './locales';
 
 /**
@@ -104,3 +107,80 @@ export const discordKvkPostBody = z.object({
   top: z.union([z.literal(10), z.literal(25)], { error: DISCORD_ERRORS.badTop }),
 });
 export const discordKvkPostAnswer = z.object({ result: z.literal(true), queued: z.boolean() });
+
+/** The Discord bridge's REST endpoints (the interactions endpoint, signed raw bytes, is the server's own). */
+export const DISCORD_API = {
+  settings: endpoint({
+    method: 'GET',
+    path: 'discord/settings',
+    answer: discordSettingsAnswer,
+    errors: [401, 403],
+    tag: 'discord',
+    summary: "The kingdom's Discord settings (null before they are saved). The bot token is never answered: botTokenSet says whether one is saved.",
+  }),
+  saveSettings: endpoint({
+    method: 'PUT',
+    path: 'discord/settings',
+    body: discordSettingsBody,
+    answer: discordSettingsAnswer,
+    errors: [400, 401, 403],
+    tag: 'discord',
+    summary: 'Save the Discord settings. botToken left out keeps the saved one, null removes it; a webhook left out is kept, null removes it. Audited without the token or the webhooks’ addresses.',
+  }),
+  test: endpoint({
+    method: 'POST',
+    path: 'discord/test',
+    answer: discordTestAnswer,
+    errors: [401, 403, 409, 429],
+    tag: 'discord',
+    summary: 'Send a test message to every announcement webhook that is set, in the announcement language: which kinds were sent, and why each other one failed (a webhook Discord refused, a rate limit, no answer within 5 s).',
+  }),
+  installCommands: endpoint({
+    method: 'POST',
+    path: 'discord/commands',
+    answer: discordCommandsAnswer,
+    errors: [401, 403, 409, 429, 502],
+    tag: 'discord',
+    summary: "Install Kingdom's slash commands in the guild (/link, /me, /stats, /top, /kvk, /points, /auctions) with the saved bot token; Discord's refusal is a 502 with what to fix.",
+  }),
+  outbox: endpoint({
+    method: 'GET',
+    path: 'discord/outbox',
+    answer: discordOutboxAnswer,
+    errors: [401, 403, 429],
+    tag: 'discord',
+    summary: 'Discord announcements that failed (Discord refused them or did not take them for a day) or are pending for more than 15 minutes, newest first (at most 50), with how many of each there are.',
+  }),
+  retry: endpoint({
+    method: 'POST',
+    path: 'discord/outbox/:id/retry',
+    // an outbox message's malformed id names no message: 404
+    params: { id: pathId(DISCORD_ERRORS.noDelivery, { notFound: true }) },
+    answer: okAnswer,
+    errors: [401, 403, 404, 409, 429],
+    tag: 'discord',
+    summary: 'Send a failed (or long pending) Discord announcement again now, with a new day of tries; one already sent is refused (409).',
+  }),
+  postKvk: endpoint({
+    method: 'POST',
+    path: 'discord/kvk/:seasonId',
+    params: { seasonId: pathId(KVK_ERRORS.unknownSeason, { notFound: true }) },
+    body: discordKvkPostBody,
+    answer: discordKvkPostAnswer,
+    errors: [400, 401, 403, 404, 409, 429],
+    tag: 'discord',
+    summary:
+      "Post a KvK season's standings card (top 10 or 25, of the season, a window or an alliance) to the kvk webhook, in the announcement language. Queued once and sent within Discord's rate limits, retried for a day; 409 when no kvk webhook is set. Council and admin.",
+  }),
+  link: endpoint({ method: 'GET', path: 'discord/link', answer: discordLinkState, errors: [401], tag: 'discord', summary: 'The Discord user linked to the signed-in account, if any.' }),
+  redeem: endpoint({
+    method: 'POST',
+    path: 'discord/link',
+    body: discordLinkBody,
+    answer: discordLinkAnswer,
+    errors: [400, 401, 409, 429],
+    tag: 'discord',
+    summary: "Link the Discord user who typed /link to the signed-in account, with the code of /link's answer (10 minutes, once). One Discord user for one account: an earlier link of this account is replaced.",
+  }),
+  unlink: endpoint({ method: 'DELETE', path: 'discord/link', answer: okAnswer, errors: [401, 404], tag: 'discord', summary: 'Unlink the signed-in account from its Discord user.' }),
+} as const;

@@ -38,3 +38,23 @@ export const plainName = () => z.refine<string>((text) => nameTextProblem(text) 
 /** The same rule for a ledger entry's reason, a sentence rather than a name: line breaks and tabs are its own. */
 const HIDDEN_IN_REASONS = new RegExp(`(?![\\t\\n\\r])${HIDDEN_IN_NAMES.source}`, 'u');
 export const plainReason = () => z.refine<string>((text) => !HIDDEN_IN_REASONS.test(text), { error: HTTP_ERRORS.hiddenCharacters });
+
+/** A path id's refusal that names nothing (404) rather than a request that is wrong (400): see pathId. */
+export const NAMES_NOTHING = 'namesNothing';
+
+/**
+ * An id in a path (`/scans/:scanId`): a positive whole number of at most `digits` digits, handed
+ * to the route as a number. Anything else is refused with `text`: a 400, or a 404 with
+ * `{ notFound: true }` for routes whose contract says a malformed id names nothing (the store's
+ * items). The one schema for every path id.
+ */
+export function pathId(text: string, options: { digits?: number; notFound?: boolean } = {}) {
+  const digits = options.digits ?? 15;
+  const shape = new RegExp(`^\\d{1,${digits}}$`);
+  return z.pipe(
+    z.string().check(
+      z.refine((v: string) => shape.test(v) && Number(v) >= 1, { error: text, abort: true, params: options.notFound ? { [NAMES_NOTHING]: true } : {} }),
+    ),
+    z.transform((v: string) => Number(v)),
+  );
+}

@@ -7,7 +7,9 @@ import { RULE_ERRORS } from '../../src/protocol/automatic-points';
 import { BOT_ERRORS } from '../../src/protocol/bots';
 import { KVK_ERRORS } from '../../src/protocol/kvk';
 import { SCAN_ERRORS } from '../../src/protocol/scans';
+import { readdirSync } from 'node:fs';
 import Fastify from 'fastify';
+import type { AnyEndpoint } from '../../src/protocol/endpoint';
 import { registerOpenApi } from '../../server/http/openapi';
 import { AnswerMismatch, PlainSchema, serializerCompiler, validatorCompiler } from '../../server/http/schemas';
 import { createItem, itemBody } from './auction-helpers';
@@ -113,6 +115,25 @@ describe('routes validated by Fastify from zod schemas keep the texts and status
     expect(runs.responses['200'].content?.['application/json'].schema.required).toEqual(expect.arrayContaining(['result', 'runs', 'total']));
     const audit = doc.paths['/audit'].get as { parameters: { name: string; in: string }[] };
     expect(audit.parameters.map((p) => p.name)).toEqual(expect.arrayContaining(['actor', 'action', 'page']));
+  });
+});
+
+describe('endpoint contracts (src/protocol, exported as *_API)', () => {
+  it('each is served at its method and path, documented with its summary, group and error statuses', async () => {
+    const doc = (await call(server, 'GET', '/openapi.json')).body as { paths: Record<string, Record<string, { summary?: string; tags?: string[]; responses?: Record<string, unknown> }>> };
+    const contracts: AnyEndpoint[] = [];
+    for (const file of readdirSync('src/protocol').filter((f) => f.endsWith('.ts'))) {
+      const module = (await import(`../../src/protocol/${file.slice(0, -3)}.ts`)) as Record<string, unknown>;
+      for (const [name, group] of Object.entries(module)) if (name.endsWith('_API')) contracts.push(...(Object.values(group as object) as AnyEndpoint[]));
+    }
+    expect(contracts.length).toBeGreaterThan(5);
+    for (const e of contracts) {
+      const route = doc.paths[`/${e.path.replace(/:(\w+)/g, '{$1}')}`]?.[e.method.toLowerCase()];
+      expect(route, `${e.method} ${e.path}`).toBeDefined();
+      expect(route.summary).toBe(e.summary);
+      expect(route.tags).toEqual([e.tag]);
+      expect(Object.keys(route.responses ?? {}).sort()).toEqual(['200', ...e.errors.map(String)].sort());
+    }
   });
 });
 

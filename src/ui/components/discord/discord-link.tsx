@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { FormattedDate, FormattedMessage } from 'react-intl';
 import { useLocation, useSearch } from 'wouter';
-import { createDiscordApi } from '../../../api/discord';
+import { createDiscordApi, discordKeys } from '../../../api/discord';
 import { useChild } from '../../app-context';
 import { useApi } from '../../lib/use-api';
 import { Alert } from '../alert';
@@ -21,15 +21,15 @@ export function DiscordLinkCard() {
   const username = useSelector(useChild('auth'), (s) => s.context.user?.username ?? '');
   const code = new URLSearchParams(useSearch()).get('discord');
   const [location, navigate] = useLocation();
-  const link = useQuery({ queryKey: ['discord', 'link'], queryFn: () => discord.link() });
+  const link = useQuery({ queryKey: discordKeys.link, queryFn: () => discord.link() });
   const redeem = useMutation({
     mutationFn: (c: string) => discord.redeem(c),
     onSuccess: () => {
       navigate(location, { replace: true }); // the code is used: off the address bar
-      return client.invalidateQueries({ queryKey: ['discord', 'link'] });
+      return client.invalidateQueries({ queryKey: discordKeys.link });
     },
   });
-  const unlink = useMutation({ mutationFn: () => discord.unlink(), onSuccess: () => client.invalidateQueries({ queryKey: ['discord', 'link'] }) });
+  const unlink = useMutation({ mutationFn: () => discord.unlink(), onSuccess: () => client.invalidateQueries({ queryKey: discordKeys.link }) });
 
   return (
     <Card>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { createDiscordApi, type DiscordOutbox } from '../../../api/discord';
+import { createDiscordApi, discordKeys, type DiscordOutbox } from '../../../api/discord';
 import { Button } from '../../components/button';
 import { Card, CardHeader } from '../../components/card';
 import { QueryError } from '../../components/query-error';
@@ -18,7 +18,7 @@ function RetryButton({ delivery }: { delivery: Delivery }) {
   const client = useQueryClient();
   const retry = useMutation({
     mutationFn: () => discord.retry(delivery.id),
-    onSettled: () => client.invalidateQueries({ queryKey: ['admin', 'discord-outbox'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: discordKeys.outbox }),
   });
   return (
     <div className="grid justify-items-end gap-1">
@@ -43,7 +43,7 @@ function RetryButton({ delivery }: { delivery: Delivery }) {
 export function DiscordDeliveries() {
   const intl = useIntl();
   const discord = useApi(createDiscordApi);
-  const outbox = useQuery({ queryKey: ['admin', 'discord-outbox'], queryFn: () => discord.outbox(), refetchInterval: 60_000 });
+  const outbox = useQuery({ queryKey: discordKeys.outbox, queryFn: () => discord.outbox(), refetchInterval: 60_000 });
   if (outbox.error) return <QueryError error={outbox.error} />;
   if (!outbox.data || outbox.data.failed + outbox.data.stale === 0) return null;
   const { failed, stale, deliveries } = outbox.data;

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { createDiscordApi, type DiscordSettings } from '../../../api/discord';
+import { createDiscordApi, discordKeys, type DiscordSettings } from '../../../api/discord';
 import { DISCORD_WEBHOOK_KINDS } from '../../../protocol/discord';
 import { LOCALES, type Locale } from '../../../protocol/locales';
 import { LANGUAGE_NAMES } from '../../../locales/names';
@@ -32,7 +32,7 @@ const formOf = (s: DiscordSettings | null): Form => ({
  */
 export function DiscordSettingsCard() {
   const discord = useApi(createDiscordApi);
-  const settings = useQuery({ queryKey: ['discord', 'settings'], queryFn: () => discord.settings(), staleTime: 0 });
+  const settings = useQuery({ queryKey: discordKeys.settings, queryFn: () => discord.settings(), staleTime: 0 });
   return (
     <Card>
       <CardHeader title={<FormattedMessage id="discord.settings.title" />} className="mb-0" />
