@@ -16,6 +16,7 @@ import { BulkPreviews } from './points/bulk';
 import { PointsService } from './points/service';
 import { registerReactions } from './reactions';
 import { Reactions } from './events/reactions';
+import { Notices } from './notices/producer';
 import { ScanImports } from './scans/scans';
 import { PreviewStore } from './previews/store';
 import { LinkImports } from './scans/link-import';
@@ -46,6 +47,8 @@ export interface RunningServer {
   discord: DiscordOutbox;
   /** Reactions to domain events (tests wait on `idle()` after a change). */
   reactions: Reactions;
+  /** Notices' passes (tests `wake()` then wait on `idle()`). */
+  notices: Notices;
   /** The threads that read uploaded files (tests wait on their 'start'). */
   readers: FileReaders;
   /** Where unexpected errors are reported (Sentry with SENTRY_DSN; nowhere without). */
@@ -97,10 +100,16 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const clustered = config.databaseUrl !== null;
   // the engine logs its schedule's and bids' failures at error level: each is reported too
   const auction = new AuctionEngine({ db, hub, now, log: reportingLogger(app.log, reporter, 'auction'), clustered });
+  // notices: made after the commits they tell of (a reaction, and passes over bids and items ending soon), told on the user sockets
+  const notices = new Notices({ db, hub, now, pollMs: config.notices.pollMs, paused: config.reactions.paused, log: reportingLogger(app.log, reporter, 'notices') });
   const link = clustered
     ? new ClusterLink({
         url: config.databaseUrl as string,
         onEvent: (event, own) => {
+          if (event.k === 'notices') {
+            if (!own) notices.tellRemote(event.n).catch((error: unknown) => app.log.warn({ err: error }, 'telling notices from PostgreSQL failed'));
+            return;
+          }
           if (!isAccountEvent(event)) return void auction.remote(event);
           if (!own) tellAccountEvent({ db, hub }, event).catch((error: unknown) => app.log.warn({ err: error, event: event.k }, 'telling an account event from PostgreSQL failed'));
         },
@@ -135,7 +144,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   });
   // Discord announcements: queued by a reaction, sent from the outbox table; a bid or a page never waits on Discord
   const discord = new DiscordOutbox({ db, now, cards, log: reportingLogger(app.log, reporter, 'discord'), pollMs: config.reactions.pollMs, paused: config.reactions.paused, ...deps.discordOutbox });
-  registerReactions(reactions, { automatic, bots, db, discord });
+  registerReactions(reactions, { automatic, bots, db, discord, notices });
   const ctx: AppContext = {
     config,
     db,
@@ -170,6 +179,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const closeAll = async () => {
     await backups?.stop();
     await reactions.stop();
+    await notices.stop();
     await discord.stop();
     await link?.stop();
     await auction.stop();
@@ -204,6 +214,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     await bots.start();
     // then what committed while the server was down, and every commit from now on
     await reactions.start();
+    await notices.start();
     discord.start();
     detachBots = attachBotSockets(app.server, ctx, bots);
     await app.listen({ port: config.port, host: config.host }).catch((e: unknown) => {
@@ -231,6 +242,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     bots,
     discord,
     reactions,
+    notices,
     readers,
     reporter,
     close: () => (closing ??= closeAll()),

@@ -95,6 +95,8 @@ export interface Config {
   sentryDsn: string | null;
   /** Domain events' reactions (server/events/reactions.ts): the poll for other processes' events, the retention of handled events, and a pause (events recorded, reactions run on the next start without it). */
   reactions: { pollMs: number; keepDays: number; paused: boolean };
+  /** Notices' passes (server/notices/producer.ts): how often bids are read for outbid notices and items ending soon are looked for. */
+  notices: { pollMs: number };
   /** HS256 secret; when null a random one is kept in DATA_DIR/jwt-secret. */
   jwtSecret: string | null;
   /** PostgreSQL (postgres://…) instead of DATA_DIR/kingdom.db; several processes may share it. */
@@ -217,6 +219,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     tlsKey,
     sentryDsn: text(env, 'SENTRY_DSN'),
     reactions: { pollMs: count(env, 'EVENTS_POLL_MS', 2_000), keepDays: count(env, 'EVENTS_KEEP_DAYS', 30), paused: text(env, 'REACTIONS_PAUSED') === '1' },
+    notices: { pollMs: count(env, 'NOTICES_POLL_MS', 1_000) },
     jwtSecret: text(env, 'JWT_SECRET'),
     databaseUrl: text(env, 'DATABASE_URL'),
     logLevel: text(env, 'LOG_LEVEL') ?? 'info',

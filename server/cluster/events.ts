@@ -48,7 +48,9 @@ export type ClusterEvent =
   /** Sessions were revoked (logout, password change, an account disabled or signed out everywhere): their sockets close everywhere at once. */
   | { k: 'revoked'; s: string[] }
   /** An account's rank changed: its connections see the new row, its user sockets get STATUS. */
-  | { k: 'account'; user: number };
+  | { k: 'account'; user: number }
+  /** Notices were made (ids): each process sends NOTICE to the accounts with sockets there. */
+  | { k: 'notices'; n: number[] };
 
 /** PostgreSQL's channel for the kingdom's events. */
 export const CHANNEL = 'kingdom_events';

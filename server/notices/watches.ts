@@ -60,9 +60,11 @@ export async function watchlist(db: Queryable, userId: number, now: number, opti
   return rows.map((r) => toStoreItem(r, now, options));
 }
 
-/** Who watches an item. */
-export async function watchersOf(db: Queryable, itemId: number): Promise<number[]> {
-  const rows = await db.selectFrom('watches').select('user_id').where('item_id', '=', itemId).execute();
+/** Who watches an item (since before `before`, when given). */
+export async function watchersOf(db: Queryable, itemId: number, before?: number): Promise<number[]> {
+  let query = db.selectFrom('watches').select('user_id').where('item_id', '=', itemId);
+  if (before !== undefined) query = query.where('created_at', '<', before);
+  const rows = await query.execute();
   return rows.map((r) => Number(r.user_id));
 }
 

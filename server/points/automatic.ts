@@ -299,6 +299,8 @@ export async function bookRun(db: Db, plan: Plan, actor: Actor, auto: boolean, n
         .values({ rule_id: rule.id, from_scan_id: from.id, to_scan_id: to.id, from_taken_at: from.takenAt, to_taken_at: to.takenAt, entries: plan.awards.length, total: plan.total, actor_id: actor.id, auto: auto ? 1 : 0, created_at: now })
         .returning('id')
         .executeTakeFirstOrThrow();
+      // the ledger entries this run books are those after the last one now (the write transaction is exclusive)
+      const before = await lastLedgerId(trx);
       const touched = await bookManyIn(
         trx,
         plan.awards.map((a) => ({ userId: a.userId, delta: a.points, kind: 'automatic' as const, reason: automaticReason(rule, from.id, to.id, a.governorId), actorId: actor.id })),
@@ -311,7 +313,8 @@ export async function bookRun(db: Db, plan: Plan, actor: Actor, auto: boolean, n
       );
       const actorName = actorOf(actor.id);
       await emit(trx, 'rule.applied', { ruleId: rule.id, runId: id, fromScanId: from.id, toScanId: to.id, entries: plan.awards.length, total: plan.total, auto }, actorName, now);
-      await emit(trx, 'points.booked', { entries: plan.awards.length, users: [...touched.keys()], total: plan.total }, actorName, now);
+      const last = await lastLedgerId(trx);
+      await emit(trx, 'points.booked', { entries: plan.awards.length, users: [...touched.keys()], total: plan.total, ...(last > before ? { ledger: [before + 1, last] as [number, number] } : {}) }, actorName, now);
       return { run: { id, entries: plan.awards.length, total: plan.total }, touched };
     });
   } catch (error) {
@@ -506,3 +509,9 @@ export class AutomaticPoints {
 
 /** Every stat a rule may name (for the OpenAPI text). */
 export const RULE_STAT_LIST = RULE_STATS.join(', ');
+
+/** The id of the newest ledger entry (0: none). */
+async function lastLedgerId(trx: Queryable): Promise<number> {
+  const { last } = await trx.selectFrom('points_transactions').select((eb) => eb.fn.max('id').as('last')).executeTakeFirstOrThrow();
+  return Number(last ?? 0);
+}

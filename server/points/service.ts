@@ -87,7 +87,8 @@ export class PointsService {
           }
         }
         const result = { transactions, users: [...users.values()] };
-        await emit(trx, 'points.booked', { entries: transactions.length, users: [...users.keys()], total: transactions.reduce((sum, t) => sum + t.delta, 0) }, actorOf(options.actorId), at);
+        const ledger: [number, number] | undefined = transactions.length ? [transactions[0].id, transactions[transactions.length - 1].id] : undefined;
+        await emit(trx, 'points.booked', { entries: transactions.length, users: [...users.keys()], total: transactions.reduce((sum, t) => sum + t.delta, 0), ...(ledger ? { ledger } : {}) }, actorOf(options.actorId), at);
         await publish(trx, { k: 'users', u: balancesOf(users.values()) });
         if (options.audit) {
           const entry = options.audit(result);

@@ -1,22 +1,83 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_NOTICE_PREFERENCES, MAX_WATCHES, NOTICE_ERRORS, NOTICE_KINDS, type NoticePreferences } from '../../src/protocol/notices';
+import { DEFAULT_NOTICE_PREFERENCES, MAX_WATCHES, NOTICE_ERRORS, NOTICE_KEEP_MS, NOTICE_KINDS, type NoticePreferences } from '../../src/protocol/notices';
 import { STORE_ERRORS, type StoreItem } from '../../src/protocol/store';
-import { auctionTestServer, bidder, createItem, ManualClock, type Bidder } from './auction-helpers';
-import { call } from './helpers';
+import { writeTransaction } from '../../server/db/write';
+import { emit, type DomainEvent } from '../../server/events/events';
+import { bidder, createItem, grant, ManualClock, newRequestId, type Bidder } from './auction-helpers';
+import { authedSocket, call, login, signedIn, startTestServer, type TestSocket } from './helpers';
+import { killed, spawnServer, type Child } from './processes';
+import { databaseUrlFor, onPostgres } from './test-database';
 
 /**
  * The watchlist and the notices, on the server: watching items, the notices each change makes (once
  * per account and cause, after its commit), the NOTICE frames they send, preferences, and the purge.
  */
 const clock = new ManualClock();
-let server: Awaited<ReturnType<typeof auctionTestServer>>['server'];
-let admin: Awaited<ReturnType<typeof auctionTestServer>>['admin'];
+let server: Awaited<ReturnType<typeof startTestServer>>;
+let admin: Awaited<ReturnType<typeof signedIn>>;
 let watcher: Bidder;
 
+/** The auction's test server (clock, no rate limits, reactions at commit) with the notices' passes run only when a test wakes them. */
+async function noticesServer(dataDir?: string) {
+  return startTestServer(
+    {
+      ...(dataDir ? { dataDir } : {}),
+      frameRateLimit: { perSecond: 1000, burst: 1000 },
+      loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 },
+      reactions: { pollMs: 3_600_000, keepDays: 30, paused: false },
+      notices: { pollMs: 3_600_000 },
+    },
+    { now: clock.now },
+  );
+}
+
 beforeAll(async () => {
-  ({ server, admin, watcher } = await auctionTestServer(clock));
+  server = await noticesServer();
+  admin = await signedIn(server, 'admin');
+  watcher = await bidder(server, admin.token, 0, 'watcher');
 });
 afterAll(() => server.close());
+
+async function accepted(who: Bidder, itemId: number, amount: number) {
+  expect(await server.auction.createBid({ id: who.id }, { itemId, amount, requestId: newRequestId() })).toBeNull();
+}
+
+/** Every reaction and the notices' passes have run (on PostgreSQL the outbid pass reads bids a moment old: the clock moves by that). */
+async function settled(on = server): Promise<void> {
+  await on.auction.idle();
+  await on.reactions.idle();
+  if (onPostgres) clock.advance(2_000);
+  on.notices.wake();
+  await on.notices.idle();
+}
+
+/** Ends every live item now and settles it. */
+async function endAll(): Promise<void> {
+  clock.advance(24 * 3600 * 1000);
+  await server.auction.tick();
+  await settled();
+}
+
+async function noticesOf(userId: number, on = server) {
+  return on.db.selectFrom('notices').selectAll().where('user_id', '=', userId).orderBy('id').execute();
+}
+
+/** The account's notices about items (the points a test player starts with make one of their own). */
+async function itemNotices(userId: number) {
+  return (await noticesOf(userId)).filter((n) => n.item_id !== null);
+}
+
+type Frame = Record<string, unknown>;
+const noticeFrame = (socket: TestSocket, kind: string): Promise<Frame> => socket.waitFor((f) => f.type === 'NOTICE' && (f.data as { kind: string }).kind === kind);
+/** No NOTICE (of this kind) is queued on the socket (the server answers a status request after anything it sent before). */
+async function noNotice(socket: TestSocket, kind?: string): Promise<void> {
+  socket.send({ type: 'GET_STATUS' });
+  await socket.nextOf('STATUS');
+  expect(socket.drain().filter((f) => f.type === 'NOTICE' && (kind === undefined || (f.data as { kind: string }).kind === kind))).toEqual([]);
+}
 
 describe('the watchlist', () => {
   it('watches and unwatches an item; the watchlist shows live items by end, then scheduled ones, as GET store/items shapes them', async () => {
@@ -146,5 +207,245 @@ describe('the notices list and preferences', () => {
     expect(unknownKind.status).toBe(400);
     expect(NOTICE_KINDS).not.toContain('birthday');
     expect((await call(server, 'GET', '/notices/preferences', { token: player.token })).body).toEqual({ result: true, preferences: chosen });
+  });
+});
+
+describe('notices made by the auction', () => {
+  it('started: to each watcher of a scheduled item when it starts, live on the user socket', async () => {
+    const fan = await bidder(server, admin.token, 0, 'fan');
+    const item = await createItem(server, admin.token, { itemName: 'Dawn Shield', startsAt: clock.t + 60_000 });
+    await call(server, 'POST', `/store/items/${item.itemId}/watch`, { token: fan.token });
+    clock.advance(60_000);
+    await server.auction.tick();
+    await settled();
+    const frame = await noticeFrame(fan.user, 'started');
+    expect(frame.data).toEqual({ id: expect.any(Number), kind: 'started', at: expect.any(Number), itemId: item.itemId, itemName: 'Dawn Shield', amount: 100 });
+    const list = await call(server, 'GET', '/notices', { token: fan.token });
+    expect(list.body).toMatchObject({ unread: 1, notices: [{ ...(frame.data as object), read: false }] });
+    // who does not watch it hears nothing
+    await noNotice(watcher.user, 'started');
+    await call(server, 'POST', `/store/items/${item.itemId}/cancel`, { token: admin.token });
+  });
+
+  it('won for the buyer and lost for every other bidder after a sale; the watchers are forgotten', async () => {
+    const alice = await bidder(server, admin.token, 1_000, 'alice');
+    const bob = await bidder(server, admin.token, 1_000, 'bob');
+    const item = await createItem(server, admin.token, { itemName: 'Crown' });
+    await call(server, 'POST', `/store/items/${item.itemId}/watch`, { token: alice.token });
+    await accepted(alice, item.itemId, 100);
+    await accepted(bob, item.itemId, 150);
+    await endAll();
+    expect((await noticeFrame(bob.user, 'won')).data).toMatchObject({ kind: 'won', itemId: item.itemId, itemName: 'Crown', amount: 150 });
+    expect((await noticeFrame(alice.user, 'lost')).data).toMatchObject({ kind: 'lost', itemId: item.itemId, amount: 150 });
+    expect((await itemNotices(bob.id)).map((n) => n.kind)).toEqual(['won']);
+    // (the item ended before the outbid pass read its bids: the outcome is told, not the outbid)
+    expect((await itemNotices(alice.id)).map((n) => n.kind)).toEqual(['lost']);
+    expect(await server.db.selectFrom('watches').selectAll().where('item_id', '=', item.itemId).execute()).toEqual([]);
+  });
+
+  it('outbid: to the previous leader when another player takes the lead, never for a raise of one\'s own, one until they bid again', async () => {
+    const [alice, bob, carol] = [await bidder(server, admin.token, 1_000, 'alice'), await bidder(server, admin.token, 1_000, 'bob'), await bidder(server, admin.token, 1_000, 'carol')];
+    const item = await createItem(server, admin.token, { itemName: 'Lance' });
+    await accepted(alice, item.itemId, 100);
+    await accepted(bob, item.itemId, 110);
+    await settled();
+    expect((await noticeFrame(alice.user, 'outbid')).data).toMatchObject({ kind: 'outbid', itemId: item.itemId, itemName: 'Lance', amount: 110 });
+    // bob raises his own lead: nobody is outbid
+    await accepted(bob, item.itemId, 120);
+    await settled();
+    await noNotice(bob.user, 'outbid');
+    expect(await itemNotices(bob.id)).toEqual([]);
+    // carol, then alice again: bob hears it once (he did not bid again), carol once
+    await accepted(carol, item.itemId, 130);
+    await settled();
+    await accepted(alice, item.itemId, 140);
+    await settled();
+    expect((await itemNotices(bob.id)).map((n) => [n.kind, n.amount])).toEqual([['outbid', 130]]);
+    expect((await itemNotices(carol.id)).map((n) => [n.kind, n.amount])).toEqual([['outbid', 140]]);
+    // bob bids again and is outbid again: a new notice
+    await accepted(bob, item.itemId, 150);
+    await accepted(carol, item.itemId, 160);
+    await settled();
+    expect((await itemNotices(bob.id)).map((n) => [n.kind, n.amount])).toEqual([['outbid', 130], ['outbid', 160]]);
+    // in one batch, who took the lead back in it is not told (alice was outbid by bob at 150 and leads again)
+    expect((await itemNotices(alice.id)).map((n) => [n.kind, n.amount])).toEqual([['outbid', 110], ['outbid', 160]]);
+    await call(server, 'POST', `/store/items/${item.itemId}/cancel`, { token: admin.token });
+  });
+
+  it('no outbid notices on a sealed item (nobody knows)', async () => {
+    const [alice, bob] = [await bidder(server, admin.token, 1_000, 'alice'), await bidder(server, admin.token, 1_000, 'bob')];
+    const item = await createItem(server, admin.token, { format: 'sealed-first' });
+    await accepted(alice, item.itemId, 100);
+    await accepted(bob, item.itemId, 200);
+    await settled();
+    expect(await itemNotices(alice.id)).toEqual([]);
+    await call(server, 'POST', `/store/items/${item.itemId}/cancel`, { token: admin.token });
+  });
+
+  it('ending: once, at each interested player\'s lead time (watchers and bidders)', async () => {
+    const fan = await bidder(server, admin.token, 0, 'fan');
+    const early = await bidder(server, admin.token, 1_000, 'early');
+    await call(server, 'PUT', '/notices/preferences', { token: early.token, body: { ...DEFAULT_NOTICE_PREFERENCES, endingLeadMinutes: 15 } });
+    const item = await createItem(server, admin.token, { itemName: 'Hourglass', duration: 1200 });
+    await call(server, 'POST', `/store/items/${item.itemId}/watch`, { token: fan.token });
+    await accepted(early, item.itemId, 100);
+    await settled();
+    expect((await itemNotices(fan.id)).length + (await itemNotices(early.id)).length).toBe(0);
+    // 14 minutes left: the 15-minute player hears it
+    clock.advance(6 * 60_000);
+    await settled();
+    expect((await noticeFrame(early.user, 'ending')).data).toMatchObject({ kind: 'ending', itemId: item.itemId, itemName: 'Hourglass', amount: 100 });
+    expect(await itemNotices(fan.id)).toEqual([]);
+    // 4 minutes left: the 5-minute (default) watcher too; nobody twice
+    clock.advance(10 * 60_000);
+    await settled();
+    await settled();
+    await noticeFrame(fan.user, 'ending');
+    expect((await itemNotices(fan.id)).map((n) => n.kind)).toEqual(['ending']);
+    expect((await itemNotices(early.id)).map((n) => n.kind)).toEqual(['ending']);
+    await noNotice(early.user, 'ending');
+    await call(server, 'POST', `/store/items/${item.itemId}/cancel`, { token: admin.token });
+  });
+});
+
+describe('notices of points', () => {
+  it('points: a grant and a deduct, signed; a purchase makes none', async () => {
+    const player = await bidder(server, admin.token, 0, 'earner');
+    await grant(server, admin.token, player.username, 250);
+    await grant(server, admin.token, player.username, -40);
+    await settled();
+    expect((await noticeFrame(player.user, 'points')).data).toMatchObject({ kind: 'points', amount: 250 });
+    expect((await noticeFrame(player.user, 'points')).data).toMatchObject({ kind: 'points', amount: -40 });
+    expect((await noticesOf(player.id)).map((n) => n.amount)).toEqual([250, -40]);
+  });
+});
+
+describe('preferences, once per account, restarts and the purge', () => {
+  it('a kind set to none or discord is stored with its channel and sends no NOTICE; both sends it', async () => {
+    const [quiet, loud] = [await bidder(server, admin.token, 0, 'quiet'), await bidder(server, admin.token, 0, 'loud')];
+    await call(server, 'PUT', '/notices/preferences', { token: quiet.token, body: { ...DEFAULT_NOTICE_PREFERENCES, channels: { ...DEFAULT_NOTICE_PREFERENCES.channels, points: 'none' } } });
+    await call(server, 'PUT', '/notices/preferences', { token: loud.token, body: { ...DEFAULT_NOTICE_PREFERENCES, channels: { ...DEFAULT_NOTICE_PREFERENCES.channels, points: 'both' } } });
+    await grant(server, admin.token, quiet.username, 10);
+    await settled();
+    await call(server, 'PUT', '/notices/preferences', { token: quiet.token, body: { ...DEFAULT_NOTICE_PREFERENCES, channels: { ...DEFAULT_NOTICE_PREFERENCES.channels, points: 'discord' } } });
+    await grant(server, admin.token, quiet.username, 20);
+    await grant(server, admin.token, loud.username, 30);
+    await settled();
+    expect((await noticesOf(quiet.id)).map((n) => [n.amount, n.channel])).toEqual([[10, 'none'], [20, 'discord']]);
+    await noNotice(quiet.user);
+    expect((await noticeFrame(loud.user, 'points')).data).toMatchObject({ amount: 30 });
+    expect((await noticesOf(loud.id)).map((n) => n.channel)).toEqual(['both']);
+  });
+
+  it('each notice once: the reaction run again makes no second row, and each open tab gets one NOTICE', async () => {
+    const player = await bidder(server, admin.token, 0, 'tabs');
+    const second = await authedSocket(server.userUrl, player.token);
+    second.send({ type: 'GET_STATUS' });
+    await second.nextOf('STATUS');
+    await grant(server, admin.token, player.username, 77);
+    await settled();
+    await noticeFrame(player.user, 'points');
+    await noticeFrame(second, 'points');
+    // the same event handled again (a process that died before its cursor moved)
+    const row = await server.db.selectFrom('events').selectAll().where('kind', '=', 'points.booked').orderBy('id', 'desc').limit(1).executeTakeFirstOrThrow();
+    const event = { id: row.id, kind: row.kind, at: row.at, actor: row.actor, data: JSON.parse(row.data) as object } as DomainEvent;
+    await server.notices.handle(event);
+    await server.notices.handle(event);
+    expect(await noticesOf(player.id)).toHaveLength(1);
+    await noNotice(player.user);
+    await noNotice(second);
+    second.close();
+  });
+
+  it('survive a restart over the same data, and the restarted server makes none again', async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-notices-'));
+    try {
+      const first = await noticesServer(dataDir);
+      const boss = await signedIn(first, 'admin');
+      const player = await signedIn(first, 'keeper');
+      await grant(first, boss.token, player.username, 5);
+      await settled(first);
+      const before = await call(first, 'GET', '/notices', { token: player.token });
+      expect(before.body).toMatchObject({ unread: 1, notices: [{ kind: 'points', amount: 5 }] });
+      await first.close();
+      const again = await noticesServer(dataDir);
+      try {
+        await settled(again);
+        const token = await login(again, `${player.username}@example.com`);
+        expect((await call(again, 'GET', '/notices', { token })).body).toEqual(before.body);
+      } finally {
+        await again.close();
+      }
+    } finally {
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+
+  it('are purged once older than NOTICE_KEEP_MS (the clock injected)', async () => {
+    const player = await bidder(server, admin.token, 0, 'old');
+    await grant(server, admin.token, player.username, 1);
+    await settled();
+    expect(await noticesOf(player.id)).toHaveLength(1);
+    clock.advance(NOTICE_KEEP_MS - 60_000);
+    await settled();
+    expect(await noticesOf(player.id)).toHaveLength(1);
+    clock.advance(120_000);
+    await settled();
+    expect(await noticesOf(player.id)).toEqual([]);
+  });
+});
+
+describe.runIf(onPostgres)('two processes serving one kingdom', () => {
+  it('make each notice once, and every tab of the account hears it once, on either process', { timeout: 60_000 }, async () => {
+    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-notices-two-'));
+    const here = await startTestServer({ dataDir, loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 } });
+    let there: Child | null = null;
+    const sockets: TestSocket[] = [];
+    try {
+      there = await spawnServer(dataDir, { DATABASE_URL: (await databaseUrlFor(dataDir)) as string, EVENTS_POLL_MS: '200', NOTICES_POLL_MS: '200' });
+      const boss = await signedIn(here, 'admin');
+      const [alice, bob] = [await signedIn(here, 'alice'), await signedIn(here, 'bob')];
+      const ids = new Map((await here.db.selectFrom('users').select(['id', 'username']).execute()).map((u) => [u.username, u.id]));
+      // alice has a tab on each process
+      for (const url of [here.userUrl, there.userUrl]) {
+        const socket = await authedSocket(url, alice.token);
+        socket.send({ type: 'GET_STATUS' });
+        await socket.nextOf('STATUS');
+        sockets.push(socket);
+      }
+      await grant(here, boss.token, alice.username, 500);
+      await grant(here, boss.token, bob.username, 500);
+      for (const socket of sockets) expect((await noticeFrame(socket, 'points')).data).toMatchObject({ amount: 500 });
+
+      const item = await createItem(here, boss.token, { itemName: 'Twin Blades', duration: 3_600 });
+      expect(await here.auction.createBid({ id: ids.get(alice.username) as number }, { itemId: item.itemId, amount: 100, requestId: newRequestId() })).toBeNull();
+      expect(await here.auction.createBid({ id: ids.get(bob.username) as number }, { itemId: item.itemId, amount: 110, requestId: newRequestId() })).toBeNull();
+      for (const socket of sockets) await socket.waitFor((f) => f.type === 'NOTICE' && (f.data as { kind: string }).kind === 'outbid', 10_000);
+      await call(here, 'POST', `/store/items/${item.itemId}/cancel`, { token: boss.token });
+      await here.reactions.idle();
+      for (const socket of sockets) await noNotice(socket);
+      const rows = await noticesOf(ids.get(alice.username) as number, here);
+      expect(rows.map((n) => [n.kind, n.amount])).toEqual([['points', 500], ['outbid', 110]]);
+    } finally {
+      for (const socket of sockets) socket.close();
+      if (there) await killed(there, 'SIGTERM');
+      await here.close();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('notices of maximum bids', () => {
+  it('max-exhausted and max-dropped: to the max\'s owner, from the engine\'s events, once each', async () => {
+    const player = await bidder(server, admin.token, 0, 'maxer');
+    const item = await createItem(server, admin.token, { itemName: 'Proxy Helm' });
+    for (const kind of ['max.exhausted', 'max.dropped'] as const) {
+      await writeTransaction(server.db, (trx) => emit(trx, kind, { itemId: item.itemId, itemName: 'Proxy Helm', userId: player.id, max: 300 }, null, clock.t));
+    }
+    await settled();
+    expect((await noticeFrame(player.user, 'max-exhausted')).data).toMatchObject({ itemId: item.itemId, itemName: 'Proxy Helm', amount: 300 });
+    expect((await noticeFrame(player.user, 'max-dropped')).data).toMatchObject({ itemId: item.itemId, amount: 300 });
+    expect((await itemNotices(player.id)).map((n) => n.kind)).toEqual(['max-exhausted', 'max-dropped']);
+    await call(server, 'POST', `/store/items/${item.itemId}/cancel`, { token: admin.token });
   });
 });
