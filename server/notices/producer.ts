@@ -289,9 +289,9 @@ export class Notices {
       const amount = Number(bids[bids.length - 1].amount);
       for (let i = 1; i < sequence.length; i += 1) {
         const outbid = sequence[i - 1];
-        // a player's own raise; or one who bid again since (their later bid is what counts); or who leads again
-        if (sequence[i].user_id === outbid.user_id) continue;
+        // a raise of one's own, or a player who bid again since (their later bid is what counts; this covers the raise too)
         if (sequence.slice(i).some((b) => b.user_id === outbid.user_id)) continue;
+        // who leads again (a maximum bid answered for them)
         if (leader !== null && Number(leader) === outbid.user_id) continue;
         // one per bid of theirs: while they do not bid again, later outbids of the same item add none
         drafts.push({ userId: outbid.user_id, kind: 'outbid', cause: `outbid:${itemId}:${outbid.id}`, itemId, itemName: name, amount, data: { bidId: outbid.id } });

@@ -155,6 +155,10 @@ describe('a run: preview, then apply', () => {
     socket.close();
     expect(await balanceOf(a.username)).toBe(30);
     expect(await balanceOf(b.username)).toBe(270);
+    // each player has one notice of the award, with their own sum
+    await server.reactions.idle();
+    const notices = await server.db.selectFrom('notices as n').innerJoin('users as u', 'u.id', 'n.user_id').select(['u.username', 'n.kind', 'n.amount']).where('u.username', 'in', [a.username, b.username]).orderBy('n.amount').execute();
+    expect(notices).toEqual([{ username: a.username, kind: 'automatic', amount: 30 }, { username: b.username, kind: 'automatic', amount: 270 }]);
 
     // ledger entries of kind automatic naming the rule and the scans
     const ledger = await call(server, 'GET', `/points/transactions?username=${b.username}&kind=automatic`, { token: council.token });

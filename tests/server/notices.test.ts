@@ -267,8 +267,14 @@ describe('notices made by the auction', () => {
     await accepted(carol, item.itemId, 160);
     await settled();
     expect((await itemNotices(bob.id)).map((n) => [n.kind, n.amount])).toEqual([['outbid', 130], ['outbid', 160]]);
-    // in one batch, who took the lead back in it is not told (alice was outbid by bob at 150 and leads again)
+    // alice (outbid at 150, her bid of 140 standing) hears it once, with the amount that leads when the pass reads it
     expect((await itemNotices(alice.id)).map((n) => [n.kind, n.amount])).toEqual([['outbid', 110], ['outbid', 160]]);
+    // in one pass, who bid again in it is told of their latest bid only: dave and erin trade bids, erin leads
+    const [dave, erin] = [await bidder(server, admin.token, 1_000, 'dave'), await bidder(server, admin.token, 1_000, 'erin')];
+    for (const [who, amount] of [[dave, 170], [erin, 180], [dave, 190], [erin, 200]] as const) await accepted(who, item.itemId, amount);
+    await settled();
+    expect((await itemNotices(dave.id)).map((n) => [n.kind, n.amount])).toEqual([['outbid', 200]]);
+    expect(await itemNotices(erin.id)).toEqual([]);
     await call(server, 'POST', `/store/items/${item.itemId}/cancel`, { token: admin.token });
   });
 
