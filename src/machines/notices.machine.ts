@@ -138,3 +138,5 @@ export const selectNewestNotices = (s: NoticesSnapshot) => s.context.notices;
 export const selectNoticesError = (s: NoticesSnapshot) => s.context.error;
 /** The newest notice's id (0 before any): a list that shows notices asks again when it changes. */
 export const selectNewestId = (s: NoticesSnapshot) => s.context.notices[0]?.id ?? 0;
+/** Notices are being marked read on the server (a list asked for now could show them unread). */
+export const selectMarking = (s: NoticesSnapshot) => s.matches('marking');

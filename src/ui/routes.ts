@@ -4,6 +4,7 @@ import { lazyPage as lazy } from './lib/lazy-page';
 /** Every protected route, with the page that serves it. Pages load lazily. */
 const ProfilePage = lazy(() => import('./pages/my-account/profile-page'));
 const AccountSettingsPage = lazy(() => import('./pages/my-account/account-settings-page'));
+const NoticesPage = lazy(() => import('./pages/my-account/notices-page'));
 const KingdomStorePage = lazy(() => import('./pages/my-account/kingdom-store/kingdom-store-page'));
 const StoreManagementPage = lazy(() => import('./pages/my-kingdom/kingdom-points/store-management-page'));
 const PointManagementPage = lazy(() => import('./pages/my-kingdom/kingdom-points/point-management-page'));
@@ -38,6 +39,7 @@ export const PROTECTED_ROUTES: ProtectedRoute[] = [
   { path: '/my-account/account-settings', titleId: 'menu.accountSettings', page: AccountSettingsPage },
   { path: '/my-account/groups', titleId: 'menu.groups', page: GroupsPage },
   { path: '/my-account/kingdom-store', titleId: 'menu.kingdomStore', page: KingdomStorePage },
+  { path: '/my-account/notices', titleId: 'menu.notices', page: NoticesPage },
   { path: '/my-kingdom/dashboard', titleId: 'menu.dashboard', page: DashboardPage },
   { path: '/my-kingdom/kvk-dashboard', titleId: 'menu.kvkDashboard', page: KvkDashboardPage },
   { path: '/my-kingdom/metrics', titleId: 'menu.metrics', page: MetricsPage },

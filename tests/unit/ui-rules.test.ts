@@ -23,7 +23,7 @@ const paths = (rank: unknown) =>
 describe('menuFor (menu visibility by rank)', () => {
   it('user: My Account only', () => {
     expect(menuFor('user').map((g) => g.id)).toEqual(['account']);
-    expect(paths('user')).toEqual(['/my-account/profile', '/my-account/kingdom-store']);
+    expect(paths('user')).toEqual(['/my-account/profile', '/my-account/kingdom-store', '/my-account/notices']);
   });
   it('council and unknown ranks: My Account and My Kingdom', () => {
     expect(menuFor('council').map((g) => g.id)).toEqual(['account', 'kingdom']);
@@ -39,7 +39,7 @@ describe('menuFor (menu visibility by rank)', () => {
     for (const p of linked) expect(routes.has(p)).toBe(true);
     const notInMenu = ['/my-account/account-settings', '/my-account/groups', '/admin/bot/console', '/my-kingdom/governors/:governorId'];
     for (const r of routes) if (!notInMenu.includes(r)) expect(linked).toContain(r);
-    expect(routes.size).toBe(24);
+    expect(routes.size).toBe(25);
   });
 });
 

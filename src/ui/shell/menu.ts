@@ -24,6 +24,7 @@ const GROUPS: (MenuGroup & { visible: (rank: unknown) => boolean })[] = [
     entries: [
       { labelId: 'menu.profile', path: '/my-account/profile' },
       { labelId: 'menu.kingdomStore', path: '/my-account/kingdom-store' },
+      { labelId: 'menu.notices', path: '/my-account/notices' },
     ],
   },
   {

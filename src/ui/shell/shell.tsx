@@ -15,6 +15,7 @@ import { ConnectionIndicator } from './connection-indicator';
 import { ContentBoundary } from './content-error';
 import { Footer } from './footer';
 import { LanguagePicker } from './language-picker';
+import { NoticesBell } from './notices-bell';
 import { SidebarMenu } from './sidebar-menu';
 import { UserPopover } from './user-popover';
 import { UserSummary } from './user-summary';
@@ -122,6 +123,7 @@ function ShellFrame({ children }: { children: ReactNode }) {
           </button>
           <ConnectionIndicator />
           <div className="ms-auto flex items-center gap-3">
+            <NoticesBell />
             <LanguagePicker />
             <UserPopover />
           </div>

@@ -16,6 +16,7 @@ import { LanguagePicker } from '../../shell/language-picker';
 import { QueryError } from '../../components/query-error';
 import { DiscordLinkCard } from '../../components/discord/discord-link';
 import { ShareLinks } from '../../components/stats/share-links';
+import { NoticePreferencesCard } from './notice-preferences';
 
 function AccountCard() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);
@@ -169,6 +170,7 @@ export default function AccountSettingsPage() {
       <PasswordCard />
       <DisplayCard />
       <DiscordLinkCard />
+      <NoticePreferencesCard />
       <ShareLinks />
     </div>
   );

@@ -12,6 +12,7 @@ import { minimumOf } from '../../../../auction/bid-rule';
 import { ItemDetailsDialog, ItemNameButton, type ItemFacts } from './item-details';
 import { BuyNow, ItemTerms, SealedFacts } from './item-terms';
 import { useServerNow } from './use-item-groups';
+import { WatchStar } from '../watch-star';
 
 const factsOf = (c: ItemContext): ItemFacts => ({
   itemId: c.itemId,
@@ -94,6 +95,7 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
             <Countdown item={item} />
           </p>
         </div>
+        {typeof c.itemId === 'number' && <WatchStar itemId={c.itemId} itemName={c.itemName} className="-me-1 -mt-1" />}
       </div>
       <ItemTerms item={item} />
       {sealed ? (

@@ -10,6 +10,7 @@ import { ItemDetailsDialog, ItemNameButton } from './item-details';
 import { LatestBids } from './latest-bids';
 import { LiveGrid } from './live-grid';
 import { useItemGroups } from './use-item-groups';
+import { WatchStar } from '../watch-star';
 
 const FINISHED_SHOWN = 20;
 
@@ -41,7 +42,10 @@ function Upcoming() {
     <ul className="divide-y divide-border" aria-label={intl.formatMessage({ id: 'store.upcoming' })}>
       {items.map((it) => (
         <li key={it.itemId} className="grid gap-0.5 py-2 text-sm" data-testid="upcoming-item">
-          <ItemDetailsDialog phase="scheduled" facts={it} trigger={<ItemNameButton name={it.itemName} className="font-medium" />} />
+          <span className="flex items-start justify-between gap-2">
+            <ItemDetailsDialog phase="scheduled" facts={it} trigger={<ItemNameButton name={it.itemName} className="font-medium" />} />
+            <WatchStar itemId={it.itemId} itemName={it.itemName} className="-me-1 -my-1" />
+          </span>
           <span className="flex flex-wrap justify-between gap-x-3 text-xs text-muted-foreground">
             <span>
               <FormattedMessage
