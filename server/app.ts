@@ -143,7 +143,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
     log: reportingLogger(app.log, reporter, 'reactions'),
   });
   // Discord announcements: queued by a reaction, sent from the outbox table; a bid or a page never waits on Discord
-  const discord = new DiscordOutbox({ db, now, cards, log: reportingLogger(app.log, reporter, 'discord'), pollMs: config.reactions.pollMs, paused: config.reactions.paused, ...deps.discordOutbox });
+  const discord = new DiscordOutbox({ db, now, cards, log: reportingLogger(app.log, reporter, 'discord'), pollMs: config.reactions.pollMs, paused: config.reactions.paused, apiUrl: config.discordApiUrl, ...deps.discordOutbox });
   registerReactions(reactions, { automatic, bots, db, discord, notices });
   const ctx: AppContext = {
     config,

@@ -7,6 +7,7 @@ import type { DomainEvent } from '../events/events';
 import { ANNOUNCED, announcementOf } from './announcements';
 import { refusal, unreachable } from './refusals';
 import { readDiscordConfig, type DiscordConfig } from './settings';
+import { DM_CHANNEL, queueDirectMessages, startDirectCursor, type DirectBody } from './direct';
 import { PassLoop } from '../events/pass-loop';
 import type { CardService } from '../cards/service';
 import type { Announcement } from './announcements';
@@ -46,6 +47,8 @@ export interface OutboxOptions {
   paused?: boolean;
   /** Draws the card a message carries (KvK standings); without it such a message goes without its image. */
   cards?: Pick<CardService, 'prepare' | 'png'>;
+  /** Discord's REST API (direct messages go through it with the bot token; webhooks are used as they are). */
+  apiUrl?: string;
 }
 
 interface DueRow {
@@ -61,6 +64,10 @@ function bucketOf(url: string): string {
   const match = /\/webhooks\/(\d+)\//.exec(url);
   return `webhook:${match ? match[1] : url}`;
 }
+/** The bot's calls (opening a direct message channel, posting in it): one bucket, besides the global limit. */
+const BOT_BUCKET = 'bot';
+/** A direct message Discord will not deliver: sending it again changes nothing. */
+const HOPELESS_DM = new Set([...HOPELESS, 403]);
 
 /**
  * Discord announcements, delivered from the `discord_outbox` table. `enqueue` (a reaction to a
@@ -83,6 +90,7 @@ export class DiscordOutbox {
   private readonly loop: PassLoop;
   private readonly aborts = new AbortController();
   private lastPrune = 0;
+  private directCursor = false;
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
   private readonly fetch: typeof fetch;
@@ -148,8 +156,16 @@ export class DiscordOutbox {
     await stopping;
   }
 
-  /** Sends due messages until none is left that may go now. */
+  /** Queues the direct messages of new notices, then sends due messages until none is left that may go now. */
   private async pass(): Promise<void> {
+    const { db } = this.options;
+    if (!this.directCursor) {
+      await startDirectCursor(db);
+      this.directCursor = true;
+    }
+    while (!this.stopped && (await queueDirectMessages(db, this.options.now(), OUTBOX_GIVE_UP_MS)) > 0) {
+      // a batch read: read on
+    }
     while (!this.stopped) {
       const config = await readDiscordConfig(this.options.db);
       const row = await this.claim(config);
@@ -166,6 +182,7 @@ export class DiscordOutbox {
     const limited = new Set((await db.selectFrom('discord_rate_limits').select('bucket').where('until', '>', now).execute()).map((r) => r.bucket));
     if (limited.has('global')) return null;
     const waiting = Object.entries(config?.webhooks ?? {}).flatMap(([channel, url]) => (url && limited.has(bucketOf(url)) ? [channel] : []));
+    if (limited.has(BOT_BUCKET)) waiting.push(DM_CHANNEL);
     let query = db
       .selectFrom('discord_outbox')
       .select(['id', 'channel', 'body', 'attempts', 'give_up_at'])
@@ -182,6 +199,7 @@ export class DiscordOutbox {
   }
 
   private async deliver(row: DueRow & { lease: number }, config: DiscordConfig | null): Promise<void> {
+    if (row.channel === DM_CHANNEL) return this.deliverDirect(row, config);
     const url = config?.webhooks[row.channel as keyof DiscordConfig['webhooks']];
     if (!url) return this.fail(row, `No webhook is set for ${row.channel} announcements (Kingdom Settings, Discord).`);
     let request: { headers?: Record<string, string>; body: string | FormData };
@@ -191,26 +209,68 @@ export class DiscordOutbox {
       // the card could not be drawn (the pool busy, the season gone): tried again like Discord being down
       return this.retry(row, `The card could not be drawn: ${(error as Error).message}`);
     }
+    const bucket = bucketOf(url);
+    const response = await this.post(row, `${url}?wait=true`, request, bucket);
+    if (!response) return;
+    if (response.ok) return this.sent(row, response);
+    return this.refused(row, response, bucket, HOPELESS, (status) =>
+      status === 401 || status === 404 ? `Discord refused this webhook (${status}): it was deleted or its address is wrong. Copy it again from the channel's Integrations.` : null,
+    );
+  }
+
+  /** A direct message: the bot opens (or finds) its channel with the player, then posts in it. */
+  private async deliverDirect(row: DueRow & { lease: number }, config: DiscordConfig | null): Promise<void> {
+    if (!config?.botToken) return this.fail(row, 'No bot token is set (Kingdom Settings, Discord): direct messages are sent by the bot.');
+    const api = this.options.apiUrl ?? 'https://discord.com/api/v10';
+    const { recipientId, content } = JSON.parse(row.body) as DirectBody;
+    const headers = { authorization: `Bot ${config.botToken}`, 'content-type': 'application/json' };
+    const own = (status: number) =>
+      status === 401
+        ? 'Discord refused the bot token (401): reset it under Bot in the Developer Portal and save it in Kingdom Settings.'
+        : status === 403
+          ? 'Discord will not deliver a direct message to this player (they closed direct messages from server members, or share no server with the bot).'
+          : null;
+    const opened = await this.post(row, `${api}/users/@me/channels`, { headers, body: JSON.stringify({ recipient_id: recipientId }) }, BOT_BUCKET);
+    if (!opened) return;
+    if (!opened.ok) return this.refused(row, opened, BOT_BUCKET, HOPELESS_DM, own);
+    const channel = (await opened.json().catch(() => ({}))) as { id?: unknown };
+    if (typeof channel.id !== 'string' || !/^\d{1,20}$/.test(channel.id)) return this.retry(row, 'Discord answered without a direct message channel.');
+    // no pings: the text names an item, never a person to mention
+    const posted = await this.post(row, `${api}/channels/${channel.id}/messages`, { headers, body: JSON.stringify({ content, allowed_mentions: { parse: [] } }) }, BOT_BUCKET);
+    if (!posted) return;
+    if (posted.ok) return this.sent(row, posted);
+    return this.refused(row, posted, BOT_BUCKET, HOPELESS_DM, own);
+  }
+
+  /**
+   * One call to Discord within the time allowed; null when it got no answer (the message is tried
+   * again later, or left to the next sender when this one stops). Discord's word that the bucket is
+   * spent is kept, so the next message waits for its reset rather than meet a 429.
+   */
+  private async post(row: DueRow & { lease: number }, url: string, request: { headers?: Record<string, string>; body: string | FormData }, bucket: string): Promise<Response | null> {
     let response: Response;
     try {
-      response = await this.fetch(`${url}?wait=true`, { method: 'POST', ...request, signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.aborts.signal]) });
+      response = await this.fetch(url, { method: 'POST', ...request, signal: AbortSignal.any([AbortSignal.timeout(this.timeoutMs), this.aborts.signal]) });
     } catch (error) {
       // stopping: the lease ends and the next sender takes the message
-      if (this.stopped) return;
-      return this.retry(row, unreachable(error, this.timeoutMs));
+      if (!this.stopped) await this.retry(row, unreachable(error, this.timeoutMs));
+      return null;
     }
-    const now = this.options.now();
-    const bucket = bucketOf(url);
-    // Discord says ahead when a bucket is spent: wait for its reset rather than meet a 429
     const remaining = response.headers.get('x-ratelimit-remaining');
     const resetAfter = Number(response.headers.get('x-ratelimit-reset-after'));
-    if (remaining === '0' && resetAfter > 0) await this.limit(bucket, now + Math.ceil(resetAfter * 1000));
-    if (response.ok) {
-      const answer = (await response.json().catch(() => ({}))) as { id?: string };
-      await this.settle(row, { status: 'sent', sent_at: now, message_id: typeof answer.id === 'string' ? answer.id : null, last_error: null, attempts: row.attempts + 1 });
-      this.options.log.info({ outbox: row.id, channel: row.channel }, 'Discord announcement sent');
-      return;
-    }
+    if (remaining === '0' && resetAfter > 0) await this.limit(bucket, this.options.now() + Math.ceil(resetAfter * 1000));
+    return response;
+  }
+
+  private async sent(row: DueRow & { lease: number }, response: Response): Promise<void> {
+    const answer = (await response.json().catch(() => ({}))) as { id?: string };
+    await this.settle(row, { status: 'sent', sent_at: this.options.now(), message_id: typeof answer.id === 'string' ? answer.id : null, last_error: null, attempts: row.attempts + 1 });
+    this.options.log.info({ outbox: row.id, channel: row.channel }, 'Discord message sent');
+  }
+
+  /** Discord said no: a rate limit waits its time (no attempt counted), a hopeless status fails, any other is tried again. */
+  private async refused(row: DueRow & { lease: number }, response: Response, bucket: string, hopeless: ReadonlySet<number>, own: (status: number) => string | null): Promise<void> {
+    const now = this.options.now();
     if (response.status === 429) {
       const answer = (await response
         .clone()
@@ -226,8 +286,8 @@ export class DiscordOutbox {
       await this.settle(row, { next_at: until, last_error: text });
       return;
     }
-    const text = await refusal(response, (status) => (status === 401 || status === 404 ? `Discord refused this webhook (${status}): it was deleted or its address is wrong. Copy it again from the channel's Integrations.` : null));
-    if (HOPELESS.has(response.status)) return this.fail(row, text);
+    const text = await refusal(response, own);
+    if (hopeless.has(response.status)) return this.fail(row, text);
     return this.retry(row, text);
   }
 
@@ -332,10 +392,10 @@ export async function troubledDeliveries(db: Db, now: number, limit = 50): Promi
   };
 }
 
-/** The title of a queued message's first embed (what an admin recognises it by). */
+/** The title of a queued message's first embed, or a direct message's text (what an admin recognises it by). */
 function titleOf(body: string): string {
-  const { embeds } = JSON.parse(body) as { embeds?: { title?: string }[] };
-  return embeds?.[0]?.title ?? '';
+  const { embeds, content } = JSON.parse(body) as { embeds?: { title?: string }[]; content?: string };
+  return embeds?.[0]?.title ?? content ?? '';
 }
 
 /** An admin's retry: a failed (or long pending) message is due now, with a new day of tries. */
