@@ -135,6 +135,19 @@ describe('Discord direct messages of notices', () => {
     ]);
   });
 
+  it('from the grant to the message: the council grants points, the player who chose Discord hears of it there', async () => {
+    const hal = await player('hal', '377777777777777777', 'discord', 'es');
+    const granted = await call(server, 'POST', '/points/transactions', { token: admin.token, body: { username: hal.username, delta: 75, reason: 'Fort defence' } });
+    expect(granted.status, granted.text).toBe(200);
+    await server.reactions.idle();
+    clock.advance(2_000);
+    await sent();
+    expect(bot.delivered).toEqual([{ recipient: '377777777777777777', content: 'Recibiste 75 puntos.' }]);
+    // and not in the app: the player chose Discord alone for it
+    const listed = await call(server, 'GET', '/notices', { token: hal.token });
+    expect(listed.body).toMatchObject({ unread: 0, notices: [] });
+  });
+
   it('a 429 waits for retry_after, then the message goes once; a player who closed direct messages (403) fails it at once, for the admin to see', async () => {
     const eve = await player('eve', '344444444444444444', 'discord');
     bot.script.push({ status: 429, body: { message: 'You are being rate limited.', retry_after: 3, global: false } });
