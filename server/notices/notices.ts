@@ -43,15 +43,15 @@ export function toNotice(r: NoticeRow): Notice {
 
 export const NOTICE_COLUMNS = ['id', 'kind', 'at', 'read', 'item_id', 'item_name', 'amount'] as const;
 
-/** The channels that show a notice in the app (the bell, the notices page); `discord` and `none` are kept, not shown. */
-const IN_APP = ['app', 'both'];
+/** The channels that show a notice in the app (the bell, the notices page, the NOTICE frame); `discord` and `none` are kept, not shown. */
+export const APP_CHANNELS = ['app', 'both'] as const;
 
 async function unreadOf(db: Queryable, userId: number): Promise<number> {
   const { n } = await db
     .selectFrom('notices')
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('user_id', '=', userId)
-    .where('channel', 'in', IN_APP)
+    .where('channel', 'in', APP_CHANNELS)
     .where('read', '=', 0)
     .executeTakeFirstOrThrow();
   return Number(n);
@@ -64,12 +64,12 @@ export async function listNotices(db: Queryable, userId: number, page = 1): Prom
       .selectFrom('notices')
       .select(NOTICE_COLUMNS)
       .where('user_id', '=', userId)
-      .where('channel', 'in', IN_APP)
+      .where('channel', 'in', APP_CHANNELS)
       .orderBy('id', 'desc')
       .limit(NOTICES_PAGE_SIZE)
       .offset((page - 1) * NOTICES_PAGE_SIZE)
       .execute(),
-    db.selectFrom('notices').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('channel', 'in', IN_APP).executeTakeFirstOrThrow(),
+    db.selectFrom('notices').select((eb) => eb.fn.countAll<number>().as('n')).where('user_id', '=', userId).where('channel', 'in', APP_CHANNELS).executeTakeFirstOrThrow(),
     unreadOf(db, userId),
   ]);
   return { result: true, unread, page, pages: Math.max(1, Math.ceil(Number(total.n) / NOTICES_PAGE_SIZE)), notices: rows.map(toNotice) };

@@ -8,7 +8,7 @@ import type { Queryable } from '../db/write';
 import type { DomainEvent, EventData, EventKind } from '../events/events';
 import { PassLoop } from '../events/pass-loop';
 import type { Hub } from '../sockets/hub';
-import { NOTICE_COLUMNS, preferencesFor, toNotice } from './notices';
+import { APP_CHANNELS, NOTICE_COLUMNS, preferencesFor, toNotice } from './notices';
 import { forgetItem, watchersOf } from './watches';
 
 /**
@@ -78,7 +78,7 @@ interface NoticeRow {
   channel: string;
 }
 
-const inApp = (channel: string) => channel === 'app' || channel === 'both';
+const inApp = (channel: string) => (APP_CHANNELS as readonly string[]).includes(channel);
 
 export class Notices {
   private readonly loop: PassLoop;

@@ -339,6 +339,9 @@ describe('preferences, once per account, restarts and the purge', () => {
     await settled();
     expect((await noticesOf(quiet.id)).map((n) => [n.amount, n.channel])).toEqual([[10, 'none'], [20, 'discord']]);
     await noNotice(quiet.user);
+    // nor are they in the app's list and count
+    expect((await call(server, 'GET', '/notices', { token: quiet.token })).body).toEqual({ result: true, unread: 0, page: 1, pages: 1, notices: [] });
+    expect((await call(server, 'GET', '/notices', { token: loud.token })).body).toMatchObject({ unread: 1, notices: [{ kind: 'points', amount: 30 }] });
     expect((await noticeFrame(loud.user, 'points')).data).toMatchObject({ amount: 30 });
     expect((await noticesOf(loud.id)).map((n) => n.channel)).toEqual(['both']);
   });
