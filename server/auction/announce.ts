@@ -1,6 +1,8 @@
 import { MSG, type Bid } from '../../src/protocol/socket';
 import type { ItemRow } from '../db/schema';
 import type { Announcer } from '../sockets/announcer';
+import { announceBalance } from '../points/announce';
+import type { Follow } from './max-bids';
 import { toStoreItem } from './wire';
 
 /** BIDDING_STARTED: the whole Item (its rules, eligibility, soft close, image), as HISTORY gives it after a reload. */
@@ -22,4 +24,22 @@ export function announceBid(to: Pick<Announcer, 'broadcast' | 'broadcastExcept' 
   }
   to.broadcast('auction', { type: MSG.BID_CREATED, data: bid });
   if (outbidId !== null) to.sendToUser(outbidId, 'auction', { type: MSG.OUTBID, data: bid });
+}
+
+/**
+ * What the standing maxima did in a bid's transaction, after its commit, in order: each automatic
+ * bid as any bid (BID_CREATED with `auto`, OUTBID, both balances), each max dropped to its owner
+ * alone (MAX_BID, every tab of theirs).
+ */
+export function announceFollow(to: Announcer, follow: readonly Follow[]): void {
+  for (const f of follow) {
+    if (f.kind === 'max') {
+      to.sendToUser(f.userId, 'auction', { type: MSG.MAX_BID, data: f.frame });
+      continue;
+    }
+    const { bid, bidder, outbid } = f.auto;
+    announceBid(to, bid, bidder.id, outbid?.id ?? null);
+    if (outbid) announceBalance(to, outbid);
+    announceBalance(to, bidder);
+  }
 }

@@ -1,20 +1,24 @@
 import pg from 'pg';
 import { isSealed, type ErrorType } from '../../src/protocol/socket';
 import { isEligible } from '../../src/protocol/store';
-import { balancesOf, bidsNotifications, type BidEvent, type OwnBids } from '../cluster/events';
+import { balancesOf, bidsNotifications, type BidEvent, type MaxNotice, type OwnBids } from '../cluster/events';
+import { bidEventStatements, eventsCommitted } from '../events/events';
 import type { Db } from '../db/open';
 import { poolOf } from '../db/postgres';
 import type { ItemRow, UserRow } from '../db/schema';
 import { WRITE_LOCK_KEY } from '../db/write';
-import { decide, storedOutcome, withReserve, type BidOutcome, type BidWriter, type PendingBid, type Written } from './bid-writer';
+import { decide, maxRepeat, storedOutcome, withReserve, type Answered as Answer, type BidOutcome, type BidWriter, type Decision, type PendingBid, type Written } from './bid-writer';
+import { answerMaxima, judgeMax, type Follow, type MaxEvent, type ProxyWrites, type StandingMax } from './max-bids';
 import { readEligibility, toBid } from './wire';
 
 /**
  * The group's opening, in one round trip (simple protocol, several statements): BEGIN with the
  * shared write lock (server/db/write.ts), the group's items locked in id order (bids on one item
  * take turns, across processes too), then the bidders and the leaders they may outbid locked in id
- * order (one player's points are never spent twice by bids in two processes), with the store's
- * setting and, per bidder, the answers already given to the group's requestIds. The ids are whole
+ * order (one player's points are never spent twice by bids in two processes; the holders of the
+ * items' maxima too, whose automatic bids the group may write), with the store's setting and, per
+ * bidder, the answers already given to the group's requestIds (bids' and SET_MAX_BIDs'); then the
+ * items' maxima that can still bid (their rows are the item's: written only under its lock). The ids are whole
  * numbers written into the text; the requestIds are quoted by pg's escapeLiteral (the protocol
  * refuses a NUL in them, and a group never carries one: see writeGroup).
  */
@@ -26,11 +30,17 @@ function openingOf(client: pg.PoolClient, itemIds: readonly number[], userIds: r
     select * from items where id = any(${items}) order by id for update;
     select u.*,
         (select s.store_open from kingdom_settings s where s.id = 1) as group_store_open,
-        (select coalesce(json_agg(json_build_array(r.request_id, r.bid_id, r.error_type, r.item_id)), '[]')
-           from bid_requests r where r.user_id = u.id and r.request_id = any(${asked})) as group_asked
+        (select coalesce(json_agg(q.x), '[]') from (
+            select json_build_array(r.request_id, r.bid_id, r.error_type, r.item_id, 0) as x
+              from bid_requests r where r.user_id = u.id and r.request_id = any(${asked})
+            union all
+            select json_build_array(m.request_id, null, null, m.item_id, 1)
+              from max_bid_requests m where m.user_id = u.id and m.request_id = any(${asked})) q) as group_asked
       from users u
       where u.id = any(array[${userIds.join(',')}]::bigint[]) or u.id in (select i.leader_id from items i where i.id = any(${items}))
-      order by u.id for update of u`;
+        or u.id in (select mb.user_id from max_bids mb where mb.item_id = any(${items}) and mb.exhausted_at is null)
+      order by u.id for update of u;
+    select item_id, user_id, max, seq from max_bids where item_id = any(${items}) and exhausted_at is null order by item_id, seq`;
 }
 
 /**
@@ -69,14 +79,40 @@ const Q = {
       union all
       select 'outbid', (select id from b), (select count(*) from i), o.* from o`,
   },
+  /** An automatic bid's writes, as `accept` without a request (the server placed it from the bidder's max). */
+  auto: {
+    name: 'bid_auto',
+    text: `with b as (
+        insert into bids (item_id, user_id, amount, ends_at, created_at, extensions, auto) values ($1, $2, $3, $4, $5, $6, 1) returning id
+      ), i as (
+        update items set leader_id = $10, amount = $11, ends_at = $4, extensions = $6, bids_count = $12 where id = $1 and state = 'live' returning id
+      ), o as (
+        update users set reserved = reserved - $8 where id = $7 returning *
+      ), u as (
+        update users set reserved = reserved + $9 where id = $2 returning *
+      )
+      select 'bidder' as who, (select id from b) as bid_id, (select count(*) from i) as items_updated, u.* from u
+      union all
+      select 'outbid', (select id from b), (select count(*) from i), o.* from o`,
+  },
+  maxRequest: { name: 'max_request', text: 'insert into max_bid_requests (user_id, request_id, item_id, created_at) values ($1, $2, $3, $4)' },
+  maxSet: {
+    name: 'max_set',
+    text: `insert into max_bids (item_id, user_id, max, seq, set_at, exhausted_at)
+      values ($1, $2, $3, (select coalesce(max(seq), 0) + 1 from max_bids where item_id = $1), $4, null)
+      on conflict (item_id, user_id) do update set max = excluded.max, seq = excluded.seq, set_at = excluded.set_at, exhausted_at = null
+      returning seq`,
+  },
+  maxDrop: { name: 'max_drop', text: 'delete from max_bids where item_id = $1 and user_id = $2' },
+  maxExhaust: { name: 'max_exhaust', text: 'update max_bids set exhausted_at = $3 where item_id = $1 and user_id = any($2::bigint[])' },
 };
 
 /** What the users statement adds to each row. */
 type LockedUser = UserRow & { group_store_open: number | null; group_asked: string };
 type Asked = { bid_id: number | null; error_type: string | null; item_id: number };
 
-/** The answer to a requestId already given: stored before the group, or given by a bid of this group. */
-type Answered = { stored: Asked } | { outcome: Exclude<BidOutcome, { kind: 'accepted' }> };
+/** The answer to a requestId already given: stored before the group (a bid's, or a SET_MAX_BID's item), or given by a bid of this group. */
+type Answered = { stored: Asked } | { maxOn: number } | { outcome: Answer };
 
 const key = (userId: number, requestId: string) => `${userId}\n${requestId}`;
 
@@ -130,9 +166,13 @@ export class PostgresBidWriter implements BidWriter {
     let broken: Error | undefined;
     try {
       try {
-        const { results, events, savepoint, failedAlone } = await this.judgeAndWrite(client, bids, now, !options.dryRun);
-        const tail = options.dryRun || failedAlone ? ['rollback'] : [...(savepoint ? ['release bid'] : []), ...bidsNotifications(events), 'commit'];
+        const { results, events, domain, savepoint, failedAlone } = await this.judgeAndWrite(client, bids, now, !options.dryRun);
+        const tail =
+          options.dryRun || failedAlone
+            ? ['rollback']
+            : [...(savepoint ? ['release bid'] : []), ...bidEventStatements(domain.map((e) => ({ ...e, actor: null })), (t) => client.escapeLiteral(t)), ...bidsNotifications(events), 'commit'];
         await client.query(tail.join('; '));
+        if (tail.length > 1 && domain.length > 0) eventsCommitted(this.db);
         return results;
       } catch (error) {
         await client.query('rollback').catch((rollbackError: unknown) => {
@@ -155,22 +195,29 @@ export class PostgresBidWriter implements BidWriter {
   private async judgeAndWrite(client: pg.PoolClient, bids: readonly PendingBid[], now: number, commit: boolean) {
     const itemIds = [...new Set(bids.map((b) => b.request.itemId))];
     const opening = openingOf(client, itemIds, [...new Set(bids.map((b) => b.userId))], [...new Set(bids.map((b) => b.request.requestId))]);
-    // the answers of BEGIN, the lock, the items, the users
+    // the answers of BEGIN, the lock, the items, the users, the items' maxima
     const answers = (await client.query(opening)) as unknown as pg.QueryResult[];
     const items = new Map((answers[2].rows as ItemRow[]).map((r) => [r.id, r]));
     const locked = answers[3].rows as LockedUser[];
     const users = new Map(locked.map((u) => [u.id, userOf(u)]));
+    const maxima = new Map<number, StandingMax[]>();
+    for (const m of answers[4].rows as { item_id: number; user_id: number; max: number; seq: number }[]) {
+      const list = maxima.get(m.item_id) ?? [];
+      list.push({ userId: m.user_id, max: m.max, seq: m.seq });
+      maxima.set(m.item_id, list);
+    }
     const answered = new Map<string, Answered>();
     for (const u of locked) {
-      for (const [requestId, bidId, errorType, itemId] of JSON.parse(u.group_asked) as [string, number | null, string | null, number][]) {
-        answered.set(key(u.id, requestId), { stored: { bid_id: bidId, error_type: errorType, item_id: itemId } });
+      for (const [requestId, bidId, errorType, itemId, max] of JSON.parse(u.group_asked) as [string, number | null, string | null, number, number][]) {
+        answered.set(key(u.id, requestId), max ? { maxOn: itemId } : { stored: { bid_id: bidId, error_type: errorType, item_id: itemId } });
       }
     }
     // (a group always has a bidder, so the setting comes with its row; null: no settings row, the store is open)
     const storeOpen = locked.length === 0 || locked[0].group_store_open !== 0;
 
     const results: Written<BidOutcome>[] = [];
-    const events: BidEvent[] = [];
+    const events: (BidEvent | MaxNotice)[] = [];
+    const domain: (MaxEvent & { at: number })[] = [];
     // one bid alone needs no savepoint: when its write fails, the group is rolled back whole
     const alone = bids.length === 1;
     let savepoint = false;
@@ -181,19 +228,20 @@ export class PostgresBidWriter implements BidWriter {
       const before = answered.get(key(userId, requestId));
       if (before) {
         try {
-          results.push({ ok: true, value: 'outcome' in before ? before.outcome : await storedOutcome(this.db, before.stored) });
+          results.push({ ok: true, value: 'outcome' in before ? before.outcome : 'maxOn' in before ? await maxRepeat(this.db, userId, before.maxOn) : await storedOutcome(this.db, before.stored) });
         } catch (error) {
           results.push({ ok: false, error });
         }
         continue;
       }
-      let decision: ReturnType<typeof decide>;
       const bidder = users.get(userId);
       const row = items.get(itemId);
+      let mayBid: boolean;
+      let ownBid: number | null = null;
       try {
         if (!bidder) throw new Error(`no account ${userId}`);
-        const ownBid = row && isSealed(row.format) ? ((await client.query<{ own: number | null }>({ ...Q.ownBid, values: [itemId, userId] })).rows[0]?.own ?? null) : null;
-        decision = decide({ storeOpen, row, bidder, mayBid: row ? await this.mayBidOn(client, row, bidder) : true, ownBid }, amount, at);
+        mayBid = row ? await this.mayBidOn(client, row, bidder) : true;
+        if (bid.kind !== 'max' && row && isSealed(row.format)) ownBid = (await client.query<{ own: number | null }>({ ...Q.ownBid, values: [itemId, userId] })).rows[0]?.own ?? null;
       } catch (error) {
         results.push({ ok: false, error });
         continue;
@@ -202,55 +250,163 @@ export class PostgresBidWriter implements BidWriter {
         await client.query(savepoint ? 'release bid; savepoint bid' : 'savepoint bid');
         savepoint = true;
       }
+      // what this bid changes in the group's copies, undone with its writes when they fail
+      const undo: (() => void)[] = [];
+      const marks = { events: events.length, domain: domain.length };
+      const io = this.proxyWrites(client, { items, users, maxima, events, domain, undo, commit });
       try {
-        if (decision.kind === 'refuse') {
+        const verdict = bid.kind === 'max' ? judgeMax({ storeOpen, row, bidder: bidder as UserRow, mayBid }, amount, at) : null;
+        const decision: Decision | null = bid.kind === 'max' ? (verdict ? { kind: 'refuse', errorType: verdict } : null) : decide({ storeOpen, row, bidder: bidder as UserRow, mayBid, ownBid }, amount, at);
+        if (decision?.kind === 'refuse') {
           await client.query({ ...Q.refuse, values: [userId, requestId, itemId, decision.errorType, now] });
           const outcome = { kind: 'rejected' as const, errorType: decision.errorType as ErrorType, itemId };
           answered.set(key(userId, requestId), { outcome });
           results.push({ ok: true, value: { ...outcome, bidder } });
           continue;
         }
-        const { endsAt, extensions } = decision;
-        const { rows } = await client.query<UserRow & { who: 'bidder' | 'outbid'; bid_id: number; items_updated: number }>({
-          ...Q.accept,
-          values: [itemId, userId, decision.amount, endsAt, at, extensions, requestId, now, decision.outbidId, decision.released, decision.reserved, decision.leaderId, decision.itemAmount, decision.bidsCount],
-        });
-        const updatedRow = rows.find((r) => r.who === 'bidder');
-        const outbidRow = rows.find((r) => r.who === 'outbid');
-        if (!updatedRow || Number(rows[0].items_updated) !== 1 || (decision.outbidId !== null && !outbidRow)) {
-          throw new Error(`bid on item ${itemId}: the item or a user was not updated`);
+        const current = row as ItemRow;
+        if (bid.kind === 'max') {
+          const max = amount as number;
+          await client.query({ ...Q.maxRequest, values: [userId, requestId, itemId, now] });
+          const list = maxima.get(itemId) ?? [];
+          io.setMaxima(itemId, list.filter((m) => m.userId !== userId));
+          let follow: Follow[] = [];
+          let leaderId = current.leader_id;
+          if (max > 0) {
+            const { rows } = await client.query<{ seq: number }>({ ...Q.maxSet, values: [itemId, userId, max, at] });
+            io.setMaxima(itemId, [...(maxima.get(itemId) ?? []), { userId, max, seq: Number(rows[0].seq) }]);
+            const answer = await answerMaxima(io, current, storeOpen, at);
+            follow = answer.follow;
+            leaderId = answer.row.leader_id;
+          } else {
+            await client.query({ ...Q.maxDrop, values: [itemId, userId] });
+          }
+          // (the max stands, exhausted or not, unless it was withdrawn or dropped)
+          const dropped = follow.some((f) => f.kind === 'max' && f.userId === userId);
+          const frame = { itemId, max: dropped ? 0 : max, leading: leaderId === userId };
+          // MAX_BID to its owner before what the maxima did
+          events.splice(marks.events, 0, { mx: { u: userId, i: itemId, m: frame.max, l: frame.leading } });
+          answered.set(key(userId, requestId), { maxOn: itemId });
+          results.push({ ok: true, value: { kind: 'max', frame, owner: users.get(userId) as UserRow, follow } });
+          continue;
         }
-        const updated = userOf(updatedRow);
-        const outbid = outbidRow ? userOf(outbidRow) : null;
-        const bidId = rows[0].bid_id;
-        // the bids after this one are judged on the rows as it left them
-        items.set(itemId, { ...(row as ItemRow), leader_id: decision.leaderId, amount: decision.itemAmount, ends_at: endsAt, extensions, bids_count: decision.bidsCount });
-        users.set(userId, updated);
-        if (outbid) users.set(outbid.id, outbid);
-        const told = withReserve(toBid({ item_id: itemId, item_name: (row as ItemRow).name, amount: decision.amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions }), row as ItemRow, decision);
+        if (decision === null) throw new Error('a bid without its verdict');
+        const written = await io.writeBid(current, bidder as UserRow, decision, at, requestId, now);
+        const told = written.bid;
         answered.set(key(userId, requestId), { outcome: { kind: 'repeat', bid: told } });
-        if (commit) this.ownBids?.add(bidId, { bid: told, userId, itemId });
-        events.push({ bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]), ...(isSealed(decision.item.format) ? { s: decision.bidsCount } : {}), ...(told.reserveMet === undefined ? {} : { r: told.reserveMet }) });
+        const sealed = isSealed(decision.item.format);
+        // the standing maxima answer the new lead in this transaction
+        const { follow } = decision.boughtNow || sealed ? { follow: [] as Follow[] } : await answerMaxima(io, written.row, storeOpen, at);
         results.push({
           ok: true,
           value: {
             kind: 'accepted',
             bid: told,
-            bidder: updated,
-            outbid,
-            item: { id: itemId, amount: decision.itemAmount, leaderId: decision.leaderId, endsAt, extensions },
-            ...(isSealed(decision.item.format) ? { sealed: { bids: decision.bidsCount } } : {}),
+            bidder: written.bidder,
+            outbid: written.outbid,
+            item: written.item,
+            ...(sealed ? { sealed: { bids: decision.bidsCount } } : {}),
             ...(decision.boughtNow ? { boughtNow: true } : {}),
+            ...(follow.length ? { follow } : {}),
           },
         });
       } catch (error) {
         // only this bid's writes are undone (a failure to undo them fails the whole group); alone, the group is
+        for (const step of undo.reverse()) step();
+        events.length = marks.events;
+        domain.length = marks.domain;
         if (alone) failedAlone = true;
         else await client.query('rollback to bid');
         results.push({ ok: false, error });
       }
     }
-    return { results, events, savepoint, failedAlone };
+    return { results, events, domain, savepoint, failedAlone };
+  }
+
+  /**
+   * The writes of a bid, a manual one (with its request) or an automatic one, and the maxima's,
+   * over the group's copies of the rows it locked: each write updates the copy (and says how to undo it).
+   */
+  private proxyWrites(
+    client: pg.PoolClient,
+    group: {
+      items: Map<number, ItemRow>;
+      users: Map<number, UserRow>;
+      maxima: Map<number, StandingMax[]>;
+      events: (BidEvent | MaxNotice)[];
+      domain: (MaxEvent & { at: number })[];
+      undo: (() => void)[];
+      commit: boolean;
+    },
+  ) {
+    const { items, users, maxima, events, domain, undo, commit } = group;
+    const keep = <K, V>(map: Map<K, V>, k: K) => {
+      const had = map.has(k);
+      const old = map.get(k);
+      undo.push(() => (had ? map.set(k, old as V) : map.delete(k)));
+    };
+    const setMaxima = (itemId: number, list: StandingMax[]) => {
+      keep(maxima, itemId);
+      maxima.set(itemId, list);
+    };
+    const writeBid = async (row: ItemRow, bidder: UserRow, decision: Extract<Decision, { kind: 'accept' }>, at: number, requestId: string | null, now: number) => {
+      const itemId = row.id;
+      const { endsAt, extensions } = decision;
+      const { rows } = await client.query<UserRow & { who: 'bidder' | 'outbid'; bid_id: number; items_updated: number }>(
+        requestId === null
+          ? { ...Q.auto, values: [itemId, bidder.id, decision.amount, endsAt, at, extensions, decision.outbidId, decision.released, decision.reserved, decision.leaderId, decision.itemAmount, decision.bidsCount] }
+          : { ...Q.accept, values: [itemId, bidder.id, decision.amount, endsAt, at, extensions, requestId, now, decision.outbidId, decision.released, decision.reserved, decision.leaderId, decision.itemAmount, decision.bidsCount] },
+      );
+      const updatedRow = rows.find((r) => r.who === 'bidder');
+      const outbidRow = rows.find((r) => r.who === 'outbid');
+      if (!updatedRow || Number(rows[0].items_updated) !== 1 || (decision.outbidId !== null && !outbidRow)) {
+        throw new Error(`bid on item ${itemId}: the item or a user was not updated`);
+      }
+      const updated = userOf(updatedRow);
+      const outbid = outbidRow ? userOf(outbidRow) : null;
+      const bidId = rows[0].bid_id;
+      // the bids after this one are judged on the rows as it left them
+      const after: ItemRow = { ...row, leader_id: decision.leaderId, amount: decision.itemAmount, ends_at: endsAt, extensions, bids_count: decision.bidsCount };
+      keep(items, itemId);
+      items.set(itemId, after);
+      keep(users, bidder.id);
+      users.set(bidder.id, updated);
+      if (outbid) {
+        keep(users, outbid.id);
+        users.set(outbid.id, outbid);
+      }
+      const auto = requestId === null ? 1 : 0;
+      const told = withReserve(toBid({ item_id: itemId, item_name: row.name, amount: decision.amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions, auto }), row, decision);
+      if (commit) this.ownBids?.add(bidId, { bid: told, userId: bidder.id, itemId });
+      events.push({ bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]), ...(isSealed(decision.item.format) ? { s: decision.bidsCount } : {}), ...(told.reserveMet === undefined ? {} : { r: told.reserveMet }) });
+      return { bid: told, bidder: updated, outbid, row: after, item: { id: itemId, amount: decision.itemAmount, leaderId: decision.leaderId, endsAt, extensions }, boughtNow: decision.boughtNow };
+    };
+    const io: ProxyWrites & { setMaxima: typeof setMaxima; writeBid: typeof writeBid } = {
+      setMaxima,
+      writeBid,
+      maxima: (itemId) => Promise.resolve([...(maxima.get(itemId) ?? [])].sort((a, b) => a.seq - b.seq)),
+      user: (userId) => {
+        const user = users.get(userId);
+        // (every holder of the items' maxima was locked in the opening, and every bidder)
+        return user ? Promise.resolve(user) : Promise.reject(new Error(`account ${userId} was not locked`));
+      },
+      mayBid: (row, user) => this.mayBidOn(client, row, user),
+      writeAuto: (row, holder, decision, at) => writeBid(row, holder, decision, at, null, 0),
+      drop: async (itemId, userId, frame) => {
+        await client.query({ ...Q.maxDrop, values: [itemId, userId] });
+        setMaxima(itemId, (maxima.get(itemId) ?? []).filter((m) => m.userId !== userId));
+        events.push({ mx: { u: userId, i: itemId, m: 0, l: frame.leading ?? false, ...(frame.reason ? { r: frame.reason } : {}) } });
+      },
+      exhaust: async (itemId, userIds, at) => {
+        await client.query({ ...Q.maxExhaust, values: [itemId, userIds, at] });
+        setMaxima(itemId, (maxima.get(itemId) ?? []).filter((m) => !userIds.includes(m.userId)));
+      },
+      event: (event, at) => {
+        domain.push({ ...event, at });
+        return Promise.resolve();
+      },
+    };
+    return io;
   }
 
   private async mayBidOn(client: pg.PoolClient, item: ItemRow, user: UserRow): Promise<boolean> {

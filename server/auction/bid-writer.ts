@@ -1,8 +1,9 @@
-import type { Bid, ErrorType } from '../../src/protocol/socket';
+import type { Bid, ErrorType, MaxBid } from '../../src/protocol/socket';
 import type { Queryable } from '../db/write';
 import type { ItemRow, UserRow } from '../db/schema';
 import { isSealed } from '../../src/protocol/socket';
 import { buysNow, endAfterBid, itemFacts, judgeBid, UNKNOWN, validAmount, type ItemFacts } from './bid-view';
+import type { Follow } from './max-bids';
 import { selectBids, toBid } from './wire';
 
 /**
@@ -24,6 +25,8 @@ export interface PendingBid {
   userId: number;
   request: BidRequest;
   at: number;
+  /** A SET_MAX_BID: `request.amount` is the max (0 withdraws it). */
+  kind?: 'max';
 }
 
 export type BidOutcome =
@@ -39,7 +42,13 @@ export type BidOutcome =
       sealed?: { bids: number };
       /** The bid bought the item: it has ended, to be settled now. */
       boughtNow?: boolean;
-    };
+      /** The standing maxima's answer in the same transaction (automatic bids, maxima dropped), told after the bid. */
+      follow?: Follow[];
+    }
+  /** A SET_MAX_BID taken: MAX_BID to its owner (`frame`), then what the maxima did. */
+  | { kind: 'max'; frame: MaxBid; owner: UserRow; follow: Follow[] }
+  /** A SET_MAX_BID whose requestId was answered before: the max as it stands now, to that connection. */
+  | { kind: 'max-repeat'; frame: MaxBid };
 
 /** How one bid's writes ended: its outcome, or what they threw (its writes undone). */
 export type Written<O> = { ok: true; value: O } | { ok: false; error: unknown };
@@ -142,8 +151,22 @@ export function withReserve(bid: Bid, row: Pick<ItemRow, 'reserve_price'>, decis
   return row.reserve_price === null ? bid : { ...bid, reserveMet: decision.itemAmount >= row.reserve_price };
 }
 
+/** The outcomes that answer a request without a new write: a refusal, a repeated bid, a repeated SET_MAX_BID. */
+export type Answered = Extract<BidOutcome, { kind: 'rejected' | 'repeat' | 'max-repeat' }>;
+
+/** A SET_MAX_BID answered before: the player's max on the item as it stands now (0: none), and whether they lead. */
+export async function maxRepeat(db: Queryable, userId: number, itemId: number): Promise<Answered> {
+  const row = await db
+    .selectFrom('items as i')
+    .leftJoin('max_bids as m', (join) => join.onRef('m.item_id', '=', 'i.id').on('m.user_id', '=', userId))
+    .select(['i.leader_id', 'm.max'])
+    .where('i.id', '=', itemId)
+    .executeTakeFirst();
+  return { kind: 'max-repeat', frame: { itemId, max: row?.max ?? 0, leading: row?.leader_id === userId } };
+}
+
 /** The answer a stored request was given: its refusal, or its bid (read back). */
-export async function storedOutcome(db: Queryable, first: { bid_id: number | null; error_type: string | null; item_id: number }): Promise<Exclude<BidOutcome, { kind: 'accepted' }>> {
+export async function storedOutcome(db: Queryable, first: { bid_id: number | null; error_type: string | null; item_id: number }): Promise<Answered> {
   if (first.bid_id === null) return { kind: 'rejected', errorType: first.error_type as ErrorType, itemId: first.item_id };
   const stored = await selectBids(db).where('b.id', '=', first.bid_id).executeTakeFirstOrThrow();
   return { kind: 'repeat', bid: toBid(stored) };

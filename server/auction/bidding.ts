@@ -7,14 +7,26 @@ import { isDatabaseError } from '../db/write';
 import { announceBalance } from '../points/announce';
 import type { Announcer } from '../sockets/announcer';
 import type { BidView } from './bid-view';
-import { announceBid } from './announce';
-import { storedOutcome, type BidOutcome, type BidRequest, type Written } from './bid-writer';
+import { announceBid, announceFollow } from './announce';
+import { maxRepeat, storedOutcome, type Answered, type BidOutcome, type BidRequest, type Written } from './bid-writer';
+import type { Follow } from './max-bids';
 import type { BidQueue } from './bid-queue';
 
 export type { BidRequest } from './bid-writer';
 
-/** What a bid gets back on its own connection: ERROR, the echoed BID_CREATED of a repeated request, or nothing (BID_CREATED went to everyone). */
-export type BidAnswer = ServerMsgOf<'ERROR'> | ServerMsgOf<'BID_CREATED'> | null;
+/**
+ * What a bid gets back on its own connection: ERROR, the echoed BID_CREATED of a repeated request
+ * (MAX_BID of a repeated SET_MAX_BID), or nothing (BID_CREATED went to everyone, MAX_BID to every
+ * tab of its owner).
+ */
+export type BidAnswer = ServerMsgOf<'ERROR'> | ServerMsgOf<'BID_CREATED'> | ServerMsgOf<'MAX_BID'> | null;
+
+/** A SET_MAX_BID as the engine takes it: `max` unchecked (anything but 0 or a valid amount is BID_AMOUNT_ERROR). */
+export interface MaxRequest {
+  itemId: number;
+  max: unknown;
+  requestId: string;
+}
 
 /** The check of early refusals against the transaction (tests). */
 export interface EarlyRefusalAudit {
@@ -41,8 +53,9 @@ function errorFrame(errorType: ErrorType, itemId: number, requestId: string): Se
   return { type: MSG.ERROR, error_type: errorType, data: { itemId, requestId } };
 }
 
-function answerOf(outcome: Exclude<BidOutcome, { kind: 'accepted' }>, requestId: string): BidAnswer {
+function answerOf(outcome: Answered, requestId: string): BidAnswer {
   if (outcome.kind === 'repeat') return { type: MSG.BID_CREATED, data: outcome.bid };
+  if (outcome.kind === 'max-repeat') return { type: MSG.MAX_BID, data: outcome.frame };
   return errorFrame(outcome.errorType, outcome.itemId, requestId);
 }
 
@@ -79,6 +92,22 @@ export class Bidding {
     return this.queueBid(user.id, request, at);
   }
 
+  /**
+   * One SET_MAX_BID, stamped on arrival and queued with the bids (never refused early: its verdict
+   * reads the item's maxima, which only the transaction knows). Taken: MAX_BID to every tab of its
+   * owner, then the automatic bids it caused, as any bid.
+   */
+  setMaxBid(user: Pick<UserRow, 'id'>, request: MaxRequest): Promise<BidAnswer> {
+    let at: number;
+    try {
+      at = this.deps.now();
+    } catch (error) {
+      this.deps.log.error({ err: error, userId: user.id, itemId: request.itemId }, 'max bid failed');
+      return Promise.resolve(errorFrame('SYSTEM_ERROR', request.itemId, request.requestId));
+    }
+    return this.queueBid(user.id, { itemId: request.itemId, amount: request.max, requestId: request.requestId }, at, 'max');
+  }
+
   /** When set (tests only), every early refusal is checked against the transaction at the bid's place in the queue. */
   private audit: EarlyRefusalAudit | null = null;
 
@@ -96,7 +125,7 @@ export class Bidding {
     audit.pending.push(
       Promise.all([dryRun, early]).then(([outcome, answer]) => {
         audit.checked += 1;
-        const wanted = outcome === null ? null : outcome.kind === 'accepted' ? { type: MSG.BID_CREATED, accepted: true } : answerOf(outcome, request.requestId);
+        const wanted = outcome === null ? null : outcome.kind === 'accepted' || outcome.kind === 'max' ? { type: MSG.BID_CREATED, accepted: true } : answerOf(outcome, request.requestId);
         if (JSON.stringify(wanted) !== JSON.stringify(answer)) audit.mismatches.push({ userId, request, at, early: answer, transaction: wanted });
       }),
     );
@@ -117,11 +146,11 @@ export class Bidding {
     return errorFrame(errorType, request.itemId, request.requestId);
   }
 
-  private queueBid(userId: number, request: BidRequest, at: number): Promise<BidAnswer> {
+  private queueBid(userId: number, request: BidRequest, at: number, kind?: 'max'): Promise<BidAnswer> {
     const { bidView, announcer, log } = this.deps;
     bidView.bidQueued(userId, request.itemId, request.requestId);
     return this.deps.bids.write({
-      bid: { userId, request, at },
+      bid: { userId, request, at, ...(kind ? { kind } : {}) },
       after: (result: Written<BidOutcome>): BidAnswer => {
         try {
           if (!result.ok) {
@@ -135,7 +164,15 @@ export class Bidding {
             announceBid(announcer, outcome.bid, outcome.bidder.id, outcome.outbid?.id ?? null, outcome.sealed);
             if (outcome.outbid) announceBalance(announcer, outcome.outbid);
             announceBalance(announcer, outcome.bidder);
-            if (outcome.boughtNow) this.deps.settleDue?.();
+            this.follow(outcome.follow ?? []);
+            if (outcome.boughtNow || outcome.follow?.some((f) => f.kind === 'bid' && f.auto.boughtNow)) this.deps.settleDue?.();
+            return null;
+          }
+          if (outcome.kind === 'max') {
+            bidView.userRead(outcome.owner);
+            announcer.sendToUser(outcome.owner.id, 'auction', { type: MSG.MAX_BID, data: outcome.frame });
+            this.follow(outcome.follow);
+            if (outcome.follow.some((f) => f.kind === 'bid' && f.auto.boughtNow)) this.deps.settleDue?.();
             return null;
           }
           if (outcome.kind === 'rejected' && outcome.bidder) bidView.userRead(outcome.bidder);
@@ -147,9 +184,17 @@ export class Bidding {
     });
   }
 
+  /** The automatic bids and dropped maxima of a commit: into the picture, then told. */
+  private follow(follow: readonly Follow[]): void {
+    for (const f of follow) if (f.kind === 'bid') this.deps.bidView.bidCommitted(f.auto.item, f.auto.outbid ? [f.auto.bidder, f.auto.outbid] : [f.auto.bidder]);
+    announceFollow(this.deps.announcer, follow);
+  }
+
   /** The first answer to this user's requestId, when one is stored. */
-  private async storedAnswer(db: Db, userId: number, requestId: string): Promise<Exclude<BidOutcome, { kind: 'accepted' }> | null> {
+  private async storedAnswer(db: Db, userId: number, requestId: string): Promise<Answered | null> {
     const first = await db.selectFrom('bid_requests').selectAll().where('user_id', '=', userId).where('request_id', '=', requestId).executeTakeFirst();
-    return first ? storedOutcome(db, first) : null;
+    if (first) return storedOutcome(db, first);
+    const max = await db.selectFrom('max_bid_requests').select('item_id').where('user_id', '=', userId).where('request_id', '=', requestId).executeTakeFirst();
+    return max ? maxRepeat(db, userId, max.item_id) : null;
   }
 }

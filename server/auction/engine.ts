@@ -10,7 +10,8 @@ import { isPostgres } from '../db/dialect';
 import { OwnBids, type ClusterEvent } from '../cluster/events';
 import { relay } from '../cluster/relay';
 import { BidView } from './bid-view';
-import { Bidding, type BidAnswer, type BidRequest, type EarlyRefusalAudit } from './bidding';
+import { Bidding, type BidAnswer, type BidRequest, type EarlyRefusalAudit, type MaxRequest } from './bidding';
+import type { MaxBid } from '../../src/protocol/socket';
 import type { Scheduler } from './scheduler';
 import { Serial } from './serial';
 import { BidQueue } from './bid-queue';
@@ -22,15 +23,17 @@ import { StoreItems } from './store-items';
 import { auctionSnapshot } from './store-queries';
 
 export type { Clock } from '../clock';
-export type { BidAnswer, BidRequest, EarlyRefusalAudit } from './bidding';
+export type { BidAnswer, BidRequest, EarlyRefusalAudit, MaxRequest } from './bidding';
 export type { HistoryFilter } from './store-queries';
 
 /** What the auction socket asks of the engine. */
 export interface AuctionService {
   /** Sent as HISTORY on authentication: bids newest first, the live and recently finished items, and whether the store is open. */
-  history(user: UserRow): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }>;
+  history(user: UserRow): Promise<{ bids: Bid[]; items: Item[]; store: StoreState; maxBids?: MaxBid[] }>;
   /** Called as the frame arrives: the bid is stamped and queued (or refused early) before this returns. */
   createBid(user: Pick<UserRow, 'id'>, bid: BidRequest): Promise<BidAnswer>;
+  /** SET_MAX_BID, called as the frame arrives: stamped and queued with the bids. */
+  setMaxBid(user: Pick<UserRow, 'id'>, request: MaxRequest): Promise<BidAnswer>;
 }
 
 export interface EngineDeps {
@@ -221,13 +224,18 @@ export class AuctionEngine implements AuctionService {
     return this.bids.createBid(user, request);
   }
 
+  /** One SET_MAX_BID, stamped now (Bidding.setMaxBid). */
+  setMaxBid(user: Pick<UserRow, 'id'>, request: MaxRequest): Promise<BidAnswer> {
+    return this.bids.setMaxBid(user, request);
+  }
+
   /** Checks every early refusal from now on against the transaction (tests). */
   auditEarlyRefusals(): EarlyRefusalAudit {
     return this.bids.auditEarlyRefusals();
   }
 
   /** HISTORY: in the queue (never older than a frame sent before it), but not `exclusive`: it changes nothing. */
-  history(reader?: Pick<UserRow, 'id'>): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
+  history(reader?: Pick<UserRow, 'id'>): Promise<{ bids: Bid[]; items: Item[]; store: StoreState; maxBids?: MaxBid[] }> {
     const readerId = reader?.id ?? null;
     // clustered: after every event told so far (frames come from the events there)
     if (this.announcer === clusterAnnouncer) return this.deliveries.run(() => auctionSnapshot(this.db, this.now(), readerId));

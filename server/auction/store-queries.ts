@@ -1,4 +1,4 @@
-import { isSealed, type Bid, type Item, type ItemFormat, type StoreState } from '../../src/protocol/socket';
+import { isSealed, type Bid, type Item, type ItemFormat, type MaxBid, type StoreState } from '../../src/protocol/socket';
 import {
   HISTORY_BIDS,
   HISTORY_FINISHED_ITEMS,
@@ -97,11 +97,32 @@ export async function historyEntries(db: Queryable, filter: HistoryFilter, page:
   const entries = rows.map(toHistoryEntry);
   const sealed = rows.filter((r) => isSealed(r.format) && r.state === 'finished').map((r) => r.id);
   const bids = await sealedBidsOf(db, sealed);
+  const maxima = await winningMaxima(db, entries.filter((e) => e.outcome === 'sold' && e.format === undefined).map((e) => e.itemId));
   for (const entry of entries) {
     const own = bids.get(entry.itemId);
     if (own) entry.sealedBids = own;
+    const max = maxima.get(entry.itemId);
+    if (max !== undefined) entry.winningMax = max;
   }
   return { entries, page, pageSize: SALES_PAGE_SIZE, total: Number(total.n) };
+}
+
+/**
+ * The buyers' maxima that still stood when their items ended (the route that reads it is council's
+ * and admin's; while an item runs nobody but its owner reads a max).
+ */
+async function winningMaxima(db: Queryable, itemIds: number[]): Promise<Map<number, number>> {
+  if (itemIds.length === 0) return new Map();
+  const rows = await db
+    .selectFrom('max_bids as m')
+    .innerJoin('sales as s', (join) => join.onRef('s.item_id', '=', 'm.item_id').onRef('s.user_id', '=', 'm.user_id'))
+    .innerJoin('items as i', 'i.id', 'm.item_id')
+    .select(['m.item_id', 'm.max'])
+    .where('m.item_id', 'in', itemIds)
+    .where('m.exhausted_at', 'is', null)
+    .where('i.state', '=', 'finished')
+    .execute();
+  return new Map(rows.map((r) => [r.item_id, r.max]));
 }
 
 /**
@@ -153,7 +174,7 @@ export async function* allHistoryEntries(db: Queryable, filter: HistoryFilter, c
  * reader's own only), every live item and the most
  * recently finished ones, and whether the store is open. The engine reads it inside its queue.
  */
-export async function auctionSnapshot(db: Queryable, now: number, readerId: number | null = null): Promise<{ bids: Bid[]; items: Item[]; store: StoreState }> {
+export async function auctionSnapshot(db: Queryable, now: number, readerId: number | null = null): Promise<{ bids: Bid[]; items: Item[]; store: StoreState; maxBids?: MaxBid[] }> {
   // a sealed item's bids, while it runs, only the reader's own
   const bids = await selectBids(db)
     .where('i.state', '!=', 'cancelled')
@@ -163,7 +184,24 @@ export async function auctionSnapshot(db: Queryable, now: number, readerId: numb
   const live = await selectItems(db).where('i.state', '=', 'live').orderBy('i.ends_at').orderBy('i.id').execute();
   const finished = await selectItems(db).where('i.state', '=', 'finished').orderBy('i.settled_at', 'desc').orderBy('i.id', 'desc').limit(HISTORY_FINISHED_ITEMS).execute();
   const store: StoreState = (await storeIsOpen(db)) ? 'open' : 'closed';
-  return { bids: bids.map(toBid), items: [...live, ...finished].map((r) => toStoreItem(r, now)), store };
+  // the reader's own maxima on live items (nobody else's, ever)
+  const maxBids =
+    readerId === null
+      ? []
+      : await db
+          .selectFrom('max_bids as m')
+          .innerJoin('items as i', 'i.id', 'm.item_id')
+          .select(['m.item_id', 'm.max', 'i.leader_id'])
+          .where('m.user_id', '=', readerId)
+          .where('i.state', '=', 'live')
+          .orderBy('m.item_id')
+          .execute();
+  return {
+    bids: bids.map(toBid),
+    items: [...live, ...finished].map((r) => toStoreItem(r, now)),
+    store,
+    ...(maxBids.length ? { maxBids: maxBids.map((m) => ({ itemId: m.item_id, max: m.max, leading: m.leader_id === readerId })) } : {}),
+  };
 }
 
 function historyBase(db: Queryable, filter: HistoryFilter) {

@@ -28,9 +28,17 @@ export interface BidEvent {
   r?: boolean;
 }
 
+/** A player's max as their own MAX_BID tells it (u: the player, i: the item, m: the max, l: leading, r: why it was dropped). */
+export interface MaxNotice {
+  mx: { u: number; i: number; m: number; l: boolean; r?: 'balance' };
+}
+
 export type ClusterEvent =
-  /** Bids were accepted, by one group commit, in order (for each: BID_CREATED to everyone, OUTBID to the outbid leader, both balances). */
-  | { k: 'bids'; b: BidEvent[] }
+  /**
+   * Bids were accepted, by one group commit, in order (for each: BID_CREATED to everyone, OUTBID to
+   * the outbid leader, both balances), with the MAX_BID frames of the maxima set or dropped among them.
+   */
+  | { k: 'bids'; b: (BidEvent | MaxNotice)[] }
   /** An item went live (BIDDING_STARTED). */
   | { k: 'start'; item: number; at: number }
   /** An item ended and was settled: a sale (WINNER, SALE_COMPLETED) or none (NO_BUYER). */
@@ -97,9 +105,9 @@ function notifyStatement(event: ClusterEvent): string {
  * The statements that tell a group commit's accepted bids, in order: one 'bids' event, or a few
  * when one payload would pass NOTIFY's limit. They run with the group's COMMIT.
  */
-export function bidsNotifications(bids: readonly BidEvent[]): string[] {
+export function bidsNotifications(bids: readonly (BidEvent | MaxNotice)[]): string[] {
   const statements: string[] = [];
-  let chunk: BidEvent[] = [];
+  let chunk: (BidEvent | MaxNotice)[] = [];
   let size = 0;
   for (const bid of bids) {
     const length = JSON.stringify(bid).length + 1;

@@ -39,11 +39,17 @@ export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void>
   switch (event.k) {
     case 'bids': {
       // the rows of the other processes' bids, read once for the group (this process's own are known)
-      const own = event.b.map((b) => deps.ownBids?.take(b.bid));
-      const unknown = event.b.filter((_b, i) => !own[i]).map((b) => b.bid);
+      const own = event.b.map((b) => ('mx' in b ? undefined : deps.ownBids?.take(b.bid)));
+      const unknown = event.b.flatMap((b, i) => ('mx' in b || own[i] ? [] : [b.bid]));
       const read = unknown.length ? await selectBids(db).select(['b.user_id']).where('b.id', 'in', unknown).execute() : [];
       const byId = new Map(read.map((r) => [r.id, r]));
       event.b.forEach((entry, i) => {
+        if ('mx' in entry) {
+          // a max set or dropped: to its owner's sockets alone
+          const { u, i: itemId, m, l, r } = entry.mx;
+          hub.sendToUser(u, 'auction', { type: MSG.MAX_BID, data: { itemId, max: m, leading: l, ...(r ? { reason: r } : {}) } });
+          return;
+        }
         const mine = own[i];
         const row = mine ? null : byId.get(entry.bid);
         if (!mine && !row) return;

@@ -23,6 +23,7 @@ import * as m0020 from './migrations/0020_kvk_published';
 import * as m0021 from './migrations/0021_discord_outbox';
 import * as m0022 from './migrations/0022_item_formats';
 import * as m0023 from './migrations/0023_notices';
+import * as m0024 from './migrations/0024_max_bids';
 
 /** Every migration, in order. Add the next one here (0002_…) and it runs at the next start. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -49,6 +50,7 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021_discord_outbox': m0021,
   '0022_item_formats': m0022,
   '0023_notices': m0023,
+  '0024_max_bids': m0024,
 };
 
 /**

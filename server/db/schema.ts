@@ -93,6 +93,25 @@ export interface BidsTable {
   auto: ColumnType<number, number | undefined, number>;
 }
 
+/** A player's standing maximum bid on an item (0024): one per player per item; `seq` orders an item's maxima by when they were set. */
+export interface MaxBidsTable {
+  item_id: number;
+  user_id: number;
+  max: number;
+  seq: number;
+  set_at: number;
+  /** When it was outbid beyond its limit (told once); null while it can still bid. */
+  exhausted_at: ColumnType<number | null, number | null | undefined, number | null>;
+}
+
+/** An accepted SET_MAX_BID's requestId (0024): a repeat gets the first answer. */
+export interface MaxBidRequestsTable {
+  user_id: number;
+  request_id: string;
+  item_id: number;
+  created_at: number;
+}
+
 /** The first answer to each (user_id, request_id): a bid or an error type, never both. */
 export interface BidRequestsTable {
   user_id: number;
@@ -311,6 +330,8 @@ export interface Database {
   items: ItemsTable;
   bids: BidsTable;
   bid_requests: BidRequestsTable;
+  max_bids: MaxBidsTable;
+  max_bid_requests: MaxBidRequestsTable;
   sales: SalesTable;
   groups: GroupsTable;
   user_groups: UserGroupsTable;

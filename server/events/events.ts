@@ -56,6 +56,32 @@ export function onEventsCommitted(db: Db, wake: () => void): void {
   (db as unknown as Wakeable)[WAKE] = wake;
 }
 
+/** Wakes the reactions' runner of `db` (a bid group that wrote events, after its commit: bid-writer-postgres.ts). */
+export function eventsCommitted(db: Db): void {
+  (db as unknown as Wakeable)[WAKE]?.();
+}
+
+/**
+ * PostgreSQL's advisory lock that a bid group takes, after every row lock it needs, just before it
+ * writes domain events, and holds to its COMMIT. Bid groups hold the write lock shared, so two may
+ * run at once; with this lock their events' ids are taken and committed in one order, which the
+ * reactions' cursors rely on (other writers hold the write lock exclusively, so none runs beside them).
+ */
+export const BID_EVENTS_LOCK_KEY = 0x6d617862; // 'maxb'
+
+/**
+ * The statements a PostgreSQL bid group runs before its COMMIT to record `events` (values written
+ * in: the data is JSON of numbers and an item name, quoted by `quote`, pg's escapeLiteral).
+ */
+export function bidEventStatements(events: readonly { kind: EventKind; data: EventData[EventKind]; actor: EventActor; at: number }[], quote: (text: string) => string): string[] {
+  if (events.length === 0) return [];
+  const rows = events.map((e) => {
+    if (!Number.isSafeInteger(e.at)) throw new Error(`not a time: ${e.at}`);
+    return `(${quote(e.kind)}, ${e.at}, ${e.actor === null ? 'null' : quote(e.actor)}, ${quote(JSON.stringify(e.data))})`;
+  });
+  return [`select pg_advisory_xact_lock(${BID_EVENTS_LOCK_KEY})`, `insert into events (kind, at, actor, data) values ${rows.join(', ')}`];
+}
+
 /**
  * Records a domain event in `trx`, the write transaction of the change it tells of (exclusive: on
  * PostgreSQL that keeps events' ids in commit order, which a cursor relies on). Once `trx`
