@@ -214,3 +214,56 @@ describe('SET_MAX_BID', () => {
     await expectBooksBalance(server.db);
   });
 });
+
+describe('a max never leaks while its item runs', () => {
+  it('no frame and no REST answer another player (or council) gets names it; after the end store history gives the winning max to council and admin', async () => {
+    // amounts no other number of the test can be
+    const HIGH = 7_919;
+    const LOW = 6_173;
+    const alice = await bidder(server, admin.token, 20_000);
+    const bob = await bidder(server, admin.token, 20_000);
+    const carol = await bidder(server, admin.token, 20_000);
+    // a fresh listener: every frame it gets is read
+    const spy = await authedSocket(server.auctionUrl, carol.token);
+    await spy.nextOf('HISTORY');
+    const spyUser = await authedSocket(server.userUrl, carol.token);
+    spyUser.send({ type: 'GET_STATUS' });
+    await spyUser.nextOf('STATUS');
+    const item = await createItem(server, admin.token, { start_price: 100, minIncrement: 10, itemName: 'Crown', extendWindow: 30, maxExtensions: 5 });
+    await setMax(alice, item.itemId, HIGH);
+    await accepted(carol, item.itemId, 500);
+    await setMax(bob, item.itemId, LOW);
+    await accepted(carol, item.itemId, LOW + 20);
+    // carol's refusals name no max either
+    expect(await server.auction.createBid({ id: carol.id }, { itemId: item.itemId, amount: 200, requestId: newRequestId() })).toMatchObject({ error_type: 'BID_AMOUNT_ERROR' });
+    expect(await setMax(carol, item.itemId, 100)).toMatchObject({ type: 'ERROR', error_type: 'BID_AMOUNT_ERROR' });
+    await bidCreated(spy, item.itemId, LOW + 30, alice.username);
+    expect(await itemRow(server.db, item.itemId)).toMatchObject({ leader_id: alice.id, amount: LOW + 30 });
+    // everything anyone but alice can read now
+    const late = await authedSocket(server.auctionUrl, carol.token);
+    const seen: unknown[] = [await late.nextOf('HISTORY')];
+    late.close();
+    for (const token of [carol.token, bob.token, admin.token]) {
+      seen.push((await call(server, 'GET', '/store/items?state=live', { token })).body);
+      seen.push((await call(server, 'GET', `/store/items?state=live&page=1`, { token })).body);
+    }
+    // (finished items of the earlier tests show their winning max there: this item is not finished)
+    const running = (await call(server, 'GET', '/store/history', { token: admin.token })).body.entries as { itemId: number }[];
+    expect(running.find((e) => e.itemId === item.itemId)).toBeUndefined();
+    seen.push((await call(server, 'GET', '/store/my-history', { token: carol.token })).body);
+    seen.push((await call(server, 'GET', '/store/watchlist', { token: carol.token })).body);
+    seen.push(...spy.drain(), ...spyUser.drain(), ...watcher.auction.drain(), ...watcher.user.drain(), ...carol.auction.drain(), ...carol.user.drain());
+    const text = JSON.stringify(seen);
+    expect(text).toContain(`"amount":${LOW + 30}`);
+    expect(text).not.toContain(String(HIGH));
+    expect(text).not.toContain(String(LOW) + ',');
+    expect(text).not.toMatch(/"max"|maxBids|winningMax/);
+    // bob's max was beaten: he is told nothing of alice's
+    expect(JSON.stringify([...bob.auction.drain(), ...bob.user.drain()])).not.toContain(String(HIGH));
+    await endAll();
+    const history = await call(server, 'GET', '/store/history', { token: admin.token });
+    expect((history.body.entries as { itemId: number }[]).find((e) => e.itemId === item.itemId)).toMatchObject({ username: alice.username, amount: LOW + 30, winningMax: HIGH });
+    spy.close();
+    spyUser.close();
+  });
+});
