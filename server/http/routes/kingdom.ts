@@ -5,9 +5,10 @@ import { createGroupBody, group, groupMemberBody, kingdomSettings, SETTINGS_ERRO
 import { addToGroup, createGroup, deleteGroup, findGroup, listGroups, removeFromGroup } from '../../auction/groups';
 import type { AppContext } from '../../context';
 import { readSettings } from '../../kingdom/settings';
-import { kingdomNameAnswer } from '../../../src/protocol/kingdom-name';
+import { KINGDOM_NAME_API } from '../../../src/protocol/kingdom-name';
 import { findUserByUsername } from '../../users/users';
 import { authOf, requireRank } from '../guards';
+import { serve } from '../contract';
 import { BEARER } from '../openapi';
 import { resultErrors, resultTrue } from '../schemas';
 import { Invalid, NotFound, Conflict } from '../../errors';
@@ -34,21 +35,11 @@ export function kingdomRoutes(ctx: AppContext) {
       async () => ({ result: true as const, settings: await readSettings(ctx.db) }),
     );
 
-    app.get(
-      '/kingdom/name',
-      {
-        schema: {
-          summary: "The kingdom's name and number, for the public pages (sign-in, sign-up): no sign-in needed, nothing else is told",
-          tags: ['kingdom'],
-          response: { 200: kingdomNameAnswer },
-        },
-      },
-      async () => {
-        // one row by its key: as cheap as the sign-in page's own files
-        const { kingdomName, kingdomNumber } = await readSettings(ctx.db);
-        return { result: true as const, kingdomName, kingdomNumber };
-      },
-    );
+    serve(app, KINGDOM_NAME_API.name, {}, async () => {
+      // one row by its key: as cheap as the sign-in page's own files
+      const { kingdomName, kingdomNumber } = await readSettings(ctx.db);
+      return { result: true as const, kingdomName, kingdomNumber };
+    });
 
     app.post(
       '/kingdom/settings',
