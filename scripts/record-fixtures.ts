@@ -303,6 +303,20 @@ class Session {
             }),
         );
       },
+      /** A maximum bid from the board, as the bid box sets it; waits for the server's MAX_BID or ERROR. */
+      async setMax(itemId: number, max: number) {
+        const before = recorder.lines().length;
+        board().send({ type: 'SET_MAX', itemId, max, requestId: `${name}-${++requests}` });
+        await waitFor(`${name}'s max answer`, () =>
+          recorder
+            .lines()
+            .slice(before)
+            .some((l) => {
+              const line = JSON.parse(l) as { dir: string; msg?: { type?: string; data?: { itemId?: number } } };
+              return line.dir === 'in' && (line.msg?.type === 'ERROR' || (line.msg?.type === 'MAX_BID' && line.msg.data?.itemId === itemId));
+            }),
+        );
+      },
       /** The log so far and the board the live machines hold now: the fixture. */
       finish(): { log: string; board: BoardView } {
         const log = recorder.toJsonl();
@@ -399,6 +413,28 @@ const scenarios: Record<string, { about: string; run: Scenario }> = {
       for (const id of [a, b, c]) await alice.seen('BIDDING_STARTED', id);
       await s.advance(11_000);
       for (const id of [a, b]) await alice.seen('NO_BUYER', id);
+      await alice.settle();
+      return alice;
+    },
+  },
+  'max-bids': {
+    about: 'the player sets a maximum bid, is raised automatically when outbid, then outbid beyond it; another item is bought at its buy-now price',
+    async run(s) {
+      const alice = await s.player('alice', 5000);
+      const bob = await s.other('bob', 5000);
+      const id = await s.item({ itemName: 'Proxy Shield', duration: 60 });
+      const instant = await s.item({ itemName: 'Instant Banner', duration: 600, buyNowPrice: 800 });
+      await alice.seen('BIDDING_STARTED', id);
+      await alice.seen('BIDDING_STARTED', instant);
+      await alice.setMax(id, 1000);
+      await bob.bid(id, 200);
+      await alice.settle();
+      await bob.bid(id, 1500);
+      await alice.settle();
+      await bob.bid(instant, 800);
+      await alice.seen('SALE_COMPLETED', instant);
+      await s.advance(61_000);
+      await alice.seen('SALE_COMPLETED', id);
       await alice.settle();
       return alice;
     },

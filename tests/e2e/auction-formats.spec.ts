@@ -104,3 +104,30 @@ test('buy now: asked once more, then the item is sold at its buy-now price at on
     await buyer.close();
   }
 });
+
+test('a maximum bid: set from the bid box, seen only by its owner, answered automatically when outbid', async ({ browser }) => {
+  const itemName = `Proxy shield ${uniqueTag()}`;
+  await createItem({ itemName });
+  const aria = await player(browser, 5_000);
+  const boris = await player(browser, 5_000);
+  try {
+    const ariaCard = await liveCard(aria.page, itemName);
+    await ariaCard.getByRole('button', { name: 'Bid up to…' }).click();
+    await ariaCard.getByRole('textbox', { name: `Your maximum bid on ${itemName}` }).fill('1200');
+    await ariaCard.getByRole('button', { name: 'Set maximum' }).click();
+    await expect(ariaCard.getByText(/^Your max: 1,200 — /)).toBeVisible();
+
+    const borisCard = await bid(boris.page, itemName, 450);
+    // her max answers at once with the least that leads; Boris never learns the max
+    await expect(borisCard.getByText('460', { exact: true })).toBeVisible();
+    await expect(boris.page.getByText('1,200')).toHaveCount(0);
+    await expect(ariaCard.getByText('Your max: 1,200 — leading at 460')).toBeVisible();
+    await expect(aria.page.getByRole('list', { name: 'Latest bids' }).getByText('auto').first()).toBeVisible();
+
+    await ariaCard.getByRole('button', { name: 'Withdraw' }).click();
+    await expect(ariaCard.getByText(/Your max:/)).toHaveCount(0);
+  } finally {
+    await aria.close();
+    await boris.close();
+  }
+});

@@ -11,6 +11,7 @@ import { BidBox } from './bid-box';
 import { minimumOf } from '../../../../auction/bid-rule';
 import { ItemDetailsDialog, ItemNameButton, type ItemFacts } from './item-details';
 import { BuyNow, ItemTerms, SealedFacts } from './item-terms';
+import { MaxBidBox } from './max-bid-box';
 import { useServerNow } from './use-item-groups';
 import { WatchStar } from '../watch-star';
 
@@ -127,6 +128,7 @@ export const LiveItemCard = memo(function LiveItemCard({ item }: { item: ItemRef
       <div className="mt-auto grid gap-2">
         <BidBox item={item} />
         <BuyNow item={item} />
+        <MaxBidBox item={item} />
       </div>
     </article>
   );

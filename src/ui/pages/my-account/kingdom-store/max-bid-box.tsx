@@ -1,0 +1,97 @@
+import { useSelector } from '@xstate/react';
+import { useState } from 'react';
+import { FormattedMessage, useIntl } from 'react-intl';
+import type { ItemRef } from '../../../../machines/board.machine';
+import { minimumOf } from '../../../../auction/bid-rule';
+import { useChild } from '../../../app-context';
+import { Button } from '../../../components/button';
+import { Input } from '../../../components/input';
+import { readWhole } from '../../../lib/numbers';
+import { newRequestId } from '../../../lib/request-id';
+import { useBidAbility } from './use-bid-ability';
+
+/**
+ * "Bid up to…": the player's maximum bid on an English item. Kingdom bids for them the least that
+ * leads, up to it; only they see it. Shows the standing max (raise it, or withdraw it), and says
+ * when the server dropped one the player's points could not cover. A max is judged by the bid rule
+ * as a bid of that amount would be (at least the next minimum, within the points available).
+ */
+export function MaxBidBox({ item }: { item: ItemRef }) {
+  const intl = useIntl();
+  const board = useChild('board');
+  const ability = useBidAbility(item);
+  const itemId = useSelector(item, (s) => s.context.itemId);
+  const itemName = useSelector(item, (s) => s.context.itemName);
+  const english = useSelector(item, (s) => s.context.format === 'english');
+  const key = String(itemId);
+  const standing = useSelector(board, (s) => s.context.maxBids[key] ?? null);
+  const dropped = useSelector(board, (s) => s.context.maxDropped[key] === true);
+  const sending = useSelector(board, (s) => Object.values(s.context.pendingMax).some((p) => String(p.itemId) === key));
+  const [open, setOpen] = useState(false);
+  const [typed, setTyped] = useState('');
+  if (!ability || !english) return null;
+  const { target, leading } = ability;
+  const min = minimumOf(target);
+  const max = typed.trim() === '' ? NaN : readWhole(typed, intl.locale);
+  const check = typed.trim() === '' ? null : ability.check(max);
+  const canSend = ability.open && !sending;
+
+  function send(value: number) {
+    if (!canSend) return;
+    board.send({ type: 'SET_MAX', itemId, max: value, requestId: newRequestId() });
+    setTyped('');
+  }
+
+  return (
+    <div className="grid gap-1.5 text-sm">
+      {standing && (
+        <p className="flex flex-wrap items-center gap-2 text-xs font-medium">
+          <span className={leading ? 'text-success' : 'text-warning'}>
+            <FormattedMessage id={leading ? 'store.max.leading' : 'store.max.behind'} values={{ max: standing.max, amount: target.amount }} />
+          </span>
+          <Button type="button" size="sm" variant="ghost" className="h-6 px-2 text-xs" disabled={!canSend} onClick={() => send(0)}>
+            <FormattedMessage id="store.max.withdraw" />
+          </Button>
+        </p>
+      )}
+      {dropped && !standing && (
+        <p role="alert" className="text-xs text-danger">
+          <FormattedMessage id="store.max.dropped" />
+        </p>
+      )}
+      {!open ? (
+        <Button type="button" variant="link" size="sm" className="h-auto justify-start text-xs" onClick={() => setOpen(true)}>
+          <FormattedMessage id={standing ? 'store.max.raise' : 'store.max.open'} />
+        </Button>
+      ) : (
+        <form
+          noValidate
+          className="grid gap-1.5"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (check?.ok) send(max);
+          }}
+        >
+          <div className="flex gap-2">
+            <Input
+              inputMode="numeric"
+              value={typed}
+              placeholder={intl.formatNumber(Math.max(min, standing ? standing.max + (target.minIncrement ?? 1) : min))}
+              aria-label={intl.formatMessage({ id: 'store.max.label' }, { itemName })}
+              aria-invalid={check !== null && !check.ok}
+              aria-describedby={`max-hint-${key}`}
+              onChange={(e) => setTyped(e.target.value)}
+              className="min-w-0"
+            />
+            <Button type="submit" variant="outline" disabled={!check?.ok || !canSend}>
+              <FormattedMessage id={sending ? 'store.sending' : 'store.max.set'} />
+            </Button>
+          </div>
+          <p id={`max-hint-${key}`} className="text-xs text-muted-foreground" role={check && !check.ok ? 'alert' : undefined}>
+            {check && !check.ok ? <FormattedMessage id={check.messageId} values={check.values} /> : <FormattedMessage id="store.max.hint" values={{ available: ability.available }} />}
+          </p>
+        </form>
+      )}
+    </div>
+  );
+}
