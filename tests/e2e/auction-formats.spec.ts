@@ -107,7 +107,7 @@ test('buy now: asked once more, then the item is sold at its buy-now price at on
 
 test('a maximum bid: set from the bid box, seen only by its owner, answered automatically when outbid', async ({ browser }) => {
   const itemName = `Proxy shield ${uniqueTag()}`;
-  await createItem({ itemName });
+  const itemId = await createItem({ itemName });
   const aria = await player(browser, 5_000);
   const boris = await player(browser, 5_000);
   try {
@@ -127,6 +127,7 @@ test('a maximum bid: set from the bid box, seen only by its owner, answered auto
     await ariaCard.getByRole('button', { name: 'Withdraw' }).click();
     await expect(ariaCard.getByText(/Your max:/)).toHaveCount(0);
   } finally {
+    await api(`store/items/${itemId}/cancel`, undefined, await tokenOf(ADMIN));
     await aria.close();
     await boris.close();
   }
