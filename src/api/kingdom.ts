@@ -1,16 +1,13 @@
 import * as z from 'zod/mini';
-import { group, kingdomSettings, type Group, type KingdomSettings, type SettingsBody } from '../protocol/settings';
+import { KINGDOM_API, type Group, type KingdomSettings, type SettingsBody } from '../protocol/settings';
 import type { KyInstance } from 'ky';
 import { answer } from './rest';
+import { call, keyOf, scopeOf } from './contract';
 import { createKingdomNameApi } from './kingdom-name';
 
 /** Kingdom settings, eligibility groups (council and admin) and the caller's own groups. */
 export type { Group, KingdomSettings, SettingsBody };
 
-const settingsAnswer = z.object({ result: z.literal(true), settings: kingdomSettings });
-const groupsAnswer = z.object({ result: z.literal(true), groups: z.array(group) });
-const groupAnswer = z.object({ result: z.literal(true), group });
-const okAnswer = z.object({ result: z.literal(true) });
 const myGroupsAnswer = z.object({ result: z.literal(true), groups: z.array(z.string()) });
 
 export interface KingdomApi {
@@ -26,29 +23,24 @@ export interface KingdomApi {
 }
 
 export function createKingdomApi(client: KyInstance): KingdomApi {
-  const g = (name: string) => `kingdom/groups/${encodeURIComponent(name)}`;
   return {
-    async settings() {
-      return (await answer(await client.get('kingdom/settings'), settingsAnswer)).settings;
-    },
+    settings: async () => (await call(client, KINGDOM_API.settings)).settings,
     publicName: createKingdomNameApi(client).publicName,
-    async saveSettings(body) {
-      return (await answer(await client.post('kingdom/settings', { json: body }), settingsAnswer)).settings;
-    },
-    async groups() {
-      return (await answer(await client.get('kingdom/groups'), groupsAnswer)).groups;
-    },
-    async createGroup(name) {
-      return (await answer(await client.post('kingdom/groups', { json: { name } }), groupAnswer)).group;
-    },
-    async deleteGroup(name) {
-      await answer(await client.post(`${g(name)}/delete`), okAnswer);
-    },
-    async setMember(name, username, member) {
-      return (await answer(await client.post(`${g(name)}/members`, { json: { username, member } }), groupAnswer)).group;
-    },
+    saveSettings: async (body) => (await call(client, KINGDOM_API.saveSettings, { body })).settings,
+    groups: async () => (await call(client, KINGDOM_API.groups)).groups,
+    createGroup: async (name) => (await call(client, KINGDOM_API.createGroup, { body: { name } })).group,
+    deleteGroup: async (name) => void (await call(client, KINGDOM_API.deleteGroup, { params: { name } })),
+    setMember: async (name, username, member) => (await call(client, KINGDOM_API.setMember, { params: { name }, body: { username, member } })).group,
+    // account/groups is the account's own route, not yet a contract
     async myGroups() {
       return (await answer(await client.get('account/groups'), myGroupsAnswer)).groups;
     },
   };
 }
+
+/** The kingdom's queries' keys: a page reads and invalidates these, never a key of its own. */
+export const kingdomKeys = {
+  all: scopeOf(KINGDOM_API.settings),
+  settings: keyOf(KINGDOM_API.settings),
+  groups: keyOf(KINGDOM_API.groups),
+} as const;

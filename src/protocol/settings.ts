@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { endpoint, okAnswer, resultTrue } from './endpoint';
 import { plainName } from './http';
 import { MAX_DURATION_S, MAX_EXTEND_WINDOW_S, MAX_EXTENSIONS, MAX_PRICE, MIN_DURATION_S, STORE_ERRORS } from './store';
 
@@ -103,3 +104,66 @@ export const groupMemberBody = z.object({
   ),
   member: z.boolean({ error: SETTINGS_ERRORS.member }),
 });
+
+const settingsAnswer = resultTrue({ settings: kingdomSettings });
+const groupAnswer = resultTrue({ group });
+/** A group in a path is named as it is written (the route trims it). */
+const groupParams = { name: z.string() };
+
+/** The kingdom's settings and eligibility groups. */
+export const KINGDOM_API = {
+  settings: endpoint({
+    method: 'GET',
+    path: 'kingdom/settings',
+    answer: settingsAnswer,
+    errors: [401],
+    tag: 'kingdom',
+    summary: "The kingdom's settings: name, number, whether the store is open, and the defaults of a new auction",
+  }),
+  saveSettings: endpoint({
+    method: 'POST',
+    path: 'kingdom/settings',
+    body: settingsBody,
+    answer: settingsAnswer,
+    errors: [400, 401, 403],
+    tag: 'kingdom',
+    summary:
+      'Change any of the settings (the rest stays). storeOpen false: every bid gets ERROR BID_OPEN_ERROR and every live item keeps the time it has left (none ends) until the store opens again; then each ends that long after the opening. Everyone hears STORE_STATE',
+  }),
+  groups: endpoint({
+    method: 'GET',
+    path: 'kingdom/groups',
+    answer: resultTrue({ groups: z.array(group) }),
+    errors: [401, 403],
+    tag: 'kingdom',
+    summary: 'Every eligibility group with its members, by name',
+  }),
+  createGroup: endpoint({
+    method: 'POST',
+    path: 'kingdom/groups',
+    body: createGroupBody,
+    answer: groupAnswer,
+    errors: [400, 401, 403, 409],
+    tag: 'kingdom',
+    summary: 'Create an empty group; names are unique without regard to case (409 otherwise)',
+  }),
+  deleteGroup: endpoint({
+    method: 'POST',
+    path: 'kingdom/groups/:name/delete',
+    params: groupParams,
+    answer: okAnswer,
+    errors: [401, 403, 404],
+    tag: 'kingdom',
+    summary: 'Delete a group and its memberships (items that name it keep the name; nobody is in it any more)',
+  }),
+  setMember: endpoint({
+    method: 'POST',
+    path: 'kingdom/groups/:name/members',
+    params: groupParams,
+    body: groupMemberBody,
+    answer: groupAnswer,
+    errors: [400, 401, 403, 404],
+    tag: 'kingdom',
+    summary: 'Add (member true) or remove (member false) a player; answers the group with its members',
+  }),
+} as const;

@@ -6,7 +6,7 @@ import { Link, useLocation } from 'wouter';
 import { useChild } from '../app-context';
 import { Sheet, SheetContent, SheetTitle } from '../components/sheet';
 import { useApi } from '../lib/use-api';
-import { createKingdomApi } from '../../api/kingdom';
+import { createKingdomApi, kingdomKeys } from '../../api/kingdom';
 import { cn } from '../lib/cn';
 import { queryClient } from '../lib/query-client';
 import { AccessDeniedPage } from '../pages/errors/access-denied-page';
@@ -28,7 +28,7 @@ import { BrandName } from './brand-name';
 function useKingdomName(): string {
   const kingdom = useApi(createKingdomApi);
   const settings = useQuery({
-    queryKey: ['kingdom', 'settings'],
+    queryKey: kingdomKeys.settings,
     queryFn: () => kingdom.settings(),
     throwOnError: false, // the brand falls back to the app's name; pages show their own errors
   });

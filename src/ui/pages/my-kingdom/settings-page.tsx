@@ -11,7 +11,7 @@ import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
 import { Input } from '../../components/input';
 import { useApi } from '../../lib/use-api';
-import { createKingdomApi } from '../../../api/kingdom';
+import { createKingdomApi, kingdomKeys } from '../../../api/kingdom';
 import { cn } from '../../lib/cn';
 import { readDecimal, readWhole } from '../../lib/numbers';
 import { Field } from '../../components/field';
@@ -65,7 +65,7 @@ function SettingsForm({ settings }: { settings: KingdomSettings }) {
   const save = useMutation({
     mutationFn: (body: SettingsBody) => kingdom.saveSettings(body),
     onSuccess: (saved) => {
-      queryClient.setQueryData(['kingdom', 'settings'], saved);
+      queryClient.setQueryData(kingdomKeys.settings, saved);
       setDraft(toDraft(saved));
     },
   });
@@ -158,7 +158,7 @@ function GroupCard({ group }: { group: Group }) {
   const queryClient = useQueryClient();
   const [username, setUsername] = useState('');
   const [confirming, setConfirming] = useState(false);
-  const refresh = () => queryClient.invalidateQueries({ queryKey: ['kingdom', 'groups'] });
+  const refresh = () => queryClient.invalidateQueries({ queryKey: kingdomKeys.groups });
   const member = useMutation({
     mutationFn: ({ user, on }: { user: string; on: boolean }) => kingdom.setMember(group.name, user, on),
     onSuccess: (_, { on }) => {
@@ -240,12 +240,12 @@ function GroupsCard() {
   const intl = useIntl();
   const queryClient = useQueryClient();
   const [name, setName] = useState('');
-  const groups = useQuery({ queryKey: ['kingdom', 'groups'], queryFn: () => kingdom.groups() });
+  const groups = useQuery({ queryKey: kingdomKeys.groups, queryFn: () => kingdom.groups() });
   const create = useMutation({
     mutationFn: (n: string) => kingdom.createGroup(n),
     onSuccess: () => {
       setName('');
-      void queryClient.invalidateQueries({ queryKey: ['kingdom', 'groups'] });
+      void queryClient.invalidateQueries({ queryKey: kingdomKeys.groups });
     },
   });
   const createOnce = useSingleFlight(create);
@@ -291,7 +291,7 @@ function GroupsCard() {
 /** /my-kingdom/settings (council, admin): the kingdom, auction defaults, the store's switch and the groups. */
 export default function KingdomSettingsPage({ titleId }: { titleId: string }) {
   const kingdom = useApi(createKingdomApi);
-  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), staleTime: 0 });
+  const settings = useQuery({ queryKey: kingdomKeys.settings, queryFn: () => kingdom.settings(), staleTime: 0 });
   const isAdmin = useSelector(useChild('auth'), (s) => s.context.user?.rank === 'admin');
   return (
     <div className="grid grid-cols-1 gap-4">

@@ -17,7 +17,7 @@ import { Table, Th } from '../../../components/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/tabs';
 import { createStoreApi } from '../../../../api/store';
 import { useApi } from '../../../lib/use-api';
-import { createKingdomApi } from '../../../../api/kingdom';
+import { createKingdomApi, kingdomKeys } from '../../../../api/kingdom';
 import { cn } from '../../../lib/cn';
 import { ItemForm, blankForm, copyForm, formFrom } from './item-form';
 
@@ -210,7 +210,7 @@ type Editor = { mode: 'new'; copyOf?: StoreItem } | { mode: 'edit'; item: StoreI
 export default function StoreManagementPage({ titleId }: { titleId: string }) {
   const kingdom = useApi(createKingdomApi);
   const [editor, setEditor] = useState<Editor | null>(null);
-  const settings = useQuery({ queryKey: ['kingdom', 'settings'], queryFn: () => kingdom.settings(), retry: 0 });
+  const settings = useQuery({ queryKey: kingdomKeys.settings, queryFn: () => kingdom.settings(), retry: 0 });
   const editing = editor?.mode === 'edit' ? editor.item : null;
   const copyOf = editor?.mode === 'new' ? editor.copyOf : undefined;
   return (
