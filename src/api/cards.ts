@@ -1,16 +1,14 @@
 import * as z from 'zod/mini';
 import type { KyInstance } from 'ky';
-import { cardOfPath, shareAnswer, shareLink, type ShareLink } from '../protocol/cards';
+import { CARDS_API, cardOfPath, type ShareLink } from '../protocol/cards';
 import { ApiError } from './client';
-import { answer } from './rest';
+import { call, keyOf, scopeOf } from './contract';
 
 /** Stat cards and share links. */
 export type { ShareLink };
 export { cardOfPath };
 
 const failure = z.object({ result: z.literal(false), error: z.string() });
-const linksAnswer = z.object({ result: z.literal(true), links: z.array(shareLink) });
-const okAnswer = z.object({ result: z.literal(true) });
 
 export interface CardsApi {
   /** A card's image (its path as cardPath gives it) fetched with the token; the server's sentence if it refuses. */
@@ -32,14 +30,17 @@ export function createCardsApi(client: KyInstance): CardsApi {
       }
       return response.blob();
     },
-    async share(path) {
-      return (await answer(await client.post('cards/share', { json: { path } }), shareAnswer)).url;
-    },
-    async links(all = false) {
-      return (await answer(await client.get('cards/shares', { searchParams: all ? { all: 'true' } : {} }), linksAnswer)).links;
-    },
-    async revoke(id) {
-      await answer(await client.delete(`cards/shares/${id}`), okAnswer);
-    },
+    share: async (path) => (await call(client, CARDS_API.share, { body: { path } })).url,
+    links: async (all = false) => (await call(client, CARDS_API.links, { query: all ? { all: 'true' } : {} })).links,
+    revoke: async (id) => void (await call(client, CARDS_API.revoke, { params: { id } })),
   };
 }
+
+/** The cards' queries' keys: a page reads and invalidates these, never a key of its own. */
+export const cardsKeys = {
+  all: scopeOf(CARDS_API.links),
+  /** A card's image (a PNG, outside the contracts), by its path. */
+  image: (path: string) => [...scopeOf(CARDS_API.links), 'image', path] as const,
+  /** The caller's links, or (all) every account's; the caller's key is a prefix of the other, so invalidating it refreshes both. */
+  links: (all = false) => keyOf(CARDS_API.links, { query: all ? { all: 'true' } : {} }),
+} as const;

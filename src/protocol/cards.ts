@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { endpoint, okAnswer, resultTrue } from './endpoint';
 import { LOCALES } from './locales';
 
 /**
@@ -65,7 +66,6 @@ export const itemCardQuery = z.object(cardLook);
 /** POST cards/share {path}: path is a card's path with its query, as the card routes take it. */
 export const shareBody = z.object({ path: z.string({ error: CARD_ERRORS.badPath }).check(z.minLength(1, CARD_ERRORS.badPath), z.maxLength(SHARE_PATH_MAX, CARD_ERRORS.badPath)) });
 export type ShareBody = z.infer<typeof shareBody>;
-export const shareAnswer = z.object({ result: z.literal(true), url: z.string(), link: z.lazy(() => shareLink) });
 
 export const shareLink = z.object({
   id: z.int(),
@@ -79,9 +79,45 @@ export const shareLink = z.object({
   revokedAt: z.nullable(z.int()),
 });
 export type ShareLink = z.infer<typeof shareLink>;
-export const shareLinksAnswer = z.object({ result: z.literal(true), links: z.array(shareLink) });
+export const shareAnswer = resultTrue({ url: z.string(), link: shareLink });
+export const shareLinksAnswer = resultTrue({ links: z.array(shareLink) });
 /** GET cards/shares?all=true: every link (admin); without it, the caller's own. */
 export const shareLinksQuery = z.object({ all: z.optional(z.enum(['true', 'false'], { error: 'all must be true or false.' })) });
+
+/**
+ * The share links' endpoints. The card images themselves (cards/…/:id.png, cards/shared/:token.png)
+ * answer PNG, not JSON: they stay the route file's own.
+ */
+export const CARDS_API = {
+  share: endpoint({
+    method: 'POST',
+    path: 'cards/share',
+    body: shareBody,
+    answer: shareAnswer,
+    errors: [400, 401, 403, 404, 409],
+    tag: 'cards',
+    summary: `A link that shows one card's image to anyone for 30 days or until its creator or an admin revokes it. path: the card's path with its query (/cards/governor/123.png?lang=ar&theme=dark), which the caller must be able to read.`,
+  }),
+  links: endpoint({
+    method: 'GET',
+    path: 'cards/shares',
+    query: shareLinksQuery,
+    answer: shareLinksAnswer,
+    errors: [400, 401, 403],
+    tag: 'cards',
+    summary: "The caller's share links, newest first (at most 500); with all=true (admin) every account's",
+  }),
+  revoke: endpoint({
+    method: 'DELETE',
+    path: 'cards/shares/:id',
+    // checked by the route, whose refusal (400, the unknown-link text) predates the contract
+    params: { id: z.string() },
+    answer: okAnswer,
+    errors: [400, 401, 403, 404],
+    tag: 'cards',
+    summary: 'Revoke a share link: its creator or an admin. Its image answers 404 from then on.',
+  }),
+} as const;
 
 /** The path of a card's image, the same the routes take and a share link keeps. */
 export function cardPath(card: { kind: 'governor'; governorId: number; scan?: number } | { kind: 'kvk'; seasonId: number; window?: string; alliance?: string; top?: number } | { kind: 'items'; itemId: number }): string {

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { CARD_ERRORS, governorCardQuery, itemCardQuery, kvkCardQuery, shareBody, shareLink, shareLinksQuery } from '../../../src/protocol/cards';
+import { CARD_ERRORS, CARDS_API, governorCardQuery, itemCardQuery, kvkCardQuery } from '../../../src/protocol/cards';
 import { AUTH_ERRORS } from '../../../src/protocol/auth';
 import type { AppContext } from '../../context';
 import { cardRequestOf, parseCardPath, type Viewer } from '../../cards/data';
@@ -9,8 +9,9 @@ import { etagMatches, type CardService, type PreparedCard } from '../../cards/se
 import { createShareLink, listShareLinks, liveShareLink, revokeShareLink } from '../../cards/shares';
 import { Forbidden, Invalid } from '../../errors';
 import { authOf, originOf, rankAllows, requireRank } from '../guards';
+import { serve } from '../contract';
 import { BEARER } from '../openapi';
-import { resultErrors, resultTrue } from '../schemas';
+import { resultErrors } from '../schemas';
 
 const png = { description: 'image/png, 1200 × 675', type: 'string', format: 'binary' };
 /** A link answers the image the same to anyone: a reader's cache may keep it a few minutes. */
@@ -87,19 +88,11 @@ export function cardRoutes(ctx: AppContext) {
       async (request, reply) => send(request, reply, cards, await cards.prepare(cardRequestOf('items', request.params.itemId, request.query), viewerOf(request)), privateCache),
     );
 
-    app.post(
-      '/cards/share',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        config: { rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => `share:${request.auth?.user.id ?? request.ip}` } },
-        schema: {
-          summary: `A link that shows one card's image to anyone for 30 days or until its creator or an admin revokes it. path: the card's path with its query (/cards/governor/123.png?lang=ar&theme=dark), which the caller must be able to read.`,
-          tags: ['cards'],
-          security: BEARER,
-          body: shareBody,
-          response: { 200: resultTrue({ url: z.string(), link: shareLink }), ...resultErrors(400, 401, 403, 404, 409) },
-        },
-      },
+    const signedIn = { preValidation: requireRank(ctx, 'signed-in') };
+    serve(
+      app,
+      CARDS_API.share,
+      { ...signedIn, config: { rateLimit: { max: 30, timeWindow: '1 minute', keyGenerator: (request: FastifyRequest) => `share:${request.auth?.user.id ?? request.ip}` } } },
       async (request) => {
         const request_ = parseCardPath(request.body.path);
         const viewer = viewerOf(request);
@@ -110,44 +103,18 @@ export function cardRoutes(ctx: AppContext) {
       },
     );
 
-    app.get(
-      '/cards/shares',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        schema: {
-          summary: "The caller's share links, newest first (at most 500); with all=true (admin) every account's",
-          tags: ['cards'],
-          security: BEARER,
-          querystring: shareLinksQuery,
-          response: { 200: resultTrue({ links: z.array(shareLink) }), ...resultErrors(400, 401, 403) },
-        },
-      },
-      async (request) => {
-        const viewer = viewerOf(request);
-        const all = request.query.all === 'true';
-        if (all && !rankAllows(viewer.rank, 'admin')) throw new Forbidden(AUTH_ERRORS.forbidden);
-        return { result: true as const, links: await listShareLinks(ctx.db, originOf(request), all ? null : viewer.id) };
-      },
-    );
+    serve(app, CARDS_API.links, signedIn, async (request) => {
+      const viewer = viewerOf(request);
+      const all = request.query.all === 'true';
+      if (all && !rankAllows(viewer.rank, 'admin')) throw new Forbidden(AUTH_ERRORS.forbidden);
+      return { result: true as const, links: await listShareLinks(ctx.db, originOf(request), all ? null : viewer.id) };
+    });
 
-    app.delete(
-      '/cards/shares/:id',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        schema: {
-          summary: 'Revoke a share link: its creator or an admin. Its image answers 404 from then on.',
-          tags: ['cards'],
-          security: BEARER,
-          params: z.object({ id: z.string() }),
-          response: { 200: resultTrue({}), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        if (!/^[1-9]\d{0,14}$/.test(request.params.id)) throw new Invalid(CARD_ERRORS.unknownLink);
-        await revokeShareLink(ctx.db, Number(request.params.id), viewerOf(request), ctx.now());
-        return { result: true as const };
-      },
-    );
+    serve(app, CARDS_API.revoke, signedIn, async (request) => {
+      if (!/^[1-9]\d{0,14}$/.test(request.params.id)) throw new Invalid(CARD_ERRORS.unknownLink);
+      await revokeShareLink(ctx.db, Number(request.params.id), viewerOf(request), ctx.now());
+      return { result: true as const };
+    });
 
     app.get(
       '/cards/shared/:token.png',

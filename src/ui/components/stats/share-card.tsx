@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import { useEffect, useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { createCardsApi } from '../../../api/cards';
+import { cardsKeys, createCardsApi } from '../../../api/cards';
 import { cardPath } from '../../../protocol/cards';
 import { useChild } from '../../app-context';
 import { useApi } from '../../lib/use-api';
@@ -50,7 +50,7 @@ function ShareCardDialog({ card, title }: { card: CardSpec; title: string }) {
   const intl = useIntl();
   const cards = useApi(createCardsApi);
   const path = useCardPath(card);
-  const image = useQuery({ queryKey: ['cards', 'image', path], queryFn: () => cards.image(path), staleTime: 60_000 });
+  const image = useQuery({ queryKey: cardsKeys.image(path), queryFn: () => cards.image(path), staleTime: 60_000 });
   const [url, setUrl] = useState<string | null>(null);
   const [said, setSaid] = useState<{ text: string; error?: boolean } | null>(null);
   const [busy, setBusy] = useState(false);

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import { cardOfPath, createCardsApi, type ShareLink } from '../../../api/cards';
+import { cardOfPath, cardsKeys, createCardsApi, type ShareLink } from '../../../api/cards';
 import { useApi } from '../../lib/use-api';
 import { Button } from '../button';
 import { Card, CardHeader } from '../card';
@@ -25,9 +25,8 @@ export function ShareLinks({ all = false }: { all?: boolean }) {
   };
   const cards = useApi(createCardsApi);
   const client = useQueryClient();
-  const key = ['cards', 'links', all];
-  const links = useQuery({ queryKey: key, queryFn: () => cards.links(all) });
-  const revoke = useMutation({ mutationFn: (id: number) => cards.revoke(id), onSettled: () => client.invalidateQueries({ queryKey: ['cards', 'links'] }) });
+    const links = useQuery({ queryKey: cardsKeys.links(all), queryFn: () => cards.links(all) });
+  const revoke = useMutation({ mutationFn: (id: number) => cards.revoke(id), onSettled: () => client.invalidateQueries({ queryKey: cardsKeys.links() }) });
   const now = links.dataUpdatedAt || 0;
   const columns: Column[] = [
     'cards.links.card',
