@@ -1,12 +1,9 @@
 import type { KyInstance } from 'ky';
-import { botsAnswer, commandAnswer, registeredAnswer, type Bot, type CommandBody } from '../protocol/bots';
-import * as z from 'zod/mini';
-import { answer } from './rest';
+import { BOTS_API, type Bot, type CommandBody } from '../protocol/bots';
+import { call, keyOf, scopeOf } from './contract';
 
 /** Scan bots (admins): list, register, rotate a token, revoke, send a command (its answer comes on the watch socket). */
 export type { Bot, CommandBody };
-
-const okAnswer = z.object({ result: z.literal(true) });
 
 export interface Registered {
   bot: { id: number; name: string };
@@ -24,22 +21,22 @@ export interface BotsApi {
 
 export function createBotsApi(client: KyInstance): BotsApi {
   return {
-    async list() {
-      return (await answer(await client.get('bots'), botsAnswer)).bots;
-    },
-    async register(name) {
-      const { bot, token } = await answer(await client.post('bots', { json: { name } }), registeredAnswer);
+    list: async () => (await call(client, BOTS_API.list)).bots,
+    register: async (name) => {
+      const { bot, token } = await call(client, BOTS_API.register, { body: { name } });
       return { bot, token };
     },
-    async rotate(id) {
-      const { bot, token } = await answer(await client.post(`bots/${id}/token`), registeredAnswer);
+    rotate: async (id) => {
+      const { bot, token } = await call(client, BOTS_API.rotate, { params: { id } });
       return { bot, token };
     },
-    async revoke(id) {
-      await answer(await client.delete(`bots/${id}`), okAnswer);
-    },
-    async command(id, body) {
-      return (await answer(await client.post(`bots/${id}/commands`, { json: body }), commandAnswer)).command.id;
-    },
+    revoke: async (id) => void (await call(client, BOTS_API.revoke, { params: { id } })),
+    command: async (id, body) => (await call(client, BOTS_API.command, { params: { id }, body })).command.id,
   };
 }
+
+/** The bots' query keys: a page reads and invalidates these, never a key of its own. */
+export const botsKeys = {
+  all: scopeOf(BOTS_API.list),
+  list: keyOf(BOTS_API.list),
+} as const;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { plainName } from './http';
+import { endpoint, okAnswer, resultTrue } from './endpoint';
+import { pathId, plainName } from './http';
 
 /**
  * Scan bots: the REST calls an admin makes, the bot protocol a bot speaks on
@@ -183,9 +184,9 @@ export const botBody = z.object({
 export const commandBody = z.object({ command: commandName, args: z.optional(commandArgs) });
 export type CommandBody = z.infer<typeof commandBody>;
 
-export const botsAnswer = z.object({ result: z.literal(true), bots: z.array(bot) });
-export const registeredAnswer = z.object({ result: z.literal(true), bot: z.object({ id: z.int(), name: z.string() }), token: z.string() });
-export const commandAnswer = z.object({ result: z.literal(true), command: z.object({ id: z.string() }) });
+export const botsAnswer = resultTrue({ bots: z.array(bot) });
+export const registeredAnswer = resultTrue({ bot: z.object({ id: z.int(), name: z.string() }), token: z.string() });
+export const commandAnswer = resultTrue({ command: z.object({ id: z.string() }) });
 
 // ── watch socket (admins) ───────────────────────────────────────────────────────────────────
 export const logLine = z.object({
@@ -227,3 +228,55 @@ export const commandAnswered = z.object({ type: z.literal(BOT_MSG.COMMAND_ANSWER
 export const watchError = z.object({ type: z.literal(BOT_MSG.BOT_ERROR), error: z.string() });
 export const watchMsg = z.discriminatedUnion('type', [botsSnapshot, botUpdate, botRemoved, botLogLines, commandSent, commandAnswered, watchError]);
 export type WatchMsg = z.infer<typeof watchMsg>;
+
+/** A malformed bot id is a 400 with its text. */
+const botIdParams = { id: pathId(BOT_ERRORS.badBotId, { digits: 9 }) };
+
+/** The scan bots' REST endpoints, admins only (the bots' own socket and the watch socket are BOT_MSG's). */
+export const BOTS_API = {
+  list: endpoint({
+    method: 'GET',
+    path: 'bots',
+    answer: botsAnswer,
+    errors: [401, 403],
+    tag: 'bots',
+    summary: 'Every bot: online or not (a status within 45 s), its state, progress, last scan and version',
+  }),
+  register: endpoint({
+    method: 'POST',
+    path: 'bots',
+    body: botBody,
+    answer: registeredAnswer,
+    errors: [400, 401, 403, 409],
+    tag: 'bots',
+    summary: 'Register a bot: the answer holds its token, shown this once (only its hash is kept)',
+  }),
+  rotate: endpoint({
+    method: 'POST',
+    path: 'bots/:id/token',
+    params: botIdParams,
+    answer: registeredAnswer,
+    errors: [400, 401, 403, 404],
+    tag: 'bots',
+    summary: "Rotate a bot's token: the old one stops working at once (a connected bot is disconnected); the new one is shown this once",
+  }),
+  revoke: endpoint({
+    method: 'DELETE',
+    path: 'bots/:id',
+    params: botIdParams,
+    answer: okAnswer,
+    errors: [400, 401, 403, 404],
+    tag: 'bots',
+    summary: 'Revoke a bot: its token stops working at once and a connected bot is disconnected',
+  }),
+  command: endpoint({
+    method: 'POST',
+    path: 'bots/:id/commands',
+    params: botIdParams,
+    body: commandBody,
+    answer: commandAnswer,
+    errors: [400, 401, 403, 404, 409, 429],
+    tag: 'bots',
+    summary: 'Send a command to an online bot (ping, start-scan, stop, pause, resume, or one it announced); its answer arrives on the watch socket (/bots/watch) as COMMAND_ANSWER',
+  }),
+} as const;

@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { useState, type FormEvent } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
-import { createBotsApi, type Bot, type Registered } from '../../../../api/bots';
+import { botsKeys, createBotsApi, type Bot, type Registered } from '../../../../api/bots';
 import { endpoints } from '../../../../api/config';
 import { botList } from '../../../../machines/bot-monitor';
 import { BOT_NAME_MAX } from '../../../../protocol/bots';
@@ -26,14 +26,14 @@ export default function BotStatusPage({ titleId }: { titleId: string }) {
   const bots = useApi(createBotsApi);
   const client = useQueryClient();
   // the REST list until the watch socket's snapshot is there; then the live one
-  const listed = useQuery({ queryKey: ['bots'], queryFn: () => bots.list() });
+  const listed = useQuery({ queryKey: botsKeys.list, queryFn: () => bots.list() });
   const ready = useSelector(actor, (s) => s.context.monitor.ready);
   const live = useSelector(actor, (s) => s.context.monitor);
   const list = ready ? botList(live) : (listed.data ?? []);
   const [shown, setShown] = useState<Registered | null>(null);
   const [revoking, setRevoking] = useState<Bot | null>(null);
   const [rotating, setRotating] = useState<Bot | null>(null);
-  const refresh = () => client.invalidateQueries({ queryKey: ['bots'] });
+  const refresh = () => client.invalidateQueries({ queryKey: botsKeys.all });
   const rotate = useMutation({
     mutationFn: (bot: Bot) => bots.rotate(bot.id),
     onSuccess: (registered) => {
