@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { endpoint, resultTrue } from './endpoint';
 import { PLAYER_ID_ERRORS, scan } from './scans';
 
 /**
@@ -69,3 +70,26 @@ export const migrantPoint = z.object({ scanId: z.int(), takenAt: z.int(), previo
 export type MigrantPoint = z.infer<typeof migrantPoint>;
 export const migrantSeries = z.object({ points: z.array(migrantPoint) });
 export type MigrantSeries = z.infer<typeof migrantSeries>;
+
+/** The migrants' JSON endpoints (the lists' CSV and XLSX downloads, files rather than JSON, stay the route file's own). */
+export const MIGRANTS_API = {
+  diff: endpoint({
+    method: 'GET',
+    path: 'migrants',
+    query: migrantsQuery,
+    answer: resultTrue(migrantsAnswer.shape),
+    errors: [400, 401, 403, 404],
+    tag: 'scans',
+    summary:
+      'Who arrived (in `to`, not in `from`) and who left between two scans (to: the latest by takenAt; from: the scan taken before `to`), with power and alliance, and for who left the likely reason: ' +
+      "kingdom-changed (the later scan's kingdom column shows them in another kingdom), below-cutoff (their power is below the later scan's lowest) or unknown. Counts and total power in and out; each list at most 1,000, largest first (the counts and totals cover all).",
+  }),
+  series: endpoint({
+    method: 'GET',
+    path: 'migrants/series',
+    answer: resultTrue(migrantSeries.shape),
+    errors: [401, 403],
+    tag: 'scans',
+    summary: 'Arrivals and departures (counts and power) of each of the latest 200 scans against the scan taken before it, oldest first',
+  }),
+} as const;

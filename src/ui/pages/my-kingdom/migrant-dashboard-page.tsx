@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { createMigrantsApi, type Leaver, type Migrant, type MigrantPoint } from '../../../api/migrants';
+import { createMigrantsApi, migrantsKeys, type Leaver, type Migrant, type MigrantPoint } from '../../../api/migrants';
 import { Button } from '../../components/button';
 import { Card, CardHeader, CardTitle } from '../../components/card';
 import { PageTitle } from '../../components/page-header';
@@ -170,11 +170,9 @@ export default function MigrantDashboardPage({ titleId }: { titleId: string }) {
   const scans = useScans();
   const [from, setFrom] = useState('');
   const [to, setTo] = useState('');
-  const diff = useQuery({
-    queryKey: ['migrants', 'diff', from, to],
-    queryFn: () => migrants.diff(from ? Number(from) : undefined, to ? Number(to) : undefined),
-  });
-  const series = useQuery({ queryKey: ['migrants', 'series'], queryFn: () => migrants.series() });
+  const between = [from ? Number(from) : undefined, to ? Number(to) : undefined] as const;
+  const diff = useQuery({ queryKey: migrantsKeys.diff(...between), queryFn: () => migrants.diff(...between) });
+  const series = useQuery({ queryKey: migrantsKeys.series, queryFn: () => migrants.series() });
   const list = scans.data?.scans ?? [];
   const data = diff.data;
   return (
