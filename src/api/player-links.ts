@@ -1,13 +1,10 @@
-import * as z from 'zod/mini';
-import { linkPreview, type LinkPreview, type LinkRow } from '../protocol/player-links';
+import { linkPreviewAnswer, PLAYER_LINKS_API, type LinkPreview, type LinkRow } from '../protocol/player-links';
 import type { KyInstance } from 'ky';
+import { call } from './contract';
 import { answer } from './rest';
 
 /** Farms linked to accounts from a file (Player IDs): preview, then apply. */
 export type { LinkPreview, LinkRow };
-
-const previewAnswer = z.object({ result: z.literal(true), ...linkPreview.shape });
-const applyAnswer = z.object({ result: z.literal(true), linked: z.int() });
 
 export interface PlayerLinksApi {
   importPreview(file: File): Promise<LinkPreview>;
@@ -20,11 +17,9 @@ export function createPlayerLinksApi(client: KyInstance): PlayerLinksApi {
     async importPreview(file) {
       const body = new FormData();
       body.append('file', file, file.name);
-      const { result: _, ...preview } = await answer(await client.post('player-ids/import/preview', { body, timeout: 60_000 }), previewAnswer);
+      const { result: _, ...preview } = await answer(await client.post('player-ids/import/preview', { body, timeout: 60_000 }), linkPreviewAnswer);
       return preview;
     },
-    async importApply(previewToken) {
-      return (await answer(await client.post('player-ids/import/apply', { json: { token: previewToken }, timeout: 60_000 }), applyAnswer)).linked;
-    },
+    importApply: async (previewToken) => (await call(client, PLAYER_LINKS_API.apply, { body: { token: previewToken } }, { timeout: 60_000 })).linked,
   };
 }

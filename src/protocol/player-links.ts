@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { endpoint, resultTrue } from './endpoint';
 import { BULK_MAX_BYTES, BULK_MAX_ROWS, BULK_TOKEN_TTL_MS, POINTS_ERRORS } from './points';
 import { PLAYER_ID_ERRORS } from './scans';
 
@@ -75,3 +76,19 @@ export type LinkPreview = z.infer<typeof linkPreview>;
 export const linkApplyBody = z.object({
   token: z.string({ error: LINK_FILE_ERRORS.tokenRequired }).check(z.minLength(1, LINK_FILE_ERRORS.tokenRequired), z.maxLength(100, LINK_FILE_ERRORS.tokenUnknown)),
 });
+
+/** POST player-ids/import/preview's answer: a multipart upload, so its route is the route file's own, not a contract. */
+export const linkPreviewAnswer = resultTrue(linkPreview.shape);
+
+export const PLAYER_LINKS_API = {
+  apply: endpoint({
+    method: 'POST',
+    path: 'player-ids/import/apply',
+    body: linkApplyBody,
+    answer: resultTrue({ linked: z.int() }),
+    errors: [400, 401, 403, 409],
+    tag: 'scans',
+    summary:
+      "Apply a previewed file of links in one transaction: each row to link becomes a verified link of its governor to its account, audited as one entry. Refused (nothing linked) when the preview expired, was applied, links nothing, or a row's governor has been linked to another account since.",
+  }),
+} as const;

@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import * as z from 'zod/mini';
-import { LINK_FILE_ERRORS, LINKS_MAX_BYTES, linkApplyBody, linkPreview } from '../../../src/protocol/player-links';
+import { LINK_FILE_ERRORS, LINKS_MAX_BYTES, linkPreviewAnswer, PLAYER_LINKS_API } from '../../../src/protocol/player-links';
 import type { AppContext } from '../../context';
 import { checkLinkRows } from '../../scans/link-import';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { resultErrors, resultTrue } from '../schemas';
+import { resultErrors } from '../schemas';
+import { serve } from '../contract';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 
 /** Player IDs from a file: farms linked to accounts in bulk, previewed then applied. */
@@ -31,7 +31,7 @@ export function playerLinkRoutes(ctx: AppContext) {
             tags: ['scans'],
             security: BEARER,
             consumes: ['multipart/form-data'],
-            response: { 200: resultTrue(linkPreview.shape), ...resultErrors(400, 401, 403, 503) },
+            response: { 200: linkPreviewAnswer, ...resultErrors(400, 401, 403, 503) },
           },
         },
         async (request) => {
@@ -42,25 +42,11 @@ export function playerLinkRoutes(ctx: AppContext) {
       );
     });
 
-    app.post(
-      '/player-ids/import/apply',
-      {
-        preValidation: admin,
-        schema: {
-          summary:
-            "Apply a previewed file of links in one transaction: each row to link becomes a verified link of its governor to its account, audited as one entry. Refused (nothing linked) when the preview expired, was applied, links nothing, or a row's governor has been linked to another account since.",
-          tags: ['scans'],
-          security: BEARER,
-          body: linkApplyBody,
-          response: { 200: resultTrue({ linked: z.int() }), ...resultErrors(400, 401, 403, 409) },
-        },
-      },
-      async (request) => {
-        const actorId = authOf(request).user.id;
-        const linked = await ctx.links.apply(request.body.token, actorId);
-        request.log.info({ by: actorId, linked }, 'governors linked from a file');
-        return { result: true as const, linked };
-      },
-    );
+    serve(app, PLAYER_LINKS_API.apply, { preValidation: admin }, async (request) => {
+      const actorId = authOf(request).user.id;
+      const linked = await ctx.links.apply(request.body.token, actorId);
+      request.log.info({ by: actorId, linked }, 'governors linked from a file');
+      return { result: true as const, linked };
+    });
   };
 }
