@@ -37,6 +37,7 @@ import { sqliteBaseline, type SqliteFigures } from './sqlite-baseline';
 import { pgBaseline, type PgFigures } from './pg-baseline';
 import { findPgBin, startPgCluster, type PgCluster } from '../scripts/pg-cluster';
 import pg from 'pg';
+import { WebSocket } from 'ws';
 import crypto from 'node:crypto';
 
 // ── what is measured ─────────────────────────────────────────────────────────────────────────
@@ -123,9 +124,12 @@ const TARGET = { p99MsAt500: 50, ratioToWs: 1.5, ratioToFloor: 0.8, p99MsAt250: 
  *   (SocketLimits.coalesceMs, in flushGroups groups spread over it), so the server is also held to a floor that coalesces as it does;
  * - pg: the server on PostgreSQL, one process; pg2: two server processes on one PostgreSQL database,
  *   the sockets split between them; pg3: three, each socket on one of them in turn (an item's bidders on different processes);
- * - engine: the engine alone (no sockets) on each database beside plain inserts of the bid rows.
+ * - engine: the engine alone (no sockets) on each database beside plain inserts of the bid rows;
+ * - max: a second Kingdom server on SQLite, the same world, where two of each item's six bidders (a
+ *   third) hold maximum bids (one no bid reaches, one beaten at once), so most manual bids are
+ *   answered by an automatic bid in their transaction: the same phases, beside the english-only server.
  */
-const PARTS = ['sqlite', 'ws', 'floor', 'floorw', 'pg', 'pg2', 'pg3', 'engine'] as const;
+const PARTS = ['sqlite', 'max', 'ws', 'floor', 'floorw', 'pg', 'pg2', 'pg3', 'engine'] as const;
 type Part = (typeof PARTS)[number];
 const only = (process.env.BENCH_ONLY ?? '')
   .split(',')
@@ -146,7 +150,7 @@ const FLUSH_GROUPS = Number(process.env.KINGDOM_BENCH_FLUSH_GROUPS || DEFAULT_SO
 const SERVER_NODE_ARGS = (process.env.KINGDOM_BENCH_SERVER_ARGS ?? '').split(' ').filter(Boolean);
 
 // ── file limit, temp dir and cleanup ─────────────────────────────────────────────────────────
-const socketTargets = (['sqlite', 'ws', 'floor', 'floorw', 'pg', 'pg2', 'pg3'] as const).filter((p) => parts.has(p)).length;
+const socketTargets = (['sqlite', 'max', 'ws', 'floor', 'floorw', 'pg', 'pg2', 'pg3'] as const).filter((p) => parts.has(p)).length;
 const fdLimit: FdLimit = checkFdLimit(Math.max(1, socketTargets) * SOCKETS + 512);
 process.chdir(ROOT);
 const tmp = tempDirRemovedOnExit('kingdom-bench-');
@@ -236,6 +240,47 @@ function shares(world: World): { tokens: string[]; items: ItemSpec[] }[] {
   });
 }
 
+/**
+ * The `max` part: two of each item's six bidders set a maximum bid, one above anything the run
+ * reaches (it answers every other bidder's bid with an automatic one) and one lower, beaten at once
+ * (so the item starts at its max plus one). Through short-lived sockets of their own (their pool
+ * sockets stay connected), a few at a time. Amounts stay below bidKey's 10,000,000 per item.
+ */
+async function setMaxima(url: string, world: World): Promise<void> {
+  const perWorker = SOCKETS / WORKERS;
+  const holders = shares(world).flatMap((share, w) =>
+    share.items.flatMap((item) => [
+      { token: world.accounts[w * perWorker + item.bidders[0]].token, itemId: item.itemId, max: 9_000_000 },
+      { token: world.accounts[w * perWorker + item.bidders[1]].token, itemId: item.itemId, max: 8_000_000 },
+    ]),
+  );
+  await inLanes(holders.length, 8, async (i) => {
+    const { token, itemId, max } = holders[i];
+    const ws = new WebSocket(url);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`SET_MAX_BID on item ${itemId}: no answer within 10 s`)), 10_000);
+        ws.on('error', reject);
+        ws.on('open', () => ws.send(JSON.stringify({ type: 'AUTHENTICATION', access_token: `Bearer ${token}` })));
+        ws.on('message', (data) => {
+          const frame = JSON.parse(String(data)) as { type: string; error_type?: string };
+          if (frame.type === 'HISTORY') ws.send(JSON.stringify({ type: 'SET_MAX_BID', data: { itemId, max, requestId: `max-${itemId}-${max}` } }));
+          else if (frame.type === 'MAX_BID') {
+            clearTimeout(timer);
+            resolve();
+          } else if (frame.type === 'ERROR') {
+            clearTimeout(timer);
+            reject(new Error(`SET_MAX_BID on item ${itemId}: ${frame.error_type}`));
+          }
+        });
+      });
+    } finally {
+      ws.close();
+    }
+  });
+  log(`[kingdom+max] ${holders.length} maxima set (${holders.length / 2} items)`);
+}
+
 // ── one open-loop phase ──────────────────────────────────────────────────────────────────────
 interface Dist {
   p50: number;
@@ -254,6 +299,8 @@ interface PhaseResult {
   sent: number;
   /** Bids some socket heard BID_CREATED for. */
   accepted: number;
+  /** Every bid told (BID_CREATED keys), the automatic bids made from maxima included. */
+  acceptedAll: number;
   rejected: number;
   /** Bids with no answer at all by the end of the drain. */
   unanswered: number;
@@ -349,7 +396,7 @@ async function runPhase({ pids, pool, commits }: Target, rate: number, seconds: 
   const clientSysPct = (clientCpu.system / 1e6 / wall) * 100;
   const otherCpuPct = Math.max(0, ((machineBusySeconds() - cpu0.machine) / wall) * 100 - serverCpuPct - clientCpuPct);
   const merged = merge(await pool.collect(), rate, seconds);
-  const serverCpuMsPerBid = merged.accepted ? ((serverCpuPct / 100) * wall * 1000) / merged.accepted : NaN;
+  const serverCpuMsPerBid = merged.acceptedAll ? ((serverCpuPct / 100) * wall * 1000) / merged.acceptedAll : NaN;
   const commits1 = commits0 && (await commits?.());
   const phaseCommits = commits0 && commits1 ? { transactions: commits1.transactions - commits0.transactions, bids: commits1.bids - commits0.bids } : undefined;
   return { ...merged, drainMs, drained, serverCpuPct, clientCpuPct, clientSysPct, otherCpuPct, serverCpuMsPerBid, commits: phaseCommits };
@@ -410,6 +457,7 @@ function merge(parts: Collected[], offeredRate: number, seconds: number) {
     seconds,
     sent,
     accepted,
+    acceptedAll: recv.size,
     rejected,
     unanswered,
     incomplete,
@@ -583,7 +631,7 @@ if (pgSkipped) log(pgSkipped);
 let cluster: PgCluster | null = null;
 process.on('exit', () => cluster?.stop());
 
-const suites: Partial<Record<'sqlite' | 'ws' | 'floor' | 'floorw' | 'pg' | 'pg2' | 'pg3', SuiteResult>> = {};
+const suites: Partial<Record<'sqlite' | 'max' | 'ws' | 'floor' | 'floorw' | 'pg' | 'pg2' | 'pg3', SuiteResult>> = {};
 const engine: { sqlite?: EngineAlone; pg?: EngineAlone } = {};
 let sqlite: SqliteFigures | undefined;
 let pgFigures: PgFigures | undefined;
@@ -636,6 +684,8 @@ try {
   const sqliteServer = parts.has('sqlite') || parts.has('engine') ? await startKingdom('kingdom', 'server-data') : null;
   if (sqliteServer) serverPragmas = sqliteServer.info.pragmas;
   const sqliteWorld = sqliteServer ? await timedSetUp('kingdom', sqliteServer.info.httpUrl, parts.has('sqlite') ? SOCKETS : 2) : null;
+  const maxServer = parts.has('max') ? await startKingdom('kingdom+max', 'max-data') : null;
+  const maxWorld = maxServer ? await timedSetUp('kingdom+max', maxServer.info.httpUrl) : null;
   // PostgreSQL: one secret for all three processes, so a token signed by one is good at the others (as one DATA_DIR or JWT_SECRET gives)
   const secret = crypto.randomBytes(32).toString('hex');
   const pgUrl = (db: string) => `${cluster!.baseUrl}${db}`;
@@ -704,6 +754,12 @@ try {
     const commits = async () => (await server.ask<{ commits: { transactions: number; bids: number } }>('commits')).commits;
     await addTarget('sqlite', 'kingdom', [server.pid], server.info.auctionUrl, sqliteWorld!, FIXED, commits);
   }
+  if (maxServer && maxWorld) {
+    const commits = async () => (await maxServer.ask<{ commits: { transactions: number; bids: number } }>('commits')).commits;
+    await addTarget('max', 'kingdom+max', [maxServer.pid], maxServer.info.auctionUrl, maxWorld, FIXED, commits);
+    // (the sockets are connected: every worker hears the automatic bids the maxima make, and bids on from there)
+    await setMaxima(maxServer.info.auctionUrl, maxWorld);
+  }
   if (wsChild) await addTarget('ws', 'ws', [wsChild.pid], wsChild.info.auctionUrl, baselineWorld, FIXED);
   if (floorChild) await addTarget('floor', 'floor', [floorChild.pid], floorChild.info.auctionUrl, baselineWorld, FIXED);
   if (floorwChild) await addTarget('floorw', `floor ${COALESCE_MS}ms`, [floorwChild.pid], floorwChild.info.auctionUrl, baselineWorld, FIXED);
@@ -714,7 +770,7 @@ try {
   if (pairWorld && trio.length) await addTarget('pg3', 'pg×3', trio.map((p) => p.pid), { perSocket: trio.map((p) => p.info.auctionUrl) }, pairWorld, FIXED_PG);
   if (targets.length) await measure(targets);
   for (const pool of pools) await pool.close();
-  for (const child of [wsChild, floorChild, floorwChild, ...pair, ...trio]) await child?.stop();
+  for (const child of [wsChild, floorChild, floorwChild, maxServer, ...pair, ...trio]) await child?.stop();
 
   // 4. the engine with no socket at all (sockets gone, so nothing to broadcast to), one database after the other
   await sleep(500);
@@ -753,6 +809,7 @@ const wsBase = suites.ws;
 const floorBase = suites.floor;
 const LABELS: [keyof typeof suites, string][] = [
   ['sqlite', 'Kingdom server (SQLite)'],
+  ['max', 'Kingdom (SQLite), 1/3 hold maxima'],
   ['ws', 'plain ws baseline'],
   ['floor', 'tuned floor'],
   ['floorw', `floor, ${COALESCE_MS} ms flushes`],
@@ -821,7 +878,19 @@ for (const { rate } of FIXED) {
   if (p1 && k) lines.push(row([`  ratio PostgreSQL / SQLite`, fx(ratio(p1.lastSocketMs.p50, k.lastSocketMs.p50)), '', fx(ratio(p1.lastSocketMs.p99, k.lastSocketMs.p99)), '', '', '', '', '', '', ''], W1));
   if (p1 && p2) lines.push(row([`  ratio 2 procs / 1 proc (PG)`, fx(ratio(p2.lastSocketMs.p50, p1.lastSocketMs.p50)), '', fx(ratio(p2.lastSocketMs.p99, p1.lastSocketMs.p99)), '', '', '', '', '', '', ''], W1));
 }
-lines.push('CPU columns: % of one core during the phase (send + drain); srv = the server process (both, for 2 procs); ms/bid = server CPU per accepted bid;');
+if (kingdom && suites.max) {
+  for (const { rate } of FIXED) {
+    const k = at(kingdom, rate);
+    const m = at(suites.max, rate);
+    if (!k || !m) continue;
+    lines.push(
+      `maximum bids @ ${rate}/s: ${m.acceptedAll} bids told for ${m.accepted} sent (${(100 * (1 - m.accepted / Math.max(1, m.acceptedAll))).toFixed(0)}% automatic); ` +
+        `server CPU per accepted bid ${m.serverCpuMsPerBid.toFixed(3)} vs ${k.serverCpuMsPerBid.toFixed(3)} ms english only (${fx(ratio(m.serverCpuMsPerBid, k.serverCpuMsPerBid))}); ` +
+        `p99 send → last socket ${fmt(m.lastSocketMs.p99)} vs ${fmt(k.lastSocketMs.p99)} ms`,
+    );
+  }
+}
+lines.push('CPU columns: % of one core during the phase (send + drain); srv = the server process (both, for 2 procs); ms/bid = server CPU per accepted bid (automatic bids included);');
 lines.push('others = every other process on the machine (PostgreSQL included).');
 lines.push('');
 if (kingdom) {
@@ -863,6 +932,7 @@ const sustainedRow = (label: string, s: SuiteResult, note: string) => {
   if (s.firstFailed) lines.push(row(['  carried at the first failing step', s.firstFailed.deliveredPerS.toFixed(0), `(offered ${s.firstFailed.offeredRate}/s)`], W2));
 };
 if (kingdom) sustainedRow('Kingdom server (SQLite), sustained bids', kingdom, '');
+if (suites.max) sustainedRow('Kingdom, 1/3 hold maxima, sustained', suites.max, kingdom ? `maxima/english ${fx(ratio(suites.max.sustainedRate, kingdom.sustainedRate))} (sent bids; each ~0.7 more told)` : '');
 if (wsBase) sustainedRow('plain ws broadcast, sustained', wsBase, kingdom ? `server/ws ${fx(ratio(kingdom.sustainedRate, wsBase.sustainedRate))}` : '');
 if (floorBase) sustainedRow('tuned floor (frame once, raw writes)', floorBase, kingdom ? `server/floor ${fx(ratio(kingdom.sustainedRate, floorBase.sustainedRate))}` : '');
 if (suites.floorw)

@@ -27,6 +27,8 @@ const post = (msg: FromWorker, transfer: ArrayBuffer[] = []) => port.postMessage
 
 let sockets: WebSocket[] = [];
 let items: ItemSpec[] = [];
+/** This worker's items by id: a BID_CREATED above an item's next amount (an automatic bid from a maximum) moves it on. */
+let itemsById = new Map<number, ItemSpec>();
 
 // ── the current phase ────────────────────────────────────────────────────────────────────────
 interface SentBid {
@@ -51,6 +53,8 @@ function onFrame(index: number, buf: Buffer, start: number, end: number, t: numb
   if (startsWith(buf, start, end, BID_CREATED_ITEM)) {
     const key = bidKeyOf(buf, start, end);
     progress.deliveries += 1;
+    const bidOn = itemsById.get(Math.floor(key / 10_000_000));
+    if (bidOn && key % 10_000_000 >= bidOn.next) bidOn.next = (key % 10_000_000) + 1;
     frameBytes += end - start;
     const r = recv.get(key);
     if (r) {
@@ -159,6 +163,7 @@ function openOne(url: string, token: string, index: number): Promise<{ ws: WebSo
 async function connect(msg: Extract<ToWorker, { cmd: 'connect' }>): Promise<void> {
   const started = nowMs();
   items = msg.items.map((i) => ({ ...i, bidders: [...i.bidders] }));
+  itemsById = new Map(items.map((i) => [i.itemId, i]));
   sockets = new Array<WebSocket>(msg.tokens.length);
   let historyBytes = 0;
   let nextIndex = 0;
