@@ -1,9 +1,10 @@
 import type { KyInstance } from 'ky';
-import { noticePreferencesAnswer, noticesAnswer, noticesReadAnswer, watchAnswer, type NoticePreferences, type NoticesAnswer } from '../protocol/notices';
-import { watchlistAnswer, type StoreItem } from '../protocol/store';
-import { answer } from './rest';
+import type { NoticePreferences, NoticesAnswer } from '../protocol/notices';
+import { NOTICES_API } from '../protocol/notices-api';
+import type { StoreItem } from '../protocol/store';
+import { call, keyOf } from './contract';
 
-/** The signed-in account's notices, what it chose for them, and its watchlist; answers checked against the contract. */
+/** The signed-in account's notices, what it chose for them, and its watchlist (calls from their contracts). */
 export interface NoticesApi {
   /** One page of notices, newest first, with the unread count. */
   list(page: number): Promise<NoticesAnswer>;
@@ -19,25 +20,18 @@ export interface NoticesApi {
 
 export function createNoticesApi(client: KyInstance): NoticesApi {
   return {
-    async list(page) {
-      return answer(await client.get('notices', { searchParams: { page } }), noticesAnswer);
-    },
-    async markRead(upTo) {
-      const { unread } = await answer(await client.post('notices/read', { json: { upTo } }), noticesReadAnswer);
-      return { unread };
-    },
-    async preferences() {
-      return (await answer(await client.get('notices/preferences'), noticePreferencesAnswer)).preferences;
-    },
-    async savePreferences(preferences) {
-      return (await answer(await client.put('notices/preferences', { json: preferences }), noticePreferencesAnswer)).preferences;
-    },
-    async watchlist() {
-      return (await answer(await client.get('store/watchlist'), watchlistAnswer)).items;
-    },
-    async watch(itemId, watching) {
-      const path = `store/items/${itemId}/watch`;
-      return (await answer(await (watching ? client.post(path) : client.delete(path)), watchAnswer)).watching;
-    },
+    list: (page) => call(client, NOTICES_API.list, { query: { page } }),
+    markRead: async (upTo) => ({ unread: (await call(client, NOTICES_API.markRead, { body: { upTo } })).unread }),
+    preferences: async () => (await call(client, NOTICES_API.preferences)).preferences,
+    savePreferences: async (preferences) => (await call(client, NOTICES_API.savePreferences, { body: preferences })).preferences,
+    watchlist: async () => (await call(client, NOTICES_API.watchlist)).items,
+    watch: async (itemId, watching) => (await call(client, watching ? NOTICES_API.watch : NOTICES_API.unwatch, { params: { itemId } })).watching,
   };
 }
+
+/** The notices' and the watchlist's query keys: a page reads and invalidates these, never a key of its own. */
+export const noticesKeys = {
+  list: (page: number) => keyOf(NOTICES_API.list, { query: { page } }),
+  preferences: keyOf(NOTICES_API.preferences),
+  watchlist: keyOf(NOTICES_API.watchlist),
+} as const;

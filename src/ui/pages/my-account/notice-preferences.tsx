@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { createDiscordApi } from '../../../api/discord';
-import { createNoticesApi } from '../../../api/notices';
+import { createDiscordApi, discordKeys } from '../../../api/discord';
+import { createNoticesApi, noticesKeys } from '../../../api/notices';
 import { ENDING_LEAD_MINUTES, NOTICE_CHANNELS, NOTICE_KINDS, type EndingLead, type NoticeChannel, type NoticePreferences } from '../../../protocol/notices';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -13,7 +13,7 @@ import { QueryError } from '../../components/query-error';
 import { Skeleton } from '../../components/skeleton';
 import { useApi } from '../../lib/use-api';
 
-const PREFERENCES_KEY = ['notices', 'preferences'] as const;
+const PREFERENCES_KEY = noticesKeys.preferences;
 /** Channels that send a Discord direct message: offered only to an account with Discord linked. */
 const needsDiscord = (channel: NoticeChannel) => channel === 'discord' || channel === 'both';
 
@@ -105,7 +105,7 @@ export function NoticePreferencesCard() {
   const discord = useApi(createDiscordApi);
   const preferences = useQuery({ queryKey: PREFERENCES_KEY, queryFn: () => api.preferences(), staleTime: 0 });
   // the Discord card's own query: linking or unlinking there changes what is offered here at once
-  const link = useQuery({ queryKey: ['discord', 'link'], queryFn: () => discord.link() });
+  const link = useQuery({ queryKey: discordKeys.link, queryFn: () => discord.link() });
   return (
     <Card>
       <CardTitle>

@@ -3,7 +3,7 @@ import { useSelector } from '@xstate/react';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
-import { createNoticesApi } from '../../../api/notices';
+import { createNoticesApi, noticesKeys } from '../../../api/notices';
 import { selectMarking, selectNewestId, selectUnread } from '../../../machines/notices.machine';
 import { useChild } from '../../app-context';
 import { Button } from '../../components/button';
@@ -29,7 +29,7 @@ function NoticesList() {
   const marking = useSelector(notices, selectMarking);
   const [page, setPage] = useState(1);
   const list = useQuery({
-    queryKey: ['notices', 'list', page, newestId, unread, marking],
+    queryKey: [...noticesKeys.list(page), { newestId, unread, marking }],
     queryFn: () => api.list(page),
     enabled: !marking,
     placeholderData: keepPreviousData,

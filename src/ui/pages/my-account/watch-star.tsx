@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useIntl } from 'react-intl';
-import { createNoticesApi } from '../../../api/notices';
+import { createNoticesApi, noticesKeys } from '../../../api/notices';
 import type { StoreItem } from '../../../protocol/store';
 import { useChild } from '../../app-context';
 import { useErrorText } from '../../components/query-error';
@@ -8,7 +8,7 @@ import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
 
 /** The watchlist's query: the store's cards and the notices page read the same one. */
-export const WATCHLIST_KEY = ['store', 'watchlist'] as const;
+const WATCHLIST_KEY = noticesKeys.watchlist;
 
 /** The items the reader watches (live by end, then scheduled by start), as the server lists them. */
 export function useWatchlist() {
