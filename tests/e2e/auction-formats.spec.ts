@@ -112,7 +112,7 @@ test('a maximum bid: set from the bid box, seen only by its owner, answered auto
   const boris = await player(browser, 5_000);
   try {
     const ariaCard = await liveCard(aria.page, itemName);
-    await ariaCard.getByRole('button', { name: 'Bid up to…' }).click();
+    await ariaCard.getByRole('button', { name: `Set a maximum bid on ${itemName}` }).click();
     await ariaCard.getByRole('textbox', { name: `Your maximum bid on ${itemName}` }).fill('1200');
     await ariaCard.getByRole('button', { name: 'Set maximum' }).click();
     await expect(ariaCard.getByText(/^Your max: 1,200 — /)).toBeVisible();
@@ -124,8 +124,17 @@ test('a maximum bid: set from the bid box, seen only by its owner, answered auto
     await expect(ariaCard.getByText('Your max: 1,200 — leading at 460')).toBeVisible();
     await expect(aria.page.getByRole('list', { name: 'Latest bids' }).getByText('auto').first()).toBeVisible();
 
-    await ariaCard.getByRole('button', { name: 'Withdraw' }).click();
+    await ariaCard.getByRole('button', { name: `Withdraw your maximum bid on ${itemName}` }).click();
     await expect(ariaCard.getByText(/Your max:/)).toHaveCount(0);
+
+    // a max the bids go past is shown as passed, with nothing left to withdraw
+    await ariaCard.getByRole('button', { name: `Set a maximum bid on ${itemName}` }).click();
+    await ariaCard.getByRole('textbox', { name: `Your maximum bid on ${itemName}` }).fill('600');
+    await ariaCard.getByRole('button', { name: 'Set maximum' }).click();
+    await expect(ariaCard.getByText('Your max: 600 — leading at 460')).toBeVisible();
+    await bid(boris.page, itemName, 700);
+    await expect(ariaCard.getByText('Your max of 600 was passed — the bid stands at 700')).toBeVisible();
+    await expect(ariaCard.getByRole('button', { name: `Withdraw your maximum bid on ${itemName}` })).toHaveCount(0);
   } finally {
     await api(`store/items/${itemId}/cancel`, undefined, await tokenOf(ADMIN));
     await aria.close();

@@ -29,12 +29,12 @@ export function NoticesBell() {
           <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
         </svg>
         {unread > 0 && (
-          <span aria-hidden="true" className="absolute -top-0.5 -end-0.5 min-w-4.5 rounded-full bg-danger px-1 text-center text-[0.6875rem] leading-4.5 font-semibold text-white tabular-nums">
+          <span aria-hidden="true" className="absolute -top-0.5 -end-0.5 min-w-4.5 rounded-full bg-danger px-1 text-center text-[0.6875rem] leading-4.5 font-semibold text-danger-foreground tabular-nums">
             {unread > 99 ? '99+' : intl.formatNumber(unread)}
           </span>
         )}
       </PopoverTrigger>
-      <PopoverContent className="w-80 max-w-[calc(100vw-1rem)] p-0" aria-label={intl.formatMessage({ id: 'notices.newest' })}>
+      <PopoverContent collisionPadding={8} className="w-80 max-w-[calc(100vw-1rem)] p-0" aria-label={intl.formatMessage({ id: 'notices.newest' })}>
         <div className="flex items-center justify-between gap-2 border-b border-border px-3 py-2">
           <h2 className="text-sm font-semibold">
             <FormattedMessage id="notices.newest" />
@@ -50,7 +50,7 @@ export function NoticesBell() {
             <FormattedMessage id="notices.none" />
           </p>
         ) : (
-          <ul className="max-h-80 divide-y divide-border overflow-y-auto text-sm">
+          <ul className="max-h-[min(30rem,65vh)] divide-y divide-border overflow-y-auto overscroll-contain text-sm">
             {newest.slice(0, SHOWN).map((n) => (
               <li key={n.id} className="px-3 py-2">
                 <NoticeRow notice={n} onFollow={() => setOpen(false)} />

@@ -35,23 +35,36 @@ export function MaxBidBox({ item }: { item: ItemRef }) {
   const max = typed.trim() === '' ? NaN : readWhole(typed, intl.locale);
   const check = typed.trim() === '' ? null : ability.check(max);
   const canSend = ability.open && !sending;
+  // a max the bid has gone past bids no more: it is shown as passed, to be raised (or left)
+  const passed = standing !== null && !leading && standing.max < min;
 
   function send(value: number) {
     if (!canSend) return;
     board.send({ type: 'SET_MAX', itemId, max: value, requestId: newRequestId() });
     setTyped('');
+    setOpen(false);
   }
 
   return (
     <div className="grid gap-1.5 text-sm">
       {standing && (
-        <p className="flex flex-wrap items-center gap-2 text-xs font-medium">
+        <p className="flex flex-wrap items-center gap-x-2 text-xs font-medium">
           <span className={leading ? 'text-success' : 'text-warning'}>
-            <FormattedMessage id={leading ? 'store.max.leading' : 'store.max.behind'} values={{ max: standing.max, amount: target.amount }} />
+            <FormattedMessage id={leading ? 'store.max.leading' : passed ? 'store.max.passed' : 'store.max.behind'} values={{ max: standing.max, amount: target.amount }} />
           </span>
-          <Button type="button" size="sm" variant="ghost" className="h-6 px-2 text-xs" disabled={!canSend} onClick={() => send(0)}>
-            <FormattedMessage id="store.max.withdraw" />
-          </Button>
+          {!passed && (
+            <Button
+              type="button"
+              size="sm"
+              variant="link"
+              className="h-8 px-0 text-xs"
+              disabled={!canSend}
+              aria-label={intl.formatMessage({ id: 'store.max.withdrawLabel' }, { itemName })}
+              onClick={() => send(0)}
+            >
+              <FormattedMessage id="store.max.withdraw" />
+            </Button>
+          )}
         </p>
       )}
       {dropped && !standing && (
@@ -60,7 +73,14 @@ export function MaxBidBox({ item }: { item: ItemRef }) {
         </p>
       )}
       {!open ? (
-        <Button type="button" variant="link" size="sm" className="h-auto justify-start text-xs" onClick={() => setOpen(true)}>
+        <Button
+          type="button"
+          variant="link"
+          size="sm"
+          className="h-8 justify-self-start px-0 text-xs"
+          aria-label={intl.formatMessage({ id: standing ? 'store.max.changeLabel' : 'store.max.openLabel' }, { itemName })}
+          onClick={() => setOpen(true)}
+        >
           <FormattedMessage id={standing ? 'store.max.raise' : 'store.max.open'} />
         </Button>
       ) : (
@@ -83,8 +103,19 @@ export function MaxBidBox({ item }: { item: ItemRef }) {
               onChange={(e) => setTyped(e.target.value)}
               className="min-w-0"
             />
-            <Button type="submit" variant="outline" disabled={!check?.ok || !canSend}>
+            <Button type="submit" variant="outline" className="shrink-0 whitespace-nowrap" disabled={!check?.ok || !canSend}>
               <FormattedMessage id={sending ? 'store.sending' : 'store.max.set'} />
+            </Button>
+            <Button
+              type="button"
+              variant="ghost"
+              className="shrink-0 whitespace-nowrap px-2"
+              onClick={() => {
+                setTyped('');
+                setOpen(false);
+              }}
+            >
+              <FormattedMessage id="store.buyNowNo" />
             </Button>
           </div>
           <p id={`max-hint-${key}`} className="text-xs text-muted-foreground" role={check && !check.ok ? 'alert' : undefined}>
