@@ -4,7 +4,6 @@ import {
   alreadyAppliedText,
   automaticReason,
   RULE_ERRORS,
-  RULE_STATS,
   RULE_TOKEN_TTL_MS,
   rulePoints,
   RULES_MAX,
@@ -506,9 +505,6 @@ export class AutomaticPoints {
     }
   }
 }
-
-/** Every stat a rule may name (for the OpenAPI text). */
-export const RULE_STAT_LIST = RULE_STATS.join(', ');
 
 /** The id of the newest ledger entry (0: none). */
 async function lastLedgerId(trx: Queryable): Promise<number> {

@@ -1,20 +1,15 @@
 import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
-import { appliedRun, rule, rulePreview, runSummary, type AppliedRun, type Award, type Rule, type RuleBody, type RulePreview, type RuleStat, type RunSummary, type Unlinked } from '../protocol/automatic-points';
+import { AUTOMATIC_POINTS_API, type runsAnswer, type AppliedRun, type Award, type Rule, type RuleBody, type RulePreview, type RuleStat, type RunSummary, type Unlinked } from '../protocol/automatic-points';
+import { call, keyOf, scopeOf } from './contract';
 import { answer } from './rest';
 
 /** Automatic points: rules, a run's preview and apply, the runs so far. */
 export type { AppliedRun, Award, Rule, RuleBody, RulePreview, RuleStat, RunSummary, Unlinked };
 
-const rulesAnswer = z.object({ result: z.literal(true), rules: z.array(rule) });
-const ruleAnswer = z.object({ result: z.literal(true), rule });
-const okAnswer = z.object({ result: z.literal(true) });
-const previewAnswer = z.object({ result: z.literal(true), preview: rulePreview });
-const applyAnswer = z.object({ result: z.literal(true), run: appliedRun });
 /** GET kvk/seasons, read for the seasons' ids and names only (a DKP rule names its season). */
 const seasonsAnswer = z.object({ result: z.literal(true), seasons: z.array(z.object({ id: z.int(), name: z.string() })) });
 export type SeasonChoice = z.infer<typeof seasonsAnswer>['seasons'][number];
-const runsAnswer = z.object({ result: z.literal(true), runs: z.array(runSummary), total: z.int(), page: z.int(), pageSize: z.int() });
 
 export interface AutomaticPointsApi {
   rules(): Promise<Rule[]>;
@@ -29,29 +24,24 @@ export interface AutomaticPointsApi {
 
 export function createAutomaticPointsApi(http: KyInstance): AutomaticPointsApi {
   return {
-    async rules() {
-      return (await answer(await http.get('points/rules'), rulesAnswer)).rules;
-    },
-    async create(body) {
-      return (await answer(await http.post('points/rules', { json: body }), ruleAnswer)).rule;
-    },
-    async update(id, body) {
-      return (await answer(await http.put(`points/rules/${id}`, { json: body }), ruleAnswer)).rule;
-    },
-    async remove(id) {
-      await answer(await http.delete(`points/rules/${id}`), okAnswer);
-    },
-    async preview(id, fromScanId, toScanId) {
-      return (await answer(await http.post(`points/rules/${id}/preview`, { json: { fromScanId, toScanId } }), previewAnswer)).preview;
-    },
-    async apply(id, token) {
-      return (await answer(await http.post(`points/rules/${id}/apply`, { json: { token } }), applyAnswer)).run;
-    },
-    async runs(page = 1) {
-      return answer(await http.get('points/runs', { searchParams: { page } }), runsAnswer);
-    },
+    rules: async () => (await call(http, AUTOMATIC_POINTS_API.rules)).rules,
+    create: async (body) => (await call(http, AUTOMATIC_POINTS_API.create, { body })).rule,
+    update: async (id, body) => (await call(http, AUTOMATIC_POINTS_API.update, { params: { id }, body })).rule,
+    remove: async (id) => void (await call(http, AUTOMATIC_POINTS_API.remove, { params: { id } })),
+    preview: async (id, fromScanId, toScanId) => (await call(http, AUTOMATIC_POINTS_API.preview, { params: { id }, body: { fromScanId, toScanId } })).preview,
+    apply: async (id, token) => (await call(http, AUTOMATIC_POINTS_API.apply, { params: { id }, body: { token } })).run,
+    runs: (page = 1) => call(http, AUTOMATIC_POINTS_API.runs, { query: { page } }),
     async seasons() {
       return (await answer(await http.get('kvk/seasons'), seasonsAnswer)).seasons;
     },
   };
 }
+
+/** Automatic points' query keys: a page reads and invalidates these, never a key of its own. */
+export const automaticPointsKeys = {
+  all: scopeOf(AUTOMATIC_POINTS_API.rules),
+  rules: keyOf(AUTOMATIC_POINTS_API.rules),
+  /** Every page of the runs. */
+  runs: keyOf(AUTOMATIC_POINTS_API.runs),
+  runsPage: (page: number) => keyOf(AUTOMATIC_POINTS_API.runs, { query: { page } }),
+} as const;

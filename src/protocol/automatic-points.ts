@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { plainName } from './http';
+import { endpoint, okAnswer, resultTrue } from './endpoint';
+import { pathId, plainName } from './http';
 import { fill } from './texts';
 import { MAX_POINTS_DELTA } from './points';
 
@@ -187,3 +188,56 @@ export const runsQuery = z.object({
 
 export const appliedRun = z.object({ id: z.int(), entries: z.int(), total: z.int() });
 export type AppliedRun = z.infer<typeof appliedRun>;
+
+/** A malformed rule id is a 400 with its text. */
+const ruleIdParams = { id: pathId(RULE_ERRORS.badRuleId) };
+const ruleAnswer = resultTrue({ rule });
+export const runsAnswer = resultTrue({ runs: z.array(runSummary), total: z.int(), page: z.int(), pageSize: z.int() });
+
+/** Automatic points' endpoints: the rules, a run's preview and apply, the runs so far. */
+export const AUTOMATIC_POINTS_API = {
+  rules: endpoint({ method: 'GET', path: 'points/rules', answer: resultTrue({ rules: z.array(rule) }), errors: [401, 403], tag: 'points', summary: 'The automatic points rules' }),
+  create: endpoint({
+    method: 'POST',
+    path: 'points/rules',
+    body: ruleBody,
+    answer: ruleAnswer,
+    errors: [400, 401, 403, 409],
+    tag: 'points',
+    summary: `A rule: points paid per "per" of a stat's gain between two scans (stat: ${RULE_STATS.join(', ')}; dkp names its KvK season), capped per governor when cap is set; auto: run whenever a scan arrives`,
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: 'points/rules/:id',
+    params: ruleIdParams,
+    body: ruleBody,
+    answer: ruleAnswer,
+    errors: [400, 401, 403, 404],
+    tag: 'points',
+    summary: 'Change a rule (previews made before no longer apply)',
+  }),
+  remove: endpoint({ method: 'DELETE', path: 'points/rules/:id', params: ruleIdParams, answer: okAnswer, errors: [400, 401, 403, 404], tag: 'points', summary: 'Delete a rule (its runs and ledger entries stay)' }),
+  preview: endpoint({
+    method: 'POST',
+    path: 'points/rules/:id/preview',
+    params: ruleIdParams,
+    body: previewBody,
+    answer: resultTrue({ preview: rulePreview }),
+    errors: [400, 401, 403, 404, 409, 429],
+    tag: 'points',
+    summary:
+      'Preview a run of the rule over two scans: points per governor and the account linked to it (verified or only claimed), governors with no account apart, the total. Nothing is booked; the token applies it within 10 minutes, once, for the account that made it. A run already applied is refused (409).',
+  }),
+  apply: endpoint({
+    method: 'POST',
+    path: 'points/rules/:id/apply',
+    params: ruleIdParams,
+    body: applyBody,
+    answer: resultTrue({ run: appliedRun }),
+    errors: [400, 401, 403, 404, 409],
+    tag: 'points',
+    summary:
+      'Apply a previewed run: one ledger entry of kind automatic per governor paid (naming the rule and the scans), all or nothing, and each paid player hears VIRTUAL_BALANCE_UPDATE. One rule over one pair of scans applies at most once, ever: a second apply is refused (409).',
+  }),
+  runs: endpoint({ method: 'GET', path: 'points/runs', query: runsQuery, answer: runsAnswer, errors: [400, 401, 403], tag: 'points', summary: 'Runs of automatic points rules, newest first, 50 a page' }),
+} as const;

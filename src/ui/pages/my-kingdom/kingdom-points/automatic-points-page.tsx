@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { createAutomaticPointsApi, type Rule, type RuleBody, type RulePreview, type RuleStat } from '../../../../api/automatic-points';
+import { automaticPointsKeys, createAutomaticPointsApi, type Rule, type RuleBody, type RulePreview, type RuleStat } from '../../../../api/automatic-points';
 import { MAX_POINTS_DELTA } from '../../../../protocol/points';
 import { RULE_NAME_MAX, RULE_PER_MAX, RULE_STATS, rulePoints } from '../../../../protocol/automatic-points';
 import { Alert } from '../../../components/alert';
@@ -89,7 +89,7 @@ function RuleForm({ editing, onDone }: { editing: Rule | null; onDone: () => voi
   const save = useMutation({
     mutationFn: (body: RuleBody) => (editing ? api.update(editing.id, body) : api.create(body)),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['automatic', 'rules'] });
+      await queryClient.invalidateQueries({ queryKey: automaticPointsKeys.rules });
       onDone();
     },
   });
@@ -174,7 +174,7 @@ function RulesCard({ rules }: { rules: Rule[] }) {
     mutationFn: (id: number) => api.remove(id),
     onSuccess: async () => {
       setDeleting(null);
-      await queryClient.invalidateQueries({ queryKey: ['automatic', 'rules'] });
+      await queryClient.invalidateQueries({ queryKey: automaticPointsKeys.rules });
     },
   });
   return (
@@ -248,7 +248,7 @@ function PreviewView({ preview, rule, onApplied }: { preview: RulePreview; rule:
     mutationFn: () => api.apply(rule.id, preview.token),
     onSuccess: async () => {
       setConfirming(false);
-      await queryClient.invalidateQueries({ queryKey: ['automatic', 'runs'] });
+      await queryClient.invalidateQueries({ queryKey: automaticPointsKeys.runs });
       onApplied();
     },
     onError: () => setConfirming(false),
@@ -395,7 +395,7 @@ function RunCard({ rules }: { rules: Rule[] }) {
 
 function RunsCard() {
   const api = useApi(createAutomaticPointsApi);
-  const runs = useQuery({ queryKey: ['automatic', 'runs'], queryFn: () => api.runs(1) });
+  const runs = useQuery({ queryKey: automaticPointsKeys.runsPage(1), queryFn: () => api.runs(1) });
   return (
     <Card className="min-w-0" aria-labelledby="auto-runs-title">
       <CardTitle id="auto-runs-title">
@@ -438,7 +438,7 @@ function RunsCard() {
 /** Kingdom Settings → Automatic Points: rules, a run from preview to the ledger, the runs so far. */
 export default function AutomaticPointsPage({ titleId }: { titleId: string }) {
   const api = useApi(createAutomaticPointsApi);
-  const rules = useQuery({ queryKey: ['automatic', 'rules'], queryFn: () => api.rules() });
+  const rules = useQuery({ queryKey: automaticPointsKeys.rules, queryFn: () => api.rules() });
   return (
     <div className="grid min-w-0 grid-cols-1 gap-4">
       <PageTitle titleId={titleId} />
