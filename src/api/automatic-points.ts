@@ -1,15 +1,17 @@
 import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import { AUTOMATIC_POINTS_API, type runsAnswer, type AppliedRun, type Award, type Rule, type RuleBody, type RulePreview, type RuleStat, type RunSummary, type Unlinked } from '../protocol/automatic-points';
+import { KVK_API } from '../protocol/kvk';
 import { call, keyOf, scopeOf } from './contract';
-import { answer } from './rest';
 
 /** Automatic points: rules, a run's preview and apply, the runs so far. */
 export type { AppliedRun, Award, Rule, RuleBody, RulePreview, RuleStat, RunSummary, Unlinked };
 
-/** GET kvk/seasons, read for the seasons' ids and names only (a DKP rule names its season). */
-const seasonsAnswer = z.object({ result: z.literal(true), seasons: z.array(z.object({ id: z.int(), name: z.string() })) });
-export type SeasonChoice = z.infer<typeof seasonsAnswer>['seasons'][number];
+/** A KvK season as a DKP rule names it: its id and name. */
+export interface SeasonChoice {
+  id: number;
+  name: string;
+}
 
 export interface AutomaticPointsApi {
   rules(): Promise<Rule[]>;
@@ -31,9 +33,7 @@ export function createAutomaticPointsApi(http: KyInstance): AutomaticPointsApi {
     preview: async (id, fromScanId, toScanId) => (await call(http, AUTOMATIC_POINTS_API.preview, { params: { id }, body: { fromScanId, toScanId } })).preview,
     apply: async (id, token) => (await call(http, AUTOMATIC_POINTS_API.apply, { params: { id }, body: { token } })).run,
     runs: (page = 1) => call(http, AUTOMATIC_POINTS_API.runs, { query: { page } }),
-    async seasons() {
-      return (await answer(await http.get('kvk/seasons'), seasonsAnswer)).seasons;
-    },
+    seasons: async () => (await call(http, KVK_API.seasons)).seasons.map(({ id, name }) => ({ id, name })),
   };
 }
 
@@ -44,4 +44,6 @@ export const automaticPointsKeys = {
   /** Every page of the runs. */
   runs: keyOf(AUTOMATIC_POINTS_API.runs),
   runsPage: (page: number) => keyOf(AUTOMATIC_POINTS_API.runs, { query: { page } }),
+  /** The seasons a DKP rule may name: under KvK's seasons, so a change there refreshes them. */
+  seasons: [...keyOf(KVK_API.seasons), 'choices'] as const,
 } as const;

@@ -1,10 +1,6 @@
 import type { KyInstance } from 'ky';
-import * as z from 'zod/mini';
 import {
-  markRow,
-  myKvkAnswer,
-  season,
-  standingsAnswer,
+  KVK_API,
   type AllianceTotal,
   type Arrival,
   type Bracket,
@@ -21,16 +17,11 @@ import {
   type StandingsAnswer,
   type Weights,
 } from '../protocol/kvk';
-import { answer, csvBlob, params, type ExportFile } from './rest';
+import { call, keyOf, scopeOf } from './contract';
+import { csvBlob, params, type ExportFile } from './rest';
 
 /** KvK: seasons, their standings and marks, and the caller's own progress. The server computes every figure. */
 export type { AllianceTotal, Arrival, Bracket, KvkStatus, KvkWindow, Mark, MarkBody, MarkRow, MyKvk, Season, SeasonBody, Standing, StandingSort, StandingsAnswer, Weights };
-
-const seasonsAnswer = z.object({ result: z.literal(true), seasons: z.array(season) });
-const seasonAnswer = z.object({ result: z.literal(true), season });
-const marksAnswer = z.object({ result: z.literal(true), marks: z.array(markRow) });
-const markAnswer = z.object({ result: z.literal(true), mark: markRow });
-const okAnswer = z.object({ result: z.literal(true) });
 
 /** The standings' query, the page aside: a window by name ("" for the whole season), filters, sort. */
 export interface StandingsFilters {
@@ -43,6 +34,7 @@ export interface StandingsFilters {
 }
 
 const filterParams = (f: StandingsFilters) => params({ window: f.window, alliance: f.alliance?.trim(), q: f.q?.trim(), status: f.status, sort: f.sort, order: f.order });
+const standingsQuery = (f: StandingsFilters, page: number, pageSize: number) => ({ ...filterParams(f), page, pageSize });
 
 export interface KvkApi {
   seasons(): Promise<Season[]>;
@@ -57,34 +49,28 @@ export interface KvkApi {
 }
 
 export function createKvkApi(http: KyInstance): KvkApi {
-  const s = (id: number) => `kvk/seasons/${id}`;
   return {
-    async seasons() {
-      return (await answer(await http.get('kvk/seasons'), seasonsAnswer)).seasons;
-    },
-    async create(body) {
-      return (await answer(await http.post('kvk/seasons', { json: body }), seasonAnswer)).season;
-    },
-    async update(id, body) {
-      return (await answer(await http.put(s(id), { json: body }), seasonAnswer)).season;
-    },
-    async standings(id, filters, page, pageSize) {
-      return answer(await http.get(`${s(id)}/standings`, { searchParams: { ...filterParams(filters), page: String(page), pageSize: String(pageSize) } }), standingsAnswer);
-    },
+    seasons: async () => (await call(http, KVK_API.seasons)).seasons,
+    create: async (body) => (await call(http, KVK_API.create, { body })).season,
+    update: async (id, body) => (await call(http, KVK_API.update, { params: { id }, body })).season,
+    standings: (id, filters, page, pageSize) => call(http, KVK_API.standings, { params: { id }, query: standingsQuery(filters, page, pageSize) }),
     async standingsFile(id, filters, file) {
-      return csvBlob(await http.get(`${s(id)}/standings.${file.format}`, { searchParams: { ...filterParams(filters), lang: file.lang }, timeout: 120_000 }));
+      return csvBlob(await http.get(`kvk/seasons/${id}/standings.${file.format}`, { searchParams: { ...filterParams(filters), lang: file.lang }, timeout: 120_000 }));
     },
-    async marks(id) {
-      return (await answer(await http.get(`${s(id)}/marks`), marksAnswer)).marks;
-    },
-    async mark(id, governorId, body) {
-      return (await answer(await http.put(`${s(id)}/marks/${governorId}`, { json: body }), markAnswer)).mark;
-    },
-    async unmark(id, governorId) {
-      await answer(await http.delete(`${s(id)}/marks/${governorId}`), okAnswer);
-    },
-    async me() {
-      return answer(await http.get('kvk/me'), myKvkAnswer);
-    },
+    marks: async (id) => (await call(http, KVK_API.marks, { params: { id } })).marks,
+    mark: async (id, governorId, body) => (await call(http, KVK_API.mark, { params: { id, governorId }, body })).mark,
+    unmark: async (id, governorId) => void (await call(http, KVK_API.unmark, { params: { id, governorId } })),
+    me: () => call(http, KVK_API.me),
   };
 }
+
+/** KvK's query keys: a page reads and invalidates these, never a key of its own. */
+export const kvkKeys = {
+  /** Everything KvK: what a season's or a mark's change refreshes. */
+  all: scopeOf(KVK_API.seasons),
+  seasons: keyOf(KVK_API.seasons),
+  /** A page of a season's standings (season 0 while none is chosen: the query waits). */
+  standings: (id: number | undefined, filters: StandingsFilters, page: number, pageSize: number) => keyOf(KVK_API.standings, { params: { id: id ?? 0 }, query: standingsQuery(filters, page, pageSize) }),
+  marks: (id: number) => keyOf(KVK_API.marks, { params: { id } }),
+  me: keyOf(KVK_API.me),
+} as const;

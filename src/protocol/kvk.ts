@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { plainName } from './http';
+import { endpoint, okAnswer, resultTrue } from './endpoint';
+import { pathId, plainName } from './http';
 
 /**
  * KvK seasons on the wire: a season (start scan, end scan or the latest while it
@@ -294,3 +295,87 @@ export type StandingsAnswer = z.infer<typeof standingsAnswer>;
 /** GET kvk/me: the caller's own governors in the running season (none when no season runs). */
 export const myKvkAnswer = z.object({ result: z.literal(true), season: z.nullable(season), to: z.nullable(scanRef), governors: z.array(standing) });
 export type MyKvk = z.infer<typeof myKvkAnswer>;
+
+/** A malformed path id is a 400 with its own text. */
+const seasonParams = { id: pathId(KVK_ERRORS.badSeasonId) };
+const markParams = { id: pathId(KVK_ERRORS.badSeasonId), governorId: pathId(KVK_ERRORS.badGovernorId) };
+const seasonAnswer = resultTrue({ season });
+
+/** KvK's JSON endpoints (the standings' CSV and XLSX downloads, files rather than JSON, stay the route file's own). */
+export const KVK_API = {
+  seasons: endpoint({
+    method: 'GET',
+    path: 'kvk/seasons',
+    answer: resultTrue({ seasons: z.array(season) }),
+    errors: [401, 403],
+    tag: 'kvk',
+    summary: 'Every KvK season (council, admin; any other signed-in player only the published ones), running ones first, then by start scan (newest first)',
+  }),
+  create: endpoint({
+    method: 'POST',
+    path: 'kvk/seasons',
+    body: seasonBody,
+    answer: seasonAnswer,
+    errors: [400, 401, 403, 409],
+    tag: 'kvk',
+    summary:
+      'Create a season: name, start scan, end scan (absent or null: it runs, the latest scan counts), DKP weights {t4Kills, t5Kills, deads}, requirement brackets [{minPower, kills, deads}] by increasing power, windows [{name, fromScanId, toScanId}], published (every signed-in player may read its standings; default false). Audited.',
+  }),
+  update: endpoint({
+    method: 'PUT',
+    path: 'kvk/seasons/:id',
+    params: seasonParams,
+    body: seasonBody,
+    answer: seasonAnswer,
+    errors: [400, 401, 403, 404],
+    tag: 'kvk',
+    summary: 'Replace a season (same body as POST). Fixing endScanId closes it; null reopens it; published (absent: unchanged) lets every signed-in player read its standings. Audited.',
+  }),
+  standings: endpoint({
+    method: 'GET',
+    path: 'kvk/seasons/:id/standings',
+    params: seasonParams,
+    query: standingsQuery,
+    answer: standingsAnswer,
+    errors: [400, 401, 403, 404],
+    tag: 'kvk',
+    summary:
+      "Council and admin, or any signed-in player while the season is published (403 otherwise; then without marks' reasons and suggestions). A page of a season's standings (the whole season, or a window by name): every governor of the start scan with start power, gains, DKP, its bracket's requirement, progress (0–100) and status; filter by alliance, q (name or id) and status; sort by any column. With counts, suggested zeroed governors, totals per alliance and arrivals after the start.",
+  }),
+  marks: endpoint({
+    method: 'GET',
+    path: 'kvk/seasons/:id/marks',
+    params: seasonParams,
+    answer: resultTrue({ marks: z.array(markRow) }),
+    errors: [400, 401, 403, 404],
+    tag: 'kvk',
+    summary: "A season's governors marked zeroed or exempt, with the reason, who marked them and when (newest first)",
+  }),
+  mark: endpoint({
+    method: 'PUT',
+    path: 'kvk/seasons/:id/marks/:governorId',
+    params: markParams,
+    body: markBody,
+    answer: resultTrue({ mark: markRow }),
+    errors: [400, 401, 403, 404],
+    tag: 'kvk',
+    summary: 'Mark a governor of the start scan zeroed or exempt, with a reason (replaces its mark). Leadership confirms a suggestion this way; nothing is marked by itself. Audited.',
+  }),
+  unmark: endpoint({
+    method: 'DELETE',
+    path: 'kvk/seasons/:id/marks/:governorId',
+    params: markParams,
+    answer: okAnswer,
+    errors: [400, 401, 403, 404],
+    tag: 'kvk',
+    summary: "Take back a governor's mark. Audited.",
+  }),
+  me: endpoint({
+    method: 'GET',
+    path: 'kvk/me',
+    answer: myKvkAnswer,
+    errors: [401],
+    tag: 'kvk',
+    summary: "The caller's own governors (the account's claim and linked farms, main first) in the running season: DKP, requirement, progress and status; season null when none runs",
+  }),
+} as const;

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import { KVK_ERRORS, markBody, markRow, myKvkAnswer, season, seasonBody, standingsAnswer, standingsQuery, type Standing } from '../../../src/protocol/kvk';
+import { KVK_API, KVK_ERRORS, standingsQuery, type Standing } from '../../../src/protocol/kvk';
 import type { AppContext } from '../../context';
 import { governorsOf } from '../../scans/directory';
 import { createSeason, listMarks, listSeasons, markGovernor, unmarkGovernor, updateSeason } from '../../kvk/seasons';
@@ -10,13 +10,11 @@ import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
 import { exportLocale, sendTable, type Column } from '../csv';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { pathId, resultErrors, resultTrue } from '../schemas';
+import { pathId, resultErrors } from '../schemas';
+import { serve } from '../contract';
 
-/** A malformed path id is a 400 with its own text. */
+/** A malformed path id is a 400 with its own text (the downloads'; the JSON routes' are KVK_API's). */
 const seasonParams = z.object({ id: pathId(KVK_ERRORS.badSeasonId) });
-const markParams = z.object({ id: pathId(KVK_ERRORS.badSeasonId), governorId: pathId(KVK_ERRORS.badGovernorId) });
-
-const seasonAnswer = resultTrue({ season });
 const actorOf = (request: Parameters<typeof authOf>[0]) => {
   const { user } = authOf(request);
   return { id: user.id, name: user.username };
@@ -49,79 +47,27 @@ const standingsExportQuery = z.extend(standingsQuery, exportLang);
 export function kvkRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
-    app.get(
-      '/kvk/seasons',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        schema: {
-          summary: 'Every KvK season (council, admin; any other signed-in player only the published ones), running ones first, then by start scan (newest first)',
-          tags: ['kvk'],
-          security: BEARER,
-          response: { 200: resultTrue({ seasons: z.array(season) }), ...resultErrors(401, 403) },
-        },
-      },
-      async (request) => ({ result: true as const, seasons: await listSeasons(ctx.db, authOf(request).user.rank) }),
-    );
+    const signedIn = { preValidation: requireRank(ctx, 'signed-in') };
+    const admin = { preValidation: requireRank(ctx, 'admin') };
+    const leadership = { preValidation: requireRank(ctx, 'council+admin') };
+    serve(app, KVK_API.seasons, signedIn, async (request) => ({ result: true as const, seasons: await listSeasons(ctx.db, authOf(request).user.rank) }));
 
-    app.post(
-      '/kvk/seasons',
-      {
-        preValidation: requireRank(ctx, 'admin'),
-        schema: {
-          summary:
-            'Create a season: name, start scan, end scan (absent or null: it runs, the latest scan counts), DKP weights {t4Kills, t5Kills, deads}, requirement brackets [{minPower, kills, deads}] by increasing power, windows [{name, fromScanId, toScanId}], published (every signed-in player may read its standings; default false). Audited.',
-          tags: ['kvk'],
-          security: BEARER,
-          body: seasonBody,
-          response: { 200: seasonAnswer, ...resultErrors(400, 401, 403, 409) },
-        },
-      },
-      async (request) => {
-        const body = request.body;
-        return { result: true as const, season: await createSeason(ctx.db, body, actorOf(request), ctx.now()) };
-      },
-    );
+    serve(app, KVK_API.create, admin, async (request) => {
+      const body = request.body;
+      return { result: true as const, season: await createSeason(ctx.db, body, actorOf(request), ctx.now()) };
+    });
 
-    app.put(
-      '/kvk/seasons/:id',
-      {
-        preValidation: requireRank(ctx, 'admin'),
-        schema: {
-          summary: 'Replace a season (same body as POST). Fixing endScanId closes it; null reopens it; published (absent: unchanged) lets every signed-in player read its standings. Audited.',
-          tags: ['kvk'],
-          security: BEARER,
-          params: seasonParams,
-          body: seasonBody,
-          response: { 200: seasonAnswer, ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const id = request.params.id;
-        const body = request.body;
-        return { result: true as const, season: await updateSeason(ctx.db, id, body, actorOf(request), ctx.now()) };
-      },
-    );
+    serve(app, KVK_API.update, admin, async (request) => {
+      const id = request.params.id;
+      const body = request.body;
+      return { result: true as const, season: await updateSeason(ctx.db, id, body, actorOf(request), ctx.now()) };
+    });
 
-    app.get(
-      '/kvk/seasons/:id/standings',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        schema: {
-          summary:
-            "Council and admin, or any signed-in player while the season is published (403 otherwise; then without marks' reasons and suggestions). A page of a season's standings (the whole season, or a window by name): every governor of the start scan with start power, gains, DKP, its bracket's requirement, progress (0–100) and status; filter by alliance, q (name or id) and status; sort by any column. With counts, suggested zeroed governors, totals per alliance and arrivals after the start.",
-          tags: ['kvk'],
-          security: BEARER,
-          params: seasonParams,
-          querystring: standingsQuery,
-          response: { 200: standingsAnswer, ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const id = request.params.id;
-        const query = request.query;
-        return { result: true as const, ...(await seasonStandings(ctx.db, id, query, authOf(request).user.rank)) };
-      },
-    );
+    serve(app, KVK_API.standings, signedIn, async (request) => {
+      const id = request.params.id;
+      const query = request.query;
+      return { result: true as const, ...(await seasonStandings(ctx.db, id, query, authOf(request).user.rank)) };
+    });
 
     for (const format of EXPORT_FORMATS) {
       app.get(
@@ -149,81 +95,28 @@ export function kvkRoutes(ctx: AppContext) {
       );
     }
 
-    app.get(
-      '/kvk/seasons/:id/marks',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: "A season's governors marked zeroed or exempt, with the reason, who marked them and when (newest first)",
-          tags: ['kvk'],
-          security: BEARER,
-          params: seasonParams,
-          response: { 200: resultTrue({ marks: z.array(markRow) }), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const id = request.params.id;
-        return { result: true as const, marks: await listMarks(ctx.db, id) };
-      },
-    );
+    serve(app, KVK_API.marks, leadership, async (request) => {
+      const id = request.params.id;
+      return { result: true as const, marks: await listMarks(ctx.db, id) };
+    });
 
-    app.put(
-      '/kvk/seasons/:id/marks/:governorId',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: 'Mark a governor of the start scan zeroed or exempt, with a reason (replaces its mark). Leadership confirms a suggestion this way; nothing is marked by itself. Audited.',
-          tags: ['kvk'],
-          security: BEARER,
-          params: markParams,
-          body: markBody,
-          response: { 200: resultTrue({ mark: markRow }), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const params = request.params;
-        const id = params.id;
-        const governorId = params.governorId;
-        const body = request.body;
-        return { result: true as const, mark: await markGovernor(ctx.db, id, governorId, body, actorOf(request), ctx.now()) };
-      },
-    );
+    serve(app, KVK_API.mark, leadership, async (request) => {
+      const params = request.params;
+      const id = params.id;
+      const governorId = params.governorId;
+      const body = request.body;
+      return { result: true as const, mark: await markGovernor(ctx.db, id, governorId, body, actorOf(request), ctx.now()) };
+    });
 
-    app.delete(
-      '/kvk/seasons/:id/marks/:governorId',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: "Take back a governor's mark. Audited.",
-          tags: ['kvk'],
-          security: BEARER,
-          params: markParams,
-          response: { 200: resultTrue({}), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const params = request.params;
-        await unmarkGovernor(ctx.db, params.id, params.governorId, actorOf(request), ctx.now());
-        return { result: true as const };
-      },
-    );
+    serve(app, KVK_API.unmark, leadership, async (request) => {
+      const params = request.params;
+      await unmarkGovernor(ctx.db, params.id, params.governorId, actorOf(request), ctx.now());
+      return { result: true as const };
+    });
 
-    app.get(
-      '/kvk/me',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        schema: {
-          summary: "The caller's own governors (the account's claim and linked farms, main first) in the running season: DKP, requirement, progress and status; season null when none runs",
-          tags: ['kvk'],
-          security: BEARER,
-          response: { 200: myKvkAnswer, ...resultErrors(401) },
-        },
-      },
-      async (request) => {
-        const { user } = authOf(request);
-        return { result: true as const, ...(await myStandings(ctx.db, await governorsOf(ctx.db, user.id))) };
-      },
-    );
-
+    serve(app, KVK_API.me, signedIn, async (request) => {
+      const { user } = authOf(request);
+      return { result: true as const, ...(await myStandings(ctx.db, await governorsOf(ctx.db, user.id))) };
+    });
   };
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { createKvkApi, type Mark } from '../../../api/kvk';
+import { createKvkApi, kvkKeys, type Mark } from '../../../api/kvk';
 import { KVK_REASON_MAX } from '../../../protocol/kvk';
 import { Button } from '../button';
 import { Dialog, DialogBody, DialogContent, DialogHeader } from '../dialog';
@@ -47,7 +47,7 @@ function MarkForm({ seasonId, governor, initialMark, initialReason, onDone }: { 
   const save = useMutation({
     mutationFn: () => kvk.mark(seasonId, governor.governorId, { mark, reason }),
     onSuccess: async () => {
-      await queryClient.invalidateQueries({ queryKey: ['kvk'] });
+      await queryClient.invalidateQueries({ queryKey: kvkKeys.all });
       onDone();
     },
   });
@@ -97,6 +97,6 @@ export function useUnmark(seasonId: number | undefined) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (governorId: number) => kvk.unmark(seasonId!, governorId),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: ['kvk'] }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: kvkKeys.all }),
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import { createKvkApi, type Season, type SeasonBody } from '../../../api/kvk';
+import { createKvkApi, kvkKeys, type Season, type SeasonBody } from '../../../api/kvk';
 import type { Scan } from '../../../api/scans';
 import { KVK_MAX_BRACKETS, KVK_MAX_WINDOWS, KVK_NAME_MAX, KVK_WINDOW_NAME_MAX, seasonBody } from '../../../protocol/kvk';
 import { Alert } from '../../components/alert';
@@ -138,7 +138,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
   const save = useMutation({
     mutationFn: (body: SeasonBody) => (season ? kvk.update(season.id, body) : kvk.create(body)),
     onSuccess: async (saved) => {
-      await queryClient.invalidateQueries({ queryKey: ['kvk'] });
+      await queryClient.invalidateQueries({ queryKey: kvkKeys.all });
       onSaved(saved);
     },
   });
@@ -304,7 +304,7 @@ function SeasonEditor({ season, scans, onSaved, onCancel }: { season: Season | n
 function Marks({ season }: { season: Season }) {
   const intl = useIntl();
   const kvk = useApi(createKvkApi);
-  const marks = useQuery({ queryKey: ['kvk', 'marks', season.id], queryFn: () => kvk.marks(season.id) });
+  const marks = useQuery({ queryKey: kvkKeys.marks(season.id), queryFn: () => kvk.marks(season.id) });
   const unmark = useUnmark(season.id);
   const [governorId, setGovernorId] = useState('');
   const [marking, setMarking] = useState<{ governorId: number; name: string } | null>(null);
@@ -365,7 +365,7 @@ function Marks({ season }: { season: Season }) {
 /** Admin → KvK Management: seasons created, edited and closed; marks. */
 export default function KvkManagementPage({ titleId }: { titleId: string }) {
   const kvk = useApi(createKvkApi);
-  const seasons = useQuery({ queryKey: ['kvk', 'seasons'], queryFn: () => kvk.seasons() });
+  const seasons = useQuery({ queryKey: kvkKeys.seasons, queryFn: () => kvk.seasons() });
   const scans = useScans();
   // null: no editor; 'new': a new season; a number: that season
   const [editing, setEditing] = useState<'new' | number | null>(null);

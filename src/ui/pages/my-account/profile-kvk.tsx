@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { FormattedDate, FormattedMessage } from 'react-intl';
 import { Link } from 'wouter';
-import { createKvkApi } from '../../../api/kvk';
+import { createKvkApi, kvkKeys } from '../../../api/kvk';
 import { isLeadership } from '../../../protocol/ranks';
 import { useRank } from '../../lib/back-office';
 import { Card, CardTitle } from '../../components/card';
@@ -33,10 +33,10 @@ function RequirementTile({ labelId, done, required, progress, progressLabelId }:
  */
 export function ProfileKvk() {
   const kvk = useApi(createKvkApi);
-  const me = useQuery({ queryKey: ['kvk', 'me'], queryFn: () => kvk.me() });
+  const me = useQuery({ queryKey: kvkKeys.me, queryFn: () => kvk.me() });
   const player = !isLeadership(useRank());
   // a player lists only the published seasons: when there is one, the way to the standings
-  const seasons = useQuery({ queryKey: ['kvk', 'seasons'], queryFn: () => kvk.seasons(), enabled: player });
+  const seasons = useQuery({ queryKey: kvkKeys.seasons, queryFn: () => kvk.seasons(), enabled: player });
   const standingsLink = player && (seasons.data?.length ?? 0) > 0 && (
     <Link href="/my-kingdom/kvk-dashboard" className="justify-self-start text-sm font-medium text-primary underline-offset-4 hover:underline">
       <FormattedMessage id="kvk.profile.standings" />

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { createKvkApi, type Season, type Standing, type StandingSort, type StandingsAnswer, type StandingsFilters } from '../../../api/kvk';
+import { createKvkApi, kvkKeys, type Season, type Standing, type StandingSort, type StandingsAnswer, type StandingsFilters } from '../../../api/kvk';
 import { KVK_PAGE_SIZE, STATUSES, ZEROED_SUGGESTION } from '../../../protocol/kvk';
 import { Button } from '../../components/button';
 import { Card, CardHeader, CardTitle } from '../../components/card';
@@ -341,7 +341,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
   const intl = useIntl();
   const readOnly = !isLeadership(useRank());
   const kvk = useApi(createKvkApi);
-  const seasons = useQuery({ queryKey: ['kvk', 'seasons'], queryFn: () => kvk.seasons() });
+  const seasons = useQuery({ queryKey: kvkKeys.seasons, queryFn: () => kvk.seasons() });
   const [picked, setPicked] = useState<number | undefined>(undefined);
   const list = seasons.data ?? [];
   const season = list.find((s) => s.id === picked) ?? defaultSeason(list);
@@ -362,7 +362,7 @@ export default function KvkDashboardPage({ titleId }: { titleId: string }) {
   // a new filter, sort or season starts at the first page
   useEffect(() => setPage(1), [filters, season?.id]);
   const standings = useQuery({
-    queryKey: ['kvk', 'standings', season?.id, filters, page],
+    queryKey: kvkKeys.standings(season?.id, filters, page, KVK_PAGE_SIZE),
     queryFn: () => kvk.standings(season!.id, filters, page, KVK_PAGE_SIZE),
     enabled: season !== undefined,
     placeholderData: keepPreviousData,

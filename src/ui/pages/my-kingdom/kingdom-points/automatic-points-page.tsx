@@ -61,7 +61,7 @@ function check(d: Draft, intl: ReturnType<typeof useIntl>): { body: RuleBody | n
 function SeasonField({ value, onChange, error }: { value: string; onChange: (v: string) => void; error?: string }) {
   const intl = useIntl();
   const api = useApi(createAutomaticPointsApi);
-  const seasons = useQuery({ queryKey: ['kvk', 'seasons', 'choices'], queryFn: () => api.seasons(), retry: false });
+  const seasons = useQuery({ queryKey: automaticPointsKeys.seasons, queryFn: () => api.seasons(), retry: false });
   return (
     <Field id="rule-season" labelId="auto.season" error={error}>
       {seasons.isSuccess ? (
