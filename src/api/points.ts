@@ -1,35 +1,19 @@
-import * as z from 'zod/mini';
 import {
+  POINTS_API,
   TRANSACTION_KINDS,
-  bulkPreview,
-  ledgerCheck,
-  pointsPlayer,
-  transaction,
+  bulkPreviewAnswer,
   type BulkPreview,
   type LedgerCheck,
   type PointsPlayer,
   type TransactionBody,
   type TransactionKind,
 } from '../protocol/points';
+import type { AnswerOf } from '../protocol/endpoint';
 import type { KyInstance } from 'ky';
+import { call, keyOf, scopeOf } from './contract';
 import { answer, csvBlob, params, type ExportFile } from './rest';
 
 /** The points ledger's back office (council and admin; the ledger check is admin only). */
-const paged = { page: z.int(), pageSize: z.int(), total: z.int() };
-
-const playersAnswer = z.object({
-  result: z.literal(true),
-  players: z.array(pointsPlayer),
-  page: z.optional(z.int()),
-  pageSize: z.optional(z.int()),
-  total: z.optional(z.int()),
-});
-const grantAnswer = z.object({ result: z.literal(true), transaction, balance: z.int() });
-const transactionsAnswer = z.object({ result: z.literal(true), transactions: z.array(transaction), ...paged });
-const bulkPreviewAnswer = z.object({ result: z.literal(true), ...bulkPreview.shape });
-const bulkApplyAnswer = z.object({ result: z.literal(true), applied: z.int() });
-const ledgerCheckAnswer = z.object({ result: z.literal(true), ...ledgerCheck.shape });
-
 export { TRANSACTION_KINDS, type BulkPreview, type LedgerCheck, type PointsPlayer, type TransactionKind };
 
 /** The transaction list's filters; from/to are epoch ms, inclusive. */
@@ -42,9 +26,9 @@ export interface TransactionFilters {
 }
 
 export interface PointsApi {
-  players(q: string, page?: number): Promise<z.infer<typeof playersAnswer>>;
-  change(body: TransactionBody): Promise<z.infer<typeof grantAnswer>>;
-  transactions(filters: TransactionFilters, page?: number): Promise<z.infer<typeof transactionsAnswer>>;
+  players(q: string, page?: number): Promise<AnswerOf<typeof POINTS_API.players>>;
+  change(body: TransactionBody): Promise<AnswerOf<typeof POINTS_API.change>>;
+  transactions(filters: TransactionFilters, page?: number): Promise<AnswerOf<typeof POINTS_API.transactions>>;
   transactionsFile(filters: TransactionFilters, file: ExportFile): Promise<{ blob: Blob; filename: string | null }>;
   bulkPreview(file: File): Promise<BulkPreview>;
   bulkApply(previewToken: string): Promise<number>;
@@ -55,15 +39,9 @@ const filterParams = (f: TransactionFilters) => params({ username: f.username?.t
 
 export function createPointsApi(client: KyInstance): PointsApi {
   return {
-    async players(q, page = 1) {
-      return answer(await client.get('points/players', { searchParams: params({ q: q.trim(), page }) }), playersAnswer);
-    },
-    async change(body) {
-      return answer(await client.post('points/transactions', { json: body }), grantAnswer);
-    },
-    async transactions(filters, page = 1) {
-      return answer(await client.get('points/transactions', { searchParams: { ...filterParams(filters), page: String(page) } }), transactionsAnswer);
-    },
+    players: (q, page = 1) => call(client, POINTS_API.players, { query: { q: q.trim(), page } }),
+    change: (body) => call(client, POINTS_API.change, { body }),
+    transactions: (filters, page = 1) => call(client, POINTS_API.transactions, { query: { ...filterParams(filters), page } }),
     async transactionsFile(filters, file) {
       return csvBlob(await client.get(`points/transactions.${file.format}`, { searchParams: { ...filterParams(filters), lang: file.lang }, timeout: 120_000 }));
     },
@@ -73,12 +51,18 @@ export function createPointsApi(client: KyInstance): PointsApi {
       const { result: _, ...preview } = await answer(await client.post('points/bulk/preview', { body, timeout: 60_000 }), bulkPreviewAnswer);
       return preview;
     },
-    async bulkApply(previewToken) {
-      return (await answer(await client.post('points/bulk/apply', { json: { token: previewToken }, timeout: 60_000 }), bulkApplyAnswer)).applied;
-    },
+    bulkApply: async (previewToken) => (await call(client, POINTS_API.bulkApply, { body: { token: previewToken } }, { timeout: 60_000 })).applied,
     async ledgerCheck() {
-      const { result: _, ...check } = await answer(await client.get('points/ledger-check', { timeout: 60_000 }), ledgerCheckAnswer);
+      const { result: _, ...check } = await call(client, POINTS_API.ledgerCheck, {}, { timeout: 60_000 });
       return check;
     },
   };
 }
+
+/** The points ledger's query keys: a page reads and invalidates these, never a key of its own. */
+export const pointsKeys = {
+  /** Everything under points (the ledger, the players, automatic points): what a booking refreshes. */
+  all: scopeOf(POINTS_API.players),
+  players: (q: string, page: number) => keyOf(POINTS_API.players, { query: { q: q.trim(), page } }),
+  transactions: (filters: TransactionFilters, page: number) => keyOf(POINTS_API.transactions, { query: { ...filterParams(filters), page } }),
+} as const;

@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { endpoint, resultTrue } from './endpoint';
 import { plainReason } from './http';
 
 /** The points ledger on the wire: every change of a balance is one append-only transaction. */
@@ -189,3 +190,57 @@ export const ledgerMismatch = z.object({ username: z.string(), balance: z.int(),
 export type LedgerMismatch = z.infer<typeof ledgerMismatch>;
 export const ledgerCheck = z.object({ ok: z.boolean(), accounts: z.int(), mismatches: z.array(ledgerMismatch) });
 export type LedgerCheck = z.infer<typeof ledgerCheck>;
+
+const paged = { page: z.int(), pageSize: z.int(), total: z.int() };
+/** POST points/bulk/preview's answer: a multipart upload, so its route is the route file's own, not a contract. */
+export const bulkPreviewAnswer = resultTrue(bulkPreview.shape);
+
+/** The points ledger's JSON endpoints (the ledger's CSV and XLSX downloads and the bulk preview's upload stay the route file's own). */
+export const POINTS_API = {
+  change: endpoint({
+    method: 'POST',
+    path: 'points/transactions',
+    body: transactionBody,
+    answer: resultTrue({ transaction, balance: z.int() }),
+    errors: [400, 401, 403, 404, 409],
+    tag: 'points',
+    summary: "Grant (delta > 0) or deduct (delta < 0) a player's kingdom points",
+  }),
+  transactions: endpoint({
+    method: 'GET',
+    path: 'points/transactions',
+    query: transactionsQuery,
+    answer: resultTrue({ transactions: z.array(transaction), ...paged }),
+    errors: [400, 401, 403, 404],
+    tag: 'points',
+    summary: 'The ledger, newest first, 50 a page; filters: player (username), kind, who made the change (actor = username), from/to (epoch ms, inclusive)',
+  }),
+  players: endpoint({
+    method: 'GET',
+    path: 'points/players',
+    query: playersQuery,
+    answer: resultTrue({ players: z.array(pointsPlayer), ...paged }),
+    errors: [400, 401, 403],
+    tag: 'points',
+    summary: 'Players by username, 50 a page, with their points; q matches a username (contains, any case) or a governor id (prefix)',
+  }),
+  ledgerCheck: endpoint({
+    method: 'GET',
+    path: 'points/ledger-check',
+    answer: resultTrue(ledgerCheck.shape),
+    errors: [401, 403],
+    tag: 'points',
+    summary: "Proves the books: every balance equals its ledger's sum and every reserved equals the amounts its account leads on live items; names every account that does not match",
+  }),
+  bulkApply: endpoint({
+    method: 'POST',
+    path: 'points/bulk/apply',
+    body: bulkApplyBody,
+    answer: resultTrue({ applied: z.int() }),
+    errors: [400, 401, 403, 409],
+    tag: 'points',
+    summary:
+      'Apply a previewed bulk award, all or nothing: every row becomes a ledger entry (grant or deduct by sign) with its reason, and each player hears VIRTUAL_BALANCE_UPDATE. ' +
+      'Refused (nothing applied) when a row has an error, the preview expired or was applied, or a balance would now go below what is reserved.',
+  }),
+} as const;

@@ -3,16 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import {
   BULK_MAX_BYTES,
-  bulkApplyBody,
-  bulkPreview,
-  ledgerCheck,
-  playersQuery,
+  bulkPreviewAnswer,
+  POINTS_API,
   POINTS_ERRORS,
-  pointsPlayer,
   SYSTEM_ACTOR,
-  transaction,
   type Transaction,
-  transactionBody,
   transactionsQuery,
 } from '../../../src/protocol/points';
 import type { AppContext } from '../../context';
@@ -24,7 +19,8 @@ import { acceptMultipart, readUploadedFile } from '../uploads';
 import { findUserByUsername } from '../../users/users';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { pageOf, resultErrors, resultTrue } from '../schemas';
+import { resultErrors } from '../schemas';
+import { serve } from '../contract';
 import { Invalid, NotFound } from '../../errors';
 
 const csvAnswer = { description: 'text/csv', type: 'string' };
@@ -47,52 +43,27 @@ const TRANSACTION_COLUMNS: Column<Transaction>[] = [
 export function pointsRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
-    app.post(
-      '/points/transactions',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: "Grant (delta > 0) or deduct (delta < 0) a player's kingdom points",
-          tags: ['points'],
-          security: BEARER,
-          body: transactionBody,
-          response: { 200: resultTrue({ transaction, balance: z.int() }), ...resultErrors(400, 401, 403, 404, 409) },
-        },
-      },
-      async (request) => {
-        const { body } = request;
-        const target = await findUserByUsername(ctx.db, body.username);
-        if (!target) throw new NotFound(POINTS_ERRORS.unknownUser);
-        const { transactions, users } = await ctx.points.book([{ userId: target.id, delta: body.delta, reason: body.reason }], {
-          actorId: authOf(request).user.id,
-          audit: ({ transactions: [booked], users: [after] }) => ({
-            // a person's change is a grant or a deduct (by its sign)
-            action: booked.kind === 'deduct' ? 'points.deduct' : 'points.grant',
-            target: after.username,
-            detail: { amount: body.delta, reason: body.reason, balanceAfter: after.balance },
-          }),
-        });
-        return { result: true as const, transaction: transactions[0], balance: users[0].balance };
-      },
-    );
+    const leadership = { preValidation: requireRank(ctx, 'council+admin') };
+    serve(app, POINTS_API.change, leadership, async (request) => {
+      const { body } = request;
+      const target = await findUserByUsername(ctx.db, body.username);
+      if (!target) throw new NotFound(POINTS_ERRORS.unknownUser);
+      const { transactions, users } = await ctx.points.book([{ userId: target.id, delta: body.delta, reason: body.reason }], {
+        actorId: authOf(request).user.id,
+        audit: ({ transactions: [booked], users: [after] }) => ({
+          // a person's change is a grant or a deduct (by its sign)
+          action: booked.kind === 'deduct' ? 'points.deduct' : 'points.grant',
+          target: after.username,
+          detail: { amount: body.delta, reason: body.reason, balanceAfter: after.balance },
+        }),
+      });
+      return { result: true as const, transaction: transactions[0], balance: users[0].balance };
+    });
 
-    app.get(
-      '/points/transactions',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: 'The ledger, newest first, 50 a page; filters: player (username), kind, who made the change (actor = username), from/to (epoch ms, inclusive)',
-          tags: ['points'],
-          security: BEARER,
-          querystring: transactionsQuery,
-          response: { 200: pageOf('transactions', transaction), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const { page, ...filter } = await transactionFilter(request.query);
-        return { result: true as const, ...(await listTransactions(ctx.db, { ...filter, page })) };
-      },
-    );
+    serve(app, POINTS_API.transactions, leadership, async (request) => {
+      const { page, ...filter } = await transactionFilter(request.query);
+      return { result: true as const, ...(await listTransactions(ctx.db, { ...filter, page })) };
+    });
 
     for (const format of EXPORT_FORMATS) {
       app.get(
@@ -115,34 +86,9 @@ export function pointsRoutes(ctx: AppContext) {
       );
     }
 
-    app.get(
-      '/points/players',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: "Players by username, 50 a page, with their points; q matches a username (contains, any case) or a governor id (prefix)",
-          tags: ['points'],
-          security: BEARER,
-          querystring: playersQuery,
-          response: { 200: pageOf('players', pointsPlayer), ...resultErrors(400, 401, 403) },
-        },
-      },
-      async (request) => ({ result: true as const, ...(await searchPlayers(ctx.db, request.query.q, request.query.page)) }),
-    );
+    serve(app, POINTS_API.players, leadership, async (request) => ({ result: true as const, ...(await searchPlayers(ctx.db, request.query.q, request.query.page)) }));
 
-    app.get(
-      '/points/ledger-check',
-      {
-        preValidation: requireRank(ctx, 'admin'),
-        schema: {
-          summary: "Proves the books: every balance equals its ledger's sum and every reserved equals the amounts its account leads on live items; names every account that does not match",
-          tags: ['points'],
-          security: BEARER,
-          response: { 200: resultTrue(ledgerCheck.shape), ...resultErrors(401, 403) },
-        },
-      },
-      async () => ({ result: true as const, ...(await checkLedger(ctx.db)) }),
-    );
+    serve(app, POINTS_API.ledgerCheck, { preValidation: requireRank(ctx, 'admin') }, async () => ({ result: true as const, ...(await checkLedger(ctx.db)) }));
 
     // Bulk awards. multipart/form-data only for these routes (an encapsulated instance).
     await app.register(async (multipartRoot) => {
@@ -161,7 +107,7 @@ export function pointsRoutes(ctx: AppContext) {
             tags: ['points'],
             security: BEARER,
             consumes: ['multipart/form-data'],
-            response: { 200: resultTrue(bulkPreview.shape), ...resultErrors(400, 401, 403, 503) },
+            response: { 200: bulkPreviewAnswer, ...resultErrors(400, 401, 403, 503) },
           },
         },
         async (request) => {
@@ -173,28 +119,13 @@ export function pointsRoutes(ctx: AppContext) {
       );
     });
 
-    app.post(
-      '/points/bulk/apply',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary:
-            'Apply a previewed bulk award, all or nothing: every row becomes a ledger entry (grant or deduct by sign) with its reason, and each player hears VIRTUAL_BALANCE_UPDATE. ' +
-            'Refused (nothing applied) when a row has an error, the preview expired or was applied, or a balance would now go below what is reserved.',
-          tags: ['points'],
-          security: BEARER,
-          body: bulkApplyBody,
-          response: { 200: resultTrue({ applied: z.int() }), ...resultErrors(400, 401, 403, 409) },
-        },
-      },
-      async (request) => {
-        const { token } = request.body;
-        const actorId = authOf(request).user.id;
-        const applied = await ctx.bulk.apply(ctx.points, token, actorId);
-        request.log.info({ by: actorId, rows: applied }, 'bulk award applied');
-        return { result: true as const, applied };
-      },
-    );
+    serve(app, POINTS_API.bulkApply, leadership, async (request) => {
+      const { token } = request.body;
+      const actorId = authOf(request).user.id;
+      const applied = await ctx.bulk.apply(ctx.points, token, actorId);
+      request.log.info({ by: actorId, rows: applied }, 'bulk award applied');
+      return { result: true as const, applied };
+    });
   };
 
   /** The transaction filters of a parsed query, with the usernames resolved (404 for an unknown one). */

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { createPointsApi, type BulkPreview } from '../../../../api/points';
+import { createPointsApi, pointsKeys, type BulkPreview } from '../../../../api/points';
 import { Alert } from '../../../components/alert';
 import { Button } from '../../../components/button';
 import { Card, CardTitle } from '../../../components/card';
@@ -81,7 +81,7 @@ export function BulkImportCard() {
     mutationFn: (previewToken: string) => points.bulkApply(previewToken),
     onSuccess: () => {
       clear();
-      void queryClient.invalidateQueries({ queryKey: ['points'] });
+      void queryClient.invalidateQueries({ queryKey: pointsKeys.all });
     },
   });
   const applyOnce = useSingleFlight(apply);

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { createPointsApi, type PointsPlayer } from '../../../../api/points';
+import { createPointsApi, pointsKeys, type PointsPlayer } from '../../../../api/points';
 import { transactionBody } from '../../../../protocol/points';
 import { Alert } from '../../../components/alert';
 import { QueryError } from '../../../components/query-error';
@@ -35,7 +35,7 @@ function ChangeForm({ username, onUsername }: { username: string; onUsername: (u
     onSuccess: () => {
       setAmount('');
       setReason('');
-      void queryClient.invalidateQueries({ queryKey: ['points'] });
+      void queryClient.invalidateQueries({ queryKey: pointsKeys.all });
     },
   });
 
@@ -149,7 +149,7 @@ export function PlayersCard() {
   const [username, setUsername] = useState('');
   const query = useDebounced(q);
   const players = useQuery({
-    queryKey: ['points', 'players', query, page],
+    queryKey: pointsKeys.players(query, page),
     queryFn: () => points.players(query, page),
     placeholderData: keepPreviousData,
   });

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { TRANSACTION_KINDS, createPointsApi, type TransactionFilters, type TransactionKind } from '../../../../api/points';
+import { TRANSACTION_KINDS, createPointsApi, pointsKeys, type TransactionFilters, type TransactionKind } from '../../../../api/points';
 import { dayEnd, dayStart } from '../../../../api/rest';
 import { Card, CardTitle } from '../../../components/card';
 import { Input } from '../../../components/input';
@@ -48,7 +48,7 @@ export function TransactionsCard() {
   const backwards = periodBackwards(draft.from, draft.to) || periodBackwards(filters.from, filters.to);
   const filtered = Object.values(filters).some((v) => v !== undefined);
   const list = useQuery({
-    queryKey: ['points', 'transactions', filters, page],
+    queryKey: pointsKeys.transactions(filters, page),
     queryFn: () => points.transactions(filters, page),
     enabled: !backwards,
     placeholderData: keepPreviousData,
