@@ -1,13 +1,6 @@
 import type { KyInstance } from 'ky';
-import * as z from 'zod/mini';
 import {
-  accountAnswer,
-  accountsAnswer,
-  auditAnswer,
-  dashboardAnswer,
-  kingdomAnswer,
-  kingdomsAnswer,
-  revokeAnswer,
+  ADMIN_API,
   type AccountsPage,
   type AdminUser,
   type AuditPage,
@@ -16,9 +9,10 @@ import {
   type KingdomBody,
   type KingdomEditBody,
 } from '../protocol/admin';
-import { user, type User } from '../protocol/auth';
+import type { User } from '../protocol/auth';
 import type { Rank } from '../protocol/ranks';
-import { answer, csvBlob, params, type ExportFile } from './rest';
+import { call, keyOf } from './contract';
+import { csvBlob, params, type ExportFile } from './rest';
 
 /** Site administration: accounts, the kingdoms the site knows, the dashboard and the audit log. */
 export type { AccountsPage, AdminUser, AuditPage, Dashboard, Kingdom, KingdomBody, KingdomEditBody };
@@ -34,9 +28,6 @@ export interface AuditFilter {
   action?: string;
   page?: number;
 }
-
-const rankAnswer = z.object({ result: z.literal(true), user });
-const okAnswer = z.object({ result: z.literal(true) });
 
 export interface AdminApi {
   accounts(filter: AccountsFilter): Promise<AccountsPage>;
@@ -55,46 +46,27 @@ export interface AdminApi {
   exportZip(): Promise<{ blob: Blob; filename: string | null }>;
 }
 
+const accountsQuery = (f: AccountsFilter) => params({ q: f.q?.trim(), rank: f.rank, page: f.page });
+const auditQuery = (f: AuditFilter) => params({ actor: f.actor?.trim(), action: f.action?.trim(), page: f.page });
+
 export function createAdminApi(http: KyInstance): AdminApi {
-  const account = (username: string) => `accounts/${encodeURIComponent(username)}`;
-  const auditParams = (f: AuditFilter) => params({ actor: f.actor?.trim(), action: f.action?.trim(), page: f.page });
   return {
-    async accounts(f) {
-      return answer(await http.get('accounts', { searchParams: params({ q: f.q?.trim(), rank: f.rank, page: f.page }) }), accountsAnswer);
-    },
-    async setRank(username, rank) {
-      return (await answer(await http.post(`admin/users/${encodeURIComponent(username)}/rank`, { json: { rank } }), rankAnswer)).user;
-    },
-    async disable(username) {
-      return (await answer(await http.post(`${account(username)}/disable`), accountAnswer)).user;
-    },
-    async enable(username) {
-      return (await answer(await http.post(`${account(username)}/enable`), accountAnswer)).user;
-    },
-    async revokeSessions(username) {
-      const { user: changed, revoked } = await answer(await http.post(`${account(username)}/revoke-sessions`), revokeAnswer);
+    accounts: (f) => call(http, ADMIN_API.accounts, { query: accountsQuery(f) }),
+    setRank: async (username, rank) => (await call(http, ADMIN_API.setRank, { params: { username }, body: { rank } })).user,
+    disable: async (username) => (await call(http, ADMIN_API.disable, { params: { username } })).user,
+    enable: async (username) => (await call(http, ADMIN_API.enable, { params: { username } })).user,
+    revokeSessions: async (username) => {
+      const { user: changed, revoked } = await call(http, ADMIN_API.revokeSessions, { params: { username } });
       return { user: changed, revoked };
     },
-    async kingdoms() {
-      return (await answer(await http.get('kingdoms'), kingdomsAnswer)).kingdoms;
-    },
-    async addKingdom(body) {
-      return (await answer(await http.post('kingdoms', { json: body }), kingdomAnswer)).kingdom;
-    },
-    async editKingdom(number, body) {
-      return (await answer(await http.put(`kingdoms/${number}`, { json: body }), kingdomAnswer)).kingdom;
-    },
-    async removeKingdom(number) {
-      await answer(await http.delete(`kingdoms/${number}`), okAnswer);
-    },
-    async dashboard() {
-      return (await answer(await http.get('admin/dashboard'), dashboardAnswer)).dashboard;
-    },
-    async audit(f) {
-      return answer(await http.get('audit', { searchParams: auditParams(f) }), auditAnswer);
-    },
+    kingdoms: async () => (await call(http, ADMIN_API.kingdoms)).kingdoms,
+    addKingdom: async (body) => (await call(http, ADMIN_API.addKingdom, { body })).kingdom,
+    editKingdom: async (number, body) => (await call(http, ADMIN_API.editKingdom, { params: { number }, body })).kingdom,
+    removeKingdom: async (number) => void (await call(http, ADMIN_API.removeKingdom, { params: { number } })),
+    dashboard: async () => (await call(http, ADMIN_API.dashboard)).dashboard,
+    audit: (f) => call(http, ADMIN_API.audit, { query: auditQuery(f) }),
     async auditFile(f, file) {
-      return csvBlob(await http.get(`audit.${file.format}`, { searchParams: { ...auditParams({ ...f, page: undefined }), lang: file.lang }, timeout: 120_000 }));
+      return csvBlob(await http.get(`audit.${file.format}`, { searchParams: { ...auditQuery({ ...f, page: undefined }), lang: file.lang }, timeout: 120_000 }));
     },
     async exportZip() {
       // a large kingdom's scans take a while to write out
@@ -102,3 +74,13 @@ export function createAdminApi(http: KyInstance): AdminApi {
     },
   };
 }
+
+/** Site administration's query keys: a page reads and invalidates these, never a key of its own. */
+export const adminKeys = {
+  /** Every page of the accounts list. */
+  accounts: keyOf(ADMIN_API.accounts),
+  accountsPage: (f: AccountsFilter) => keyOf(ADMIN_API.accounts, { query: accountsQuery(f) }),
+  kingdoms: keyOf(ADMIN_API.kingdoms),
+  dashboard: keyOf(ADMIN_API.dashboard),
+  audit: (f: AuditFilter) => keyOf(ADMIN_API.audit, { query: auditQuery(f) }),
+} as const;

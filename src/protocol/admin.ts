@@ -1,4 +1,6 @@
 import * as z from 'zod/mini';
+import { rankBody, user } from './auth';
+import { endpoint, okAnswer, resultTrue } from './endpoint';
 import { plainName } from './http';
 import { RANKS } from './ranks';
 
@@ -193,3 +195,113 @@ export const dashboard = z.object({
 export type Dashboard = z.infer<typeof dashboard>;
 export type BackupStatus = NonNullable<Dashboard['backup']>;
 export const dashboardAnswer = z.object({ result: z.literal(true), dashboard });
+
+/** An account in a path is its username, as written. */
+const usernameParams = { username: z.string() };
+/** A kingdom's number in a path is read by the route: a malformed one is a 400 with its text (a failing path schema would answer 404). */
+const numberParams = { number: z.string() };
+const accountChangeErrors = [401, 403, 404, 409, 429] as const;
+
+/** Site administration's JSON endpoints (the audit log's CSV and XLSX and export.zip, files rather than JSON, stay the route file's own). */
+export const ADMIN_API = {
+  setRank: endpoint({
+    method: 'POST',
+    path: 'admin/users/:username/rank',
+    params: usernameParams,
+    body: rankBody,
+    answer: resultTrue({ user }),
+    errors: [400, 401, 403, 404, 409, 429],
+    tag: 'admin',
+    summary: "Set a user's rank (audited); the last admin cannot be demoted (409)",
+  }),
+  accounts: endpoint({
+    method: 'GET',
+    path: 'accounts',
+    query: accountsQuery,
+    answer: accountsAnswer,
+    errors: [400, 401, 403, 429],
+    tag: 'admin',
+    summary: 'Every account, by username, 50 a page; q matches a username or email (contains) or a governor id (prefix, linked governors too); rank filters',
+  }),
+  disable: endpoint({
+    method: 'POST',
+    path: 'accounts/:username/disable',
+    params: usernameParams,
+    answer: accountAnswer,
+    errors: accountChangeErrors,
+    tag: 'admin',
+    summary:
+      'Disable an account: it cannot sign in, its sessions are revoked and its open sockets (auction and user) close at once (4401). Nothing is deleted. Not your own account, nor the last admin (409). Audited.',
+  }),
+  enable: endpoint({
+    method: 'POST',
+    path: 'accounts/:username/enable',
+    params: usernameParams,
+    answer: accountAnswer,
+    errors: accountChangeErrors,
+    tag: 'admin',
+    summary: 'Enable a disabled account: it may sign in again. Audited.',
+  }),
+  revokeSessions: endpoint({
+    method: 'POST',
+    path: 'accounts/:username/revoke-sessions',
+    params: usernameParams,
+    answer: revokeAnswer,
+    errors: accountChangeErrors,
+    tag: 'admin',
+    summary: 'Sign an account out everywhere: every session revoked, every open socket closed (4401); it may sign in again. Answers how many sessions were revoked. Audited.',
+  }),
+  kingdoms: endpoint({
+    method: 'GET',
+    path: 'kingdoms',
+    answer: kingdomsAnswer,
+    errors: [401, 403, 429],
+    tag: 'admin',
+    summary: 'The kingdoms the site knows (ours and others met in KvK), by number: name, camp, and whether it is ours (the settings’ kingdom number)',
+  }),
+  addKingdom: endpoint({
+    method: 'POST',
+    path: 'kingdoms',
+    body: kingdomBody,
+    answer: kingdomAnswer,
+    errors: [400, 401, 403, 409, 429],
+    tag: 'admin',
+    summary: 'Add a kingdom {number, name, camp?} (409 when its number is known). Audited.',
+  }),
+  editKingdom: endpoint({
+    method: 'PUT',
+    path: 'kingdoms/:number',
+    params: numberParams,
+    body: kingdomEditBody,
+    answer: kingdomAnswer,
+    errors: [400, 401, 403, 404, 429],
+    tag: 'admin',
+    summary: "Change a kingdom's name or camp. Audited.",
+  }),
+  removeKingdom: endpoint({
+    method: 'DELETE',
+    path: 'kingdoms/:number',
+    params: numberParams,
+    answer: okAnswer,
+    errors: [400, 401, 403, 404, 429],
+    tag: 'admin',
+    summary: 'Forget a kingdom (scans and seasons keep its number; only the name goes). Audited.',
+  }),
+  dashboard: endpoint({
+    method: 'GET',
+    path: 'admin/dashboard',
+    answer: dashboardAnswer,
+    errors: [401, 403, 429],
+    tag: 'admin',
+    summary: 'Health at a glance: accounts by rank, sockets connected, bids in the last hour, live items, the last scan, bots online, database size, version and uptime',
+  }),
+  audit: endpoint({
+    method: 'GET',
+    path: 'audit',
+    query: auditQuery,
+    answer: auditAnswer,
+    errors: [400, 401, 403, 429],
+    tag: 'admin',
+    summary: 'The audit log, newest first, 50 a page: every leadership action with who, what and when. actor: a username (any case); action: an exact action (points.grant) or an area (points)',
+  }),
+} as const;

@@ -1,23 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
-import {
-  accountAnswer,
-  accountsAnswer,
-  accountsQuery,
-  ADMIN_ERRORS,
-  AUDIT_PAGE_SIZE,
-  auditAnswer,
-  auditQuery,
-  dashboardAnswer,
-  kingdomAnswer,
-  kingdomBody,
-  kingdomEditBody,
-  kingdomNumber,
-  kingdomsAnswer,
-  revokeAnswer,
-} from '../../../src/protocol/admin';
-import { AUTH_ERRORS, rankBody, user } from '../../../src/protocol/auth';
+import { ADMIN_API, ADMIN_ERRORS, AUDIT_PAGE_SIZE, auditQuery, kingdomNumber } from '../../../src/protocol/admin';
+import { AUTH_ERRORS } from '../../../src/protocol/auth';
 import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
 import { disableAccount, enableAccount, listAccounts, revokeAccountSessions, toAdminUser, type Actor } from '../../admin/accounts';
 import { readDashboard } from '../../admin/dashboard';
@@ -31,10 +16,10 @@ import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
 import { csvTime, exportLocale, sendTable, type Column } from '../csv';
 import { authOf, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { resultErrors, resultTrue } from '../schemas';
+import { resultErrors } from '../schemas';
+import { serve } from '../contract';
 import { Invalid, NotFound, TooMany } from '../../errors';
 
-const usernameParams = z.object({ username: z.string() });
 const auditExportQuery = z.extend(auditQuery, exportLang);
 /** The audit log's export: the page's columns, in its order. */
 const AUDIT_COLUMNS: Column<AuditRow>[] = [
@@ -44,8 +29,6 @@ const AUDIT_COLUMNS: Column<AuditRow>[] = [
   { title: 'onWhat', value: (e) => e.target },
   { title: 'detail', value: (e) => JSON.stringify(e.detail) },
 ];
-/** The kingdom's number is read by the handler: a malformed one is a 400 with its text (a failing path schema would answer 404). */
-const numberParams = z.object({ number: z.string() });
 
 /** Admin calls an account may make in a minute (a person clicking never comes near; a runaway script does). */
 const ADMIN_CALLS_PER_MINUTE = 240;
@@ -85,179 +68,63 @@ export function adminRoutes(ctx: AppContext) {
     /** Accounts whose export is being streamed now (in this process). */
     const exporting = new Set<number>();
 
-    app.post(
-      '/admin/users/:username/rank',
-      {
-        preValidation: admin,
-        schema: {
-          summary: "Set a user's rank (audited); the last admin cannot be demoted (409)",
-          tags: ['admin'],
-          security: BEARER,
-          params: usernameParams,
-          body: rankBody,
-          response: { 200: resultTrue({ user }), ...resultErrors(400, 401, 403, 404, 409, 429) },
-        },
-      },
-      async (request) => {
-        const { rank } = request.body;
-        const target = await findUserByUsername(ctx.db, request.params.username);
-        if (!target) throw new NotFound(AUTH_ERRORS.unknownUser);
-        const updated = await setUserRank(ctx.db, target.id, rank, actorOf(request), ctx.now());
-        request.log.info({ userId: updated.id, rank, by: request.auth?.user.id }, 'rank changed');
-        ctx.hub.refreshUser(updated);
-        ctx.hub.sendToUser(updated.id, 'user', statusMsg(updated));
-        return { result: true as const, user: toWireUser(updated) };
-      },
-    );
+    serve(app, ADMIN_API.setRank, { preValidation: admin }, async (request) => {
+      const { rank } = request.body;
+      const target = await findUserByUsername(ctx.db, request.params.username);
+      if (!target) throw new NotFound(AUTH_ERRORS.unknownUser);
+      const updated = await setUserRank(ctx.db, target.id, rank, actorOf(request), ctx.now());
+      request.log.info({ userId: updated.id, rank, by: request.auth?.user.id }, 'rank changed');
+      ctx.hub.refreshUser(updated);
+      ctx.hub.sendToUser(updated.id, 'user', statusMsg(updated));
+      return { result: true as const, user: toWireUser(updated) };
+    });
 
     // ── accounts ──────────────────────────────────────────────────────────────────────────
 
-    app.get(
-      '/accounts',
-      {
-        preValidation: admin,
-        schema: {
-          summary: 'Every account, by username, 50 a page; q matches a username or email (contains) or a governor id (prefix, linked governors too); rank filters',
-          tags: ['admin'],
-          security: BEARER,
-          querystring: accountsQuery,
-          response: { 200: accountsAnswer, ...resultErrors(400, 401, 403, 429) },
-        },
-      },
-      async (request) => {
-        const query = request.query;
-        return { result: true as const, ...(await listAccounts(ctx.db, query)) };
-      },
-    );
+    serve(app, ADMIN_API.accounts, { preValidation: admin }, async (request) => {
+      const query = request.query;
+      return { result: true as const, ...(await listAccounts(ctx.db, query)) };
+    });
 
-    const accountChange = (path: string, summary: string, run: (username: string, request: FastifyRequest) => Promise<object>, answer: z.core.$ZodType) =>
-      app.post(
-        path,
-        {
-          preValidation: admin,
-          schema: { summary, tags: ['admin'], security: BEARER, params: usernameParams, response: { 200: answer, ...resultErrors(401, 403, 404, 409, 429) } },
-        },
-        async (request) => run(request.params.username, request),
-      );
+    serve(app, ADMIN_API.disable, { preValidation: admin }, async (request) => {
+      const { user: disabled, revoked } = await disableAccount(ctx.db, request.params.username, actorOf(request), ctx.now());
+      // the sockets of the revoked sessions closed with the revocation; anything still open of the account closes too
+      ctx.hub.closeUser(disabled.id, WS_CLOSE_UNAUTHENTICATED, 'Account disabled');
+      request.log.info({ userId: disabled.id, sessions: revoked.length, by: request.auth?.user.id }, 'account disabled');
+      return { result: true as const, user: toAdminUser(disabled) };
+    });
 
-    accountChange(
-      '/accounts/:username/disable',
-      'Disable an account: it cannot sign in, its sessions are revoked and its open sockets (auction and user) close at once (4401). Nothing is deleted. Not your own account, nor the last admin (409). Audited.',
-      async (username, request) => {
-        const { user: disabled, revoked } = await disableAccount(ctx.db, username, actorOf(request), ctx.now());
-        // the sockets of the revoked sessions closed with the revocation; anything still open of the account closes too
-        ctx.hub.closeUser(disabled.id, WS_CLOSE_UNAUTHENTICATED, 'Account disabled');
-        request.log.info({ userId: disabled.id, sessions: revoked.length, by: request.auth?.user.id }, 'account disabled');
-        return { result: true as const, user: toAdminUser(disabled) };
-      },
-      accountAnswer,
-    );
+    serve(app, ADMIN_API.enable, { preValidation: admin }, async (request) => {
+      const enabled = await enableAccount(ctx.db, request.params.username, actorOf(request), ctx.now());
+      return { result: true as const, user: toAdminUser(enabled) };
+    });
 
-    accountChange(
-      '/accounts/:username/enable',
-      'Enable a disabled account: it may sign in again. Audited.',
-      async (username, request) => {
-        const enabled = await enableAccount(ctx.db, username, actorOf(request), ctx.now());
-        return { result: true as const, user: toAdminUser(enabled) };
-      },
-      accountAnswer,
-    );
-
-    accountChange(
-      '/accounts/:username/revoke-sessions',
-      'Sign an account out everywhere: every session revoked, every open socket closed (4401); it may sign in again. Answers how many sessions were revoked. Audited.',
-      async (username, request) => {
-        const { user: target, revoked } = await revokeAccountSessions(ctx.db, username, actorOf(request), ctx.now());
-        ctx.hub.closeUser(target.id, WS_CLOSE_UNAUTHENTICATED, 'Session revoked');
-        return { result: true as const, user: toAdminUser(target), revoked: revoked.length };
-      },
-      revokeAnswer,
-    );
+    serve(app, ADMIN_API.revokeSessions, { preValidation: admin }, async (request) => {
+      const { user: target, revoked } = await revokeAccountSessions(ctx.db, request.params.username, actorOf(request), ctx.now());
+      ctx.hub.closeUser(target.id, WS_CLOSE_UNAUTHENTICATED, 'Session revoked');
+      return { result: true as const, user: toAdminUser(target), revoked: revoked.length };
+    });
 
     // ── kingdoms ──────────────────────────────────────────────────────────────────────────
 
-    app.get(
-      '/kingdoms',
-      {
-        preValidation: guard('council+admin'),
-        schema: {
-          summary: 'The kingdoms the site knows (ours and others met in KvK), by number: name, camp, and whether it is ours (the settings’ kingdom number)',
-          tags: ['admin'],
-          security: BEARER,
-          response: { 200: kingdomsAnswer, ...resultErrors(401, 403, 429) },
-        },
-      },
-      async () => ({ result: true as const, kingdoms: await listKingdoms(ctx.db) }),
-    );
+    serve(app, ADMIN_API.kingdoms, { preValidation: guard('council+admin') }, async () => ({ result: true as const, kingdoms: await listKingdoms(ctx.db) }));
 
-    app.post(
-      '/kingdoms',
-      {
-        preValidation: admin,
-        schema: {
-          summary: 'Add a kingdom {number, name, camp?} (409 when its number is known). Audited.',
-          tags: ['admin'],
-          security: BEARER,
-          body: kingdomBody,
-          response: { 200: kingdomAnswer, ...resultErrors(400, 401, 403, 409, 429) },
-        },
-      },
-      async (request) => ({ result: true as const, kingdom: await createKingdom(ctx.db, request.body, actorOf(request), ctx.now()) }),
-    );
+    serve(app, ADMIN_API.addKingdom, { preValidation: admin }, async (request) => ({ result: true as const, kingdom: await createKingdom(ctx.db, request.body, actorOf(request), ctx.now()) }));
 
-    app.put(
-      '/kingdoms/:number',
-      {
-        preValidation: admin,
-        schema: {
-          summary: "Change a kingdom's name or camp. Audited.",
-          tags: ['admin'],
-          security: BEARER,
-          params: numberParams,
-          body: kingdomEditBody,
-          response: { 200: kingdomAnswer, ...resultErrors(400, 401, 403, 404, 429) },
-        },
-      },
-      async (request) => {
-        const number = numberOf(request.params.number);
-        const body = request.body;
-        return { result: true as const, kingdom: await editKingdom(ctx.db, number, body, actorOf(request), ctx.now()) };
-      },
-    );
+    serve(app, ADMIN_API.editKingdom, { preValidation: admin }, async (request) => {
+      const number = numberOf(request.params.number);
+      const body = request.body;
+      return { result: true as const, kingdom: await editKingdom(ctx.db, number, body, actorOf(request), ctx.now()) };
+    });
 
-    app.delete(
-      '/kingdoms/:number',
-      {
-        preValidation: admin,
-        schema: {
-          summary: 'Forget a kingdom (scans and seasons keep its number; only the name goes). Audited.',
-          tags: ['admin'],
-          security: BEARER,
-          params: numberParams,
-          response: { 200: resultTrue({}), ...resultErrors(400, 401, 403, 404, 429) },
-        },
-      },
-      async (request) => {
-        await removeKingdom(ctx.db, numberOf(request.params.number), actorOf(request), ctx.now());
-        return { result: true as const };
-      },
-    );
+    serve(app, ADMIN_API.removeKingdom, { preValidation: admin }, async (request) => {
+      await removeKingdom(ctx.db, numberOf(request.params.number), actorOf(request), ctx.now());
+      return { result: true as const };
+    });
 
     // ── the dashboard and the audit log ───────────────────────────────────────────────────
 
-    app.get(
-      '/admin/dashboard',
-      {
-        preValidation: admin,
-        schema: {
-          summary: 'Health at a glance: accounts by rank, sockets connected, bids in the last hour, live items, the last scan, bots online, database size, version and uptime',
-          tags: ['admin'],
-          security: BEARER,
-          response: { 200: dashboardAnswer, ...resultErrors(401, 403, 429) },
-        },
-      },
-      async () => ({ result: true as const, dashboard: await readDashboard(ctx) }),
-    );
+    serve(app, ADMIN_API.dashboard, { preValidation: admin }, async () => ({ result: true as const, dashboard: await readDashboard(ctx) }));
 
     app.get(
       '/export.zip',
@@ -294,23 +161,10 @@ export function adminRoutes(ctx: AppContext) {
       },
     );
 
-    app.get(
-      '/audit',
-      {
-        preValidation: admin,
-        schema: {
-          summary: 'The audit log, newest first, 50 a page: every leadership action with who, what and when. actor: a username (any case); action: an exact action (points.grant) or an area (points)',
-          tags: ['admin'],
-          security: BEARER,
-          querystring: auditQuery,
-          response: { 200: auditAnswer, ...resultErrors(400, 401, 403, 429) },
-        },
-      },
-      async (request) => {
-        const { page = 1, ...filter } = request.query;
-        return { result: true as const, ...(await listAudit(ctx.db, filter, page, AUDIT_PAGE_SIZE)), page, pageSize: AUDIT_PAGE_SIZE };
-      },
-    );
+    serve(app, ADMIN_API.audit, { preValidation: admin }, async (request) => {
+      const { page = 1, ...filter } = request.query;
+      return { result: true as const, ...(await listAudit(ctx.db, filter, page, AUDIT_PAGE_SIZE)), page, pageSize: AUDIT_PAGE_SIZE };
+    });
 
     for (const format of EXPORT_FORMATS) {
       app.get(

@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useId, useState, type ReactNode } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { createAdminApi, type AuditFilter, type Dashboard } from '../../../api/admin';
+import { adminKeys, createAdminApi, type AuditFilter, type Dashboard } from '../../../api/admin';
 import { AUDIT_ACTIONS } from '../../../protocol/admin';
 import { RANKS } from '../../../protocol/ranks';
 import { Alert } from '../../components/alert';
@@ -37,7 +37,7 @@ function ActionName({ action }: { action: string }) {
 /** Admin → Admin Dashboard: the site's health at a glance, and the audit log of every leadership action. */
 export default function AdminDashboardPage({ titleId }: { titleId: string }) {
   const admin = useApi(createAdminApi);
-  const health = useQuery({ queryKey: ['admin', 'dashboard'], queryFn: () => admin.dashboard(), refetchInterval: 30_000 });
+  const health = useQuery({ queryKey: adminKeys.dashboard, queryFn: () => admin.dashboard(), refetchInterval: 30_000 });
   return (
     <div className="grid min-w-0 gap-4">
       <PageTitle titleId={titleId} />
@@ -226,7 +226,7 @@ function AuditLog() {
   const [action, setAction] = usePagedFilter('', setPage);
   const actorFilter = useDebounced(actor.trim());
   const filter: AuditFilter = { actor: actorFilter, action, page };
-  const log = useQuery({ queryKey: ['admin', 'audit', actorFilter, action, page], queryFn: () => admin.audit(filter), placeholderData: keepPreviousData });
+  const log = useQuery({ queryKey: adminKeys.audit(filter), queryFn: () => admin.audit(filter), placeholderData: keepPreviousData });
   return (
     <Card className="grid min-w-0 gap-3">
       <CardHeader title={<FormattedMessage id="admin.audit.title" />} className="mb-0">

@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { createAdminApi, type Kingdom } from '../../../api/admin';
+import { adminKeys, createAdminApi, type Kingdom } from '../../../api/admin';
 import { KINGDOM_CAMP_MAX, KINGDOM_NAME_MAX, KINGDOM_NUMBER_MAX } from '../../../protocol/admin';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -25,8 +25,8 @@ export default function KingdomManagementPage({ titleId }: { titleId: string }) 
   const intl = useIntl();
   const admin = useApi(createAdminApi);
   const client = useQueryClient();
-  const kingdoms = useQuery({ queryKey: ['kingdoms'], queryFn: () => admin.kingdoms() });
-  const refresh = () => client.invalidateQueries({ queryKey: ['kingdoms'] });
+  const kingdoms = useQuery({ queryKey: adminKeys.kingdoms, queryFn: () => admin.kingdoms() });
+  const refresh = () => client.invalidateQueries({ queryKey: adminKeys.kingdoms });
   const [editing, setEditing] = useState<number | null>(null);
   const [removing, setRemoving] = useState<Kingdom | null>(null);
   const remove = useMutation({

@@ -2,7 +2,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { useSelector } from '@xstate/react';
 import { Fragment, useState } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import { createAdminApi, type AdminUser } from '../../../api/admin';
+import { adminKeys, createAdminApi, type AdminUser } from '../../../api/admin';
 import { RANKS, type Rank } from '../../../protocol/ranks';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -43,11 +43,11 @@ export default function UsersPage({ titleId }: { titleId: string }) {
   const [done, setDone] = useState<string | null>(null);
   const search = useDebounced(q.trim());
   const list = useQuery({
-    queryKey: ['admin', 'accounts', search, rank, page],
+    queryKey: adminKeys.accountsPage({ q: search, rank, page }),
     queryFn: () => admin.accounts({ q: search, rank, page }),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => client.invalidateQueries({ queryKey: ['admin', 'accounts'] });
+  const refresh = () => client.invalidateQueries({ queryKey: adminKeys.accounts });
   const changeRank = useMutation({
     mutationFn: ({ username, rank: next }: { username: string; rank: Rank }) => admin.setRank(username, next),
     onSuccess: (user) => {
