@@ -1,14 +1,6 @@
-import * as z from 'zod/mini';
 import {
-  allianceRow,
-  governorDetail,
-  governorRow,
-  kingdomSummary,
-  ownGovernor,
-  playerLink,
-  scan,
-  scanPreview,
-  series,
+  SCANS_API,
+  scanPreviewAnswer,
   type AllianceRow,
   type GovernorDetail,
   type GovernorRow,
@@ -22,36 +14,18 @@ import {
   type ScanPreview,
   type Series,
 } from '../protocol/scans';
+import type { AnswerOf } from '../protocol/endpoint';
 import { ApiError } from './client';
 import { TimeoutError, type KyInstance } from 'ky';
+import { call, keyOf, scopeOf } from './contract';
 import { answer, csvBlob, params, type ExportFile } from './rest';
 
 /** Governors and scans: import, list, the kingdom's numbers, a governor's history, series. */
 export type { AllianceRow, GovernorDetail, GovernorRow, GovernorSort, KingdomSummary, MetricScope, PlayerLink, Scan, ScanPreview, Series };
 
-const previewAnswer = z.object({ result: z.literal(true), preview: scanPreview });
-const applyAnswer = z.object({ result: z.literal(true), scan });
-const scansAnswer = z.object({ result: z.literal(true), scans: z.array(scan), total: z.int(), page: z.int(), pageSize: z.int() });
-const okAnswer = z.object({ result: z.literal(true) });
-const summaryAnswer = z.object({ result: z.literal(true), ...kingdomSummary.shape });
-const governorsAnswer = z.object({
-  result: z.literal(true),
-  scan: z.nullable(scan),
-  compare: z.nullable(scan),
-  total: z.int(),
-  page: z.int(),
-  pageSize: z.int(),
-  governors: z.array(governorRow),
-});
-const governorAnswer = z.object({ result: z.literal(true), governor: governorDetail });
-const ownGovernorsAnswer = z.object({ result: z.literal(true), governors: z.array(ownGovernor) });
-const alliancesAnswer = z.object({ result: z.literal(true), scan: z.nullable(scan), alliances: z.array(allianceRow), unaffiliated: z.nullable(allianceRow) });
-const seriesAnswer = z.object({ result: z.literal(true), ...series.shape });
-const allianceSaved = z.object({ result: z.literal(true), alliance: z.object({ tag: z.string(), name: z.string(), ours: z.boolean() }) });
-const linksAnswer = z.object({ result: z.literal(true), total: z.int(), page: z.int(), pageSize: z.int(), links: z.array(playerLink) });
-const linkAnswer = z.object({ result: z.literal(true), link: playerLink });
-
-export type GovernorsPage = z.infer<typeof governorsAnswer>;
+export type GovernorsPage = AnswerOf<typeof SCANS_API.governors>;
+export type ScansPage = AnswerOf<typeof SCANS_API.list>;
+export type PlayerLinksPage = AnswerOf<typeof SCANS_API.playerIds>;
 
 /** The governors table's query (GET /governors and /governors.csv): the protocol's filters, the page aside. */
 export type GovernorFilters = Omit<GovernorsFilter, 'page' | 'pageSize'>;
@@ -61,13 +35,15 @@ export type UploadProgress = { phase: 'sending'; fraction: number } | { phase: '
 
 const filterParams = (f: GovernorFilters) =>
   params({ scan: f.scan, compare: f.compare, alliance: f.alliance?.trim(), q: f.q?.trim(), sort: f.sort, order: f.order, gain: f.gain ? 1 : undefined });
+const seriesParams = (scope: MetricScope, key: string | undefined, stats: readonly string[]) => params({ scope, key, stats: stats.join(',') });
+const playerIdsParams = (q: string, page: number) => params({ q: q.trim() || undefined, page });
 
 export interface ScansApi {
   preview(file: File, takenAt: number | null, onProgress?: (p: UploadProgress) => void): Promise<ScanPreview>;
   apply(body: { token: string; takenAt?: number; skipInvalid?: boolean }): Promise<Scan>;
   /** The preview at another time, compared again with the scan before it (POST scans/preview/compare). */
   compare(token: string, takenAt: number): Promise<ScanPreview>;
-  list(page?: number): Promise<z.infer<typeof scansAnswer>>;
+  list(page?: number): Promise<ScansPage>;
   remove(scanId: number): Promise<void>;
   /** A scan's date corrected (PATCH scans/:scanId); a 409 names paid automatic points it would make overlap, `confirm` saves anyway. */
   redate(scanId: number, takenAt: number, confirm: boolean): Promise<Scan>;
@@ -77,11 +53,10 @@ export interface ScansApi {
   governor(governorId: number): Promise<GovernorDetail>;
   /** The signed-in account's governors, main first (GET governors/mine). */
   ownGovernors(): Promise<OwnGovernor[]>;
-  alliances(scanId?: number): Promise<AllianceRow[]>;
   /** The alliances of a scan and, apart, the sums of its governors in no alliance. */
   allianceSums(scanId?: number): Promise<{ alliances: AllianceRow[]; unaffiliated: AllianceRow | null }>;
   saveAlliance(tag: string, body: { name?: string; ours?: boolean }): Promise<{ tag: string; name: string; ours: boolean }>;
-  playerIds(q: string, page: number): Promise<z.infer<typeof linksAnswer>>;
+  playerIds(q: string, page: number): Promise<PlayerLinksPage>;
   link(governorId: number, body: { username: string; verified?: boolean }): Promise<PlayerLink>;
   unlink(governorId: number): Promise<void>;
   series(scope: MetricScope, key: string | undefined, stats: readonly string[]): Promise<Series>;
@@ -121,79 +96,83 @@ function xhrFetch(form: FormData, onProgress?: (p: UploadProgress) => void) {
 const PREVIEW_TIMEOUT_MS = 180_000;
 
 export function createScansApi(client: KyInstance): ScansApi {
-  const allianceSums = async (scanId?: number) => {
-    const { alliances, unaffiliated } = await answer(await client.get('alliances', { searchParams: params({ scan: scanId }) }), alliancesAnswer);
-    return { alliances, unaffiliated };
-  };
   return {
     async preview(file, takenAt, onProgress) {
       const form = new FormData();
       // takenAt goes first (the server reads a field before or after the file alike)
       if (takenAt !== null) form.append('takenAt', String(takenAt));
       form.append('file', file, file.name);
+      // a multipart upload, route-owned on the server: no contract to call through
       const response = await client
         .post('scans/preview', { body: form, timeout: PREVIEW_TIMEOUT_MS, fetch: xhrFetch(form, onProgress) })
         .catch((error: unknown) => {
           throw error instanceof TimeoutError ? new ApiError('The server took too long to read the file.') : error;
         });
-      return (await answer(response, previewAnswer)).preview;
+      return (await answer(response, scanPreviewAnswer)).preview;
     },
-    async apply(body) {
-      return (await answer(await client.post('scans/apply', { json: body, timeout: 120_000 }), applyAnswer)).scan;
-    },
+    apply: async (body) => (await call(client, SCANS_API.apply, { body }, { timeout: 120_000 })).scan,
     async compare(token, takenAt) {
-      return (await answer(await client.post('scans/preview/compare', { json: { token, takenAt }, timeout: 60_000 }), previewAnswer)).preview;
+      // route-owned on the server (its answer is written a slice at a time), read with the preview's answer schema
+      return (await answer(await client.post('scans/preview/compare', { json: { token, takenAt }, timeout: 60_000 }), scanPreviewAnswer)).preview;
     },
-    async list(page = 1) {
-      return answer(await client.get('scans', { searchParams: { page: String(page) } }), scansAnswer);
-    },
-    async remove(scanId) {
-      await answer(await client.delete(`scans/${scanId}`, { timeout: 60_000 }), okAnswer);
-    },
-    async redate(scanId, takenAt, confirm) {
-      return (await answer(await client.patch(`scans/${scanId}`, { json: { takenAt, ...(confirm ? { confirm } : {}) }, timeout: 60_000 }), applyAnswer)).scan;
-    },
+    list: (page = 1) => call(client, SCANS_API.list, { query: { page } }),
+    remove: async (scanId) => void (await call(client, SCANS_API.remove, { params: { scanId } }, { timeout: 60_000 })),
+    redate: async (scanId, takenAt, confirm) =>
+      (await call(client, SCANS_API.redate, { params: { scanId }, body: { takenAt, ...(confirm ? { confirm } : {}) } }, { timeout: 60_000 })).scan,
     async summary(scanId, compare) {
-      const { result: _, ...summary } = await answer(await client.get('kingdom/summary', { searchParams: params({ scan: scanId, compare }) }), summaryAnswer);
+      const { result: _, ...summary } = await call(client, SCANS_API.summary, { query: { scan: scanId, compare } });
       return summary;
     },
-    async governors(filters, page, pageSize) {
-      return answer(
-        await client.get('governors', { searchParams: { ...filterParams(filters), page: String(page), pageSize: String(pageSize) } }),
-        governorsAnswer,
-      );
-    },
+    governors: (filters, page, pageSize) => call(client, SCANS_API.governors, { query: { ...filterParams(filters), page, pageSize } }),
     async governorsFile(filters, file) {
+      // CSV or XLSX, not JSON: route-owned on the server
       return csvBlob(await client.get(`governors.${file.format}`, { searchParams: { ...filterParams(filters), lang: file.lang }, timeout: 120_000 }));
     },
-    async governor(governorId) {
-      return (await answer(await client.get(`governors/${governorId}`), governorAnswer)).governor;
+    governor: async (governorId) => (await call(client, SCANS_API.governor, { params: { governorId } })).governor,
+    ownGovernors: async () => (await call(client, SCANS_API.ownGovernors)).governors,
+    async allianceSums(scanId) {
+      const { alliances, unaffiliated } = await call(client, SCANS_API.alliances, { query: { scan: scanId } });
+      return { alliances, unaffiliated };
     },
-    async ownGovernors() {
-      return (await answer(await client.get('governors/mine'), ownGovernorsAnswer)).governors;
-    },
-    async alliances(scanId) {
-      return (await allianceSums(scanId)).alliances;
-    },
-    allianceSums,
-    async saveAlliance(tag, body) {
-      return (await answer(await client.put(`alliances/${encodeURIComponent(tag)}`, { json: body }), allianceSaved)).alliance;
-    },
-    async playerIds(q, page) {
-      return answer(await client.get('player-ids', { searchParams: params({ q: q.trim() || undefined, page }) }), linksAnswer);
-    },
-    async link(governorId, body) {
-      return (await answer(await client.put(`player-ids/${governorId}`, { json: body }), linkAnswer)).link;
-    },
-    async unlink(governorId) {
-      await answer(await client.delete(`player-ids/${governorId}`), okAnswer);
-    },
+    saveAlliance: async (tag, body) => (await call(client, SCANS_API.saveAlliance, { params: { tag }, body })).alliance,
+    playerIds: (q, page) => call(client, SCANS_API.playerIds, { query: playerIdsParams(q, page) }),
+    link: async (governorId, body) => (await call(client, SCANS_API.link, { params: { governorId }, body })).link,
+    unlink: async (governorId) => void (await call(client, SCANS_API.unlink, { params: { governorId } })),
     async series(scope, key, stats) {
-      const { result: _, ...s } = await answer(
-        await client.get('metrics/series', { searchParams: params({ scope, key, stats: stats.join(',') }) }),
-        seriesAnswer,
-      );
+      const { result: _, ...s } = await call(client, SCANS_API.series, { query: seriesParams(scope, key, stats) });
       return s;
     },
   };
 }
+
+/** The scans' query keys: the scans list and a preview's compare; a scan's change refreshes `all` and `statsKeys.all`. */
+export const scansKeys = {
+  all: scopeOf(SCANS_API.list),
+  list: (page: number) => keyOf(SCANS_API.list, { query: { page } }),
+  /** A preview compared at another time (route-owned, so spelled here, under the scans' key). */
+  compare: (token: string, takenAt: number | null) => ['scans', 'preview', 'compare', { token, takenAt }] as const,
+} as const;
+
+/** The numbers scans feed (summary, governors, alliances, series): every key under `all`, what an import or a scan's change refreshes. */
+const stats = (key: readonly unknown[]): readonly unknown[] => ['stats', ...key];
+export const statsKeys = {
+  all: ['stats'] as const,
+  summary: (scan?: number, compare?: number) => stats(keyOf(SCANS_API.summary, { query: { scan, compare } })),
+  /** One page of governors. */
+  governors: (filters: GovernorFilters, page: number, pageSize: number) => stats(keyOf(SCANS_API.governors, { query: { ...filterParams(filters), page, pageSize } })),
+  /** The governors table's pages, loaded as it scrolls (an infinite query: its own key, without a page). */
+  governorPages: (filters: GovernorFilters, pageSize: number) => [...stats(keyOf(SCANS_API.governors, { query: { ...filterParams(filters), pageSize } })), 'pages'] as const,
+  governor: (governorId: number) => stats(keyOf(SCANS_API.governor, { params: { governorId } })),
+  ownGovernors: stats(keyOf(SCANS_API.ownGovernors)),
+  /** A scan's alliances and the unaffiliated sums (allianceSums). */
+  alliances: (scan?: number) => stats(keyOf(SCANS_API.alliances, { query: { scan } })),
+  /** Every scan's alliances: what naming an alliance refreshes. */
+  alliancesAll: stats(keyOf(SCANS_API.alliances)),
+  series: (scope: MetricScope, key: string | undefined, statNames: readonly string[]) => stats(keyOf(SCANS_API.series, { query: seriesParams(scope, key, statNames) })),
+} as const;
+
+/** The player ids page's keys: a link's change refreshes `all`. */
+export const playerIdsKeys = {
+  all: keyOf(SCANS_API.playerIds),
+  page: (q: string, page: number) => keyOf(SCANS_API.playerIds, { query: playerIdsParams(q, page) }),
+} as const;

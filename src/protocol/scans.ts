@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
-import { plainName } from './http';
+import { endpoint, okAnswer, resultTrue } from './endpoint';
+import { pathId, plainName } from './http';
 import { fill } from './texts';
 
 /**
@@ -393,3 +394,153 @@ export const playerLinkBody = z.object({
   username: z.string({ error: PLAYER_ID_ERRORS.usernameRequired }).check(z.minLength(1, PLAYER_ID_ERRORS.usernameRequired), z.maxLength(64, PLAYER_ID_ERRORS.unknownUser)),
   verified: z.optional(z.boolean({ error: PLAYER_ID_ERRORS.verified })),
 });
+
+/** A malformed path id is a 400 with its own text (the contract of these routes). */
+const scanIdParams = { scanId: pathId(SCAN_ERRORS.badScanId) };
+const governorIdParams = { governorId: pathId(SCAN_ERRORS.badGovernorId) };
+/** A saved alliance's name and whether it is the kingdom's. */
+export const savedAlliance = z.object({ tag: z.string(), name: z.string(), ours: z.boolean() });
+
+/**
+ * Governors' and scans' JSON endpoints. Route-owned, not here: the preview (a multipart upload),
+ * its compare at another time (both answer a preview encoded and written a slice at a time; their
+ * answer is `scanPreviewAnswer`), and the governors' CSV and XLSX downloads.
+ */
+export const scanPreviewAnswer = resultTrue({ preview: scanPreview });
+export const SCANS_API = {
+  apply: endpoint({
+    method: 'POST',
+    path: 'scans/apply',
+    body: scanApplyBody,
+    answer: resultTrue({ scan }),
+    errors: [400, 401, 403, 409],
+    tag: 'scans',
+    summary:
+      'Apply a previewed scan in one transaction (all of it or nothing). Rows the preview could not use are left out only with skipInvalid: true; takenAt may correct the time. The same file twice is refused (409), naming its scan.',
+  }),
+  list: endpoint({
+    method: 'GET',
+    path: 'scans',
+    query: scansQuery,
+    answer: resultTrue({ scans: z.array(scan), total: z.int(), page: z.int(), pageSize: z.int() }),
+    errors: [400, 401, 403],
+    tag: 'scans',
+    summary: 'Scans, newest first (by when they were taken), 50 a page',
+  }),
+  remove: endpoint({
+    method: 'DELETE',
+    path: 'scans/:scanId',
+    params: scanIdParams,
+    answer: okAnswer,
+    errors: [400, 401, 403, 404, 409],
+    tag: 'scans',
+    summary: 'Delete a scan and every row of it',
+  }),
+  redate: endpoint({
+    method: 'PATCH',
+    path: 'scans/:scanId',
+    params: scanIdParams,
+    body: scanRedateBody,
+    answer: resultTrue({ scan }),
+    errors: [400, 401, 403, 404, 409],
+    tag: 'scans',
+    summary:
+      "Correct when a scan was taken (takenAt: ISO date-time or epoch ms, 2017..2100). Its new place in time counts everywhere at once: the latest scan, compares, migrants, series, KvK periods, the rules that run by themselves. " +
+      'When the new date would make automatic points already paid overlap (a run over this scan would count time another run of its rule paid for), nothing changes and the 409 names the runs; confirm: true saves it anyway. Audited.',
+  }),
+  summary: endpoint({
+    method: 'GET',
+    path: 'kingdom/summary',
+    query: summaryQuery,
+    answer: resultTrue(kingdomSummary.shape),
+    errors: [400, 401, 403, 404],
+    tag: 'scans',
+    summary: "The kingdom's totals in a scan (the latest by default) and their change since another (the scan before it by default); nulls where nothing was scanned",
+  }),
+  governors: endpoint({
+    method: 'GET',
+    path: 'governors',
+    query: governorsQuery,
+    answer: resultTrue({ scan: z.nullable(scan), compare: z.nullable(scan), total: z.int(), page: z.int(), pageSize: z.int(), governors: z.array(governorRow) }),
+    errors: [400, 401, 403, 404],
+    tag: 'scans',
+    summary:
+      "A page of a scan's governors (the latest by default): filter by alliance (tag) and q (name contains, or governor id starts with), sort by any column (default power, high first), with each stat's change since `compare` when given",
+  }),
+  ownGovernors: endpoint({
+    method: 'GET',
+    path: 'governors/mine',
+    answer: resultTrue({ governors: z.array(ownGovernor) }),
+    errors: [401],
+    tag: 'scans',
+    summary:
+      "The caller's own governors: its sign-up's claim (main) and the governors an admin linked (farms), main first, with each one's name in the latest scan that saw it (null: never scanned yet) and whether the link is verified",
+  }),
+  governor: endpoint({
+    method: 'GET',
+    path: 'governors/:governorId',
+    params: governorIdParams,
+    answer: resultTrue({ governor: governorDetail }),
+    errors: [400, 401, 403, 404],
+    tag: 'scans',
+    summary: "A governor's history over every scan (oldest first), the names and alliances seen; council and admin see any governor, a player the one their account claims",
+  }),
+  alliances: endpoint({
+    method: 'GET',
+    path: 'alliances',
+    query: alliancesQuery,
+    answer: resultTrue({ scan: z.nullable(scan), alliances: z.array(allianceRow), unaffiliated: z.nullable(allianceRow) }),
+    errors: [400, 401, 403, 404],
+    tag: 'scans',
+    summary:
+      "The alliances of a scan (the latest by default), by power: members and sums in that scan, leadership's name for each and whether it is the kingdom's; unaffiliated: the same sums for the governors in no alliance (null when there are none)",
+  }),
+  saveAlliance: endpoint({
+    method: 'PUT',
+    path: 'alliances/:tag',
+    params: { tag: z.string() },
+    body: allianceBody,
+    answer: resultTrue({ alliance: savedAlliance }),
+    errors: [400, 401, 403],
+    tag: 'scans',
+    summary: 'Name an alliance (by its tag) and say whether it belongs to the kingdom',
+  }),
+  series: endpoint({
+    method: 'GET',
+    path: 'metrics/series',
+    query: seriesQuery,
+    answer: resultTrue(series.shape),
+    errors: [400, 401, 403],
+    tag: 'scans',
+    summary:
+      "One point per scan, oldest first, with the chosen stats (comma-separated; power and killpoints by default): the kingdom's totals, an alliance's (key = tag) or a governor's (key = governor id). Council and admin read any; a player their own governors.",
+  }),
+  playerIds: endpoint({
+    method: 'GET',
+    path: 'player-ids',
+    query: playerIdsQuery,
+    answer: resultTrue({ total: z.int(), page: z.int(), pageSize: z.int(), links: z.array(playerLink) }),
+    errors: [400, 401, 403],
+    tag: 'scans',
+    summary: "Accounts and their governors (the sign-up's claim and linked farms), verified or not, with the governor's name in the latest scan; q is a username or a governor id",
+  }),
+  link: endpoint({
+    method: 'PUT',
+    path: 'player-ids/:governorId',
+    params: governorIdParams,
+    body: playerLinkBody,
+    answer: resultTrue({ link: playerLink }),
+    errors: [400, 401, 403, 404],
+    tag: 'scans',
+    summary: 'Link a governor to an account (moving it from another), and verify or unverify the link',
+  }),
+  unlink: endpoint({
+    method: 'DELETE',
+    path: 'player-ids/:governorId',
+    params: governorIdParams,
+    answer: okAnswer,
+    errors: [400, 401, 403, 404],
+    tag: 'scans',
+    summary: 'Unlink a governor from its account',
+  }),
+} as const;

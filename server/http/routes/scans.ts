@@ -3,34 +3,19 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import {
   ALLIANCE_ERRORS,
-  allianceBody,
-  allianceRow,
-  alliancesQuery,
-  ownGovernor,
-  playerIdsQuery,
-  playerLink,
-  playerLinkBody,
-  series,
-  seriesQuery,
-  governorDetail as governorDetailSchema,
   governorChange,
-  governorRow,
   governorsQuery,
-  kingdomSummary as kingdomSummarySchema,
   parseTakenAt,
-  scan,
   SCAN_ERRORS,
   SCAN_MAX_BYTES,
-  scanApplyBody,
+  SCANS_API,
   scanCompareBody,
-  scanRedateBody,
   scanIssue,
   scanPreview,
+  scanPreviewAnswer,
   type ScanPreview,
-  scansQuery,
   STATS,
   type GovernorRow,
-  summaryQuery,
 } from '../../../src/protocol/scans';
 import type { AppContext } from '../../context';
 import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownGovernors, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
@@ -41,7 +26,8 @@ import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
 import { exportLocale, sendTable, type Column } from '../csv';
 import { authOf, rankAllows, requireAdminOrBot, requireRank, uploaderOf } from '../guards';
 import { BEARER } from '../openapi';
-import { encodeAnswer, encodeListInSlices, pathId, resultErrors, resultTrue } from '../schemas';
+import { encodeAnswer, encodeListInSlices, resultErrors } from '../schemas';
+import { serve } from '../contract';
 import { stringifyInSlices } from '../../slices';
 import { acceptMultipart, readUploadedFile } from '../uploads';
 import { Invalid, Forbidden } from '../../errors';
@@ -53,10 +39,6 @@ function takenAtOf(value: unknown): number | null {
   return ms;
 }
 
-/** A malformed path id is a 400 with its own text (the contract of these routes). */
-const scanParams = z.object({ scanId: pathId(SCAN_ERRORS.badScanId) });
-const governorParams = z.object({ governorId: pathId(SCAN_ERRORS.badGovernorId) });
-const tagParams = z.object({ tag: z.string() });
 const governorsExportQuery = z.extend(governorsQuery, exportLang);
 /** The governors' export: who, then every stat (the table shows some; the file holds all), then each stat's change when compared. */
 const GOVERNOR_COLUMNS: Column<GovernorRow>[] = [
@@ -114,7 +96,7 @@ export function scanRoutes(ctx: AppContext) {
             tags: ['scans'],
             security: BEARER,
             consumes: ['multipart/form-data'],
-            response: { 200: resultTrue({ preview: scanPreview }), ...resultErrors(400, 401, 403, 409, 503) },
+            response: { 200: scanPreviewAnswer, ...resultErrors(400, 401, 403, 409, 503) },
           },
         },
         async (request, reply) => {
@@ -128,28 +110,19 @@ export function scanRoutes(ctx: AppContext) {
       );
     });
 
-    app.post(
-      '/scans/apply',
-      {
-        preValidation: requireAdminOrBot(ctx),
-        schema: {
-          summary:
-            'Apply a previewed scan in one transaction (all of it or nothing). Rows the preview could not use are left out only with skipInvalid: true; takenAt may correct the time. The same file twice is refused (409), naming its scan.',
-          tags: ['scans'],
-          security: BEARER,
-          body: scanApplyBody,
-          response: { 200: resultTrue({ scan }), ...resultErrors(400, 401, 403, 409) },
-        },
-      },
-      async (request) => {
-        const body = request.body;
-        const bot = request.bot;
-        const applied = await ctx.scans.apply(uploaderOf(request), body.token, { takenAt: takenAtOf(body.takenAt), skipInvalid: body.skipInvalid ?? false, ...(bot ? { source: 'bot' as const } : {}) });
-        request.log.info({ by: bot ? `bot ${bot.id}` : authOf(request).user.id, scan: applied.id, rows: applied.rows }, 'scan imported');
-        return { result: true as const, scan: applied };
-      },
-    );
+    const admin = { preValidation: requireRank(ctx, 'admin') };
+    const leadership = { preValidation: requireRank(ctx, 'council+admin') };
+    const signedIn = { preValidation: requireRank(ctx, 'signed-in') };
 
+    serve(app, SCANS_API.apply, { preValidation: requireAdminOrBot(ctx) }, async (request) => {
+      const body = request.body;
+      const bot = request.bot;
+      const applied = await ctx.scans.apply(uploaderOf(request), body.token, { takenAt: takenAtOf(body.takenAt), skipInvalid: body.skipInvalid ?? false, ...(bot ? { source: 'bot' as const } : {}) });
+      request.log.info({ by: bot ? `bot ${bot.id}` : authOf(request).user.id, scan: applied.id, rows: applied.rows }, 'scan imported');
+      return { result: true as const, scan: applied };
+    });
+
+    // route-owned: its answer, as the preview's, is encoded and written a slice at a time (sendPreview), not by serve()
     app.post(
       '/scans/preview/compare',
       {
@@ -160,7 +133,7 @@ export function scanRoutes(ctx: AppContext) {
           tags: ['scans'],
           security: BEARER,
           body: scanCompareBody,
-          response: { 200: resultTrue({ preview: scanPreview }), ...resultErrors(400, 401, 403, 409) },
+          response: { 200: scanPreviewAnswer, ...resultErrors(400, 401, 403, 409) },
         },
       },
       async (request, reply) => {
@@ -171,113 +144,44 @@ export function scanRoutes(ctx: AppContext) {
       },
     );
 
-    app.get(
-      '/scans',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: 'Scans, newest first (by when they were taken), 50 a page',
-          tags: ['scans'],
-          security: BEARER,
-          querystring: scansQuery,
-          response: { 200: resultTrue({ scans: z.array(scan), total: z.int(), page: z.int(), pageSize: z.int() }), ...resultErrors(400, 401, 403) },
-        },
-      },
-      async (request) => {
-        const { page } = request.query;
-        return { result: true as const, ...(await listScans(ctx.db, page)) };
-      },
-    );
+    serve(app, SCANS_API.list, leadership, async (request) => {
+      const { page } = request.query;
+      return { result: true as const, ...(await listScans(ctx.db, page)) };
+    });
 
-    app.delete(
-      '/scans/:scanId',
-      {
-        preValidation: requireRank(ctx, 'admin'),
-        schema: {
-          summary: 'Delete a scan and every row of it',
-          tags: ['scans'],
-          security: BEARER,
-          params: scanParams,
-          response: { 200: resultTrue({}), ...resultErrors(400, 401, 403, 404, 409) },
-        },
-      },
-      async (request) => {
-        const id = request.params.scanId;
-        await deleteScan(ctx.db, id, authOf(request).user.id, ctx.now());
-        request.log.info({ by: authOf(request).user.id, scan: id }, 'scan deleted');
-        return { result: true as const };
-      },
-    );
+    serve(app, SCANS_API.remove, admin, async (request) => {
+      const id = request.params.scanId;
+      await deleteScan(ctx.db, id, authOf(request).user.id, ctx.now());
+      request.log.info({ by: authOf(request).user.id, scan: id }, 'scan deleted');
+      return { result: true as const };
+    });
 
-    app.patch(
-      '/scans/:scanId',
-      {
-        preValidation: requireRank(ctx, 'admin'),
-        schema: {
-          summary:
-            "Correct when a scan was taken (takenAt: ISO date-time or epoch ms, 2017..2100). Its new place in time counts everywhere at once: the latest scan, compares, migrants, series, KvK periods, the rules that run by themselves. " +
-            'When the new date would make automatic points already paid overlap (a run over this scan would count time another run of its rule paid for), nothing changes and the 409 names the runs; confirm: true saves it anyway. Audited.',
-          tags: ['scans'],
-          security: BEARER,
-          params: scanParams,
-          body: scanRedateBody,
-          response: { 200: resultTrue({ scan }), ...resultErrors(400, 401, 403, 404, 409) },
-        },
-      },
-      async (request) => {
-        const id = request.params.scanId;
-        const takenAt = takenAtOf(request.body.takenAt);
-        if (takenAt === null) throw new Invalid(SCAN_ERRORS.badTakenAt);
-        const { user } = authOf(request);
-        const { scan: saved, changed } = await redateScan(ctx.db, id, takenAt, { actorId: user.id, confirm: request.body.confirm ?? false, now: ctx.now() });
-        if (changed) {
-          request.log.info({ by: user.id, scan: id, takenAt }, 'scan date corrected');
-          // standings computed over the old order are not served again (other processes see the scans' times change in their cache keys)
-          clearStandingsCache(ctx.db, true);
-          void warmRunningSeasons(ctx.db).catch((err: unknown) => request.log.warn({ err }, 'KvK standings not computed after the scan date changed'));
-        }
-        return { result: true as const, scan: saved };
-      },
-    );
+    serve(app, SCANS_API.redate, admin, async (request) => {
+      const id = request.params.scanId;
+      const takenAt = takenAtOf(request.body.takenAt);
+      if (takenAt === null) throw new Invalid(SCAN_ERRORS.badTakenAt);
+      const { user } = authOf(request);
+      const { scan: saved, changed } = await redateScan(ctx.db, id, takenAt, { actorId: user.id, confirm: request.body.confirm ?? false, now: ctx.now() });
+      if (changed) {
+        request.log.info({ by: user.id, scan: id, takenAt }, 'scan date corrected');
+        // standings computed over the old order are not served again (other processes see the scans' times change in their cache keys)
+        clearStandingsCache(ctx.db, true);
+        void warmRunningSeasons(ctx.db).catch((err: unknown) => request.log.warn({ err }, 'KvK standings not computed after the scan date changed'));
+      }
+      return { result: true as const, scan: saved };
+    });
 
-    app.get(
-      '/kingdom/summary',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: "The kingdom's totals in a scan (the latest by default) and their change since another (the scan before it by default); nulls where nothing was scanned",
-          tags: ['scans'],
-          security: BEARER,
-          querystring: summaryQuery,
-          response: { 200: resultTrue(kingdomSummarySchema.shape), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const query = request.query;
-        return { result: true as const, ...(await kingdomSummary(ctx.db, query.scan, query.compare)) };
-      },
-    );
+    serve(app, SCANS_API.summary, leadership, async (request) => {
+      const query = request.query;
+      return { result: true as const, ...(await kingdomSummary(ctx.db, query.scan, query.compare)) };
+    });
 
-    const governorsAnswer = resultTrue({ scan: z.nullable(scan), compare: z.nullable(scan), total: z.int(), page: z.int(), pageSize: z.int(), governors: z.array(governorRow) });
-    app.get(
-      '/governors',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary:
-            "A page of a scan's governors (the latest by default): filter by alliance (tag) and q (name contains, or governor id starts with), sort by any column (default power, high first), with each stat's change since `compare` when given",
-          tags: ['scans'],
-          security: BEARER,
-          querystring: governorsQuery,
-          response: { 200: governorsAnswer, ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const query = request.query;
-        return { result: true as const, ...(await listGovernors(ctx.db, query)) };
-      },
-    );
+    serve(app, SCANS_API.governors, leadership, async (request) => {
+      const query = request.query;
+      return { result: true as const, ...(await listGovernors(ctx.db, query)) };
+    });
 
+    // the downloads answer CSV or XLSX, not JSON: route-owned
     for (const format of EXPORT_FORMATS) {
       app.get(
         `/governors.${format}`,
@@ -299,165 +203,58 @@ export function scanRoutes(ctx: AppContext) {
       );
     }
 
-    app.get(
-      '/governors/mine',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        schema: {
-          summary:
-            "The caller's own governors: its sign-up's claim (main) and the governors an admin linked (farms), main first, with each one's name in the latest scan that saw it (null: never scanned yet) and whether the link is verified",
-          tags: ['scans'],
-          security: BEARER,
-          response: { 200: resultTrue({ governors: z.array(ownGovernor) }), ...resultErrors(401) },
-        },
-      },
-      async (request) => ({ result: true as const, governors: await ownGovernors(ctx.db, authOf(request).user.id) }),
-    );
+    serve(app, SCANS_API.ownGovernors, signedIn, async (request) => ({ result: true as const, governors: await ownGovernors(ctx.db, authOf(request).user.id) }));
 
-    app.get(
-      '/governors/:governorId',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        schema: {
-          summary: "A governor's history over every scan (oldest first), the names and alliances seen; council and admin see any governor, a player the one their account claims",
-          tags: ['scans'],
-          security: BEARER,
-          params: governorParams,
-          response: { 200: resultTrue({ governor: governorDetailSchema }), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const governorId = request.params.governorId;
-        const { user } = authOf(request);
-        if (!rankAllows(user.rank, 'council+admin') && !(await ownsGovernor(ctx.db, user.id, governorId))) throw new Forbidden(SCAN_ERRORS.notYourGovernor);
-        return { result: true as const, governor: await governorDetail(ctx.db, governorId) };
-      },
-    );
+    serve(app, SCANS_API.governor, signedIn, async (request) => {
+      const governorId = request.params.governorId;
+      const { user } = authOf(request);
+      if (!rankAllows(user.rank, 'council+admin') && !(await ownsGovernor(ctx.db, user.id, governorId))) throw new Forbidden(SCAN_ERRORS.notYourGovernor);
+      return { result: true as const, governor: await governorDetail(ctx.db, governorId) };
+    });
 
-    app.get(
-      '/alliances',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: "The alliances of a scan (the latest by default), by power: members and sums in that scan, leadership's name for each and whether it is the kingdom's; unaffiliated: the same sums for the governors in no alliance (null when there are none)",
-          tags: ['scans'],
-          security: BEARER,
-          querystring: alliancesQuery,
-          response: { 200: resultTrue({ scan: z.nullable(scan), alliances: z.array(allianceRow), unaffiliated: z.nullable(allianceRow) }), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const query = request.query;
-        return { result: true as const, ...(await listAlliances(ctx.db, query.scan)) };
-      },
-    );
+    serve(app, SCANS_API.alliances, leadership, async (request) => {
+      const query = request.query;
+      return { result: true as const, ...(await listAlliances(ctx.db, query.scan)) };
+    });
 
-    app.put(
-      '/alliances/:tag',
-      {
-        preValidation: requireRank(ctx, 'admin'),
-        schema: {
-          summary: "Name an alliance (by its tag) and say whether it belongs to the kingdom",
-          tags: ['scans'],
-          security: BEARER,
-          params: tagParams,
-          body: allianceBody,
-          response: { 200: resultTrue({ alliance: z.object({ tag: z.string(), name: z.string(), ours: z.boolean() }) }), ...resultErrors(400, 401, 403) },
-        },
-      },
-      async (request) => {
-        const tag = request.params.tag;
-        if (tag.length < 1 || tag.length > 64) throw new Invalid(ALLIANCE_ERRORS.badTag);
-        const tagProblem = nameTextProblem(tag);
-        if (tagProblem) throw new Invalid(tagProblem);
-        const body = request.body;
-        return { result: true as const, alliance: await saveAlliance(ctx.db, tag, body, authOf(request).user.id, ctx.now()) };
-      },
-    );
+    serve(app, SCANS_API.saveAlliance, admin, async (request) => {
+      const tag = request.params.tag;
+      if (tag.length < 1 || tag.length > 64) throw new Invalid(ALLIANCE_ERRORS.badTag);
+      const tagProblem = nameTextProblem(tag);
+      if (tagProblem) throw new Invalid(tagProblem);
+      const body = request.body;
+      return { result: true as const, alliance: await saveAlliance(ctx.db, tag, body, authOf(request).user.id, ctx.now()) };
+    });
 
-    app.get(
-      '/metrics/series',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        schema: {
-          summary:
-            "One point per scan, oldest first, with the chosen stats (comma-separated; power and killpoints by default): the kingdom's totals, an alliance's (key = tag) or a governor's (key = governor id). Council and admin read any; a player their own governors.",
-          tags: ['scans'],
-          security: BEARER,
-          querystring: seriesQuery,
-          response: { 200: resultTrue(series.shape), ...resultErrors(400, 401, 403) },
-        },
-      },
-      async (request) => {
-        const query = request.query;
-        const stats = parseStats(query.stats);
-        const { user } = authOf(request);
-        if (!rankAllows(user.rank, 'council+admin')) {
-          const own = query.scope === 'governor' && /^\d{1,15}$/.test(query.key ?? '') && (await ownsGovernor(ctx.db, user.id, Number(query.key)));
-          if (!own) throw new Forbidden(SCAN_ERRORS.notYourGovernor);
-        }
-        return { result: true as const, ...(await metricSeries(ctx.db, query.scope, query.key, stats)) };
-      },
-    );
+    serve(app, SCANS_API.series, signedIn, async (request) => {
+      const query = request.query;
+      const stats = parseStats(query.stats);
+      const { user } = authOf(request);
+      if (!rankAllows(user.rank, 'council+admin')) {
+        const own = query.scope === 'governor' && /^\d{1,15}$/.test(query.key ?? '') && (await ownsGovernor(ctx.db, user.id, Number(query.key)));
+        if (!own) throw new Forbidden(SCAN_ERRORS.notYourGovernor);
+      }
+      return { result: true as const, ...(await metricSeries(ctx.db, query.scope, query.key, stats)) };
+    });
 
-    app.get(
-      '/player-ids',
-      {
-        preValidation: requireRank(ctx, 'admin'),
-        schema: {
-          summary: "Accounts and their governors (the sign-up's claim and linked farms), verified or not, with the governor's name in the latest scan; q is a username or a governor id",
-          tags: ['scans'],
-          security: BEARER,
-          querystring: playerIdsQuery,
-          response: { 200: resultTrue({ total: z.int(), page: z.int(), pageSize: z.int(), links: z.array(playerLink) }), ...resultErrors(400, 401, 403) },
-        },
-      },
-      async (request) => {
-        const query = request.query;
-        return { result: true as const, ...(await listPlayerLinks(ctx.db, query.q, query.page)) };
-      },
-    );
+    serve(app, SCANS_API.playerIds, admin, async (request) => {
+      const query = request.query;
+      return { result: true as const, ...(await listPlayerLinks(ctx.db, query.q, query.page)) };
+    });
 
-    app.put(
-      '/player-ids/:governorId',
-      {
-        preValidation: requireRank(ctx, 'admin'),
-        schema: {
-          summary: 'Link a governor to an account (moving it from another), and verify or unverify the link',
-          tags: ['scans'],
-          security: BEARER,
-          params: governorParams,
-          body: playerLinkBody,
-          response: { 200: resultTrue({ link: playerLink }), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const governorId = request.params.governorId;
-        const body = request.body;
-        const link = await linkGovernor(ctx.db, governorId, body.username, body.verified, authOf(request).user.id, ctx.now());
-        request.log.info({ by: authOf(request).user.id, governorId, username: link.username, verified: link.verified }, 'governor linked');
-        return { result: true as const, link };
-      },
-    );
+    serve(app, SCANS_API.link, admin, async (request) => {
+      const governorId = request.params.governorId;
+      const body = request.body;
+      const link = await linkGovernor(ctx.db, governorId, body.username, body.verified, authOf(request).user.id, ctx.now());
+      request.log.info({ by: authOf(request).user.id, governorId, username: link.username, verified: link.verified }, 'governor linked');
+      return { result: true as const, link };
+    });
 
-    app.delete(
-      '/player-ids/:governorId',
-      {
-        preValidation: requireRank(ctx, 'admin'),
-        schema: {
-          summary: 'Unlink a governor from its account',
-          tags: ['scans'],
-          security: BEARER,
-          params: governorParams,
-          response: { 200: resultTrue({}), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const governorId = request.params.governorId;
-        await unlinkGovernor(ctx.db, governorId, authOf(request).user.id, ctx.now());
-        request.log.info({ by: authOf(request).user.id, governorId }, 'governor unlinked');
-        return { result: true as const };
-      },
-    );
+    serve(app, SCANS_API.unlink, admin, async (request) => {
+      const governorId = request.params.governorId;
+      await unlinkGovernor(ctx.db, governorId, authOf(request).user.id, ctx.now());
+      request.log.info({ by: authOf(request).user.id, governorId }, 'governor unlinked');
+      return { result: true as const };
+    });
   };
 }

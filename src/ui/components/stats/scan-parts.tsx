@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
 import { Link } from 'wouter';
-import { createScansApi, type Scan } from '../../../api/scans';
+import { createScansApi, scansKeys, type Scan } from '../../../api/scans';
 import { cn } from '../../lib/cn';
 import { useApi } from '../../lib/use-api';
 import { Field } from '../field';
@@ -25,7 +25,7 @@ export function ScanLabel({ scan }: { scan: Scan }) {
 /** Every scan (newest first), for the pickers: up to 50, which covers a year of weekly scans. */
 export function useScans() {
   const scansApi = useScansApi();
-  return useQuery({ queryKey: ['scans', 'list', 1], queryFn: () => scansApi.list(1) });
+  return useQuery({ queryKey: scansKeys.list(1), queryFn: () => scansApi.list(1) });
 }
 
 /** A scan picker: "" means the default (the latest, or the one before it for a comparison). */

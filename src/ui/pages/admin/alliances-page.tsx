@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ErrorText } from '../../components/query-error';
 import { useState } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { AllianceRow } from '../../../api/scans';
+import { statsKeys, type AllianceRow } from '../../../api/scans';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
 import { Checkbox } from '../../components/checkbox';
@@ -22,8 +22,9 @@ export default function AlliancesPage({ titleId }: { titleId: string }) {
   const scans = useScans();
   const [scanId, setScanId] = useState('');
   const alliances = useQuery({
-    queryKey: ['alliances', scanId],
-    queryFn: () => scansApi.alliances(scanId ? Number(scanId) : undefined),
+    queryKey: statsKeys.alliances(scanId ? Number(scanId) : undefined),
+    queryFn: () => scansApi.allianceSums(scanId ? Number(scanId) : undefined),
+    select: (sums) => sums.alliances,
   });
   const shown = scanId ? scans.data?.scans.find((s) => String(s.id) === scanId) : scans.data?.scans[0];
 
@@ -67,7 +68,7 @@ function AllianceLine({ row }: { row: AllianceRow }) {
   const [name, setName] = useState(row.name);
   const save = useMutation({
     mutationFn: (body: { name?: string; ours?: boolean }) => scansApi.saveAlliance(row.tag, body),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['alliances'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: statsKeys.alliancesAll }),
   });
   const nameId = `alliance-name-${row.tag}`;
   return (

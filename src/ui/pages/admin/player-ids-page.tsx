@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { PlayerLink } from '../../../api/scans';
+import { playerIdsKeys, type PlayerLink } from '../../../api/scans';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
@@ -29,11 +29,11 @@ export default function PlayerIdsPage({ titleId }: { titleId: string }) {
   const [q, setQ] = usePagedFilter('', setPage);
   const [unlinking, setUnlinking] = useState<PlayerLink | null>(null);
   const links = useQuery({
-    queryKey: ['player-ids', q.trim(), page],
+    queryKey: playerIdsKeys.page(q, page),
     queryFn: () => scansApi.playerIds(q, page),
     placeholderData: keepPreviousData,
   });
-  const refresh = () => client.invalidateQueries({ queryKey: ['player-ids'] });
+  const refresh = () => client.invalidateQueries({ queryKey: playerIdsKeys.all });
   const verify = useMutation({
     mutationFn: (link: PlayerLink) => scansApi.link(link.governorId, { username: link.username, verified: !link.verified }),
     onSuccess: refresh,

@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
-import type { Scan, ScanPreview, UploadProgress } from '../../../api/scans';
+import { scansKeys, statsKeys, type Scan, type ScanPreview, type UploadProgress } from '../../../api/scans';
 import type { ScanIssue } from '../../../protocol/scans';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
@@ -129,7 +129,7 @@ function PreviewView({ preview: first, onApplied, onDiscard }: { preview: ScanPr
   const settled = useDebounced(edited, 400);
   // another time is compared again with the scan before it: the lists and warnings below follow the date
   const compared = useQuery({
-    queryKey: ['scans', 'preview-compare', first.token, settled],
+    queryKey: scansKeys.compare(first.token, settled),
     queryFn: () => scansApi.compare(first.token, settled as number),
     enabled: settled !== null && settled !== first.takenAt,
     placeholderData: keepPreviousData,
@@ -310,8 +310,8 @@ export function ImportCard() {
           onApplied={(scan) => {
             setApplied(scan);
             reset();
-            void queryClient.invalidateQueries({ queryKey: ['scans'] });
-            void queryClient.invalidateQueries({ queryKey: ['stats'] });
+            void queryClient.invalidateQueries({ queryKey: scansKeys.all });
+            void queryClient.invalidateQueries({ queryKey: statsKeys.all });
           }}
         />
       )}

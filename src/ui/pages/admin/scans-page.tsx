@@ -1,7 +1,7 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
-import type { Scan } from '../../../api/scans';
+import { scansKeys, statsKeys, type Scan } from '../../../api/scans';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
@@ -73,13 +73,13 @@ function ScansList() {
   const [doomed, setDoomed] = useState<Scan | null>(null);
   const [redating, setRedating] = useState<Scan | null>(null);
   const [redated, setRedated] = useState<Scan | null>(null);
-  const scans = useQuery({ queryKey: ['scans', 'list', page], queryFn: () => scansApi.list(page), placeholderData: keepPreviousData });
+  const scans = useQuery({ queryKey: scansKeys.list(page), queryFn: () => scansApi.list(page), placeholderData: keepPreviousData });
   const remove = useMutation({
     mutationFn: (id: number) => scansApi.remove(id),
     onSuccess: () => {
       setDoomed(null);
-      void queryClient.invalidateQueries({ queryKey: ['scans'] });
-      void queryClient.invalidateQueries({ queryKey: ['stats'] });
+      void queryClient.invalidateQueries({ queryKey: scansKeys.all });
+      void queryClient.invalidateQueries({ queryKey: statsKeys.all });
     },
   });
   const list = scans.data?.scans ?? [];
@@ -157,8 +157,8 @@ function ScansList() {
           onSaved={(saved) => {
             setRedating(null);
             setRedated(saved);
-            void queryClient.invalidateQueries({ queryKey: ['scans'] });
-            void queryClient.invalidateQueries({ queryKey: ['stats'] });
+            void queryClient.invalidateQueries({ queryKey: scansKeys.all });
+            void queryClient.invalidateQueries({ queryKey: statsKeys.all });
           }}
         />
       )}

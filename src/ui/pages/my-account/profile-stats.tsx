@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
-import { createScansApi } from '../../../api/scans';
+import { createScansApi, statsKeys } from '../../../api/scans';
 import type { OwnGovernor } from '../../../protocol/scans';
 import { Card, CardTitle } from '../../components/card';
 import { Label } from '../../components/label';
@@ -14,14 +14,14 @@ import { ShareCardButton } from '../../components/stats/share-card';
 /** The signed-in account's governors (its sign-up's claim and the farms an admin linked), main first. */
 export function useOwnGovernors() {
   const scans = useApi(createScansApi);
-  return useQuery({ queryKey: ['stats', 'own-governors'], queryFn: () => scans.ownGovernors() });
+  return useQuery({ queryKey: statsKeys.ownGovernors, queryFn: () => scans.ownGovernors() });
 }
 
 /** A governor's history, asked for only once a scan has seen it (a never-scanned one has none to ask for). */
 function useHistory(own: OwnGovernor | null) {
   const scans = useApi(createScansApi);
   const id = own && own.name !== null ? own.governorId : null;
-  return useQuery({ queryKey: ['stats', 'governor', id], queryFn: () => scans.governor(id!), enabled: id !== null, retry: false });
+  return useQuery({ queryKey: statsKeys.governor(id ?? 0), queryFn: () => scans.governor(id!), enabled: id !== null, retry: false });
 }
 
 /** No governor linked to the account, or one never scanned: a clear sentence and what to do. */

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { SortingState } from '@tanstack/react-table';
 import { useMemo, useState } from 'react';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import type { GovernorFilters, GovernorSort, KingdomSummary } from '../../../api/scans';
+import { statsKeys, type GovernorFilters, type GovernorSort, type KingdomSummary } from '../../../api/scans';
 import { Card, CardHeader, CardTitle } from '../../components/card';
 import { PageTitle } from '../../components/page-header';
 import { endColumns, Table, TableBody, TableHead, Td } from '../../components/table';
@@ -40,7 +40,7 @@ function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort
   const scansApi = useScansApi();
   const filters: GovernorFilters = { scan, compare, sort, order: 'desc', gain };
   const top = useQuery({
-    queryKey: ['stats', 'top', filters],
+    queryKey: statsKeys.governors(filters, 1, 10),
     queryFn: () => scansApi.governors(filters, 1, 10),
     enabled: (!gain || compare !== undefined),
   });
@@ -69,7 +69,7 @@ function TopList({ titleId, sort, gain, scan, compare }: { titleId: string; sort
 
 function Alliances({ scan }: { scan?: number }) {
   const scansApi = useScansApi();
-  const alliances = useQuery({ queryKey: ['stats', 'alliance-sums', scan], queryFn: () => scansApi.allianceSums(scan) });
+  const alliances = useQuery({ queryKey: statsKeys.alliances(scan), queryFn: () => scansApi.allianceSums(scan) });
   const intl = useIntl();
   return (
     <Card className="min-w-0" data-testid="alliances">
@@ -139,7 +139,7 @@ export default function DashboardPage({ titleId }: { titleId: string }) {
   const [scan, setScan] = useState('');
   const [compare, setCompare] = useState('');
   const summary = useQuery({
-    queryKey: ['stats', 'summary', scan, compare],
+    queryKey: statsKeys.summary(scan ? Number(scan) : undefined, compare ? Number(compare) : undefined),
     queryFn: () => scansApi.summary(scan ? Number(scan) : undefined, compare ? Number(compare) : undefined),
   });
   const list = scans.data?.scans ?? [];

@@ -7,6 +7,7 @@ import { Spinner } from '../../components/loader';
 import { Table, Td, Th } from '../../components/table';
 import { KillsBars, ScannedOn, StatsGrid, Trend } from '../../components/stats/governor-view';
 import { useScansApi, Empty } from '../../components/stats/scan-parts';
+import { statsKeys } from '../../../api/scans';
 import { Num } from '../../components/stats/num';
 import { QueryError } from '../../components/query-error';
 
@@ -18,7 +19,7 @@ export default function GovernorPage() {
   const scansApi = useScansApi();
   const { governorId = '' } = useParams<{ governorId: string }>();
   const id = /^\d{1,15}$/.test(governorId) ? Number(governorId) : null;
-  const governor = useQuery({ queryKey: ['stats', 'governor', id], queryFn: () => scansApi.governor(id!), enabled: id !== null, retry: false });
+  const governor = useQuery({ queryKey: statsKeys.governor(id ?? 0), queryFn: () => scansApi.governor(id!), enabled: id !== null, retry: false });
   const g = governor.data;
   const latest = g?.history[g.history.length - 1];
   return (

@@ -3,7 +3,7 @@ import { createColumnHelper, rowSortingFeature, tableFeatures, useTable, type So
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { memo, useEffect, useMemo, useRef } from 'react';
 import { FormattedMessage, useIntl } from 'react-intl';
-import type { GovernorFilters, GovernorRow, GovernorSort } from '../../../api/scans';
+import { statsKeys, type GovernorFilters, type GovernorRow, type GovernorSort } from '../../../api/scans';
 import { cn } from '../../lib/cn';
 import { useScansApi, GovernorLink } from '../../components/stats/scan-parts';
 import { Change, Num } from '../../components/stats/num';
@@ -111,7 +111,7 @@ export function GovernorsTable({ filters, sorting, onSorting }: { filters: Omit<
   const sort = sorting[0];
   const query = useMemo<GovernorFilters>(() => ({ ...filters, sort: sort?.id as GovernorSort | undefined, order: sort ? (sort.desc ? 'desc' : 'asc') : undefined }), [filters, sort]);
   const pages = useInfiniteQuery({
-    queryKey: ['stats', 'governors', query],
+    queryKey: statsKeys.governorPages(query, GOVERNORS_PAGE),
     queryFn: ({ pageParam }) => scansApi.governors(query, pageParam, GOVERNORS_PAGE),
     initialPageParam: 1,
     getNextPageParam: (last) => (last.page * last.pageSize < last.total ? last.page + 1 : undefined),

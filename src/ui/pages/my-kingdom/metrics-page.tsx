@@ -2,7 +2,7 @@ import { useQueries, useQuery } from '@tanstack/react-query';
 import { lazy, Suspense, useMemo, useState } from 'react';
 import { useLocation, useSearch } from 'wouter';
 import { FormattedDate, FormattedMessage, useIntl } from 'react-intl';
-import type { MetricScope, Series } from '../../../api/scans';
+import { statsKeys, type MetricScope, type Series } from '../../../api/scans';
 import { Button } from '../../components/button';
 import { Card } from '../../components/card';
 import { Label } from '../../components/label';
@@ -146,7 +146,7 @@ function GovernorFinder({ chosen, full, onAdd }: { chosen: readonly string[]; fu
   const intl = useIntl();
   const [q, setQ] = useState('');
   const typed = useDebounced(q.trim());
-  const found = useQuery({ queryKey: ['stats', 'governors', 'find', typed], queryFn: () => scansApi.governors({ q: typed }, 1, 8), enabled: typed !== '' });
+  const found = useQuery({ queryKey: statsKeys.governors({ q: typed }, 1, 8), queryFn: () => scansApi.governors({ q: typed }, 1, 8), enabled: typed !== '' });
   const rows = (found.data?.governors ?? []).filter((g) => !chosen.includes(String(g.governorId)));
   return (
     <div className="grid w-80 max-w-full gap-1.5">
@@ -195,19 +195,19 @@ export default function MetricsPage({ titleId }: { titleId: string }) {
   const [, navigate] = useLocation();
   const { scope, keys, stats } = useMemo(() => selectionOf(search), [search]);
   const go = (next: { scope?: MetricScope; keys?: string[]; stats?: string[] }) => navigate(addressOf(next.scope ?? scope, next.keys ?? keys, next.stats ?? stats), { replace: true });
-  const alliances = useQuery({ queryKey: ['stats', 'alliances', undefined], queryFn: () => scansApi.alliances(), enabled: scope === 'alliance' });
+  const alliances = useQuery({ queryKey: statsKeys.alliances(), queryFn: () => scansApi.allianceSums(), select: (sums) => sums.alliances, enabled: scope === 'alliance' });
   const ordered = useMemo(() => METRIC_STATS.filter((s) => stats.includes(s)), [stats]);
   const asked = scope === 'kingdom' ? [''] : keys;
   const series = useQueries({
     queries: asked.map((key) => ({
-      queryKey: ['stats', 'series', scope, key, ordered],
+      queryKey: statsKeys.series(scope, key === '' ? undefined : key, ordered),
       queryFn: () => scansApi.series(scope, key === '' ? undefined : key, ordered),
       enabled: ordered.length > 0,
     })),
   });
   // a governor's name for its legend (what the search showed, or its page's answer for an address typed or shared)
   const names = useQueries({
-    queries: (scope === 'governor' ? keys : []).map((key) => ({ queryKey: ['stats', 'governor', Number(key)], queryFn: () => scansApi.governor(Number(key)), retry: false })),
+    queries: (scope === 'governor' ? keys : []).map((key) => ({ queryKey: statsKeys.governor(Number(key)), queryFn: () => scansApi.governor(Number(key)), retry: false })),
   });
   /** A line's name; `isolated`: the name wrapped in Unicode isolates (a right-to-left name keeps its id on its side in the chart's legend). */
   const labelOf = (key: string, i: number, isolated = false): string => {
