@@ -18,18 +18,21 @@ import type { Queryable } from '../db/write';
  * server/notices/producer.ts and nowhere else.
  */
 
-interface NoticeRow {
+/** A `notices` row as the producer reads it back; the list reads it without its owner and channel. */
+export interface NoticeRow {
   id: number;
+  user_id: number;
   kind: string;
   at: number;
   read: number;
   item_id: number | null;
   item_name: string | null;
   amount: number | null;
+  channel: string;
 }
 
 /** A row on the wire (without `read` it is the NOTICE frame's data). */
-export function toNotice(r: NoticeRow): Notice {
+export function toNotice(r: Omit<NoticeRow, 'user_id' | 'channel'>): Notice {
   return {
     id: Number(r.id),
     kind: r.kind as NoticeKind,

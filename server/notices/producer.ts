@@ -8,7 +8,7 @@ import type { Queryable } from '../db/write';
 import type { DomainEvent, EventData, EventKind } from '../events/events';
 import { PassLoop } from '../events/pass-loop';
 import type { Hub } from '../sockets/hub';
-import { APP_CHANNELS, NOTICE_COLUMNS, preferencesFor, toNotice } from './notices';
+import { APP_CHANNELS, NOTICE_COLUMNS, preferencesFor, toNotice, type NoticeRow } from './notices';
 import { forgetItem, watchersOf } from './watches';
 
 /**
@@ -65,18 +65,6 @@ const LONGEST_LEAD_MS = 15 * 60_000;
 const CHUNK = 200;
 /** Notice ids per cluster event (a NOTIFY payload stays far below its limit). */
 const IDS_PER_EVENT = 400;
-
-interface NoticeRow {
-  id: number;
-  user_id: number;
-  kind: string;
-  at: number;
-  read: number;
-  item_id: number | null;
-  item_name: string | null;
-  amount: number | null;
-  channel: string;
-}
 
 const inApp = (channel: string) => (APP_CHANNELS as readonly string[]).includes(channel);
 
