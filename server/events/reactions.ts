@@ -141,13 +141,27 @@ export class Reactions {
     // claimed by another process: it handles these events
     if (!cursor) return false;
     const rows = (await this.db.selectFrom('events').selectAll().where('id', '>', Number(cursor.last_id)).orderBy('id').limit(BATCH).execute()) as EventRow[];
+    // the cursor is written after each event the reaction handled (so a crash repeats at most that
+    // one), and once past the events it does not handle: one write per batch for those, not one per
+    // event (under a burst of events every reaction's cursor would otherwise be a write per event)
+    let stored = Number(cursor.last_id);
+    let done = stored;
+    const store = async () => {
+      if (done === stored) return;
+      await on.updateTable('event_cursors').set({ last_id: done }).where('reaction', '=', reaction.name).execute();
+      stored = done;
+    };
     for (const row of rows) {
-      if (this.stopped) return false;
+      if (this.stopped) break;
       const event = toEvent(row);
-      if (reaction.kinds.includes(event.kind) && !(await this.handle(reaction, event))) return false;
-      await on.updateTable('event_cursors').set({ last_id: event.id }).where('reaction', '=', reaction.name).execute();
+      if (reaction.kinds.includes(event.kind)) {
+        if (!(await this.handle(reaction, event))) break;
+        done = event.id;
+        await store();
+      } else done = event.id;
     }
-    return rows.length === BATCH;
+    await store();
+    return !this.stopped && done === Number(rows[rows.length - 1]?.id) && rows.length === BATCH;
   }
 
   /** True when handled (or given up on after MAX_ATTEMPTS); false to try again on the next pass. */
