@@ -39,7 +39,7 @@ test('every card opens the item’s details: full name, description, the image l
   await openStore(page, await register());
   // a live card: its name opens the dialog; the description and start come from the store
   const card = await liveCard(page, liveName);
-  await card.getByRole('button', { name: liveName }).click();
+  await card.getByRole('button', { name: liveName, exact: true }).click();
   const dialog = page.getByRole('dialog', { name: liveName });
   await expect(dialog).toBeVisible();
   await expect(dialog).toHaveAccessibleDescription(description.replace('\n', ' '));
@@ -56,7 +56,7 @@ test('every card opens the item’s details: full name, description, the image l
 
   // an upcoming row: the whole name (not cut), and its details
   const row = page.getByRole('list', { name: 'Upcoming', exact: true }).getByRole('listitem').filter({ hasText: upcomingName });
-  const opener = row.getByRole('button', { name: upcomingName });
+  const opener = row.getByRole('button', { name: upcomingName, exact: true });
   await expect(opener).toHaveText(upcomingName);
   expect(await opener.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
   await opener.click();
@@ -129,7 +129,7 @@ test('an upcoming item leaves Upcoming and joins the live board when it starts, 
 
   await openStore(page, await register());
   const upcomingRow = page.getByTestId('upcoming-item').filter({ hasText: name });
-  await expect(upcomingRow.getByRole('button', { name })).toBeVisible();
+  await expect(upcomingRow.getByRole('button', { name, exact: true })).toBeVisible();
   await expect(page.getByTestId('live-item').filter({ hasText: name })).toHaveCount(0);
 
   // the council moves its start to now: the server starts it at once (BIDDING_STARTED on the socket)
