@@ -26,5 +26,5 @@ export function registerReactions(reactions: Reactions, ctx: Pick<AppContext, 'a
   // Discord hears of sales, new bidding, scans and points runs: queued in the outbox once per event (its unique key), sent apart
   reactions.on({ name: 'discord-announcements', kinds: ANNOUNCED_KINDS, handle: (event) => ctx.discord.enqueue(event) });
   // notices (started, won, lost, points, automatic, max exhausted or dropped): once per account and cause (their unique key), then NOTICE to the app
-  reactions.on({ name: 'notices', kinds: NOTICE_EVENT_KINDS, handle: (event) => ctx.notices.handle(event) });
+  reactions.on({ name: 'notices', kinds: NOTICE_EVENT_KINDS, handle: (event) => ctx.notices.handle(event), handleAll: (events) => ctx.notices.handleAll(events) });
 }

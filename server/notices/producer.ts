@@ -161,38 +161,59 @@ export class Notices {
   // ── the reaction to domain events ──────────────────────────────────────────────────────────
 
   /** Makes the notices one domain event calls for (idempotent: each has its cause). */
-  async handle(event: DomainEvent): Promise<void> {
+  handle(event: DomainEvent): Promise<void> {
+    return this.handleAll([event]);
+  }
+
+  /**
+   * Makes the notices a run of domain events calls for, stored together (one insert for the run,
+   * not one per event: a burst of maxima exhausted in a bid storm is a burst of events), then lets
+   * the watchers of the items that ended go.
+   */
+  async handleAll(events: readonly DomainEvent[]): Promise<void> {
+    const drafts: NoticeDraft[] = [];
+    const ended: number[] = [];
+    for (const event of events) {
+      const { drafts: made, ended: itemId } = await this.draftsOf(event);
+      drafts.push(...made);
+      if (itemId !== undefined) ended.push(itemId);
+    }
+    await this.make(drafts);
+    for (const itemId of ended) await forgetItem(this.options.db, itemId);
+  }
+
+  /** The notices one event calls for, and the item it ended (its watches go once they are made). */
+  private async draftsOf(event: DomainEvent): Promise<{ drafts: NoticeDraft[]; ended?: number }> {
     const { db } = this.options;
     switch (event.kind) {
       case 'item.started': {
         const { itemId } = event.data as EventData['item.started'];
         const item = await db.selectFrom('items').select(['name', 'start_price']).where('id', '=', itemId).executeTakeFirst();
-        if (!item) return;
+        if (!item) return { drafts: [] };
         // (who started watching once it had started hears nothing of it)
         const watchers = await watchersOf(db, itemId, event.at);
-        await this.make(watchers.map((userId) => ({ userId, kind: 'started', cause: `started:${itemId}`, itemId, itemName: item.name, amount: item.start_price })));
-        return;
+        return { drafts: watchers.map((userId) => ({ userId, kind: 'started', cause: `started:${itemId}`, itemId, itemName: item.name, amount: item.start_price })) };
       }
       case 'item.sold': {
         const { itemId, userId, amount } = event.data as EventData['item.sold'];
         const item = await db.selectFrom('items').select('name').where('id', '=', itemId).executeTakeFirst();
         const bidders = await db.selectFrom('bids').select('user_id').distinct().where('item_id', '=', itemId).where('user_id', '!=', userId).execute();
         const itemName = item?.name;
-        await this.make([
-          { userId, kind: 'won', cause: `won:${itemId}`, itemId, itemName, amount },
-          ...bidders.map((b) => ({ userId: Number(b.user_id), kind: 'lost' as const, cause: `lost:${itemId}`, itemId, itemName, amount })),
-        ]);
-        await forgetItem(db, itemId);
-        return;
+        return {
+          drafts: [
+            { userId, kind: 'won', cause: `won:${itemId}`, itemId, itemName, amount },
+            ...bidders.map((b) => ({ userId: Number(b.user_id), kind: 'lost' as const, cause: `lost:${itemId}`, itemId, itemName, amount })),
+          ],
+          ended: itemId,
+        };
       }
       case 'item.no-buyer':
       case 'item.cancelled':
-        await forgetItem(db, (event.data as { itemId: number }).itemId);
-        return;
+        return { drafts: [], ended: (event.data as { itemId: number }).itemId };
       case 'points.booked': {
         const { ledger } = event.data as EventData['points.booked'];
         // (a sale's purchase names no entries: its buyer has the `won` notice)
-        if (!ledger) return;
+        if (!ledger) return { drafts: [] };
         const rows = await db
           .selectFrom('points_transactions')
           .select(['user_id', 'kind'])
@@ -210,18 +231,16 @@ export class Notices {
           draft.amount = (draft.amount ?? 0) + Number(row.delta);
           sums.set(key, draft);
         }
-        await this.make([...sums.values()].filter((d) => d.amount !== 0));
-        return;
+        return { drafts: [...sums.values()].filter((d) => d.amount !== 0) };
       }
       case 'max.exhausted':
       case 'max.dropped': {
         const { itemId, itemName, userId, max } = event.data as EventData['max.exhausted'];
         const kind = event.kind === 'max.exhausted' ? 'max-exhausted' : 'max-dropped';
-        await this.make([{ userId, kind, cause: `${kind}:${event.id}`, itemId, itemName, amount: max }]);
-        return;
+        return { drafts: [{ userId, kind, cause: `${kind}:${event.id}`, itemId, itemName, amount: max }] };
       }
       default:
-        return;
+        return { drafts: [] };
     }
   }
 

@@ -119,6 +119,56 @@ describe('reactions', () => {
     await again.stop();
   });
 
+  it('a reaction that handles a run of events at once gets the run in one call; a run that fails is taken again one event at a time', async () => {
+    const db = await database(tempDir());
+    const first = runner(db);
+    first.on(recorder('runs', ['item.started']));
+    await first.start();
+    await first.stop();
+    // committed while no runner ran: the next start finds them all in one batch
+    for (let i = 1; i <= 5; i++) await change(db, 'item.started', i);
+    await change(db, 'item.cancelled', 6);
+    const runs: number[][] = [];
+    let failRuns = 0;
+    const batched = (fails: number): Reaction & { seen: number[] } => {
+      failRuns = fails;
+      const one = recorder('runs', ['item.started']);
+      return {
+        ...one,
+        async handleAll(events) {
+          if (failRuns > 0) {
+            failRuns -= 1;
+            throw new Error('failing on purpose');
+          }
+          runs.push(events.map((e) => e.id));
+        },
+      };
+    };
+    const second = runner(db);
+    const reaction = batched(0);
+    second.on(reaction);
+    await second.start();
+    await second.idle();
+    const started = await idsOf(db, ['item.started']);
+    expect(runs).toEqual([started.slice(-5)]);
+    expect(reaction.seen).toEqual([]);
+    const cursor = await db.selectFrom('event_cursors').select('last_id').where('reaction', '=', 'runs').executeTakeFirstOrThrow();
+    expect(Number(cursor.last_id)).toBe((await idsOf(db, ['item.cancelled'])).at(-1));
+    await second.stop();
+
+    // the run fails: each event is handled on its own, once, and the cursor passes them all
+    for (let i = 7; i <= 9; i++) await change(db, 'item.started', i);
+    runs.length = 0;
+    const third = runner(db);
+    const fallback = batched(1);
+    third.on(fallback);
+    await third.start();
+    await third.idle();
+    expect(runs).toEqual([]);
+    expect(fallback.seen).toEqual((await idsOf(db, ['item.started'])).slice(-3));
+    await third.stop();
+  });
+
   it.runIf(onPostgres)('two runners on one PostgreSQL database handle each event once between them', { timeout: 60_000 }, async () => {
     const dir = tempDir();
     const [one, two] = [await database(dir), await database(dir)];
