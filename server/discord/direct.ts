@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
 import { LOCALES, type Locale } from '../../src/protocol/locales';
 import type { NoticeKind } from '../../src/protocol/notices';
 import { fill } from '../../src/protocol/texts';
 import { isPostgres } from '../db/dialect';
 import type { Db } from '../db/open';
-import { writeTransaction, type Queryable } from '../db/write';
+import type { Queryable } from '../db/write';
+import { cursorTurn, moveCursor, PG_SETTLE_MS, startCursor } from '../events/cursor';
 import { DM_TEXTS } from './dm-texts';
 
 /**
@@ -19,11 +19,6 @@ export const DM_CHANNEL = 'dm';
 const CURSOR = 'discord-dms';
 /** Notices read per turn. */
 const BATCH = 200;
-/**
- * PostgreSQL: notices made side by side on several processes may commit out of id order; a turn
- * reads only those made this long ago, by which time every lower id has committed.
- */
-const PG_SETTLE_MS = 2_000;
 
 /** What the outbox stores for a direct message. */
 export interface DirectBody {
@@ -50,50 +45,46 @@ export function directText(kind: NoticeKind, locale: string, itemName: string | 
 }
 
 /** Starts the cursor at the newest notice (what was made before is not sent), once. */
-export async function startDirectCursor(db: Db): Promise<void> {
-  const { last } = await db.selectFrom('notices').select((eb) => eb.fn.max('id').as('last')).executeTakeFirstOrThrow();
-  await db
-    .insertInto('event_cursors')
-    .values({ reaction: CURSOR, last_id: Number(last ?? 0) })
-    .onConflict((oc) => oc.column('reaction').doNothing())
-    .execute();
+export function startDirectCursor(db: Db): Promise<void> {
+  return startCursor(db, CURSOR, 'notices');
 }
 
 /**
- * One turn: queues the direct messages of the notices past the cursor and moves it; the number of
- * notices read (a full batch: call again). On PostgreSQL one process holds the cursor for the turn
- * (FOR UPDATE SKIP LOCKED); the others read nothing.
+ * One turn: queues the direct messages of the notices past the cursor and moves it, in one
+ * transaction; the number of notices read (a full batch: call again). On PostgreSQL one process
+ * holds the cursor for the turn; the others read nothing.
  */
 export async function queueDirectMessages(db: Db, now: number, giveUpMs: number): Promise<number> {
-  return writeTransaction(db, async (trx) => {
-    const pg = isPostgres(db);
-    const cursor = pg
-      ? (await sql<{ last_id: number }>`select last_id from event_cursors where reaction = ${CURSOR} for update skip locked`.execute(trx)).rows[0]
-      : await trx.selectFrom('event_cursors').select('last_id').where('reaction', '=', CURSOR).executeTakeFirst();
-    if (!cursor) return 0;
-    let query = trx
-      .selectFrom('notices as n')
-      .select(['n.id', 'n.kind', 'n.item_name', 'n.amount', 'n.channel'])
-      .where('n.id', '>', Number(cursor.last_id))
-      .orderBy('n.id')
-      .limit(BATCH);
-    if (pg) query = query.where('n.at', '<=', now - PG_SETTLE_MS);
-    const notices = await query.execute();
-    if (notices.length === 0) return 0;
-    const wanted = notices.filter((n) => n.channel === 'discord' || n.channel === 'both').map((n) => Number(n.id));
-    if (wanted.length > 0) {
-      const rows = (await trx
+  const read = await cursorTurn(
+    db,
+    CURSOR,
+    async (trx, last) => {
+      let query = trx
         .selectFrom('notices as n')
-        .innerJoin('discord_links as l', 'l.user_id', 'n.user_id')
-        .innerJoin('users as u', 'u.id', 'n.user_id')
-        .select(['n.id', 'n.kind', 'n.item_name', 'n.amount', 'l.discord_user_id', 'u.locale'])
-        .where('n.id', 'in', wanted)
-        .execute()) as NoticeRow[];
-      await queue(trx, rows, now, now + giveUpMs);
-    }
-    await trx.updateTable('event_cursors').set({ last_id: Number(notices[notices.length - 1].id) }).where('reaction', '=', CURSOR).execute();
-    return notices.length;
-  });
+        .select(['n.id', 'n.kind', 'n.item_name', 'n.amount', 'n.channel'])
+        .where('n.id', '>', last)
+        .orderBy('n.id')
+        .limit(BATCH);
+      if (isPostgres(db)) query = query.where('n.at', '<=', now - PG_SETTLE_MS);
+      const notices = await query.execute();
+      if (notices.length === 0) return 0;
+      const wanted = notices.filter((n) => n.channel === 'discord' || n.channel === 'both').map((n) => Number(n.id));
+      if (wanted.length > 0) {
+        const rows = (await trx
+          .selectFrom('notices as n')
+          .innerJoin('discord_links as l', 'l.user_id', 'n.user_id')
+          .innerJoin('users as u', 'u.id', 'n.user_id')
+          .select(['n.id', 'n.kind', 'n.item_name', 'n.amount', 'l.discord_user_id', 'u.locale'])
+          .where('n.id', 'in', wanted)
+          .execute()) as NoticeRow[];
+        await queue(trx, rows, now, now + giveUpMs);
+      }
+      await moveCursor(trx, CURSOR, Number(notices[notices.length - 1].id));
+      return notices.length;
+    },
+    { atomic: true },
+  );
+  return read ?? 0;
 }
 
 async function queue(on: Queryable, rows: readonly NoticeRow[], now: number, giveUpAt: number): Promise<void> {

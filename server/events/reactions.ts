@@ -1,7 +1,6 @@
-import { sql } from 'kysely';
-import { isPostgres } from '../db/dialect';
 import type { Db } from '../db/open';
 import type { Queryable } from '../db/write';
+import { cursorTurn, moveCursor, startCursor } from './cursor';
 import { onEventsCommitted, type DomainEvent, type EventKind } from './events';
 import { PassLoop } from './pass-loop';
 
@@ -93,14 +92,7 @@ export class Reactions {
    */
   async start(): Promise<void> {
     this.started = true;
-    const { last } = await this.db.selectFrom('events').select((eb) => eb.fn.max('id').as('last')).executeTakeFirstOrThrow();
-    for (const r of this.reactions) {
-      await this.db
-        .insertInto('event_cursors')
-        .values({ reaction: r.name, last_id: Number(last ?? 0) })
-        .onConflict((oc) => oc.column('reaction').doNothing())
-        .execute();
-    }
+    for (const r of this.reactions) await startCursor(this.db, r.name, 'events');
     onEventsCommitted(this.db, () => this.wake());
     this.loop.start();
   }
@@ -134,27 +126,21 @@ export class Reactions {
     await this.prune().catch((error: unknown) => this.options.log.error({ err: error }, 'old events could not be pruned'));
   }
 
-  /** One batch of a reaction's events; true when there may be more. */
-  private turn(reaction: Reaction): Promise<boolean> {
-    if (!isPostgres(this.db)) return this.run(this.db, reaction);
-    return this.db.transaction().execute(async (trx) => this.run(trx, reaction, true));
+  /** One batch of a reaction's events; true when there may be more (false too when another process holds its cursor). */
+  private async turn(reaction: Reaction): Promise<boolean> {
+    return (await cursorTurn(this.db, reaction.name, (on, last) => this.run(on, reaction, last))) ?? false;
   }
 
-  private async run(on: Queryable, reaction: Reaction, claim = false): Promise<boolean> {
-    const cursor = claim
-      ? (await sql<{ last_id: number }>`select last_id from event_cursors where reaction = ${reaction.name} for update skip locked`.execute(on)).rows[0]
-      : await on.selectFrom('event_cursors').select('last_id').where('reaction', '=', reaction.name).executeTakeFirst();
-    // claimed by another process: it handles these events
-    if (!cursor) return false;
-    const rows = (await this.db.selectFrom('events').selectAll().where('id', '>', Number(cursor.last_id)).orderBy('id').limit(BATCH).execute()) as EventRow[];
+  private async run(on: Queryable, reaction: Reaction, last: number): Promise<boolean> {
+    const rows = (await this.db.selectFrom('events').selectAll().where('id', '>', last).orderBy('id').limit(BATCH).execute()) as EventRow[];
     // the cursor is written after each event the reaction handled (so a crash repeats at most that
     // one), and once past the events it does not handle: one write per batch for those, not one per
     // event (under a burst of events every reaction's cursor would otherwise be a write per event)
-    let stored = Number(cursor.last_id);
+    let stored = last;
     let done = stored;
     const store = async () => {
       if (done === stored) return;
-      await on.updateTable('event_cursors').set({ last_id: done }).where('reaction', '=', reaction.name).execute();
+      await moveCursor(on, reaction.name, done);
       stored = done;
     };
     const mine = rows.map(toEvent).filter((e) => reaction.kinds.includes(e.kind));

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { NOTICE_KEEP_MS, type NoticeKind } from '../../src/protocol/notices';
 import { MSG, type ServerMsg } from '../../src/protocol/socket';
 import { publish } from '../cluster/events';
@@ -6,6 +5,7 @@ import { isPostgres } from '../db/dialect';
 import type { Db } from '../db/open';
 import type { Queryable } from '../db/write';
 import type { DomainEvent, EventData, EventKind } from '../events/events';
+import { cursorTurn, moveCursor, PG_SETTLE_MS, startCursor } from '../events/cursor';
 import { PassLoop } from '../events/pass-loop';
 import type { Hub } from '../sockets/hub';
 import { APP_CHANNELS, NOTICE_COLUMNS, preferencesFor, toNotice, type NoticeRow } from './notices';
@@ -53,12 +53,6 @@ export const NOTICE_EVENT_KINDS = ['item.started', 'item.sold', 'item.no-buyer',
 const OUTBID_CURSOR = 'notices-outbid';
 /** Bids read per turn of the outbid pass. */
 const BIDS_BATCH = 500;
-/**
- * PostgreSQL: bids on different items commit side by side, so a bid's id may commit after a
- * higher one; the pass reads only bids older than this, by which time every bid before them has
- * committed (a bid's transaction lasts milliseconds). SQLite commits one writer at a time, in id order.
- */
-const PG_SETTLE_MS = 2_000;
 /** The longest "ending soon" lead time, in ms. */
 const LONGEST_LEAD_MS = 15 * 60_000;
 /** Rows inserted per statement. */
@@ -78,13 +72,7 @@ export class Notices {
 
   /** The outbid pass starts at the newest bid (it does not notice the past), then runs every pollMs. */
   async start(): Promise<void> {
-    const { db } = this.options;
-    const { last } = await db.selectFrom('bids').select((eb) => eb.fn.max('id').as('last')).executeTakeFirstOrThrow();
-    await db
-      .insertInto('event_cursors')
-      .values({ reaction: OUTBID_CURSOR, last_id: Number(last ?? 0) })
-      .onConflict((oc) => oc.column('reaction').doNothing())
-      .execute();
+    await startCursor(this.options.db, OUTBID_CURSOR, 'bids');
     this.loop.start();
   }
 
@@ -256,27 +244,20 @@ export class Notices {
   }
 
   /** One batch of bids past the cursor; true when there may be more. On PostgreSQL one process claims the cursor. */
-  private outbidTurn(): Promise<boolean> {
-    const { db } = this.options;
-    if (!isPostgres(db)) return this.outbid(db, false);
-    return db.transaction().execute((trx) => this.outbid(trx, true));
+  private async outbidTurn(): Promise<boolean> {
+    return (await cursorTurn(this.options.db, OUTBID_CURSOR, (on, last) => this.outbid(on, last))) ?? false;
   }
 
-  private async outbid(on: Queryable, claim: boolean): Promise<boolean> {
+  private async outbid(on: Queryable, last: number): Promise<boolean> {
     const { db, now } = this.options;
-    const cursor = claim
-      ? (await sql<{ last_id: number }>`select last_id from event_cursors where reaction = ${OUTBID_CURSOR} for update skip locked`.execute(on)).rows[0]
-      : await on.selectFrom('event_cursors').select('last_id').where('reaction', '=', OUTBID_CURSOR).executeTakeFirst();
-    // not started yet, or claimed by another process
-    if (!cursor) return false;
     let query = db
       .selectFrom('bids as b')
       .innerJoin('items as i', 'i.id', 'b.item_id')
       .select(['b.id', 'b.item_id', 'b.user_id', 'b.amount', 'i.name', 'i.format', 'i.state', 'i.leader_id'])
-      .where('b.id', '>', Number(cursor.last_id))
+      .where('b.id', '>', last)
       .orderBy('b.id')
       .limit(BIDS_BATCH);
-    if (claim) query = query.where('b.created_at', '<=', now() - PG_SETTLE_MS);
+    if (isPostgres(db)) query = query.where('b.created_at', '<=', now() - PG_SETTLE_MS);
     const rows = await query.execute();
     if (rows.length === 0) return false;
 
@@ -305,7 +286,7 @@ export class Notices {
       }
     }
     await this.make(drafts);
-    await on.updateTable('event_cursors').set({ last_id: Number(rows[rows.length - 1].id) }).where('reaction', '=', OUTBID_CURSOR).execute();
+    await moveCursor(on, OUTBID_CURSOR, Number(rows[rows.length - 1].id));
     return rows.length === BIDS_BATCH;
   }
 
