@@ -68,6 +68,8 @@ export interface ServerDeps {
   runBackup?: RunBackup;
   /** The Discord sender's call timeout and claim lease (ms). */
   discordOutbox?: Pick<OutboxOptions, 'timeoutMs' | 'leaseMs'>;
+  /** Where the log's lines go (standard output when not given): tests read every line written. */
+  logStream?: { write(line: string): void };
 }
 
 function urlHost(host: string): string {
@@ -94,7 +96,7 @@ export async function startServer(opts: Partial<Config> = {}, deps: ServerDeps =
   const jwtSecret = loadJwtSecret(config.dataDir, config.jwtSecret);
   const db = await openDatabase(config.dataDir, config.databaseUrl);
   const now = deps.now ?? Date.now;
-  const app = createFastify(config, tls, now);
+  const app = createFastify(config, tls, now, deps.logStream);
   const hub = new Hub(config.socketLimits);
   // PostgreSQL: other processes may serve the same kingdom
   const clustered = config.databaseUrl !== null;

@@ -35,14 +35,14 @@ import { storeRoutes } from './routes/store';
  * sign-up windows of the request gate (gate.ts), which answers the refusals it can decide from the
  * method, path and address alone before Fastify sees the request.
  */
-export function createFastify(config: Config, tls: TlsFiles | null, clock: () => number = Date.now): FastifyInstance {
+export function createFastify(config: Config, tls: TlsFiles | null, clock: () => number = Date.now, logStream?: { write(line: string): void }): FastifyInstance {
   // Idle, half-sent and slow connections are closed; see HttpLimits.
   const limits = config.httpLimits;
   const nodeServer = { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: limits.timeoutCheckMs };
   // connections that time out together are closed a batch per turn of the event loop
   const closer = new SpreadCloser();
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel, ...(logStream ? { stream: logStream } : {}) },
     bodyLimit: BODY_LIMIT,
     trustProxy: config.trustProxy,
     forceCloseConnections: true,

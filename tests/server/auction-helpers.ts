@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { expect } from 'vitest';
 import type { Db } from '../../server/db/open';
+import type { ServerDeps } from '../../server/app';
+import type { Config } from '../../server/config';
 import type { StoreItem } from '../../src/protocol/store';
 import { authedSocket, call, signedIn, startTestServer, type TestSocket } from './helpers';
 import { randomSuffix } from './seed';
@@ -132,14 +134,15 @@ export async function expectBooksBalance(db: Db): Promise<void> {
  * at each commit only (no timed poll: only this process writes, and each pass reads the clock);
  * its first account is the admin, and a watcher with no points listens to the auction socket.
  */
-export async function auctionTestServer(clock: ManualClock) {
+export async function auctionTestServer(clock: ManualClock, overrides: Partial<Config> = {}, deps: ServerDeps = {}) {
   const server = await startTestServer(
     {
       frameRateLimit: { perSecond: 1000, burst: 1000 },
       loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 },
       reactions: { pollMs: 3_600_000, keepDays: 30, paused: false },
+      ...overrides,
     },
-    { now: clock.now },
+    { now: clock.now, ...deps },
   );
   const admin = await signedIn(server, 'admin');
   const watcher = await bidder(server, admin.token, 0, 'watcher');
