@@ -1,5 +1,5 @@
 /**
- * npm run bench:abuse — the server under attack (issue 10, "No client can take more than its share").
+ * npm run bench:abuse — the server under attack: no client can take more than its share.
  *
  * For each attack, a fresh server (its own process, production limits, loopback only; argon2id at
  * production cost for the sign-up flood, cheap for the others, which hash nothing) and a victim (its own process, its own loopback address): an ordinary player asking POST
@@ -20,7 +20,7 @@
  *   g  the snipe: the leader floods (300 sockets, 10 hopeless bids/s each: the issue gives no size;
  *      3,000 bids/s is several times what the engine takes) from 22 s before the end; a rival bids 5 s before the end: is the rival's bid judged in time, and who wins?
  *
- * Target (issue 10): under every attack the victim's p99 stays below 5× its quiet p99 and below
+ * Target: under every attack the victim's p99 stays below 5× its quiet p99 and below
  * 100 ms, memory stays below 2× its quiet level, and the snipe fails (the rival wins). A victim
  * request or bid with no answer within 5 s, or a server that died, fails the attack.
  *

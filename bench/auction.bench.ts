@@ -1,5 +1,5 @@
 /**
- * npm run bench — the live auction under load (issue 3, "Measure").
+ * npm run bench — the live auction under load.
  *
  * With 1,000 authenticated auction sockets connected:
  * - p50/p99 of the time from sending CREATE_BID to the LAST of the 1,000 sockets receiving its
@@ -113,7 +113,7 @@ const DRAIN_CAP_MS = { fixed: 25_000, ramp: 8_000 };
 const SQLITE_SECONDS = 3;
 const PG_SECONDS = 3;
 const ENGINE_ALONE_SECONDS = 3;
-/** The targets of issue 3, and of issue 15 (against the tuned floor). */
+/** The targets: latency against plain ws, the sustained rate against the tuned floor. */
 const TARGET = { p99MsAt500: 50, ratioToWs: 1.5, ratioToFloor: 0.8, p99MsAt250: 50 };
 
 /**

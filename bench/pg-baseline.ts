@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL baseline (issue 15), the counterpart of sqlite-baseline.ts: plain `pg` inserts of
+ * The PostgreSQL baseline, the counterpart of sqlite-baseline.ts: plain `pg` inserts of
  * the engine's bid rows, one transaction per bid (BEGIN, INSERT … RETURNING id, COMMIT), on one
  * connection, into a database built by the server's own migrations (openPostgres), on the same
  * PostgreSQL cluster as the server under test, so with the same durability (fsync and

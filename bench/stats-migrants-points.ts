@@ -1,5 +1,5 @@
 /**
- * Part of `npm run bench:stats` (issue 13, "Measured"): on the seeded 5,000 governors × 100 scans,
+ * Part of `npm run bench:stats`: on the seeded 5,000 governors × 100 scans,
  * a migrant diff between any two scans (p95 < 50 ms), and an automatic points run over 5,000
  * governors, each linked to its own account: previewed (< 200 ms) and applied (< 1 s).
  */

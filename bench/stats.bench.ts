@@ -1,5 +1,5 @@
 /**
- * npm run bench:stats — the statistics' queries on seeded data (issue 12, "Measured"): 5,000
+ * npm run bench:stats — the statistics' queries on seeded data: 5,000
  * governors × 100 scans in a real SQLite file (as the server opens it), every dashboard query's p95
  * beside a plain `SELECT count(*)` over the same table, and a 5,000-row XLSX previewed and applied.
  * Seeded, so two runs see the same data. Prints a table and writes bench/results-stats.json.
@@ -27,7 +27,7 @@ const SCANS = Number(process.env.BENCH_SCANS ?? 100);
 const RUNS = Number(process.env.BENCH_RUNS ?? 40);
 const TARGET_P95_MS = 50;
 /**
- * BENCH_ONLY=kvk,migrants runs only those parts (after the same seeding): `scans` (issue 12's
+ * BENCH_ONLY=kvk,migrants runs only those parts (after the same seeding): `scans` (the
  * queries), `kvk`, `import` (the XLSX), `migrants`, `points` (the automatic points run). All by default.
  */
 const ONLY = new Set((process.env.BENCH_ONLY ?? 'scans,kvk,import,migrants,points').split(',').map((p) => p.trim()));
@@ -178,7 +178,7 @@ async function main() {
         await time('metrics series: a governor, 4 stats', (i) => metricSeries(db, 'governor', String(pick(govIds, i)), ['power', 'killpoints', 'deads', 't5Kills'])),
       );
 
-    // KvK (issue 13): a running season over the last 10 scans (the latest stands in for its end), 5 brackets, one window
+    // KvK: a running season over the last 10 scans (the latest stands in for its end), 5 brackets, one window
     const { id: kvkAdmin } = await db
       .insertInto('users')
       .values({ email: 'kvk@stats.test', username: 'kvk', playerid: String(govIds[0]), password_hash: 'x', rank: 'admin', created_at: Date.now() })
@@ -245,7 +245,7 @@ async function main() {
       imported = { rows: latestRows.length, bytes: bytes.length, previewMs: t1 - t0, applyMs: t2 - t1 };
     }
 
-    // issue 13: migrants and an automatic points run (after the import: the run pays the imported scan's gains)
+    // migrants and an automatic points run (after the import: the run pays the imported scan's gains)
     const scansNow = (await db.selectFrom('scans').select('id').orderBy('taken_at').orderBy('id').execute()).map((s) => s.id);
     const issue13 = await benchMigrantsAndPoints(db, time, scansNow, { migrants: part('migrants'), points: part('points') });
     results.push(...issue13.queries);

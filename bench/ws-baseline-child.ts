@@ -6,7 +6,7 @@
  * size) to every authenticated socket. No database, no checks, no queue: the floor of what
  * broadcasting these frames to these sockets costs on this machine.
  *
- * `floor` as the second argument makes it the tuned floor of fan-out instead (issue 15): each
+ * `floor` as the second argument makes it the tuned floor of fan-out instead: each
  * BID_CREATED is encoded to bytes and framed ONCE (ws's own Sender.frame: header + payload, one
  * buffer), then that buffer is written raw to every authenticated socket's underlying net.Socket,
  * each socket corked for the rest of the event-loop turn (uncorked by one setImmediate), so a burst of

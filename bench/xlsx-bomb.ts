@@ -1,5 +1,5 @@
 /**
- * The abuse benchmark's XLSX bomb (issue 10, attack d): a valid XLSX of about 300 KB whose one
+ * The abuse benchmark's XLSX bomb (attack d): a valid XLSX of about 300 KB whose one
  * sheet inflates to about 300 MB (deflate's best ratio is about 1,000:1). Written twice: `honest.xlsx`, whose zip headers give the sheet's real size, and
  * `lying.xlsx`, whose headers claim 64 KB (an attacker writes whatever gets past a check of the
  * declared sizes). Made by streaming, so this process never holds the 300 MB.

@@ -3,7 +3,7 @@
  * A real server (temp data) with one 5,000-governor scan imported through the API, the dashboard in
  * headless Chromium scrolling the table (it loads pages of rows as it goes) for 10 s. Reports frame
  * intervals (p50, p95, p99, worst), fps and long tasks; the same run on a 50-governor scan is the
- * baseline. Target (issue 12): 60 fps, frame p99 < 20 ms.
+ * baseline. Target: 60 fps, frame p99 < 20 ms.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,5 +1,5 @@
 /**
- * A throwaway PostgreSQL server for tests and benchmarks (issue 15): `initdb` in a new temporary
+ * A throwaway PostgreSQL server for tests and benchmarks: `initdb` in a new temporary
  * directory, started with `pg_ctl` on a free port of 127.0.0.1, stopped and deleted by `stop()`.
  * Debian's `postgresql` package provides the programs (/usr/lib/postgresql/<version>/bin); `initdb`
  * refuses to run as root, so as root the cluster belongs to the `postgres` user.

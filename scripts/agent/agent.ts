@@ -7,7 +7,7 @@ import { AGENT_TEXTS as SAY, BOT_MSG, BOT_CLOSE, type BotProgress, type BotState
 import { fill } from '../../src/protocol/texts';
 
 /**
- * The reference scan agent (issue 14, DESIGN.md "Bots"): runs beside RokTracker, speaks the bot
+ * The reference scan agent: runs beside RokTracker, speaks the bot
  * protocol, uploads each finished scan file of its folder once and answers the console's commands.
  *
  * When is a file finished? RokTracker (kingdom/scanner.py) rewrites its whole .csv/.xlsx/.jsonl

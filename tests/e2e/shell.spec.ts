@@ -23,7 +23,7 @@ async function hold(page: Page, url: string | RegExp | ((url: URL) => boolean)) 
   };
 }
 
-test.describe('#3 the server out of reach keeps the shell', () => {
+test.describe('the server out of reach keeps the shell', () => {
   test('a page whose code cannot load shows Disconnected and a Retry in the content area, and Retry loads it', async ({ page }) => {
     await signIn(page, ADMIN);
     await expect(sidebar(page).getByText(ADMIN.username, { exact: true })).toBeVisible();
@@ -63,7 +63,7 @@ test.describe('#3 the server out of reach keeps the shell', () => {
   });
 });
 
-test.describe('#6 routes above the rank', () => {
+test.describe('routes above the rank', () => {
   test('a plain user gets an access-denied page, not the back office’s forms', async ({ page }) => {
     const account = await accountWithRank('user');
     await signIn(page, account);
@@ -94,7 +94,7 @@ test.describe('#6 routes above the rank', () => {
   });
 });
 
-test('#14 the kingdom’s name saved in Settings shows in the brand and the tab title', async ({ page }) => {
+test('the kingdom’s name saved in Settings shows in the brand and the tab title', async ({ page }) => {
   const admin = await tokenOf(ADMIN);
   const before = (await api<{ settings: { kingdomName: string } }>('kingdom/settings', undefined, admin, 'GET')).settings.kingdomName;
   const name = `Ember Vale ${uniqueTag()}`;
@@ -127,7 +127,7 @@ test('#14 the kingdom’s name saved in Settings shows in the brand and the tab 
   }
 });
 
-test.describe('#18 loading', () => {
+test.describe('loading', () => {
   test('a table that is loading shows skeleton rows under its headers, then its rows', async ({ page }) => {
     await signIn(page, ADMIN);
     const list = await hold(page, (url) => url.pathname === '/points/transactions');

@@ -4,7 +4,7 @@ import { ADMIN, BASE_URL, acceptCookies, api, newAccount, register, sidebar, sig
 test.describe('with the cookie banner accepted', () => {
   test.beforeEach(async ({ page }) => acceptCookies(page));
 
-  test('#22 without "remember me", a second tab of the same browser is signed in too, and signing out signs out both', async ({ context, page }) => {
+  test('without "remember me", a second tab of the same browser is signed in too, and signing out signs out both', async ({ context, page }) => {
     const account = await register();
     await signIn(page, account, { remember: false });
     await expect(sidebar(page).getByText(account.username, { exact: true })).toBeVisible();
@@ -49,7 +49,7 @@ test.describe('with the cookie banner accepted', () => {
     await expect(ended).toHaveCount(0);
   });
 
-  test('#24 the Login button is busy while signing in: a spinner and "Signing in…"', async ({ page }) => {
+  test('the Login button is busy while signing in: a spinner and "Signing in…"', async ({ page }) => {
     const account = await register();
     const held: Route[] = [];
     let arrived!: () => void;
@@ -71,7 +71,7 @@ test.describe('with the cookie banner accepted', () => {
     await page.waitForURL(/\/my-account\/profile$/);
   });
 
-  test('#23 a successful sign-up offers Sign In as the next step', async ({ page }) => {
+  test('a successful sign-up offers Sign In as the next step', async ({ page }) => {
     const account = newAccount('next');
     await page.goto('/signup');
     await page.getByLabel('Username', { exact: true }).fill(account.username);
@@ -88,7 +88,7 @@ test.describe('with the cookie banner accepted', () => {
     await expect(page.getByRole('heading', { name: 'Sign In' })).toBeVisible();
   });
 
-  test('#23 the strength meter gives no verdict on an empty password', async ({ page }) => {
+  test('the strength meter gives no verdict on an empty password', async ({ page }) => {
     await page.goto('/signup');
     const meter = page.getByRole('meter', { name: 'Password strength', exact: true });
     await expect(meter).toBeVisible();
@@ -100,7 +100,7 @@ test.describe('with the cookie banner accepted', () => {
   });
 });
 
-test.describe('#23 the cookie banner covers no link of the public pages', () => {
+test.describe('the cookie banner covers no link of the public pages', () => {
   for (const { path, link } of [
     { path: '/signup', link: 'Sign In' },
     { path: '/signin', link: 'Sign Up' },

@@ -1,5 +1,5 @@
 /**
- * Issue 10, the HTTP side of "no client can take more than its share": idle and half-sent
+ * The HTTP side of "no client can take more than its share": idle and half-sent
  * connections are closed, open connections are capped per address and in total, sign-ups are
  * limited per address, and password hashing runs in a small bounded queue that token checks never
  * wait behind. Real sockets against a real server, with short limits injected through the config.
