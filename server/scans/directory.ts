@@ -1,18 +1,15 @@
 import { sql } from 'kysely';
+import { SCAN_ERRORS, STATS, type Scan, type Stat } from '../../src/protocol/scans';
 import {
   METRIC_ERRORS,
   PLAYER_ID_ERRORS,
-  SCAN_ERRORS,
-  STATS,
   type AllianceRow,
   type MetricScope,
   OWN_GOVERNORS_MAX,
   type OwnGovernor,
   type PlayerLink,
-  type Scan,
   type Series,
-  type Stat,
-} from '../../src/protocol/scans';
+} from '../../src/protocol/scans-api';
 import type { Db } from '../db/open';
 import { writeTransaction } from '../db/write';
 import { recordAuditBy } from '../audit/audit';

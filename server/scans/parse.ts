@@ -1,17 +1,5 @@
-import {
-  HEADER_ALIASES,
-  killpointsFromTiers,
-  SCAN_ERRORS,
-  SCAN_MAX_ROWS,
-  SCAN_ROW_TEXTS,
-  SEED_COLUMNS,
-  SENTINELS,
-  STATS,
-  type Column,
-  type ScanIssue,
-  type ScanKind,
-  type Stat,
-} from '../../src/protocol/scans';
+import { SCAN_ERRORS, SCAN_MAX_ROWS, STATS, type ScanIssue, type ScanKind, type Stat } from '../../src/protocol/scans';
+import { HEADER_ALIASES, killpointsFromTiers, SCAN_ROW_TEXTS, SEED_COLUMNS, SENTINELS, type Column } from '../../src/protocol/scan-file';
 
 import type { Cell, Table } from './read';
 import { Invalid } from '../errors';

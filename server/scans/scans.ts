@@ -7,7 +7,6 @@ import {
   redateOverlapsText,
   GOVERNORS_PAGE_SIZE,
   SCAN_ERRORS,
-  SCAN_ROW_TEXTS,
   SCAN_TOKEN_TTL_MS,
   SCANS_PAGE_SIZE,
   STATS,
@@ -27,6 +26,7 @@ import {
   type TakenAtFrom,
   type Totals,
 } from '../../src/protocol/scans';
+import { SCAN_ROW_TEXTS } from '../../src/protocol/scan-file';
 import { KVK_ERRORS } from '../../src/protocol/kvk';
 import type { Db } from '../db/open';
 import { seasonUsesScan } from '../kvk/seasons';

@@ -1,19 +1,21 @@
 import {
-  SCANS_API,
-  scanPreviewAnswer,
-  type AllianceRow,
   type GovernorDetail,
   type GovernorRow,
   type GovernorSort,
   type GovernorsFilter,
   type KingdomSummary,
+  type Scan,
+  type ScanPreview,
+} from '../protocol/scans';
+import {
+  SCANS_API,
+  scanPreviewAnswer,
+  type AllianceRow,
   type MetricScope,
   type OwnGovernor,
   type PlayerLink,
-  type Scan,
-  type ScanPreview,
   type Series,
-} from '../protocol/scans';
+} from '../protocol/scans-api';
 import type { AnswerOf } from '../protocol/endpoint';
 import { ApiError } from './client';
 import { TimeoutError, type KyInstance } from 'ky';

@@ -1,6 +1,7 @@
 import * as z from 'zod/mini';
 import { endpoint, resultTrue } from './endpoint';
-import { PLAYER_ID_ERRORS, scan } from './scans';
+import { scan } from './scans';
+import { PLAYER_ID_ERRORS } from './scans-api';
 
 /**
  * Migrants on the wire: between two scans, who arrived (in the later, not

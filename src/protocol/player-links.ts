@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { endpoint, resultTrue } from './endpoint';
 import { BULK_MAX_BYTES, BULK_MAX_ROWS, BULK_TOKEN_TTL_MS, POINTS_ERRORS } from './points';
-import { PLAYER_ID_ERRORS } from './scans';
+import { PLAYER_ID_ERRORS } from './scans-api';
 
 /**
  * Linking governors (farms) to accounts in bulk, from a CSV or XLSX file of (governor id, account)

@@ -1,7 +1,7 @@
 import { readSheet } from 'read-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { KVK_ERRORS, standingsAnswer, type Season, type Standing, type StandingsAnswer } from '../../src/protocol/kvk';
-import { killpointsFromTiers } from '../../src/protocol/scans';
+import { killpointsFromTiers } from '../../src/protocol/scan-file';
 import { csvRecords, upload } from './back-office-helpers';
 import { call, leadershipServer, login, newAccount, register, signedIn } from './helpers';
 

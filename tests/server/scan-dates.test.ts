@@ -1,6 +1,7 @@
 import writeXlsxFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { redateOverlapsText, SCAN_ERRORS, SCAN_ROW_TEXTS, type ScanPreview } from '../../src/protocol/scans';
+import { redateOverlapsText, SCAN_ERRORS, type ScanPreview } from '../../src/protocol/scans';
+import { SCAN_ROW_TEXTS } from '../../src/protocol/scan-file';
 import { takenAtFromFile } from '../../server/scans/parse';
 import { inflateZip, storedZip } from '../../server/points/unzip';
 import { upload } from './back-office-helpers';

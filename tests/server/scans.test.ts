@@ -1,6 +1,7 @@
 import writeXlsxFile from 'write-excel-file/node';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duplicateFileText, killpointsFromTiers, SCAN_ERRORS, SCAN_MAX_BYTES, scanPreview, SCAN_ROW_TEXTS, type ScanPreview } from '../../src/protocol/scans';
+import { duplicateFileText, SCAN_ERRORS, SCAN_MAX_BYTES, scanPreview, type ScanPreview } from '../../src/protocol/scans';
+import { killpointsFromTiers, SCAN_ROW_TEXTS } from '../../src/protocol/scan-file';
 import { csvRecords, upload } from './back-office-helpers';
 import { call, register, newAccount, leadershipServer, login, type Answer } from './helpers';
 import { failInserts } from './test-database';

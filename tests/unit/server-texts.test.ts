@@ -6,7 +6,8 @@ import { alreadyAppliedText, automaticReason } from '../../src/protocol/automati
 import { HTTP_ERRORS } from '../../src/protocol/http';
 import { LOCALES } from '../../src/protocol/locales';
 import { BULK_ROW_ERRORS, LEDGER_REASONS, POINTS_ERRORS, POINTS_TEMPLATES } from '../../src/protocol/points';
-import { duplicateFileText, SCAN_ROW_TEXTS } from '../../src/protocol/scans';
+import { duplicateFileText } from '../../src/protocol/scans';
+import { SCAN_ROW_TEXTS } from '../../src/protocol/scan-file';
 import { fill, holesOf } from '../../src/protocol/texts';
 
 const shipped = (locale: string) => JSON.parse(readFileSync(`src/locales/server/${locale}.json`, 'utf8')) as ServerTexts;

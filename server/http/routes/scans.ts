@@ -2,21 +2,19 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import {
-  ALLIANCE_ERRORS,
   governorChange,
   governorsQuery,
   parseTakenAt,
   SCAN_ERRORS,
   SCAN_MAX_BYTES,
-  SCANS_API,
   scanCompareBody,
   scanIssue,
   scanPreview,
-  scanPreviewAnswer,
   type ScanPreview,
   STATS,
   type GovernorRow,
 } from '../../../src/protocol/scans';
+import { ALLIANCE_ERRORS, SCANS_API, scanPreviewAnswer } from '../../../src/protocol/scans-api';
 import type { AppContext } from '../../context';
 import { linkGovernor, listAlliances, listPlayerLinks, metricSeries, ownGovernors, ownsGovernor, parseStats, saveAlliance, unlinkGovernor } from '../../scans/directory';
 import { clearStandingsCache, warmRunningSeasons } from '../../kvk/standings';

@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useState, type ReactNode } from 'react';
 import { FormattedMessage, FormattedNumber } from 'react-intl';
-import type { OwnGovernor } from '../../../protocol/scans';
+import type { OwnGovernor } from '../../../protocol/scans-api';
 import { useChild } from '../../app-context';
 import { Card } from '../../components/card';
 import { Spinner } from '../../components/loader';

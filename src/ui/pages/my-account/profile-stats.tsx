@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage, useIntl } from 'react-intl';
 import { createScansApi, statsKeys } from '../../../api/scans';
-import type { OwnGovernor } from '../../../protocol/scans';
+import type { OwnGovernor } from '../../../protocol/scans-api';
 import { Card, CardTitle } from '../../components/card';
 import { Label } from '../../components/label';
 import { NativeSelect } from '../../components/native-select';
