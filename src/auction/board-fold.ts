@@ -24,9 +24,11 @@ export interface TimedMessage {
 export interface BoardFoldState {
   latestBids: Bid[];
   items: Record<string, unknown>;
-  /** Each item's phase (none is never at rest: any message about an item moves it on), by item key. */
-  phases: Record<string, Exclude<ItemPhase, 'none'>>;
-  /** Live items' ids, in id order (numbers, then strings). */
+  /**
+   * Live items' ids, in id order (numbers, then strings). With `finished`, the one home of each
+   * item's phase (`phaseOf`): an item in neither is in none, which is never at rest (any message
+   * about an item moves it on). The item actors follow what these lists say.
+   */
   live: ItemId[];
   /** Finished items' ids, most recently finished first. */
   finished: ItemId[];
@@ -56,12 +58,29 @@ export interface BoardFoldState {
   pendingMax: Record<string, { itemId: ItemId; max: number }>;
 }
 
+/** Each list's item keys, built once per list: the lists are never changed in place, only replaced, so a lookup stays O(1) while they stand. */
+const keysByList = new WeakMap<readonly ItemId[], ReadonlySet<string>>();
+
+function keysOf(list: readonly ItemId[]): ReadonlySet<string> {
+  let keys = keysByList.get(list);
+  if (!keys) {
+    keys = new Set(list.map(String));
+    keysByList.set(list, keys);
+  }
+  return keys;
+}
+
+/** An item's phase, as the board's lists say it (by item key). */
+export function phaseOf(board: Pick<BoardFoldState, 'live' | 'finished'>, key: string): ItemPhase {
+  if (keysOf(board.live).has(key)) return 'live';
+  return keysOf(board.finished).has(key) ? 'finished' : 'none';
+}
+
 /** A board before anything was heard: no bids, no items, the store open. */
 export function emptyBoardFold(): BoardFoldState {
   return {
     latestBids: [],
     items: {},
-    phases: {},
     live: [],
     finished: [],
     upcoming: [],
@@ -117,12 +136,13 @@ export interface BoardFold {
   generation: number;
   /** Set when a HISTORY came: the items it keeps (live or finished), replacing all others. */
   snapshot: Item[] | null;
-  /** Items to spawn: from the snapshot, and those first heard of in this run. */
-  spawn: Map<string, { itemId: ItemId; snapshot?: Item }>;
+  /** Items to spawn: from the snapshot (with the phase it gives them), and those first heard of in this run. */
+  spawn: Map<string, { itemId: ItemId; snapshot?: Item; phase?: 'live' | 'finished' }>;
   /** Each item's updates after the last snapshot, in order. */
   updates: Map<string, ItemUpdate[]>;
+  /** The phase each item with updates ends the run in (its place in `live`/`finished`): what its actor is told with them. */
+  phases: Map<string, ItemPhase>;
   serverOffset: number | null;
-  phases: BoardFoldState['phases'];
   live: ItemId[];
   finished: ItemId[];
   upcoming: StoreItem[];
@@ -146,8 +166,8 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
     snapshot: null,
     spawn: new Map(),
     updates: new Map(),
+    phases: new Map(),
     serverOffset: context.serverOffset,
-    phases: context.phases,
     live: context.live,
     finished: context.finished,
     upcoming: context.upcoming,
@@ -156,22 +176,19 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
     maxDropped: context.maxDropped,
     pendingMax: context.pendingMax,
   };
-  // the phases record is copied once per fold, on its first change
-  let ownPhases = false;
-  const setPhase = (key: string, itemId: ItemId, phase: Exclude<ItemPhase, 'none'> | null) => {
-    if (!ownPhases) {
-      fold.phases = { ...fold.phases };
-      ownPhases = true;
-    }
-    const was = fold.phases[key];
-    if (phase === null) delete fold.phases[key];
-    else fold.phases[key] = phase;
+  // the phase each item had when the run began (or the last HISTORY in it): the lists then; this run's changes on top
+  let before: Pick<BoardFoldState, 'live' | 'finished'> = context;
+  let moved = new Map<string, ItemPhase>();
+  const phase = (key: string): ItemPhase => moved.get(key) ?? phaseOf(before, key);
+  const setPhase = (key: string, itemId: ItemId, next: ItemPhase) => {
+    const was = phase(key);
+    moved.set(key, next);
     if (was === 'live') fold.live = withoutItem(fold.live, itemId);
     if (was === 'finished') fold.finished = withoutItem(fold.finished, itemId);
-    if (phase === 'live') fold.live = withLive(fold.live, itemId);
-    if (phase === 'finished') fold.finished = [itemId, ...fold.finished];
+    if (next === 'live') fold.live = withLive(fold.live, itemId);
+    if (next === 'finished') fold.finished = [itemId, ...fold.finished];
     // an item the board hears of for the first time has started (or ended): it is upcoming no more
-    if (was === undefined && phase !== null && fold.upcoming.length > 0) fold.upcoming = withoutUpcoming(fold.upcoming, itemId);
+    if (was === 'none' && next !== 'none' && fold.upcoming.length > 0) fold.upcoming = withoutUpcoming(fold.upcoming, itemId);
   };
   const known = (key: string) => fold.spawn.has(key) || (fold.snapshot === null && key in context.items && !fold.removed.has(key));
   const push = (key: string, update: ItemUpdate) => {
@@ -193,11 +210,12 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
     if (msg.type === MSG.HISTORY) {
       fold.generation += 1;
       fold.snapshot = msg.data.items.filter((it) => it.state === 'live' || it.state === 'finished');
-      fold.spawn = new Map(fold.snapshot.map((it) => [String(it.itemId), { itemId: it.itemId, snapshot: it }]));
+      const spawn = new Map(fold.snapshot.map((it) => [String(it.itemId), { itemId: it.itemId, snapshot: it, phase: it.state as 'live' | 'finished' }]));
+      fold.spawn = spawn;
       ({ live: fold.live, finished: fold.finished } = listsOf(fold.snapshot));
-      fold.phases = Object.fromEntries(fold.snapshot.map((it) => [String(it.itemId), it.state as 'live' | 'finished']));
-      ownPhases = true;
-      if (fold.upcoming.some((it) => String(it.itemId) in fold.phases)) fold.upcoming = fold.upcoming.filter((it) => !(String(it.itemId) in fold.phases));
+      before = { live: fold.live, finished: fold.finished };
+      moved = new Map();
+      if (fold.upcoming.some((it) => spawn.has(String(it.itemId)))) fold.upcoming = fold.upcoming.filter((it) => !spawn.has(String(it.itemId)));
       fold.updates = new Map();
       // a sealed item's snapshot hides its amount and leader; HISTORY's bids on it are the reader's own: their bid stands on the item
       for (const it of fold.snapshot) {
@@ -227,9 +245,9 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
       if (!known(key)) fold.spawn.set(key, { itemId: msg.data.itemId });
       const update = toItemUpdate(msg);
       push(key, update);
-      const phase = fold.phases[key] ?? 'none';
-      const next = phaseAfter(phase, update);
-      if (next !== phase) setPhase(key, msg.data.itemId, next as Exclude<ItemPhase, 'none'>);
+      const was = phase(key);
+      const next = phaseAfter(was, update);
+      if (next !== was) setPhase(key, msg.data.itemId, next);
       if (msg.type === MSG.BID_CREATED && !isSealedBid(msg.data)) {
         const bid = msg.data;
         fold.latestBids = insertBid(fold.latestBids, bid);
@@ -244,7 +262,7 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
       if (fold.snapshot === null && key in context.items) fold.removed.add(key);
       fold.spawn.delete(key);
       fold.updates.delete(key);
-      if (key in fold.phases) setPhase(key, msg.data.itemId, null);
+      if (phase(key) !== 'none') setPhase(key, msg.data.itemId, 'none');
       fold.upcoming = withoutUpcoming(fold.upcoming, msg.data.itemId);
       fold.cancelled = { ...fold.cancelled, [key]: true };
       if (fold.latestBids.some((b) => b.itemId === msg.data.itemId)) fold.latestBids = fold.latestBids.filter((b) => b.itemId !== msg.data.itemId);
@@ -264,6 +282,7 @@ export function foldBoard(context: BoardFoldState, frames: readonly TimedMessage
       if (itemKey !== null && itemKey in fold.unanswered) fold.unanswered = withoutKey(fold.unanswered, itemKey);
     }
   }
+  for (const key of fold.updates.keys()) fold.phases.set(key, phase(key));
   return fold;
 }
 

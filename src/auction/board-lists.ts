@@ -32,12 +32,12 @@ export function listsOf(items: readonly Item[]): { live: ItemId[]; finished: Ite
 
 /**
  * The upcoming list a REST answer gives: its scheduled items, soonest start first (then by id),
- * without those the board already holds as live or finished (`known`: an item that started is on
- * the board, whatever the fetch said) or heard were cancelled.
+ * without those the board already holds as live or finished (`onBoard`, by item key: an item that
+ * started is on the board, whatever the fetch said) or heard were cancelled.
  */
-export function upcomingOf(items: readonly StoreItem[], known: Readonly<Record<string, unknown>>, cancelled: Readonly<Record<string, unknown>>): StoreItem[] {
+export function upcomingOf(items: readonly StoreItem[], onBoard: (key: string) => boolean, cancelled: Readonly<Record<string, unknown>>): StoreItem[] {
   return items
-    .filter((it) => it.state === 'scheduled' && !(String(it.itemId) in known) && !(String(it.itemId) in cancelled))
+    .filter((it) => it.state === 'scheduled' && !onBoard(String(it.itemId)) && !(String(it.itemId) in cancelled))
     .sort((a, b) => a.startsAt - b.startsAt || compareItemIds(a.itemId, b.itemId));
 }
 

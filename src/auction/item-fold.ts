@@ -1,9 +1,10 @@
 import { ITEM_FORMATS, type Bid, type BiddingStarted, type Item, type ItemFormat, type ItemId } from '../protocol/socket';
 
 /**
- * One item's rules as a pure fold (none → live → finished). The item machine calls
+ * One item's rules as a pure fold of its fields (none → live → finished). The item machine calls
  * `foldItem` once per event, whatever the number of updates it carries (one frame live, a run of
- * them in a replay), and moves to the phase the fold gives.
+ * them in a replay). Which phase the item is in is the board's word (its live and finished lists),
+ * handed to the item with the updates: the fold gives fields, not a phase.
  */
 export interface ItemRules {
   minIncrement: number | null;
@@ -58,7 +59,6 @@ export type ItemUpdate =
 export type ItemPhase = 'none' | 'live' | 'finished';
 
 export interface ItemFold {
-  phase: ItemPhase;
   fields: ItemFields;
   /** The item went live, or its end moved (a bid in the soft-close window, the store opened again): open until the new end. */
   reopened: boolean;
@@ -69,7 +69,8 @@ export interface ItemFold {
 /**
  * The phase an update leads to (the statechart's arrows): from none, a start or a bid makes the
  * item live; a sale or no-buyer finishes it from none or live; once finished, nothing moves it.
- * The item's fold and the board's lists of live and finished items both follow it.
+ * The board's fold decides each item's phase by it; within a run of updates the item's fold reads
+ * it too, for which rule the next update meets, starting from the phase the board gave before.
  */
 export function phaseAfter(phase: ItemPhase, update: ItemUpdate): ItemPhase {
   if (phase === 'finished') return phase;
@@ -89,8 +90,8 @@ function rulesFrom(fields: ItemRules): ItemRules {
 /**
  * From none, a start or any bid makes the item live and a sale or no-buyer finishes it; while
  * live, only a bid that raises the amount counts (frames may come twice or out of order) and a
- * settlement finishes it; once finished, nothing changes it. Returns new data; `start` is not
- * touched.
+ * settlement finishes it; once finished, nothing changes it. `phase`: the item's phase before the
+ * updates, as the board gave it. Returns new data; `start` is not touched.
  */
 export function foldItem(start: ItemFields, phase: ItemPhase, updates: readonly ItemUpdate[]): ItemFold {
   let { itemName, amount, username, endsAt, start_price, sold } = start;
@@ -148,7 +149,7 @@ export function foldItem(start: ItemFields, phase: ItemPhase, updates: readonly 
     phase = phaseAfter(phase, update);
     changed = true;
   }
-  return { phase, fields: { ...rules, itemName, amount, username, endsAt, start_price, sold }, reopened, changed };
+  return { fields: { ...rules, itemName, amount, username, endsAt, start_price, sold }, reopened, changed };
 }
 
 function str(value: unknown): string | null {

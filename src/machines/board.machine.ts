@@ -1,5 +1,5 @@
 import { assertEvent, assign, enqueueActions, fromPromise, setup, type ActorRefFrom, type SnapshotFrom } from 'xstate';
-import { emptyBoardFold, foldBoard, withoutKey, type BoardFoldState } from '../auction/board-fold';
+import { emptyBoardFold, foldBoard, phaseOf, withoutKey, type BoardFoldState } from '../auction/board-fold';
 import { upcomingOf } from '../auction/board-lists';
 import type { BoardData } from '../auction/board-view';
 import type { ItemData } from '../auction/item-fold';
@@ -25,8 +25,9 @@ export { LATEST_BIDS, insertBid, mergeBids } from '../auction/latest-bids';
  * The context is plain data (a persisted snapshot is JSON and restores to the same board): the
  * server-time offset changes through `assign`, a bid's requestId comes on PLACE_BID (the UI makes
  * it), the local time is the actor system's clock. The board also keeps which items are live and
- * finished, in the same fold, by the arrows the items follow (`phaseAfter`), so no view has to
- * watch every item; and which are upcoming (scheduled): the store's REST list, fetched while a
+ * finished, in the same fold (`phaseAfter`), so no view has to watch every item: these lists are
+ * where an item's phase lives; each item actor is told its phase with its updates (APPLY) and its
+ * chart follows it. And it keeps which are upcoming (scheduled): the store's REST list, fetched while a
  * view watches it (UPCOMING_WATCH / UPCOMING_UNWATCH) and every UPCOMING_REFRESH_MS on the actor
  * system's clock, by the `fetchUpcoming` actor the app provides; its answer comes in as
  * UPCOMING_LOADED. An upcoming item leaves the list when it starts (it is live on the board then)
@@ -117,12 +118,11 @@ export const boardMachine = setup({
       enqueue.assign(({ context, spawn }) => {
         let items: Record<string, ItemRef> = fold.snapshot ? {} : fold.spawn.size > 0 || fold.removed.size > 0 ? { ...context.items } : context.items;
         if (!fold.snapshot) for (const key of fold.removed) items = withoutKey(items, key);
-        for (const [key, { itemId, snapshot }] of fold.spawn) {
-          items[key] = spawn('item', { id: `item-${key}-${fold.generation}`, input: { itemId, offset, snapshot } });
+        for (const [key, { itemId, snapshot, phase }] of fold.spawn) {
+          items[key] = spawn('item', { id: `item-${key}-${fold.generation}`, input: { itemId, offset, snapshot, phase } });
         }
         return {
           items,
-          phases: fold.phases,
           live: fold.live,
           finished: fold.finished,
           upcoming: fold.upcoming,
@@ -144,7 +144,7 @@ export const boardMachine = setup({
         for (const [key, ref] of Object.entries(context.items)) if (!fold.removed.has(key)) enqueue.sendTo(ref, { type: 'RESYNC', offset });
       }
       for (const [key, updates] of fold.updates) {
-        enqueue.sendTo(({ context }) => context.items[key], { type: 'APPLY', updates });
+        enqueue.sendTo(({ context }) => context.items[key], { type: 'APPLY', phase: fold.phases.get(key) ?? 'none', updates });
       }
     }),
   },
@@ -187,7 +187,7 @@ export const boardMachine = setup({
     },
     SERVER: { actions: 'fold' },
     UPCOMING_LOADED: {
-      actions: assign(({ context, event }) => ({ upcoming: upcomingOf(event.items, context.phases, context.cancelled), upcomingError: null })),
+      actions: assign(({ context, event }) => ({ upcoming: upcomingOf(event.items, (key) => phaseOf(context, key) !== 'none', context.cancelled), upcomingError: null })),
     },
   },
   // the upcoming items: fetched while a view watches them, at once and then every UPCOMING_REFRESH_MS

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { emptyBoardFold, foldBoard, type BoardFoldState } from '../../src/auction/board-fold';
-import { fieldsOf, foldItem, rulesOf } from '../../src/auction/item-fold';
+import { fieldsOf, foldItem, phaseAfter, rulesOf } from '../../src/auction/item-fold';
 import { MSG, type Item, type ServerMsg } from '../../src/protocol/socket';
 
 const T = 1_800_000_000_000;
@@ -51,8 +51,10 @@ describe('an item\'s format, reserve and buy-now on the board', () => {
     const bid = { itemId: 7, itemName: 'Golden key', amount: 500, username: 'aria', timer: 40, timestamp: T, endsAt: T + 60_000, reserveMet: true };
     const met = foldItem(start, 'live', [{ type: 'BID', bid }]);
     expect(met.fields.reserveMet).toBe(true);
-    const unsold = foldItem(start, 'live', [{ type: 'NO_BUYER', itemName: 'Golden key', reason: 'reserve-not-met' }]);
-    expect(unsold.phase).toBe('finished');
+    const noBuyer = { type: 'NO_BUYER', itemName: 'Golden key', reason: 'reserve-not-met' } as const;
+    const unsold = foldItem(start, 'live', [noBuyer]);
+    // the phase is the board's word, by the same arrows
+    expect(phaseAfter('live', noBuyer)).toBe('finished');
     expect(unsold.fields).toMatchObject({ sold: false, reserveMet: false });
   });
 });

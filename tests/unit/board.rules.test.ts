@@ -190,7 +190,7 @@ describe('which items are live and finished (kept by the board, not by the views
     expect(t.ctx().finished).toEqual([1, 2]);
     t.server({ type: 'ITEM_CANCELLED', data: { itemId: 3, itemName: 'Item 3' } });
     expect(t.ctx().live).toEqual([]);
-    expect(t.ctx().phases).toEqual({ 1: 'finished', 2: 'finished' });
+    expect(t.ctx().finished).toEqual([1, 2]);
   });
 
   it('a HISTORY gives its own lists: finished by most recent end', () => {

@@ -2,13 +2,15 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { SimulatedClock, createActor } from 'xstate';
 import type { Item } from '../../src/protocol/socket';
-import { itemMachine, type ItemEvent, type ItemUpdate } from '../../src/machines/item.machine';
+import { phaseAfter, type ItemPhase } from '../../src/auction/item-fold';
+import { itemMachine, type ItemUpdate } from '../../src/machines/item.machine';
 import { T0, bidOf, itemOf } from './support/fixtures';
 
 /**
  * One item actor under a simulated clock that starts at server time T0: server time is the actor
  * system's clock plus the board's offset (`serverAhead`, when the test says the server's clock
- * runs ahead of the local one). Updates go in as the board sends them: APPLY, one or many.
+ * runs ahead of the local one). Updates go in as the board sends them: APPLY, one or many, with
+ * the phase the board's fold gives the item after them (here: from the phase the item is in).
  */
 function startItem(options: { snapshot?: Item; serverAhead?: number } = {}) {
   const clock = new SimulatedClock();
@@ -16,12 +18,18 @@ function startItem(options: { snapshot?: Item; serverAhead?: number } = {}) {
   clock.set(T0 - ahead);
   const actor = createActor(itemMachine, {
     clock,
-    input: { itemId: 3, offset: ahead, snapshot: options.snapshot },
+    input: { itemId: 3, offset: ahead, snapshot: options.snapshot, phase: options.snapshot?.state as 'live' | 'finished' | undefined },
   }).start();
+  const apply = (updates: readonly ItemUpdate[]) => {
+    const value = actor.getSnapshot().value;
+    const phase = updates.reduce<ItemPhase>(phaseAfter, typeof value === 'string' ? value : 'live');
+    actor.send({ type: 'APPLY', phase, updates });
+  };
   return {
     clock,
     actor,
-    send: (event: ItemUpdate | Extract<ItemEvent, { type: 'APPLY' }>) => actor.send(event.type === 'APPLY' ? event : { type: 'APPLY', updates: [event] }),
+    send: (update: ItemUpdate) => apply([update]),
+    apply,
     value: () => actor.getSnapshot().value,
     ctx: () => actor.getSnapshot().context,
   };
@@ -103,7 +111,7 @@ describe('item machine', () => {
       const clock = new SimulatedClock();
       clock.set(T0);
       const actor = createActor(itemMachine, { clock, input: { itemId: 3, offset: 0 } }).start();
-      actor.send({ type: 'APPLY', updates: [STARTED] }); // ends at T0 + 30 s, i.e. local T0 + 30 s for now
+      actor.send({ type: 'APPLY', phase: 'live', updates: [STARTED] }); // ends at T0 + 30 s, i.e. local T0 + 30 s for now
       clock.increment(10_000);
       // the server turns out to be 5 s further on
       actor.send({ type: 'RESYNC', offset: 5_000 });
@@ -315,10 +323,40 @@ describe('item machine', () => {
     });
   });
 
+  describe("the board's word on the phase (APPLY's phase)", () => {
+    it('the chart goes where the board says, even where the updates alone would lead elsewhere', () => {
+      const t = startItem();
+      // a start alone would make it live: the board says finished (it heard the sale in the same run)
+      t.actor.send({ type: 'APPLY', phase: 'finished', updates: [STARTED] });
+      expect(t.value()).toBe('finished');
+      expect(t.ctx()).toMatchObject({ itemName: 'Golden Key', amount: 100 });
+    });
+
+    it('a live item finishes when the board says so, though its update changes nothing', () => {
+      const t = startItem();
+      t.send(STARTED);
+      t.actor.send({ type: 'APPLY', phase: 'finished', updates: [{ type: 'TIMING', endsAt: T0 + 30_000, heldMs: null }] });
+      expect(t.value()).toBe('finished');
+    });
+
+    it('an item stays in none while the board says none, whatever the update', () => {
+      const t = startItem();
+      t.actor.send({ type: 'APPLY', phase: 'none', updates: [STARTED] });
+      expect(t.value()).toBe('none');
+    });
+
+    it('built from a snapshot, it takes the phase the board gives, not the snapshot item\'s own state', () => {
+      const clock = new SimulatedClock();
+      clock.set(T0);
+      const actor = createActor(itemMachine, { clock, input: { itemId: 3, snapshot: itemOf({ state: 'live' }), phase: 'finished' } }).start();
+      expect(actor.getSnapshot().value).toBe('finished');
+    });
+  });
+
   describe('a batch of updates (APPLY)', () => {
     it('goes from none to finished in one transition, as its updates one by one would', () => {
       const t = startItem();
-      t.send({ type: 'APPLY', updates: [STARTED, { type: 'BID', bid: bidOf({ amount: 150, username: 'Beorn' }) }, { type: 'SOLD', itemName: 'Golden Key', username: 'Beorn', amount: 150 }] });
+      t.apply([STARTED, { type: 'BID', bid: bidOf({ amount: 150, username: 'Beorn' }) }, { type: 'SOLD', itemName: 'Golden Key', username: 'Beorn', amount: 150 }]);
       expect(t.value()).toBe('finished');
       expect(t.ctx()).toMatchObject({ amount: 150, username: 'Beorn', sold: true });
     });
@@ -327,7 +365,7 @@ describe('item machine', () => {
       const t = startItem();
       t.send(STARTED);
       t.clock.increment(10_000);
-      t.send({ type: 'APPLY', updates: [{ type: 'BID', bid: bidOf({ amount: 110 }) }, { type: 'BID', bid: bidOf({ amount: 120, username: 'Beorn' }) }] });
+      t.apply([{ type: 'BID', bid: bidOf({ amount: 110 }) }, { type: 'BID', bid: bidOf({ amount: 120, username: 'Beorn' }) }]);
       expect(t.ctx()).toMatchObject({ amount: 120, username: 'Beorn', endsAt: T0 + 30_000 });
       t.clock.increment(19_999);
       expect(t.value()).toEqual(OPEN);
@@ -355,7 +393,7 @@ describe('item machine', () => {
             const batched = startItem({ snapshot });
             for (const { updates, then } of segments) {
               for (const update of updates) oneByOne.send(update);
-              batched.send({ type: 'APPLY', updates });
+              batched.apply(updates);
               expect(batched.value()).toEqual(oneByOne.value());
               oneByOne.clock.increment(then);
               batched.clock.increment(then);
