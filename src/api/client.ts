@@ -3,10 +3,7 @@ import * as z from 'zod/mini';
 import {
   loginAnswer,
   meAnswer,
-  resultAnswer,
   statusAnswer,
-  user as userSchema,
-  type ChangePasswordBody,
   type RegisterBody,
   type User,
 } from '../protocol/auth';
@@ -33,9 +30,9 @@ export class UnauthorizedError extends ApiError {
 }
 
 /**
- * The account's REST calls. Signing in and registering carry no token; `me` and `logout` carry
- * the token the auth machine names (a new one is checked before it is kept); the others get the
- * signed-in user's token from the REST core's hook (src/api/http.ts).
+ * The session's REST calls. Signing in and registering carry no token; `me` and `logout` carry
+ * the token the auth machine names (a new one is checked before it is kept). The account's own
+ * calls (password, language, groups) are src/api/account.ts.
  */
 export interface Api {
   /** `locale`: the language picked on the sign-in page, when one was (it becomes the account's). */
@@ -43,8 +40,6 @@ export interface Api {
   me(token: string): Promise<User>;
   logout(token: string): Promise<void>;
   register(body: RegisterBody): Promise<void>;
-  changePassword(body: ChangePasswordBody): Promise<void>;
-  setLocale(locale: string): Promise<User>;
 }
 
 const SERVER_UNREADABLE = 'The server sent an answer this app cannot read.';
@@ -89,19 +84,6 @@ export function createApi(client: KyInstance): Api {
       const response = await client.post('auth/register', { json: body });
       const answer = await read(response, statusAnswer);
       if (answer.status !== 'success') throw new ApiError(answer.error ?? answer.status, response.status);
-    },
-    async changePassword(body) {
-      const response = await client.post('account/password', { json: body });
-      const answer = await read(response, resultAnswer);
-      if (!answer.result) throw new ApiError(answer.error ?? SERVER_UNREADABLE, response.status);
-    },
-    async setLocale(locale) {
-      const response = await client.post('account/locale', { json: { locale } });
-      const answer = await read(response, resultAnswer);
-      if (!answer.result) throw new ApiError(answer.error ?? SERVER_UNREADABLE, response.status);
-      const parsed = userSchema.safeParse(answer.user);
-      if (!parsed.success) throw new ApiError(SERVER_UNREADABLE, response.status);
-      return parsed.data;
     },
   };
 }

@@ -1,14 +1,10 @@
-import * as z from 'zod/mini';
 import { KINGDOM_API, type Group, type KingdomSettings, type SettingsBody } from '../protocol/settings';
 import type { KyInstance } from 'ky';
-import { answer } from './rest';
 import { call, keyOf, scopeOf } from './contract';
 import { createKingdomNameApi } from './kingdom-name';
 
-/** Kingdom settings, eligibility groups (council and admin) and the caller's own groups. */
+/** Kingdom settings and eligibility groups (council and admin). */
 export type { Group, KingdomSettings, SettingsBody };
-
-const myGroupsAnswer = z.object({ result: z.literal(true), groups: z.array(z.string()) });
 
 export interface KingdomApi {
   settings(): Promise<KingdomSettings>;
@@ -19,7 +15,6 @@ export interface KingdomApi {
   createGroup(name: string): Promise<Group>;
   deleteGroup(name: string): Promise<void>;
   setMember(name: string, username: string, member: boolean): Promise<Group>;
-  myGroups(): Promise<string[]>;
 }
 
 export function createKingdomApi(client: KyInstance): KingdomApi {
@@ -31,10 +26,6 @@ export function createKingdomApi(client: KyInstance): KingdomApi {
     createGroup: async (name) => (await call(client, KINGDOM_API.createGroup, { body: { name } })).group,
     deleteGroup: async (name) => void (await call(client, KINGDOM_API.deleteGroup, { params: { name } })),
     setMember: async (name, username, member) => (await call(client, KINGDOM_API.setMember, { params: { name }, body: { username, member } })).group,
-    // account/groups is the account's own route, not yet a contract
-    async myGroups() {
-      return (await answer(await client.get('account/groups'), myGroupsAnswer)).groups;
-    },
   };
 }
 

@@ -199,10 +199,6 @@ export type MeAnswer = z.infer<typeof meAnswer>;
 export const statusAnswer = z.object({ status: z.string(), error: z.optional(z.nullable(z.string())) });
 export type StatusAnswer = z.infer<typeof statusAnswer>;
 
-/** The REST style beyond auth: `{result: true, …}` or `{result: false, error}` with a 4xx status. */
-export const resultAnswer = z.looseObject({ result: z.boolean(), error: z.optional(z.nullable(z.string())) });
-export type ResultAnswer = z.infer<typeof resultAnswer>;
-
 /** A schema issue, as zod reports it (only what `firstIssue` reads). */
 interface Issue {
   message: string;

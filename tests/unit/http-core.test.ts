@@ -1,6 +1,7 @@
 import ky from 'ky';
 import { describe, expect, it } from 'vitest';
 import { ApiError, UnauthorizedError, createApi } from '../../src/api/client';
+import { createAccountApi } from '../../src/api/account';
 import { createHttp } from '../../src/api/http';
 import { createKingdomApi } from '../../src/api/kingdom';
 import { createPointsApi } from '../../src/api/points';
@@ -41,7 +42,7 @@ describe('the one REST core', () => {
     const server = fakeServer({ '/account/groups': { status: 401, body: { result: false, error: 'Your session has ended.' } } });
     let signedOut = 0;
     const http = createHttp('http://kingdom.test/', { token: () => 't', unauthorized: () => signedOut++ }, server.base);
-    const error = await createKingdomApi(http).myGroups().catch((e: unknown) => e);
+    const error = await createAccountApi(http).groups().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(401);
     expect((error as ApiError).message).toBe('Your session has ended.');
@@ -72,8 +73,8 @@ describe('the one REST core', () => {
       () => createStoreApi(http).listItems(),
       () => createStoreOfficeApi(http).myHistory(),
       () => createScansApi(http).governor(7),
-      () => createApi(http).setLocale('fr'),
-      () => createApi(http).changePassword({ oldPassword: 'a', newPassword: 'b' }),
+      () => createAccountApi(http).setLocale('fr'),
+      () => createAccountApi(http).changePassword({ oldPassword: 'a', newPassword: 'b' }),
     ];
     for (const call of calls) await call().catch(() => undefined);
     expect(server.seen.map((s) => s.path)).toEqual([

@@ -1,21 +1,20 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import * as z from 'zod/mini';
-import { AUTH_ERRORS, changePasswordBody, localeBody, user } from '../../../src/protocol/auth';
+import { ACCOUNT_API } from '../../../src/protocol/account';
+import { AUTH_ERRORS } from '../../../src/protocol/auth';
 import { WS_CLOSE_UNAUTHENTICATED } from '../../../src/protocol/socket';
 import { groupsOf } from '../../auction/groups';
 import { revokeOtherSessions } from '../../auth/sessions';
 import type { AppContext } from '../../context';
 import { toWireUser } from '../../users/users';
 import { authOf, requireRank } from '../guards';
-import { BEARER } from '../openapi';
-import { resultErrors, resultTrue } from '../schemas';
+import { serve } from '../contract';
 import { Invalid, TooMany } from '../../errors';
 
 /** Password tries per account and minute: a stolen token must not become a password oracle. */
 const PASSWORD_TRIES_PER_MINUTE = 10;
 
-/** The signed-in user's own account: password and language. */
+/** The signed-in user's own account: password, language and the groups it belongs to. */
 export function accountRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
@@ -33,66 +32,28 @@ export function accountRoutes(ctx: AppContext) {
       if (!limit.isAllowed && limit.isExceeded) throw new TooMany(AUTH_ERRORS.tooManyAttempts);
     };
 
-    app.post(
-      '/account/password',
-      {
-        preValidation: [signedIn, passwordLimit],
-        schema: {
-          summary: "Change the password; the account's other sessions are signed out",
-          tags: ['account'],
-          security: BEARER,
-          body: changePasswordBody,
-          response: { 200: resultTrue({}), ...resultErrors(400, 401, 429) },
-        },
-      },
-      async (request) => {
-        const auth = authOf(request);
-        const input = request.body;
-        if (!(await passwords.verify(auth.user.password_hash, input.oldPassword))) throw new Invalid(AUTH_ERRORS.wrongOldPassword);
-        if (input.newPassword === input.oldPassword) throw new Invalid(AUTH_ERRORS.samePassword);
-        const hash = await passwords.hash(input.newPassword);
-        await db.updateTable('users').set({ password_hash: hash }).where('id', '=', auth.user.id).execute();
-        const revoked = await revokeOtherSessions(db, auth.user.id, auth.sessionId);
-        hub.closeSessions(revoked, WS_CLOSE_UNAUTHENTICATED, 'Password changed');
-        return { result: true as const };
-      },
-    );
+    serve(app, ACCOUNT_API.password, { preValidation: [signedIn, passwordLimit] }, async (request) => {
+      const auth = authOf(request);
+      const input = request.body;
+      if (!(await passwords.verify(auth.user.password_hash, input.oldPassword))) throw new Invalid(AUTH_ERRORS.wrongOldPassword);
+      if (input.newPassword === input.oldPassword) throw new Invalid(AUTH_ERRORS.samePassword);
+      const hash = await passwords.hash(input.newPassword);
+      await db.updateTable('users').set({ password_hash: hash }).where('id', '=', auth.user.id).execute();
+      const revoked = await revokeOtherSessions(db, auth.user.id, auth.sessionId);
+      hub.closeSessions(revoked, WS_CLOSE_UNAUTHENTICATED, 'Password changed');
+      return { result: true as const };
+    });
 
-    app.post(
-      '/account/locale',
-      {
-        preValidation: signedIn,
-        schema: {
-          summary: 'Set the interface language',
-          tags: ['account'],
-          security: BEARER,
-          body: localeBody,
-          response: { 200: resultTrue({ user }), ...resultErrors(400, 401) },
-        },
-      },
-      async (request) => {
-        const auth = authOf(request);
-        const { locale } = request.body;
-        const row = await db.updateTable('users').set({ locale }).where('id', '=', auth.user.id).returningAll().executeTakeFirstOrThrow();
-        return { result: true as const, user: toWireUser(row) };
-      },
-    );
+    serve(app, ACCOUNT_API.locale, { preValidation: signedIn }, async (request) => {
+      const auth = authOf(request);
+      const { locale } = request.body;
+      const row = await db.updateTable('users').set({ locale }).where('id', '=', auth.user.id).returningAll().executeTakeFirstOrThrow();
+      return { result: true as const, user: toWireUser(row) };
+    });
 
-    app.get(
-      '/account/groups',
-      {
-        preValidation: signedIn,
-        schema: {
-          summary: 'The names of the eligibility groups the caller belongs to, by name',
-          tags: ['account'],
-          security: BEARER,
-          response: { 200: resultTrue({ groups: z.array(z.string()) }), ...resultErrors(401) },
-        },
-      },
-      async (request) => {
-        const groups = await groupsOf(db, authOf(request).user.id);
-        return { result: true as const, groups: groups.sort((a, b) => a.localeCompare(b)) };
-      },
-    );
+    serve(app, ACCOUNT_API.groups, { preValidation: signedIn }, async (request) => {
+      const groups = await groupsOf(db, authOf(request).user.id);
+      return { result: true as const, groups: groups.sort((a, b) => a.localeCompare(b)) };
+    });
   };
 }

@@ -2,14 +2,16 @@ import { useSelector } from '@xstate/react';
 import { useIntl } from 'react-intl';
 import { LANGUAGE_NAMES } from '../../locales/names';
 import { LOCALES, type Locale } from '../../protocol/locales';
-import { useChild, useRuntime } from '../app-context';
+import { createAccountApi } from '../../api/account';
+import { useChild } from '../app-context';
+import { useApi } from '../lib/use-api';
 import { rememberPickedLocale } from '../boot/storage';
 import { NativeSelect } from '../components/native-select';
 
 /** Changes the interface language; a signed-in account also keeps it on the server. */
 export function LanguagePicker({ className }: { className?: string }) {
   const intl = useIntl();
-  const { api } = useRuntime();
+  const account = useApi(createAccountApi);
   const settings = useChild('settings');
   const auth = useChild('auth');
   const locale = useSelector(settings, (s) => s.context.locale);
@@ -19,7 +21,7 @@ export function LanguagePicker({ className }: { className?: string }) {
     const next = value as Locale;
     settings.send({ type: 'SET', settings: { locale: next } });
     if (signedIn) {
-      api.setLocale(next).then(
+      account.setLocale(next).then(
         (user) => auth.send({ type: 'USER_UPDATED', user }),
         () => {
           /* the choice still holds on this device */

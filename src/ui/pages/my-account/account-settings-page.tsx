@@ -3,7 +3,7 @@ import { useState, type FormEvent } from 'react';
 import { FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { isStrongPassword } from '../../../protocol/auth';
 import { COLORS, LAYOUT_TYPES, NAV_STYLES, THEMES, type Settings } from '../../../machines/settings.machine';
-import { useChild, useRuntime } from '../../app-context';
+import { useChild } from '../../app-context';
 import { Alert } from '../../components/alert';
 import { Button } from '../../components/button';
 import { Card, CardTitle } from '../../components/card';
@@ -17,6 +17,8 @@ import { QueryError } from '../../components/query-error';
 import { DiscordLinkCard } from '../../components/discord/discord-link';
 import { ShareLinks } from '../../components/stats/share-links';
 import { NoticePreferencesCard } from './notice-preferences';
+import { createAccountApi } from '../../../api/account';
+import { useApi } from '../../lib/use-api';
 
 function AccountCard() {
   const user = useSelector(useChild('auth'), (s) => s.context.user);
@@ -51,7 +53,7 @@ type PasswordErrors = Partial<Record<'oldPassword' | 'newPassword' | 'confirm', 
 
 function PasswordCard() {
   const intl = useIntl();
-  const { api } = useRuntime();
+  const account = useApi(createAccountApi);
   const [form, setForm] = useState({ oldPassword: '', newPassword: '', confirm: '' });
   const [errors, setErrors] = useState<PasswordErrors>({});
   const [outcome, setOutcome] = useState<{ ok: true } | { ok: false; error: unknown } | null>(null);
@@ -69,7 +71,7 @@ function PasswordCard() {
     if (Object.keys(next).length) return;
     setBusy(true);
     try {
-      await api.changePassword({ oldPassword: form.oldPassword, newPassword: form.newPassword });
+      await account.changePassword({ oldPassword: form.oldPassword, newPassword: form.newPassword });
       setForm({ oldPassword: '', newPassword: '', confirm: '' });
       setOutcome({ ok: true });
     } catch (error) {

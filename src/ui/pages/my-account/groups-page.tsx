@@ -2,13 +2,13 @@ import { useQuery } from '@tanstack/react-query';
 import { FormattedMessage } from 'react-intl';
 import { Card } from '../../components/card';
 import { useApi } from '../../lib/use-api';
-import { createKingdomApi } from '../../../api/kingdom';
+import { accountKeys, createAccountApi } from '../../../api/account';
 import { QueryError } from '../../components/query-error';
 
 /** /my-account/groups: the groups the player belongs to (they decide who may bid on some items). */
 export default function GroupsPage({ titleId }: { titleId: string }) {
-  const kingdom = useApi(createKingdomApi);
-  const groups = useQuery({ queryKey: ['account', 'groups'], queryFn: () => kingdom.myGroups() });
+  const account = useApi(createAccountApi);
+  const groups = useQuery({ queryKey: accountKeys.groups, queryFn: () => account.groups() });
   return (
     <div className="grid grid-cols-1 gap-4">
       <h1 className="text-2xl font-semibold">
