@@ -24,7 +24,7 @@ import { openDatabase } from '../server/db/open';
 import { createSeason } from '../server/kvk/seasons';
 import { PreviewStore } from '../server/previews/store';
 import { scanFileOf } from '../server/scans/read';
-import { ScanImports } from '../server/scans/scans';
+import { ScanImports } from '../server/scans/imports';
 import { nowMs, quantile } from './common';
 import { account, bidders, bidPhase, json, killLiveChildren, signIn, startServer, summary, type LiveServer } from './live-server';
 

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 import type { Db } from '../server/db/open';
 import { createSeason } from '../server/kvk/seasons';
 import { scanFileOf } from '../server/scans/read';
-import { ScanImports } from '../server/scans/scans';
+import { ScanImports } from '../server/scans/imports';
 import { PreviewStore } from '../server/previews/store';
 
 const FIXTURES = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'tests', 'fixtures', 'scans');

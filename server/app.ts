@@ -17,7 +17,7 @@ import { PointsService } from './points/service';
 import { registerReactions } from './reactions';
 import { Reactions } from './events/reactions';
 import { Notices } from './notices/producer';
-import { ScanImports } from './scans/scans';
+import { ScanImports } from './scans/imports';
 import { PreviewStore } from './previews/store';
 import { LinkImports } from './scans/link-import';
 import { CardPool, DEFAULT_POOL } from './cards/pool';

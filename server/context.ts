@@ -12,7 +12,7 @@ import type { CardService } from './cards/service';
 import type { DiscordOutbox } from './discord/outbox';
 import type { FileReaders } from './files/readers';
 import type { PointsService } from './points/service';
-import type { ScanImports } from './scans/scans';
+import type { ScanImports } from './scans/imports';
 import type { ErrorReporter } from './report';
 import type { Hub } from './sockets/hub';
 

@@ -6,7 +6,7 @@ import { fill } from '../../src/protocol/texts';
 import { CARD_TEXTS } from '../cards/texts';
 import type { Db } from '../db/open';
 import type { DomainEvent, EventData, EventKind } from '../events/events';
-import { kingdomSummary } from '../scans/scans';
+import { kingdomSummary } from '../scans/kingdom-view';
 import { DISCORD_TEXTS } from './texts';
 
 /** The domain events Discord hears of, and the webhook kind each goes to. */

@@ -22,7 +22,7 @@ import type { Db } from '../db/open';
 import { myStandings } from '../kvk/standings';
 import { latestScanRef, runningSeason } from '../kvk/seasons';
 import { governorsOf, ownGovernors, ownsGovernor } from '../scans/directory';
-import { listGovernors } from '../scans/scans';
+import { listGovernors } from '../scans/kingdom-view';
 import { ASK_TEXTS } from './ask-texts';
 import { completeDeferred, type CardFile } from './followup';
 
