@@ -3,7 +3,7 @@ import { DISCORD_ERRORS, DISCORD_WEBHOOK_KINDS, type DiscordSettings, type disco
 import type { Locale } from '../../src/protocol/locales';
 import { recordAuditBy } from '../audit/audit';
 import type { Db } from '../db/open';
-import type { DiscordSettingsTable } from '../db/schema';
+import type { DiscordSettingsTable } from '../db/schema-discord';
 import { writeTransaction, type Queryable } from '../db/write';
 import { Invalid } from '../errors';
 

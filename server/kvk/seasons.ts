@@ -21,7 +21,7 @@ import { fill } from '../../src/protocol/texts';
 import * as z from 'zod/mini';
 import { recordAudit } from '../audit/audit';
 import type { Db } from '../db/open';
-import type { KvkSeasonsTable } from '../db/schema';
+import type { KvkSeasonsTable } from '../db/schema-stats';
 import { writeTransaction, type Queryable } from '../db/write';
 import type { Selectable } from 'kysely';
 
