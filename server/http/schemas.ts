@@ -3,7 +3,7 @@ import type { FastifySchemaCompiler, FastifySerializerCompiler } from 'fastify';
 import * as z from 'zod/mini';
 import { AUTH_ERRORS, firstIssue } from '../../src/protocol/auth';
 import { hasNul, HTTP_ERRORS, NAMES_NOTHING, pathId } from '../../src/protocol/http';
-import { resultTrue } from '../../src/protocol/endpoint';
+import { optionalBody, resultTrue } from '../../src/protocol/endpoint';
 import { Invalid, NotFound } from '../errors';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 
@@ -72,10 +72,8 @@ export class PlainSchema extends Error {
   }
 }
 
-/** A body that may be left out: it counts as `{}` (an edit that changes nothing, a copy that starts now). */
-export function optionalBody<T extends z.core.$ZodType<object>>(schema: T) {
-  return z._default(schema, {} as z.core.util.NoUndefined<z.core.output<T>>);
-}
+/** A body that may be left out (src/protocol/endpoint.ts). */
+export { optionalBody };
 
 /** An answer that does not match its route's schema: a bug, answered 500 (never a half-checked answer). */
 export class AnswerMismatch extends Error {

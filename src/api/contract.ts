@@ -1,4 +1,5 @@
 import type { KyInstance, Options } from 'ky';
+import type * as z from 'zod/mini';
 import { pathOf, type AnswerOf, type AnyEndpoint, type BodyOf, type ParamsOf, type QueryOf } from '../protocol/endpoint';
 import { answer, params } from './rest';
 
@@ -28,6 +29,15 @@ export function call<E extends AnyEndpoint>(
     ...(given.body !== undefined ? { json: given.body } : {}),
     ...(query && Object.keys(query).length > 0 ? { searchParams: query } : {}),
   }).then((response) => answer(response, e.answer) as Promise<AnswerOf<E>>);
+}
+
+/**
+ * An endpoint whose answer the client reads with a schema of its own, its path, query and body
+ * still the contract's: a list read item by item (src/api/store.ts tolerantList), so one item the
+ * contract does not match is one missing row, never a page that cannot load.
+ */
+export function withAnswer<E extends AnyEndpoint, S extends z.core.$ZodType>(e: E, answer: S): Omit<E, 'answer'> & { answer: S } {
+  return { ...e, answer };
 }
 
 /**

@@ -1,18 +1,9 @@
 import * as z from 'zod/mini';
-import {
-  HISTORY_OUTCOMES,
-  UPLOAD_MAX_BYTES,
-  UPLOAD_TYPES,
-  historyEntry,
-  sale,
-  storeItem,
-  uploadAnswer,
-  type EditItemBody,
-  type HistoryEntry,
-  type HistoryOutcome,
-  type StoreItem,
-} from '../protocol/store';
+import { HISTORY_OUTCOMES, UPLOAD_MAX_BYTES, UPLOAD_TYPES, historyEntry, sale, uploadAnswer, type EditItemBody, type HistoryEntry, type HistoryOutcome, type StoreItem } from '../protocol/store';
+import { STORE_OFFICE_API } from '../protocol/store-office-api';
+import { resultTrue, type AnswerOf } from '../protocol/endpoint';
 import type { KyInstance } from 'ky';
+import { call, keyOf, withAnswer } from './contract';
 import { answer, csvBlob, params, type ExportFile } from './rest';
 import { tolerantList } from './store';
 
@@ -21,15 +12,16 @@ import { tolerantList } from './store';
  * scheduled item, duplicating one, image uploads and the caller's won items. Apart from
  * src/api/store.ts so the sign-in bundle does not carry it.
  */
-const paged = { page: z.int(), pageSize: z.int(), total: z.int() };
-
 export { HISTORY_OUTCOMES, UPLOAD_MAX_BYTES, UPLOAD_TYPES, type HistoryEntry, type HistoryOutcome };
 
-const historyAnswer = z.object({ result: z.literal(true), entries: tolerantList(historyEntry, 'history entr(y/ies)'), ...paged });
-const salesAnswer = z.object({ result: z.literal(true), sales: tolerantList(sale, 'sale(s)'), ...paged });
-const itemAnswer = z.object({ result: z.literal(true), item: storeItem });
-const uploadAnswerOk = z.object({ result: z.literal(true), ...uploadAnswer.shape });
-
+// the lists are read item by item (tolerantList)
+const history = withAnswer(
+  STORE_OFFICE_API.history,
+  z.extend(STORE_OFFICE_API.history.answer, { entries: tolerantList(historyEntry, 'history entr(y/ies)'), sales: tolerantList(sale, 'sale(s)') }),
+);
+const myHistory = withAnswer(STORE_OFFICE_API.myHistory, z.extend(STORE_OFFICE_API.myHistory.answer, { sales: tolerantList(sale, 'sale(s)') }));
+// the image upload is multipart, not a JSON contract: its answer read here
+const uploadAnswerOk = resultTrue(uploadAnswer.shape);
 
 export interface HistoryFilters {
   user?: string;
@@ -39,9 +31,9 @@ export interface HistoryFilters {
 }
 
 export interface StoreOfficeApi {
-  history(filters: HistoryFilters, page?: number): Promise<z.infer<typeof historyAnswer>>;
+  history(filters: HistoryFilters, page?: number): Promise<AnswerOf<typeof history>>;
   historyFile(filters: HistoryFilters, file: ExportFile): Promise<{ blob: Blob; filename: string | null }>;
-  myHistory(page?: number): Promise<z.infer<typeof salesAnswer>>;
+  myHistory(page?: number): Promise<AnswerOf<typeof myHistory>>;
   editItem(itemId: number, body: EditItemBody): Promise<StoreItem>;
   duplicateItem(itemId: number, startsAt?: number): Promise<StoreItem>;
   upload(file: File): Promise<string>;
@@ -51,21 +43,13 @@ const filterParams = (f: HistoryFilters) => params({ user: f.user?.trim(), outco
 
 export function createStoreOfficeApi(client: KyInstance): StoreOfficeApi {
   return {
-    async history(filters, page = 1) {
-      return answer(await client.get('store/history', { searchParams: { ...filterParams(filters), page: String(page) } }), historyAnswer);
-    },
+    history: (filters, page = 1) => call(client, history, { query: { ...filterParams(filters), page } }),
     async historyFile(filters, file) {
       return csvBlob(await client.get(`store/history.${file.format}`, { searchParams: { ...filterParams(filters), lang: file.lang }, timeout: 120_000 }));
     },
-    async myHistory(page = 1) {
-      return answer(await client.get('store/my-history', { searchParams: { page: String(page) } }), salesAnswer);
-    },
-    async editItem(itemId, body) {
-      return (await answer(await client.post(`store/items/${itemId}`, { json: body }), itemAnswer)).item;
-    },
-    async duplicateItem(itemId, startsAt) {
-      return (await answer(await client.post(`store/items/${itemId}/duplicate`, { json: startsAt === undefined ? {} : { startsAt } }), itemAnswer)).item;
-    },
+    myHistory: (page = 1) => call(client, myHistory, { query: { page } }),
+    editItem: async (itemId, body) => (await call(client, STORE_OFFICE_API.edit, { params: { itemId }, body })).item,
+    duplicateItem: async (itemId, startsAt) => (await call(client, STORE_OFFICE_API.duplicate, { params: { itemId }, body: startsAt === undefined ? {} : { startsAt } })).item,
     async upload(file) {
       const body = new FormData();
       body.append('file', file, file.name);
@@ -73,3 +57,9 @@ export function createStoreOfficeApi(client: KyInstance): StoreOfficeApi {
     },
   };
 }
+
+/** The back office's query keys: a page reads and invalidates these, never a key of its own. */
+export const storeOfficeKeys = {
+  history: (filters: HistoryFilters, page: number) => keyOf(STORE_OFFICE_API.history, { query: { ...filterParams(filters), page } }),
+  myHistory: (page: number) => keyOf(STORE_OFFICE_API.myHistory, { query: { page } }),
+} as const;

@@ -50,6 +50,11 @@ export function resultTrue<S extends z.core.$ZodLooseShape>(shape: S) {
 /** `{ result: true }` alone. */
 export const okAnswer = resultTrue({});
 
+/** A body that may be left out: it counts as `{}` (an edit that changes nothing, a copy that starts now). */
+export function optionalBody<T extends z.core.$ZodType<object>>(schema: T) {
+  return z._default(schema, {} as z.core.util.NoUndefined<z.core.output<T>>);
+}
+
 /** The path parts' values an endpoint's path names, as a caller gives them. */
 export type ParamsOf<E extends AnyEndpoint> = E['params'] extends ParamsShape ? { [K in keyof E['params']]: string | number } : undefined;
 export type BodyOf<E extends AnyEndpoint> = E['body'] extends Schema ? z.input<E['body']> : undefined;

@@ -4,19 +4,15 @@ import * as z from 'zod/mini';
 import { POINTS_ERRORS } from '../../../src/protocol/points';
 import {
   createItemBody,
-  duplicateItemBody,
-  editItemBody,
-  historyEntry,
   historyQuery,
   type HistoryEntry,
-  pageQuery,
-  sale,
   STORE_ERRORS,
   storeItem,
   storeItemsQuery,
   UPLOAD_MAX_BYTES,
   uploadAnswer,
 } from '../../../src/protocol/store';
+import { STORE_OFFICE_API } from '../../../src/protocol/store-office-api';
 import { allHistoryEntries, historyEntries, listItems, listSales, type HistoryFilter } from '../../auction/store-queries';
 import type { AppContext } from '../../context';
 import { Invalid, NotFound } from '../../errors';
@@ -25,7 +21,8 @@ import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
 import { csvTime, exportLocale, sendTable, type Column } from '../csv';
 import { authOf, rankAllows, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { optionalBody, pageOf, pathId, resultErrors, resultTrue } from '../schemas';
+import { pageOf, pathId, resultErrors, resultTrue } from '../schemas';
+import { serve } from '../contract';
 import { acceptMultipart, detectImage, readUploadedFile, registerUploadsStatic, saveUpload } from '../uploads';
 
 const itemAnswer = resultTrue({ item: storeItem });
@@ -50,6 +47,7 @@ const HISTORY_COLUMNS: Column<HistoryEntry>[] = [
 export function storeRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
+    const leadership = { preValidation: requireRank(ctx, 'council+admin') };
 
     app.get(
       '/store/items',
@@ -109,30 +107,16 @@ export function storeRoutes(ctx: AppContext) {
       },
     );
 
-    app.get(
-      '/store/history',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary:
-            'Every finished or cancelled item (sold, unsold, cancelled), by end newest first, 50 a page; filters: user (the buyer), from/to (the end, epoch ms, inclusive), outcome. ' +
-            '`sales` repeats the sold entries of the page in the sale shape of the first wire contract; `total` counts entries, so to page through sales alone ask for outcome=sold (then both lists are the same).',
-          tags: ['store'],
-          security: BEARER,
-          querystring: historyQuery,
-          response: { 200: resultTrue({ ...pageOf('entries', historyEntry).shape, sales: z.array(sale) }), ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const { page, ...filter } = await historyFilter(request.query);
-        const answer = await historyEntries(ctx.db, filter, page ?? 1);
-        const sales = answer.entries.flatMap((e) =>
-          e.outcome === 'sold' && e.username !== null && e.amount !== null ? [{ itemId: e.itemId, itemName: e.itemName, username: e.username, amount: e.amount, at: e.at }] : [],
-        );
-        return { result: true as const, ...answer, sales };
-      },
-    );
+    serve(app, STORE_OFFICE_API.history, leadership, async (request) => {
+      const { page, ...filter } = await historyFilter(request.query);
+      const answer = await historyEntries(ctx.db, filter, page ?? 1);
+      const sales = answer.entries.flatMap((e) =>
+        e.outcome === 'sold' && e.username !== null && e.amount !== null ? [{ itemId: e.itemId, itemName: e.itemName, username: e.username, amount: e.amount, at: e.at }] : [],
+      );
+      return { result: true as const, ...answer, sales };
+    });
 
+    // the history's files are CSV or XLSX, not JSON: routes of their own
     for (const format of EXPORT_FORMATS) {
       app.get(
         `/store/history.${format}`,
@@ -154,49 +138,21 @@ export function storeRoutes(ctx: AppContext) {
       );
     }
 
-    app.post(
-      '/store/items/:itemId',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: 'Edit a scheduled item: any of the creation fields (imageUrl null removes the image); 409 once it has started, finished or been cancelled',
-          tags: ['store'],
-          security: BEARER,
-          params: itemParams,
-          body: optionalBody(editItemBody),
-          response: { 200: itemAnswer, ...resultErrors(400, 401, 403, 404, 409) },
-        },
-      },
-      async (request) => {
-        const { itemId } = request.params;
-        const item = await ctx.auction.items.edit(itemId, request.body, authOf(request).user.id);
-        request.log.info({ itemId, by: authOf(request).user.id }, 'item edited');
-        return { result: true as const, item };
-      },
-    );
+    serve(app, STORE_OFFICE_API.edit, leadership, async (request) => {
+      const { itemId } = request.params;
+      const item = await ctx.auction.items.edit(itemId, request.body, authOf(request).user.id);
+      request.log.info({ itemId, by: authOf(request).user.id }, 'item edited');
+      return { result: true as const, item };
+    });
 
-    app.post(
-      '/store/items/:itemId/duplicate',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: "A copy of an item in any state (its name with ' (copy)', shortened to fit; the same texts, prices, timing and eligibility) as a new item, starting now or at startsAt",
-          tags: ['store'],
-          security: BEARER,
-          params: itemParams,
-          body: optionalBody(duplicateItemBody),
-          response: { 200: itemAnswer, ...resultErrors(400, 401, 403, 404) },
-        },
-      },
-      async (request) => {
-        const { itemId } = request.params;
-        const item = await ctx.auction.items.duplicate(itemId, request.body.startsAt, authOf(request).user.id);
-        request.log.info({ itemId: item.itemId, from: itemId, by: authOf(request).user.id }, 'item duplicated');
-        return { result: true as const, item };
-      },
-    );
+    serve(app, STORE_OFFICE_API.duplicate, leadership, async (request) => {
+      const { itemId } = request.params;
+      const item = await ctx.auction.items.duplicate(itemId, request.body.startsAt, authOf(request).user.id);
+      request.log.info({ itemId: item.itemId, from: itemId, by: authOf(request).user.id }, 'item duplicated');
+      return { result: true as const, item };
+    });
 
-    // Item images: multipart/form-data only for this route (an encapsulated instance).
+    // Item images: multipart/form-data only, so this route stays as it is (an encapsulated instance).
     await app.register(async (multipartRoot) => {
       const multipartApp = multipartRoot.withTypeProvider<ZodTypeProvider>();
       await acceptMultipart(multipartApp);
@@ -224,20 +180,10 @@ export function storeRoutes(ctx: AppContext) {
     });
     await registerUploadsStatic(app, ctx);
 
-    app.get(
-      '/store/my-history',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        schema: {
-          summary: "The caller's won items, newest first, 50 a page",
-          tags: ['store'],
-          security: BEARER,
-          querystring: pageQuery,
-          response: { 200: pageOf('sales', sale), ...resultErrors(400, 401) },
-        },
-      },
-      async (request) => ({ result: true as const, ...(await listSales(ctx.db, { userId: authOf(request).user.id, page: request.query.page })) }),
-    );
+    serve(app, STORE_OFFICE_API.myHistory, { preValidation: requireRank(ctx, 'signed-in') }, async (request) => ({
+      result: true as const,
+      ...(await listSales(ctx.db, { userId: authOf(request).user.id, page: request.query.page })),
+    }));
   };
 
   /** The store history filters of a parsed query, with the buyer's username resolved (404 for an unknown one). */

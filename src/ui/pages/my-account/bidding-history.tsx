@@ -1,7 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber } from 'react-intl';
-import { createStoreOfficeApi } from '../../../api/store-office';
+import { createStoreOfficeApi, storeOfficeKeys } from '../../../api/store-office';
 import { Pagination } from '../../components/pagination';
 import { Table, Td, Th } from '../../components/table';
 import { useApi } from '../../lib/use-api';
@@ -12,7 +12,7 @@ export function BiddingHistory() {
   const storeOffice = useApi(createStoreOfficeApi);
   const [page, setPage] = useState(1);
   const history = useQuery({
-    queryKey: ['store', 'my-history', page],
+    queryKey: storeOfficeKeys.myHistory(page),
     queryFn: () => storeOffice.myHistory(page),
     placeholderData: keepPreviousData,
     staleTime: 0,

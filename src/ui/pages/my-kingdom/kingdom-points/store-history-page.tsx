@@ -2,7 +2,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import { dayEnd, dayStart } from '../../../../api/rest';
-import { HISTORY_OUTCOMES, createStoreOfficeApi, type HistoryFilters, type HistoryOutcome } from '../../../../api/store-office';
+import { HISTORY_OUTCOMES, createStoreOfficeApi, storeOfficeKeys, type HistoryFilters, type HistoryOutcome } from '../../../../api/store-office';
 import { Card } from '../../../components/card';
 import { Input } from '../../../components/input';
 import { NativeSelect } from '../../../components/native-select';
@@ -62,7 +62,7 @@ export default function StoreHistoryPage({ titleId }: { titleId: string }) {
   const backwards = periodBackwards(draft.from, draft.to) || periodBackwards(filters.from, filters.to);
   const filtered = Object.values(filters).some((v) => v !== undefined);
   const history = useQuery({
-    queryKey: ['store', 'history', filters, page],
+    queryKey: storeOfficeKeys.history(filters, page),
     queryFn: () => storeOffice.history(filters, page),
     enabled: !backwards,
     placeholderData: keepPreviousData,
