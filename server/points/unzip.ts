@@ -50,27 +50,75 @@ export async function inflateZip(
   limits: InflateLimits,
   progress?: (inflatedBytes: number) => void,
 ): Promise<ZipEntry[]> {
-  const directory = centralDirectory(bytes, limits.maxEntries);
+  const archive = new ZipArchive(bytes, limits, progress);
   const entries: ZipEntry[] = [];
-  const seen = new Set<string>();
-  let total = 0;
-  for (const entry of directory) {
-    if (!keep(entry.name)) continue;
-    if (seen.has(entry.name)) throw new ZipUnreadableError(`the name ${entry.name} appears twice`);
-    seen.add(entry.name);
-    const compressed = entryData(bytes, entry);
-    const chunks: Buffer[] = [];
-    const add = (chunk: Buffer) => {
-      total += chunk.length;
-      progress?.(total);
-      if (total > limits.maxTotalBytes) throw new ZipTooLargeError(total);
-      chunks.push(chunk);
-    };
-    if (entry.method === 0) add(compressed);
-    else await inflateCounted(compressed, add);
-    entries.push({ name: entry.name, data: Buffer.concat(chunks) });
-  }
+  for (const name of archive.names) if (keep(name)) entries.push({ name, data: await archive.read(name) });
   return entries;
+}
+
+/**
+ * A zip archive whose entries are inflated one at a time, as streams, on demand: only the entries
+ * asked for are ever inflated, and all of them together count against one `limits.maxTotalBytes`
+ * (the same errors as inflateZip). A name that appears twice makes the archive unreadable.
+ */
+export class ZipArchive {
+  private readonly entries = new Map<string, DirectoryEntry>();
+  private total = 0;
+
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly limits: InflateLimits,
+    private readonly progress?: (inflatedBytes: number) => void,
+  ) {
+    for (const entry of centralDirectory(bytes, limits.maxEntries)) {
+      if (this.entries.has(entry.name)) throw new ZipUnreadableError(`the name ${entry.name} appears twice`);
+      this.entries.set(entry.name, entry);
+    }
+  }
+
+  /** The entries' names, in the directory's order. */
+  get names(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  has(name: string): boolean {
+    return this.entries.has(name);
+  }
+
+  /** An entry's inflated bytes, a zlib chunk at a time (a stored entry in one piece). */
+  async *chunks(name: string): AsyncGenerator<Buffer> {
+    const entry = this.entries.get(name);
+    if (!entry) throw new ZipUnreadableError(`no entry ${name}`);
+    const compressed = entryData(this.bytes, entry);
+    if (entry.method === 0) {
+      yield this.count(compressed);
+      return;
+    }
+    const inflater = zlib.createInflateRaw();
+    inflater.end(compressed);
+    try {
+      for await (const chunk of inflater) yield this.count(chunk as Buffer);
+    } catch (error) {
+      if (error instanceof ZipTooLargeError) throw error;
+      throw new ZipUnreadableError('a damaged deflate stream');
+    } finally {
+      inflater.destroy();
+    }
+  }
+
+  /** An entry inflated whole (for the small parts of an archive). */
+  async read(name: string): Promise<Buffer> {
+    const parts: Buffer[] = [];
+    for await (const chunk of this.chunks(name)) parts.push(chunk);
+    return Buffer.concat(parts);
+  }
+
+  private count(chunk: Buffer): Buffer {
+    this.total += chunk.length;
+    this.progress?.(this.total);
+    if (this.total > this.limits.maxTotalBytes) throw new ZipTooLargeError(this.total);
+    return chunk;
+  }
 }
 
 interface DirectoryEntry {
@@ -126,19 +174,6 @@ function entryData(bytes: Buffer, entry: DirectoryEntry): Buffer {
   const end = start + entry.compressedSize;
   if (end > bytes.length) throw new ZipUnreadableError('an entry lies outside the file');
   return bytes.subarray(start, end);
-}
-
-/** Inflates `compressed` as a stream, handing each chunk to `add` (which throws to stop it). */
-async function inflateCounted(compressed: Buffer, add: (chunk: Buffer) => void): Promise<void> {
-  const inflater = zlib.createInflateRaw();
-  inflater.end(compressed);
-  try {
-    for await (const chunk of inflater) add(chunk as Buffer);
-  } catch (error) {
-    inflater.destroy();
-    if (error instanceof ZipTooLargeError) throw error;
-    throw new ZipUnreadableError('a damaged deflate stream');
-  }
 }
 
 /** A plain zip of `entries`, stored (no compression), with honest sizes and checksums. */
