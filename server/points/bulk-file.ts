@@ -1,12 +1,12 @@
 import crypto from 'node:crypto';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { parse as csvParser } from 'csv-parse';
-import { readSheet } from 'read-excel-file/node';
 import { HTTP_ERRORS } from '../../src/protocol/http';
 import { POINTS_ERRORS } from '../../src/protocol/points';
 
 import type { Cell, RawRow } from './bulk';
-import { inflateZip, storedZip, ZipTooLargeError, type InflateLimits } from './unzip';
+import { ZipTooLargeError, type InflateLimits } from './unzip';
+import { XlsxWorkbook } from '../files/xlsx';
 import { Invalid } from '../errors';
 
 /**
@@ -38,9 +38,6 @@ export async function readRows(bytes: Buffer): Promise<RawRow[]> {
   return readCsv(bytes);
 }
 
-/** The parts of a workbook read-excel-file reads (it skips everything else too). */
-const isXml = (name: string) => name.endsWith('.xml') || name.endsWith('.rels');
-
 /** The texts a reader refuses a file with (bulk awards and scans each have their own). */
 export interface FileTexts {
   tooLarge: string;
@@ -50,27 +47,16 @@ export interface FileTexts {
 
 const BULK_TEXTS: FileTexts = { tooLarge: POINTS_ERRORS.bulkTooLarge, unreadable: POINTS_ERRORS.bulkUnreadable, encoding: POINTS_ERRORS.bulkEncoding };
 
-/**
- * An XLSX inflated here, counted against `limits`, as an honest copy (stored, true sizes) that
- * read-excel-file can read without inflating anything itself.
- */
-export async function honestXlsx(bytes: Buffer, limits: InflateLimits, texts: FileTexts, progress?: (inflatedBytes: number) => void): Promise<Buffer> {
-  try {
-    return storedZip(await inflateZip(bytes, isXml, limits, progress));
-  } catch (error) {
-    if (error instanceof ZipTooLargeError) throw new Invalid(HTTP_ERRORS.unpackedTooLarge);
-    throw new Invalid(texts.unreadable);
-  }
-}
-
-/** The first sheet of an XLSX, read from its honest copy. */
+/** The first sheet of an XLSX, read as a stream (server/files/xlsx.ts); `progress` hears the bytes inflated so far, for tests. */
 export async function readXlsx(bytes: Buffer, progress?: (inflatedBytes: number) => void): Promise<RawRow[]> {
-  const honest = await honestXlsx(bytes, XLSX_LIMITS, BULK_TEXTS, progress);
   let rows: Cell[][];
   try {
-    rows = (await readSheet(honest)) as Cell[][];
-  } catch {
-    throw new Invalid(POINTS_ERRORS.bulkUnreadable);
+    const workbook = await XlsxWorkbook.open(bytes, XLSX_LIMITS, progress);
+    if (workbook.sheets.length === 0) throw new Error('A workbook without a sheet.');
+    // a date cell comes as a Date, as it always has (the type leaves it out)
+    rows = (await workbook.rows(workbook.sheets[0])) as Cell[][];
+  } catch (error) {
+    throw new Invalid(error instanceof ZipTooLargeError ? HTTP_ERRORS.unpackedTooLarge : POINTS_ERRORS.bulkUnreadable);
   }
   return rows.map((cells, index) => ({ line: index + 1, cells }));
 }

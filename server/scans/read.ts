@@ -1,10 +1,10 @@
-import readXlsxFile from 'read-excel-file/node';
 import { MAX_TAKEN_AT, MIN_TAKEN_AT, SCAN_ERRORS, SCAN_MAX_ROWS, SCAN_TEMPLATES } from '../../src/protocol/scans';
 import { fill } from '../../src/protocol/texts';
 import { hasNul, HTTP_ERRORS } from '../../src/protocol/http';
 
 import { fileSha256, readCsv, type FileTexts } from '../points/bulk-file';
-import { inflateZip, storedZip, ZipTooLargeError, type InflateLimits, type ZipEntry } from '../points/unzip';
+import { ZipTooLargeError, type InflateLimits, type ZipEntry } from '../points/unzip';
+import { XlsxWorkbook } from '../files/xlsx';
 import { headerColumn, parseTable, type ParsedScan } from './parse';
 import { Invalid } from '../errors';
 
@@ -72,32 +72,26 @@ export async function readScanFile(bytes: Buffer): Promise<Table> {
   return { sheet: null, header: first.cells.map((c) => (c === null ? '' : String(c))), rows: rest, created: null };
 }
 
-/** The parts of a workbook read here: its XML (read-excel-file skips everything else too). */
-const isXml = (name: string) => name.endsWith('.xml') || name.endsWith('.rels');
-
+/**
+ * The first sheet whose header row names a governor id, read as a stream (server/files/xlsx.ts): the
+ * sheets before it are read and dropped one at a time, the ones after it never inflated.
+ */
 async function readXlsx(bytes: Buffer): Promise<Table> {
-  // inflated here, counted against the limits, into an honest (stored) copy read-excel-file reads without inflating anything itself
-  let entries: ZipEntry[];
   try {
-    entries = await inflateZip(bytes, isXml, XLSX_LIMITS);
+    const workbook = await XlsxWorkbook.open(bytes, XLSX_LIMITS);
+    const core = await workbook.entry('docProps/core.xml');
+    const created = core ? workbookCreated([{ name: 'docProps/core.xml', data: core }]) : null;
+    for (const sheet of workbook.sheets) {
+      const data = await workbook.rows(sheet);
+      // the header is the first row that is not blank
+      const at = data.findIndex((row) => row.some((c) => c !== null && String(c).trim() !== ''));
+      if (at < 0) continue;
+      const header = data[at].map((c) => (c === null ? '' : String(c)));
+      if (!header.some((h) => headerColumn(h) === 'governorId')) continue;
+      return { sheet: sheet.name, header, rows: data.slice(at + 1).map((cells, i) => ({ line: at + i + 2, cells })), created };
+    }
   } catch (error) {
     throw new Invalid(error instanceof ZipTooLargeError ? HTTP_ERRORS.unpackedTooLarge : TEXTS.unreadable);
-  }
-  const created = workbookCreated(entries);
-  const honest = storedZip(entries);
-  let sheets: { sheet: string; data: Cell[][] }[];
-  try {
-    sheets = (await readXlsxFile(honest)) as never;
-  } catch {
-    throw new Invalid(SCAN_ERRORS.unreadable);
-  }
-  for (const { sheet, data } of sheets) {
-    // the header is the first row that is not blank
-    const at = data.findIndex((row) => row.some((c) => c !== null && String(c).trim() !== ''));
-    if (at < 0) continue;
-    const header = data[at].map((c) => (c === null ? '' : String(c)));
-    if (!header.some((h) => headerColumn(h) === 'governorId')) continue;
-    return { sheet, header, rows: data.slice(at + 1).map((cells, i) => ({ line: at + i + 2, cells })), created };
   }
   throw new Invalid(SCAN_ERRORS.noGovernorId);
 }

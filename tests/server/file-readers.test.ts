@@ -100,8 +100,12 @@ describe('a thread that runs out of memory', () => {
   let admin: Awaited<ReturnType<typeof signedIn>>;
   let huge: Buffer;
   beforeAll(async () => {
-    huge = await workbook(6_000);
-    // enough heap to start a thread and read a small file, far too little for 6,000 governors × 60 columns
+    // 60 governors whose names are 400,000 characters each: 24 MB of text a thread must keep (the sheet is
+    // read as a stream, so rows of numbers fill a heap only slowly: 6,000 governors × 60 columns fit in 20 MB)
+    const rows = [[{ value: 'ID' }, { value: 'Name' }]];
+    for (let g = 0; g < 60; g++) rows.push([{ value: String(nextGovernor++) }, { value: `${g} ${'n'.repeat(400_000)}` }]);
+    huge = await writeXlsxFile(rows as never).toBuffer();
+    // enough heap to start a thread and read a small file, far too little for those names
     server = await startTestServer({ fileReaders: { size: 1, maxQueue: 2, maxMemoryMb: 20 } });
     admin = await signedIn(server, 'admin');
   }, 60_000);
