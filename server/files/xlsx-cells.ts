@@ -75,6 +75,22 @@ export function cellValue(cell: CellXml, context: CellContext): XlsxCell {
   }
 }
 
+/** `B12` as [12, 2]. */
+export function cellAddress(address: string | undefined): [number, number] {
+  if (!address) throw new CellError('a cell without its address');
+  let column = 0;
+  for (let i = 0; i < address.length; i++) {
+    const code = address.charCodeAt(i);
+    if (code >= 48 && code <= 57) {
+      const row = Number(address.slice(i));
+      if (Number.isNaN(row)) break;
+      return [row, column];
+    }
+    column = column * 26 + code - 64;
+  }
+  throw new CellError(`a cell address ${address}`);
+}
+
 /** A spreadsheet's serial day (days since 1900-01-00, with 1900's false leap day) as epoch ms. */
 function excelTimestamp(serial: number, epoch1904: boolean): number {
   const day = 24 * 60 * 60 * 1000;

@@ -1,6 +1,6 @@
 import { Parser } from 'saxen';
 import { ZipArchive, type InflateLimits } from '../points/unzip';
-import { CellError, cellValue, unescapeXlsx, type CellContext, type CellXml, type XlsxCell } from './xlsx-cells';
+import { cellAddress, CellError, cellValue, unescapeXlsx, type CellContext, type CellXml, type XlsxCell } from './xlsx-cells';
 
 export type { XlsxCell } from './xlsx-cells';
 
@@ -192,22 +192,6 @@ async function readStyles(archive: ZipArchive, name: string): Promise<CellContex
     },
   });
   return styles;
-}
-
-/** `B12` as [12, 2]. */
-function cellAddress(address: string | undefined): [number, number] {
-  if (!address) throw new CellError('a cell without its address');
-  let column = 0;
-  for (let i = 0; i < address.length; i++) {
-    const code = address.charCodeAt(i);
-    if (code >= 48 && code <= 57) {
-      const row = Number(address.slice(i));
-      if (Number.isNaN(row)) break;
-      return [row, column];
-    }
-    column = column * 26 + code - 64;
-  }
-  throw new CellError(`a cell address ${address}`);
 }
 
 /** A sheet's `<sheetData>` to rows, as it is parsed. */
