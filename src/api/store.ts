@@ -1,7 +1,8 @@
 import type { KyInstance } from 'ky';
 import * as z from 'zod/mini';
 import { storeItem, type CreateItemBody, type ItemState, type StoreItem } from '../protocol/store';
-import { answer } from './rest';
+import { STORE_API } from '../protocol/store-api';
+import { call, keyOf, withAnswer } from './contract';
 
 /**
  * The items of a list answer one by one: an item the contract does not match is left out and
@@ -39,9 +40,9 @@ export const tolerantList = <S extends z.ZodMiniType>(schema: S, what: string) =
     z.transform((values: unknown[]) => keepValid(schema, values, what)),
   );
 
-/** The store's REST calls (items: list, create, cancel), answers checked against the contract. */
-const itemsAnswer = z.object({ result: z.literal(true), items: tolerantList(storeItem, 'store item(s)') });
-const itemAnswer = z.object({ result: z.literal(true), item: storeItem });
+/** The store's REST calls (items: list, create, cancel) from their contracts; the list read item by item. */
+const items = withAnswer(STORE_API.items, z.extend(STORE_API.items.answer, { items: tolerantList(storeItem, 'store item(s)') }));
+
 export interface StoreApi {
   listItems(state?: ItemState): Promise<StoreItem[]>;
   createItem(body: CreateItemBody): Promise<StoreItem>;
@@ -50,15 +51,18 @@ export interface StoreApi {
 
 export function createStoreApi(client: KyInstance): StoreApi {
   return {
-    async listItems(state) {
-      const response = await client.get('store/items', { searchParams: state ? { state } : undefined });
-      return (await answer(response, itemsAnswer)).items;
-    },
-    async createItem(body) {
-      return (await answer(await client.post('store/items', { json: body }), itemAnswer)).item;
-    },
-    async cancelItem(itemId) {
-      return (await answer(await client.post(`store/items/${itemId}/cancel`), itemAnswer)).item;
-    },
+    listItems: async (state) => (await call(client, items, { query: { state } })).items,
+    createItem: async (body) => (await call(client, STORE_API.create, { body })).item,
+    cancelItem: async (itemId) => (await call(client, STORE_API.cancel, { params: { itemId } })).item,
   };
 }
+
+/** The store's query keys: a page reads and invalidates these, never a key of its own. */
+export const storeKeys = {
+  /** Every list of items (any state) and every item's details: what a change of an item refreshes. */
+  items: keyOf(STORE_API.items),
+  /** The items of one state, or all. */
+  list: (state?: ItemState) => keyOf(STORE_API.items, { query: { state } }),
+  /** One item's store record, found in the list of its state. */
+  details: (state: ItemState, itemId: number | string) => [...keyOf(STORE_API.items, { query: { state } }), itemId] as const,
+} as const;

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { endpoint, optionalBody, resultTrue } from './endpoint';
-import { pathId } from './http';
-import { duplicateItemBody, editItemBody, historyEntry, historyQuery, pageQuery, sale, STORE_ERRORS, storeItem } from './store';
+import { duplicateItemBody, editItemBody, historyEntry, historyQuery, pageQuery, sale, storeItem } from './store';
+import { itemParams } from './store-api';
 
 /**
  * The store's back office and the player's own history, one contract per endpoint: the sales and
@@ -10,9 +10,6 @@ import { duplicateItemBody, editItemBody, historyEntry, historyQuery, pageQuery,
  * CSV/XLSX files and the image upload (multipart) are routes of their own (server/http/routes/store.ts).
  */
 const paged = { page: z.int(), pageSize: z.int(), total: z.int() };
-
-/** `:itemId` in a path: anything but an item's id names no item (404). */
-export const itemParams = { itemId: pathId(STORE_ERRORS.unknownItem, { notFound: true }) };
 
 export const STORE_OFFICE_API = {
   history: endpoint({

@@ -41,7 +41,7 @@ describe('store lists are read item by item', () => {
   it('leaves out an item the contract does not match (an unsafe endsAt) and reports it, keeping the rest', async () => {
     const reports: [string, string[]][] = [];
     setReportDropped((what, dropped) => reports.push([what, dropped]));
-    vi.stubGlobal('fetch', async () => json({ result: true, items: [item(1), item(2, { startsAt: 9007199254740991, endsAt: 9007199254740991 + 60_000 }), item(3)] }));
+    vi.stubGlobal('fetch', async () => json({ result: true, items: [item(1), item(2, { startsAt: 9007199254740991, endsAt: 9007199254740991 + 60_000 }), item(3)], page: 1, pageSize: 500, total: 3 }));
     const items = await createStoreApi(http()).listItems();
     expect(items.map((i) => i.itemId)).toEqual([1, 3]);
     expect(reports).toHaveLength(1);
@@ -52,7 +52,7 @@ describe('store lists are read item by item', () => {
   it('reports nothing when every item is good', async () => {
     const reports: unknown[] = [];
     setReportDropped((...args) => reports.push(args));
-    vi.stubGlobal('fetch', async () => json({ result: true, items: [item(1), item(2)] }));
+    vi.stubGlobal('fetch', async () => json({ result: true, items: [item(1), item(2)], page: 1, pageSize: 500, total: 2 }));
     expect(await createStoreApi(http()).listItems()).toHaveLength(2);
     expect(reports).toEqual([]);
   });
@@ -68,7 +68,7 @@ describe('store lists are read item by item', () => {
   });
 
   it('still refuses an answer whose list is not a list at all', async () => {
-    vi.stubGlobal('fetch', async () => json({ result: true, items: 'nope' }));
+    vi.stubGlobal('fetch', async () => json({ result: true, items: 'nope', page: 1, pageSize: 500, total: 1 }));
     await expect(createStoreApi(http()).listItems()).rejects.toThrow();
   });
 });

@@ -3,15 +3,13 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import * as z from 'zod/mini';
 import { POINTS_ERRORS } from '../../../src/protocol/points';
 import {
-  createItemBody,
   historyQuery,
   type HistoryEntry,
   STORE_ERRORS,
-  storeItem,
-  storeItemsQuery,
   UPLOAD_MAX_BYTES,
   uploadAnswer,
 } from '../../../src/protocol/store';
+import { STORE_API } from '../../../src/protocol/store-api';
 import { STORE_OFFICE_API } from '../../../src/protocol/store-office-api';
 import { allHistoryEntries, historyEntries, listItems, listSales, type HistoryFilter } from '../../auction/store-queries';
 import type { AppContext } from '../../context';
@@ -21,14 +19,9 @@ import { EXPORT_FORMATS, exportLang } from '../../../src/protocol/exports';
 import { csvTime, exportLocale, sendTable, type Column } from '../csv';
 import { authOf, rankAllows, requireRank } from '../guards';
 import { BEARER } from '../openapi';
-import { pageOf, pathId, resultErrors, resultTrue } from '../schemas';
+import { resultErrors, resultTrue } from '../schemas';
 import { serve } from '../contract';
 import { acceptMultipart, detectImage, readUploadedFile, registerUploadsStatic, saveUpload } from '../uploads';
-
-const itemAnswer = resultTrue({ item: storeItem });
-
-/** `:itemId` in a path: anything but an item's id names no item (404). */
-const itemParams = z.object({ itemId: pathId(STORE_ERRORS.unknownItem, { notFound: true }) });
 
 const csvAnswer = { description: 'text/csv', type: 'string' };
 const xlsxAnswer = { description: 'XLSX', type: 'string' };
@@ -49,63 +42,24 @@ export function storeRoutes(ctx: AppContext) {
     const app = root.withTypeProvider<ZodTypeProvider>();
     const leadership = { preValidation: requireRank(ctx, 'council+admin') };
 
-    app.get(
-      '/store/items',
-      {
-        preValidation: requireRank(ctx, 'signed-in'),
-        schema: {
-          summary: 'Items, optionally of one state: scheduled by start, live by end, finished and cancelled newest first; 500 a page',
-          tags: ['store'],
-          security: BEARER,
-          querystring: storeItemsQuery,
-          response: { 200: pageOf('items', storeItem), ...resultErrors(400, 401) },
-        },
-      },
-      // (the reserve's number to council and admin only: everyone else reads reserveMet)
-      async (request) => ({
-        result: true as const,
-        ...(await listItems(ctx.db, ctx.now(), request.query.state, request.query.page, { reserve: rankAllows(authOf(request).user.rank, 'council+admin') })),
-      }),
-    );
+    // (the reserve's number to council and admin only: everyone else reads reserveMet)
+    serve(app, STORE_API.items, { preValidation: requireRank(ctx, 'signed-in') }, async (request) => ({
+      result: true as const,
+      ...(await listItems(ctx.db, ctx.now(), request.query.state, request.query.page, { reserve: rankAllows(authOf(request).user.rank, 'council+admin') })),
+    }));
 
-    app.post(
-      '/store/items',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: 'Create an auction item: live at once without startsAt, else scheduled; BIDDING_STARTED goes out on the auction socket when it starts',
-          tags: ['store'],
-          security: BEARER,
-          body: createItemBody,
-          response: { 200: itemAnswer, ...resultErrors(400, 401, 403) },
-        },
-      },
-      async (request) => {
-        const item = await ctx.auction.items.create(request.body, authOf(request).user.id);
-        request.log.info({ itemId: item.itemId, by: authOf(request).user.id }, 'item created');
-        return { result: true as const, item };
-      },
-    );
+    serve(app, STORE_API.create, leadership, async (request) => {
+      const item = await ctx.auction.items.create(request.body, authOf(request).user.id);
+      request.log.info({ itemId: item.itemId, by: authOf(request).user.id }, 'item created');
+      return { result: true as const, item };
+    });
 
-    app.post(
-      '/store/items/:itemId/cancel',
-      {
-        preValidation: requireRank(ctx, 'council+admin'),
-        schema: {
-          summary: "Cancel a scheduled or live item: the leader's reserved points are released; a live item's boards get NO_BUYER",
-          tags: ['store'],
-          security: BEARER,
-          params: itemParams,
-          response: { 200: itemAnswer, ...resultErrors(401, 403, 404, 409) },
-        },
-      },
-      async (request) => {
-        const { itemId } = request.params;
-        const item = await ctx.auction.items.cancel(itemId, authOf(request).user.id);
-        request.log.info({ itemId, by: authOf(request).user.id }, 'item cancelled');
-        return { result: true as const, item };
-      },
-    );
+    serve(app, STORE_API.cancel, leadership, async (request) => {
+      const { itemId } = request.params;
+      const item = await ctx.auction.items.cancel(itemId, authOf(request).user.id);
+      request.log.info({ itemId, by: authOf(request).user.id }, 'item cancelled');
+      return { result: true as const, item };
+    });
 
     serve(app, STORE_OFFICE_API.history, leadership, async (request) => {
       const { page, ...filter } = await historyFilter(request.query);

@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import type { ComponentProps, ReactNode } from 'react';
 import { FormattedDate, FormattedMessage, FormattedNumber, useIntl } from 'react-intl';
 import type { ItemId } from '../../../../protocol/socket';
-import { createStoreApi } from '../../../../api/store';
+import { createStoreApi, storeKeys } from '../../../../api/store';
 import type { StoreItem } from '../../../../protocol/store';
 import { Dialog, DialogContent, DialogDescription, DialogTitle, DialogTrigger } from '../../../components/dialog';
 import { assetUrl } from '../../../lib/back-office';
@@ -30,7 +30,7 @@ export type ItemPhase = 'scheduled' | 'live' | 'finished';
 function useStoreRecord(itemId: ItemId, phase: ItemPhase, wanted: boolean) {
   const storeApi = useApi(createStoreApi);
   return useQuery({
-    queryKey: ['store', 'item-details', phase, itemId],
+    queryKey: storeKeys.details(phase, itemId),
     enabled: wanted,
     staleTime: 30_000,
     queryFn: async (): Promise<StoreItem | null> => {

@@ -13,7 +13,7 @@ import { DialogBody, DialogHeader } from '../../../components/dialog';
 import { Field } from '../../../components/field';
 import { Input } from '../../../components/input';
 import type { KingdomSettings } from '../../../../api/kingdom';
-import { createStoreApi } from '../../../../api/store';
+import { createStoreApi, storeKeys } from '../../../../api/store';
 import { createStoreOfficeApi } from '../../../../api/store-office';
 import { useApi } from '../../../lib/use-api';
 import { readDecimal, readWhole } from '../../../lib/numbers';
@@ -191,7 +191,7 @@ export function ItemForm({ initial, editing, copyOf, onDone }: { initial: Form; 
           ? { kind: 'success', titleId: 'manage.edit', textId: 'manage.updated', values: { itemName: item.itemName } }
           : { kind: 'success', titleId: 'manage.create', textId: 'manage.created', values: { itemName: item.itemName } },
       });
-      void queryClient.invalidateQueries({ queryKey: ['store', 'items'] });
+      void queryClient.invalidateQueries({ queryKey: storeKeys.items });
       onDone();
     },
   });

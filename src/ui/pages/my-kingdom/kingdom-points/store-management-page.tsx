@@ -15,7 +15,7 @@ import { Dialog, DialogBody, DialogContent, DialogHeader } from '../../../compon
 import { Spinner } from '../../../components/loader';
 import { Table, Th } from '../../../components/table';
 import { Tabs, TabsContent, TabsList, TabsTrigger } from '../../../components/tabs';
-import { createStoreApi } from '../../../../api/store';
+import { createStoreApi, storeKeys } from '../../../../api/store';
 import { useApi } from '../../../lib/use-api';
 import { createKingdomApi, kingdomKeys } from '../../../../api/kingdom';
 import { cn } from '../../../lib/cn';
@@ -66,13 +66,13 @@ function ItemsTable({ onEdit, onDuplicate }: { onEdit: (item: StoreItem) => void
   const notifications = useChild('notifications');
   const [filter, setFilter] = useState<ItemState | 'all'>('all');
   const [confirming, setConfirming] = useState<number | null>(null);
-  const items = useQuery({ queryKey: ['store', 'items', 'all'], queryFn: () => storeApi.listItems(), refetchInterval: 15_000 });
+  const items = useQuery({ queryKey: storeKeys.list(), queryFn: () => storeApi.listItems(), refetchInterval: 15_000 });
   const cancel = useMutation({
     mutationFn: (itemId: number) => storeApi.cancelItem(itemId),
     onSuccess: (item) => {
       setConfirming(null);
       notifications.send({ type: 'NOTIFY', notification: { kind: 'info', titleId: 'manage.cancelledTitle', textId: 'manage.cancelled', values: { itemName: item.itemName } } });
-      void queryClient.invalidateQueries({ queryKey: ['store', 'items'] });
+      void queryClient.invalidateQueries({ queryKey: storeKeys.items });
     },
     onError: (error) => notifications.send({ type: 'NOTIFY', notification: { kind: 'error', titleId: 'notify.error', text: (error as Error).message } }),
   });
