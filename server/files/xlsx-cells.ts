@@ -27,10 +27,12 @@ export class CellError extends Error {}
 /** `_xHHHH_` escapes (ECMA-376 ST_Xstring) decoded, left to right, not overlapping. */
 export const unescapeXlsx = (text: string) => (text.includes('_x') ? text.replace(/_x([0-9A-Fa-f]{4})_/g, (_, hex: string) => String.fromCharCode(parseInt(hex, 16))) : text);
 
+/** A string cell's value: trimmed, and a blank one is an empty cell. */
+const text = (value: string) => value.trim() || null;
+
 /** A cell's value; throws CellError for a cell that cannot be read (read-excel-file refuses the file then too). */
 export function cellValue(cell: CellXml, context: CellContext): XlsxCell {
   const { v } = cell;
-  const text = (value: string) => value.trim() || null;
   switch (cell.t || 'n') {
     case 'str':
       return v ? text(v) : null;
