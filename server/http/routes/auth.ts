@@ -20,7 +20,13 @@ function emailKey(request: FastifyRequest): string {
   return typeof email === 'string' && email.trim() ? `email:${email.trim().toLowerCase()}` : `no-email:${request.ip}`;
 }
 
-/** POST auth/register, POST auth/login, POST auth/me, GET auth/logout (the wire contract). */
+/**
+ * POST auth/register, POST auth/login, POST auth/me, GET auth/logout (the wire contract). Not
+ * endpoint contracts (serve()): their refusals are the specification's own envelopes, not
+ * `{result:false, error}` (register and logout `{status, error}`, login `{result:false, token:null,
+ * error}`, me `{result:false, user:null, error}`, chosen by `config.answer`), and the client reads
+ * them apart (a refused token on me is the session's end, src/api/client.ts).
+ */
 export function authRoutes(ctx: AppContext) {
   return async (root: FastifyInstance) => {
     const app = root.withTypeProvider<ZodTypeProvider>();
