@@ -14,8 +14,9 @@ export type ReadPart = { list: 'rows' | 'errors' | 'warnings'; items: unknown[] 
 export const PART_ROWS = 500;
 
 /**
- * One thread, four files waiting: a 25,000-governor workbook takes its thread a few seconds and up
- * to about 150 MB of heap; 256 MB leaves room for the largest file the limits let in.
+ * One thread, four files waiting: a 25,000-governor × 60-column workbook takes its thread a few
+ * seconds and about 50 MB of heap (its sheet read as a stream, server/files/xlsx.ts); 256 MB leaves
+ * room for the largest file the limits let in.
  */
 export const DEFAULT_READERS: WorkerPoolOptions = { size: 1, maxQueue: 4, maxMemoryMb: 256 };
 
