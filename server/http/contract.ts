@@ -11,7 +11,7 @@ type ParamsOut<E extends AnyEndpoint> = E['params'] extends Record<string, z.cor
 export type ContractRequest<E extends AnyEndpoint> = FastifyRequest<{ Params: ParamsOut<E>; Querystring: Out<E['query']>; Body: Out<E['body']> }>;
 
 /** What a route adds to its contract: who may call it (preValidation), its budget (config.rateLimit), a body limit. */
-export type ServeOptions = Pick<RouteShorthandOptions, 'preValidation' | 'config' | 'bodyLimit' | 'onRequest' | 'preHandler'>;
+export type ServeOptions = Pick<RouteShorthandOptions, 'preValidation' | 'config' | 'bodyLimit' | 'onRequest' | 'preHandler' | 'exposeHeadRoute'>;
 
 /**
  * Registers a route from its contract (src/protocol/endpoint.ts): method, path, the schemas that
@@ -28,14 +28,17 @@ export function serve<const E extends AnyEndpoint>(
     method: e.method,
     url: `/${e.path}`,
     ...options,
+    // a refusal in the route's own envelope (the error handler writes it: server/http/errors.ts)
+    ...(e.refusal ? { config: { ...options.config, answer: e.refusal.envelope } } : {}),
     schema: {
       summary: e.summary,
+      ...(e.description ? { description: e.description } : {}),
       tags: [e.tag],
       ...(e.open ? {} : { security: BEARER }),
       ...(e.params ? { params: z.object(e.params) } : {}),
       ...(e.query ? { querystring: e.query } : {}),
       ...(e.body ? { body: e.body } : {}),
-      response: { 200: e.answer, ...resultErrors(...e.errors) },
+      response: { 200: e.answer, ...(e.refusal ? Object.fromEntries(e.errors.map((status) => [status, e.refusal!.schema])) : resultErrors(...e.errors)) },
     },
     handler: handler as (request: FastifyRequest, reply: FastifyReply) => Promise<unknown>,
   });

@@ -1,12 +1,8 @@
-import type { KyInstance } from 'ky';
+import type { KyInstance, Options } from 'ky';
 import * as z from 'zod/mini';
-import {
-  loginAnswer,
-  meAnswer,
-  statusAnswer,
-  type RegisterBody,
-  type User,
-} from '../protocol/auth';
+import type { RegisterBody, User } from '../protocol/auth';
+import { AUTH_API } from '../protocol/auth-api';
+import { pathOf } from '../protocol/endpoint';
 
 /** An API call that failed: the server's text (or what went wrong) and the HTTP status when there was one. */
 export class ApiError extends Error {
@@ -56,19 +52,23 @@ async function read<S extends z.ZodMiniType>(response: Response, schema: S): Pro
   return parsed.data;
 }
 
+/** A sign-in route's call from its contract (AUTH_API): its answer, or its refusal in the route's own envelope. */
+type AuthEndpoint = (typeof AUTH_API)[keyof typeof AUTH_API];
+
 export function createApi(client: KyInstance): Api {
   const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
+  const send = <E extends AuthEndpoint>(e: E, options: Options = {}) => client(pathOf(e), { ...options, method: e.method.toLowerCase() });
 
   return {
     async login(body) {
-      const response = await client.post('auth/login', { json: body });
-      const answer = await read(response, loginAnswer);
+      const response = await send(AUTH_API.login, { json: body });
+      const answer = await read(response, z.union([AUTH_API.login.answer, AUTH_API.login.refusal.schema]));
       if (!answer.result) throw new ApiError(answer.error, response.status);
       return answer.token.access_token;
     },
     async me(token) {
-      const response = await client.post('auth/me', { headers: bearer(token) });
-      const answer = await read(response, meAnswer);
+      const response = await send(AUTH_API.me, { headers: bearer(token) });
+      const answer = await read(response, z.union([AUTH_API.me.answer, AUTH_API.me.refusal.schema]));
       if (!answer.result) {
         if (response.status === 401) throw new UnauthorizedError(answer.error);
         throw new ApiError(answer.error, response.status);
@@ -76,14 +76,14 @@ export function createApi(client: KyInstance): Api {
       return answer.user;
     },
     async logout(token) {
-      const response = await client.get('auth/logout', { headers: bearer(token) });
-      const answer = await read(response, statusAnswer);
+      const response = await send(AUTH_API.logout, { headers: bearer(token) });
+      const answer = await read(response, z.union([AUTH_API.logout.answer, AUTH_API.logout.refusal.schema]));
       if (answer.status !== 'success') throw new ApiError(answer.error ?? answer.status, response.status);
     },
     async register(body) {
-      const response = await client.post('auth/register', { json: body });
-      const answer = await read(response, statusAnswer);
-      if (answer.status !== 'success') throw new ApiError(answer.error ?? answer.status, response.status);
+      const response = await send(AUTH_API.register, { json: body });
+      const answer = await read(response, z.union([AUTH_API.register.answer, AUTH_API.register.refusal.schema]));
+      if (answer.status !== 'success') throw new ApiError(answer.error, response.status);
     },
   };
 }

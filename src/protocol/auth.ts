@@ -184,16 +184,14 @@ export const user = z.object({
 });
 export type User = z.infer<typeof user>;
 
-export const loginAnswer = z.union([
-  z.object({ result: z.literal(true), token: z.object({ access_token: z.string() }), error: z.null() }),
-  z.object({ result: z.literal(false), token: z.null(), error: z.string() }),
-]);
+export const loginSuccess = z.object({ result: z.literal(true), token: z.object({ access_token: z.string() }), error: z.null() });
+export const loginRefusal = z.object({ result: z.literal(false), token: z.null(), error: z.string() });
+export const loginAnswer = z.union([loginSuccess, loginRefusal]);
 export type LoginAnswer = z.infer<typeof loginAnswer>;
 
-export const meAnswer = z.union([
-  z.object({ result: z.literal(true), user, error: z.null() }),
-  z.object({ result: z.literal(false), user: z.null(), error: z.string() }),
-]);
+export const meSuccess = z.object({ result: z.literal(true), user, error: z.null() });
+export const meRefusal = z.object({ result: z.literal(false), user: z.null(), error: z.string() });
+export const meAnswer = z.union([meSuccess, meRefusal]);
 export type MeAnswer = z.infer<typeof meAnswer>;
 
 export const statusAnswer = z.object({ status: z.string(), error: z.optional(z.nullable(z.string())) });

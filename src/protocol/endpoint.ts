@@ -29,9 +29,17 @@ export interface Endpoint<
   body?: Body;
   /** The 200 answer. */
   answer: Answer;
-  /** Error statuses it may answer (each `{result:false, error}`), documented. */
+  /** Error statuses it may answer (each `{result:false, error}`, or `refusal`), documented. */
   errors: readonly number[];
+  /**
+   * The sign-in routes' own refusal envelope, where it is not `{result:false, error}`: `status`
+   * (`{status:'error', error}`), `login` (`{result:false, token:null, error}`) or `me`
+   * (`{result:false, user:null, error}`), and its schema.
+   */
+  refusal?: { envelope: 'status' | 'login' | 'me'; schema: Schema };
   summary: string;
+  /** More than the summary says (its limits), in the documentation. */
+  description?: string;
   /** Its group in the API's documentation; also the first part of its query keys. */
   tag: string;
   /** Anyone may call it (no bearer token documented). */
