@@ -2,7 +2,8 @@ import type { AppContext } from './context';
 import type { Reactions } from './events/reactions';
 import { ANNOUNCED_KINDS } from './discord/announcements';
 import { warmRunningSeasons } from './kvk/standings';
-import { NOTICE_EVENT_KINDS, type Notices } from './notices/producer';
+import { NOTICE_EVENT_KINDS } from './notices/drafts';
+import type { Notices } from './notices/producer';
 
 /**
  * Every reaction to domain events, registered here and nowhere else, at start-up (server/app.ts).
