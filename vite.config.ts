@@ -43,7 +43,7 @@ export default defineConfig(({ mode }) => ({
       {
         extends: true,
         test: {
-          // the same suite on PostgreSQL (issue 15): a throwaway cluster started by the set-up
+          // the same suite on PostgreSQL: a throwaway cluster started by the set-up
           name: 'server-pg',
           include: ['tests/server/**/*.test.ts'],
           // what only SQLite has: the statement cache of better-sqlite3, a file's migration history
