@@ -383,7 +383,11 @@ async function runPhase({ pids, pool, commits }: Target, rate: number, seconds: 
   for (;;) {
     const progress = await pool.progress();
     const sum = (f: (p: (typeof progress)[number]) => number) => progress.reduce((n, p) => n + f(p), 0);
-    if (progress.every((p) => p.doneSending) && sum((p) => p.answered) === sum((p) => p.sent) && sum((p) => p.deliveries) >= sum((p) => p.accepted) * SOCKETS) {
+    // every bid told is on every socket: the bids sent and accepted, and the automatic ones the maxima
+    // made (heard of by some socket; each worker's sockets have them all once it has heard as many)
+    const told = Math.max(sum((p) => p.accepted), ...progress.map((p) => p.heard ?? 0));
+    const complete = progress.every((p) => p.sockets === undefined || p.deliveries >= told * p.sockets);
+    if (progress.every((p) => p.doneSending) && sum((p) => p.answered) === sum((p) => p.sent) && sum((p) => p.deliveries) >= sum((p) => p.accepted) * SOCKETS && complete) {
       drained = true;
       break;
     }

@@ -277,7 +277,7 @@ port.on('message', (msg: ToWorker) => {
         startPhase(msg);
         break;
       case 'progress':
-        post({ kind: 'progress', progress });
+        post({ kind: 'progress', progress: { ...progress, heard: recv.size, sockets: sockets.length } });
         break;
       case 'collect':
         collect();

@@ -57,6 +57,9 @@ export interface Progress {
   accepted: number;
   /** BID_CREATED frames received by this worker's sockets since the phase began. */
   deliveries: number;
+  /** Bids (keys) its sockets have heard of, automatic bids from maxima included, and how many sockets it has. */
+  heard?: number;
+  sockets?: number;
 }
 
 export interface Collected {
