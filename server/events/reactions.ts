@@ -143,15 +143,16 @@ export class Reactions {
       await moveCursor(on, reaction.name, done);
       stored = done;
     };
-    const mine = rows.map(toEvent).filter((e) => reaction.kinds.includes(e.kind));
+    // each row parsed once, for the run and for the events one by one
+    const events = rows.map(toEvent);
+    const mine = events.filter((e) => reaction.kinds.includes(e.kind));
     if (reaction.handleAll && mine.length > 1 && !this.failures.has(reaction.name) && (await this.handleAll(reaction, mine))) {
-      done = Number(rows[rows.length - 1].id);
+      done = events[events.length - 1].id;
       await store();
       return !this.stopped && rows.length === BATCH;
     }
-    for (const row of rows) {
+    for (const event of events) {
       if (this.stopped) break;
-      const event = toEvent(row);
       if (reaction.kinds.includes(event.kind)) {
         if (!(await this.handle(reaction, event))) break;
         done = event.id;
@@ -159,7 +160,7 @@ export class Reactions {
       } else done = event.id;
     }
     await store();
-    return !this.stopped && done === Number(rows[rows.length - 1]?.id) && rows.length === BATCH;
+    return !this.stopped && done === events[events.length - 1]?.id && rows.length === BATCH;
   }
 
   /** True when the reaction handled the whole run; false to handle it one event at a time. */
