@@ -149,3 +149,8 @@ export async function auctionTestServer(clock: ManualClock, overrides: Partial<C
   return { server, admin, watcher };
 }
 
+/** SET_MAX_BID on the player's socket; the MAX_BID their tabs get, or the ERROR naming the requestId. */
+export async function setMax(who: Bidder, itemId: number, max: unknown, requestId = newRequestId()) {
+  who.auction.send({ type: 'SET_MAX_BID', data: { itemId, max, requestId } });
+  return who.auction.waitFor((f) => (f.type === 'MAX_BID' && (f.data as { itemId: number }).itemId === itemId) || (f.type === 'ERROR' && (f.data as { requestId?: string } | undefined)?.requestId === requestId));
+}

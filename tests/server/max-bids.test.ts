@@ -10,6 +10,7 @@ import {
   itemRow,
   ManualClock,
   newRequestId,
+  setMax,
   userRow,
   type Bidder,
 } from './auction-helpers';
@@ -39,12 +40,6 @@ async function endAll(): Promise<void> {
 
 async function accepted(who: Bidder, itemId: number, amount: number) {
   expect(await server.auction.createBid({ id: who.id }, { itemId, amount, requestId: newRequestId() })).toBeNull();
-}
-
-/** SET_MAX_BID on the player's socket; the MAX_BID their tabs get. */
-async function setMax(who: Bidder, itemId: number, max: unknown, requestId = newRequestId()) {
-  who.auction.send({ type: 'SET_MAX_BID', data: { itemId, max, requestId } });
-  return who.auction.waitFor((f) => (f.type === 'MAX_BID' && (f.data as { itemId: number }).itemId === itemId) || (f.type === 'ERROR' && (f.data as { requestId?: string }).requestId === requestId));
 }
 
 async function maxRow(userId: number, itemId: number) {

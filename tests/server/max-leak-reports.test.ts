@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { auctionTestServer, bidCreated, bidder, createItem, errorFor, ManualClock, newRequestId, sendBid, type Bidder } from './auction-helpers';
+import { auctionTestServer, bidCreated, bidder, createItem, errorFor, ManualClock, sendBid, setMax } from './auction-helpers';
 import { EnvelopeReceiver } from './sentry-receiver';
 
 /**
@@ -32,12 +32,6 @@ const MALFORMED = 6_543_217;
 
 /** The number as digits, with or without a thousands separator, not inside a longer number (a timestamp). */
 const written = (n: number) => new RegExp(`(?<![\\d])${String(n).replace(/\B(?=(\d{3})+(?!\d))/g, '[,.\\u202f\\u00a0 ]?')}(?![\\d])`);
-
-async function setMax(who: Bidder, itemId: number, max: number) {
-  const requestId = newRequestId();
-  who.auction.send({ type: 'SET_MAX_BID', data: { itemId, max, requestId } });
-  return who.auction.waitFor((f) => (f.type === 'MAX_BID' && (f.data as { itemId: number }).itemId === itemId) || (f.type === 'ERROR' && (f.data as { requestId?: string } | undefined)?.requestId === requestId));
-}
 
 describe('a max in the log and in error reports', () => {
   it('appears in no log line and no Sentry report while its item runs', async () => {
