@@ -1,10 +1,10 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Clock } from '../clock';
 import type { BackupConfig } from '../config';
+import { lowerPriority } from './priority';
 
 const HOUR_MS = 3_600_000;
 /** setTimeout's longest delay; a longer wait is taken in steps. */
@@ -47,8 +47,8 @@ const CLI = fileURLToPath(new URL('../cli/admin.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
- * The server's backup runs in a child process (`npm run admin -- backup FILE --scheduled`) at a
- * low CPU priority: VACUUM INTO and the zip hold the thread that runs them for seconds on a large
+ * The server's backup runs in a child process (`npm run admin -- backup FILE --scheduled`) at the
+ * lowest CPU priority: VACUUM INTO and the zip hold the thread that runs them for seconds on a large
  * kingdom, and that must never be the thread answering bids.
  */
 export function backupInChildProcess(dataDir: string): RunBackup {
@@ -59,11 +59,9 @@ export function backupInChildProcess(dataDir: string): RunBackup {
         env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
         stdio: ['ignore', 'ignore', 'pipe'],
       });
-      try {
-        if (child.pid !== undefined) os.setPriority(child.pid, 10);
-      } catch {
-        // not allowed here: it runs at the server's priority
-      }
+      // at once, so that its start too (loading the CLI) takes only the CPU the server leaves; the CLI
+      // lowers all its threads again when the backup begins
+      if (child.pid !== undefined) lowerPriority(child.pid);
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
         if (stderr.length < 4000) stderr += chunk;

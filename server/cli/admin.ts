@@ -1,4 +1,3 @@
-import os from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { RANKS } from '../../src/protocol/ranks';
 import { loadConfig } from '../config';
@@ -6,6 +5,7 @@ import { openDatabase } from '../db/open';
 import { addToGroup, GROUP_NAME_MAX, removeFromGroup } from '../auction/groups';
 import { VERSION } from '../admin/dashboard';
 import { BackupError, writeBackup } from '../backup/backup';
+import { lowerPriority } from '../backup/priority';
 import { RestoreRefused, restoreBackup } from '../backup/restore';
 import { findUserByEmail, setUserRank } from '../users/users';
 import { COMMAND_DEFINITIONS, installCommands } from '../discord/commands';
@@ -154,12 +154,8 @@ async function runBackupCommand(
   }
   try {
     if (command.kind === 'backup') {
-      // the backup takes the CPU the server leaves (its zlib threads, made later, inherit this)
-      try {
-        os.setPriority(10);
-      } catch {
-        // not allowed here: it runs at the shell's priority
-      }
+      // the backup takes the CPU the server leaves, on every thread (not allowed: it runs at the shell's priority)
+      lowerPriority();
       const done = await writeBackup(dataDir, command.file, { scheduled: command.scheduled, appVersion: VERSION });
       io.out(`Backup written to ${done.file}: ${(done.bytes / MB).toFixed(1)} MB (the database and ${done.uploads} image(s)), in ${(done.tookMs / 1000).toFixed(1)} s.`);
       return 0;

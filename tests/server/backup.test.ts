@@ -9,7 +9,8 @@ import { afterAll, describe, expect, it } from 'vitest';
 import yazl from 'yazl';
 import { writeBackup } from '../../server/backup/backup';
 import { RestoreRefused, restoreBackup } from '../../server/backup/restore';
-import { BackupSchedule, scheduledBackups, scheduledName } from '../../server/backup/schedule';
+import { BACKUP_NICE, lowerPriority } from '../../server/backup/priority';
+import { BackupSchedule, backupInChildProcess, scheduledBackups, scheduledName } from '../../server/backup/schedule';
 import { ConfigError, loadConfig } from '../../server/config';
 import { openDatabase } from '../../server/db/open';
 import { checkLedger } from '../../server/points/ledger';
@@ -338,6 +339,42 @@ describe.skipIf(onPostgres)('backups of the SQLite database', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+/** The nice value of each thread of `pid`, from /proc (the field after the state, counted past the name's closing parenthesis). */
+function threadNices(pid: number): number[] {
+  return fs.readdirSync(`/proc/${pid}/task`).map((tid) => {
+    const stat = fs.readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+  });
+}
+
+describe.skipIf(onPostgres || !fs.existsSync('/proc/self/task'))('a backup takes only the CPU the server leaves (Linux)', () => {
+  it('every thread of a process is lowered to the backup priority, not its main thread alone', { timeout: 30_000 }, async () => {
+    // a process with threads of its own before it is lowered: a worker (and V8's and libuv's threads)
+    const child = spawn(process.execPath, ['-e', "const { Worker } = require('node:worker_threads'); new Worker('setInterval(() => {}, 1000)', { eval: true }).on('online', () => console.log('ready')); setInterval(() => {}, 1000);"], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    try {
+      await new Promise<void>((resolve) => child.stdout.once('data', () => resolve()));
+      const pid = child.pid as number;
+      expect(threadNices(pid).length).toBeGreaterThan(2);
+      expect(lowerPriority(pid)).toBe(true);
+      expect(new Set(threadNices(pid))).toEqual(new Set([BACKUP_NICE]));
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+
+  it('the scheduled backup runs in a child process that writes a whole backup', { timeout: 60_000 }, async () => {
+    const dataDir = tempDir('child-data');
+    const db = await openDatabase(dataDir);
+    await db.destroy();
+    const file = path.join(tempDir('child-backups'), 'kingdom.zip');
+    await backupInChildProcess(dataDir)(file);
+    const restored = tempDir('child-restored');
+    await expect(restoreBackup(restored, file)).resolves.toMatchObject({ uploads: 0 });
   });
 });
 
