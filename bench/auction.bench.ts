@@ -6,8 +6,9 @@
  *   BID_CREATED, at 100 and 500 bids/s, open loop (bids go out on a fixed schedule; nobody waits
  *   for an answer);
  * - the most accepted bids per second the engine sustains: an open-loop ramp of fixed 3 s steps, each
- *   judged by SUSTAIN (below; a failed step gets one more try, against noise); the answer is what
- *   the highest step that passed carried, in the median of RAMP_TRIES climbs;
+ *   judged by SUSTAIN (below; a failed step gets one more try, against noise), then the gap between
+ *   the highest step that passed and the first that failed halved twice; the answer is what the
+ *   highest step that passed carried, in the median of RAMP_TRIES climbs;
  * Beside them, in the same run:
  * - a plain `ws` server broadcasting the same BID_CREATED frames (same fields, same sizes) to the same
  *   1,000 sockets, driven the same way: p50/p99, and the server's ratio to it;
@@ -102,6 +103,10 @@ const rampStep = (i: number): number => {
 /** What the bidder sockets may send at most (each socket's frame limit, with a margin): the ramp cannot offer more. */
 const CLIENT_BUDGET = Math.floor(FRAME_RATE_PER_S * 0.9 * (BIDDERS - WORKERS));
 const RAMP_STEP_S = 3;
+/** After the climb, the gap between the highest step that passed and the first that failed is halved this many times… */
+const REFINE = 2;
+/** …while it is wider than this (bids/s). */
+const REFINE_GAP = 20;
 /**
  * A step is sustained when ≥ 99 % of its bids were accepted, every accepted bid reached all 1,000
  * sockets, and p99 send → last socket stayed ≤ 250 ms. An open loop above capacity builds a queue
@@ -592,17 +597,8 @@ async function climb(targets: Target[], label: string): Promise<Map<Target, Clim
     for (const target of targets) {
       if (!climbing.has(target)) continue;
       const result = climbs.get(target)!;
-      let r = await runPhase(target, rate, RAMP_STEP_S, DRAIN_CAP_MS.ramp);
-      let ok = sustained(r);
-      log(`[${target.name}] ramp ${ok ? 'ok  ' : 'FAIL'} ${brief(r)}${label}`);
-      result.steps.push(r);
-      if (!ok) {
-        // once more: a shared machine can spoil one step
-        r = await runPhase(target, rate, RAMP_STEP_S, DRAIN_CAP_MS.ramp);
-        ok = sustained(r);
-        log(`[${target.name}] ramp ${ok ? 'ok  ' : 'FAIL'} ${brief(r)} (second try)${label}`);
-        result.steps.push(r);
-      }
+      const { ok, last: r, tries } = await rampStepTried(target, rate, label);
+      result.steps.push(...tries);
       if (ok) {
         result.sustainedStep = rate;
         result.sustainedRate = r.deliveredPerS;
@@ -614,7 +610,38 @@ async function climb(targets: Target[], label: string): Promise<Map<Target, Clim
     }
     if (climbing.size === 0) break;
   }
+  // the steps are 12–33 % apart: between each target's highest step that passed and its first that
+  // failed, halve the gap REFINE times (the targets taking turns), so that a limit that falls just
+  // under a step is not rounded down by the whole gap
+  for (let round = 0; round < REFINE; round++) {
+    for (const target of targets) {
+      const result = climbs.get(target)!;
+      const failed = result.firstFailed?.offeredRate;
+      if (failed === undefined || failed - result.sustainedStep <= REFINE_GAP) continue;
+      const rate = Math.round((result.sustainedStep + failed) / 2);
+      const r = await rampStepTried(target, rate, `${label} (refining ${result.sustainedStep}–${failed})`);
+      result.steps.push(...r.tries);
+      if (r.ok) {
+        result.sustainedStep = rate;
+        result.sustainedRate = r.last.deliveredPerS;
+        result.sustainedTold = r.last.toldPerS;
+      } else result.firstFailed = { offeredRate: rate, deliveredPerS: r.last.deliveredPerS, p99: r.last.lastSocketMs.p99 };
+    }
+  }
   return climbs;
+}
+
+/** One ramp step, tried once more if it fails (a shared machine can spoil one step). */
+async function rampStepTried(target: Target, rate: number, label: string): Promise<{ ok: boolean; last: PhaseResult; tries: PhaseResult[] }> {
+  const tries: PhaseResult[] = [];
+  for (let k = 0; k < 2; k++) {
+    const r = await runPhase(target, rate, RAMP_STEP_S, DRAIN_CAP_MS.ramp);
+    const ok = sustained(r);
+    log(`[${target.name}] ramp ${ok ? 'ok  ' : 'FAIL'} ${brief(r)}${k ? ' (second try)' : ''}${label}`);
+    tries.push(r);
+    if (ok) return { ok, last: r, tries };
+  }
+  return { ok: false, last: tries[tries.length - 1], tries };
 }
 
 // ── the run ──────────────────────────────────────────────────────────────────────────────────
@@ -1086,7 +1113,7 @@ fs.writeFileSync(
       setup: { sockets: SOCKETS, workers: WORKERS, items: ITEMS, bidders: BIDDERS, frameLimit: { perSecond: FRAME_RATE_PER_S, burst: FRAME_BURST } },
       definitions: {
         latency: 'send of CREATE_BID → the last of all sockets receiving its BID_CREATED, ms, monotonic clock of the clients process; a bid not delivered to every socket by the end of the drain counts as ∞',
-        sustained: `highest open-loop ramp step (${RAMP_STEP_S} s) with ≥ ${SUSTAIN.acceptedShare * 100}% of bids accepted, every accepted bid delivered to all ${SOCKETS} sockets and p99 ≤ ${SUSTAIN.p99Ms} ms; value = accepted bids / (first send → last delivery); the median of ${RAMP_TRIES} climbs (all in rampTries)`,
+        sustained: `highest open-loop ramp step (${RAMP_STEP_S} s) with ≥ ${SUSTAIN.acceptedShare * 100}% of bids accepted, every accepted bid delivered to all ${SOCKETS} sockets and p99 ≤ ${SUSTAIN.p99Ms} ms; then the gap to the first failed step halved ${REFINE} times; value = accepted bids / (first send → last delivery); the median of ${RAMP_TRIES} climbs (all in rampTries)`,
         floor: 'each BID_CREATED encoded and framed once, the same bytes written raw to every socket, sockets corked per event-loop turn',
         floorw: `the floor, with flushes spaced as the server's hub spaces them: in ${FLUSH_GROUPS} groups spread over ${COALESCE_MS} ms, each at the end of the turn, or ${COALESCE_MS} ms after its previous flush when that was sooner`,
         pg2: 'two server processes on one PostgreSQL database; each holds the sockets of one client worker (half the bidders, half the watchers)',
