@@ -48,20 +48,6 @@ export interface RuleInput {
   seasonId?: number | null;
 }
 
-interface RuleRow {
-  id: number;
-  name: string;
-  stat: string;
-  per: number;
-  points: number;
-  cap: number | null;
-  auto: number;
-  season_id: number | null;
-  updated_at: number;
-  updated_by_name: string | null;
-  season_name: string | null;
-}
-
 function selectRules(db: Queryable) {
   return db
     .selectFrom('points_rules as r')
@@ -70,6 +56,9 @@ function selectRules(db: Queryable) {
     .select(['r.id', 'r.name', 'r.stat', 'r.per', 'r.points', 'r.cap', 'r.auto', 'r.season_id', 'r.updated_at', 'u.username as updated_by_name', 'k.name as season_name'])
     .where('r.deleted_at', 'is', null);
 }
+
+/** A rule's row as selectRules reads it (its types are the tables', joins made nullable). */
+type RuleRow = Awaited<ReturnType<ReturnType<typeof selectRules>['executeTakeFirstOrThrow']>>;
 
 const toRule = (r: RuleRow): Rule => ({
   id: r.id,
@@ -86,11 +75,11 @@ const toRule = (r: RuleRow): Rule => ({
 });
 
 export async function listRules(db: Queryable): Promise<Rule[]> {
-  return ((await selectRules(db).orderBy('r.id').execute()) as RuleRow[]).map(toRule);
+  return (await selectRules(db).orderBy('r.id').execute()).map(toRule);
 }
 
 export async function findRule(db: Queryable, id: number): Promise<Rule> {
-  const row = (await selectRules(db).where('r.id', '=', id).executeTakeFirst()) as RuleRow | undefined;
+  const row = await selectRules(db).where('r.id', '=', id).executeTakeFirst();
   if (!row) throw new NotFound(RULE_ERRORS.unknownRule);
   return toRule(row);
 }
