@@ -1,64 +1,37 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { directText } from '../../server/discord/direct';
 import { ManualClock } from './auction-helpers';
+import { DiscordStandIn, type Received } from './discord-stand-in';
 import { call, signedIn, startTestServer } from './helpers';
 
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang';
-
 /**
- * A stand-in for Discord's bot API as direct messages use it: POST /users/@me/channels opens (or
- * finds) the DM channel with a user, POST /channels/:id/messages posts in it. Answers come from the
- * script in order (a status, or no answer), else 200. `delivered` holds what reached a player.
+ * Discord's bot API as direct messages use it: POST /users/@me/channels opens (or finds) the DM
+ * channel with a user, POST /channels/:id/messages posts in it. `messages` holds what reached a player.
  */
-class StandInBot {
-  readonly received: { path: string; auth: string; body: Record<string, unknown> }[] = [];
-  readonly delivered: { recipient: string; content: string }[] = [];
-  readonly script: Answer[] = [];
+class StandInBot extends DiscordStandIn<Record<string, unknown>> {
+  readonly messages: { recipient: string; content: string }[] = [];
   private readonly channels = new Map<string, string>();
-  private readonly hung = new Set<http.ServerResponse>();
-  private readonly server = http.createServer((request, response) => {
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    request.on('end', () => {
-      const path = (request.url ?? '').replace(/^\/api\/v10/, '');
-      const body = JSON.parse(text || '{}') as Record<string, unknown>;
-      this.received.push({ path, auth: String(request.headers.authorization), body });
-      const answer = this.script.shift() ?? { status: 200 };
-      if (answer === 'hang') return void this.hung.add(response);
-      let reply: unknown = answer.body ?? {};
-      if (answer.status === 200 && path === '/users/@me/channels') {
-        const recipient = String(body.recipient_id);
-        const channel = this.channels.get(recipient) ?? String(900000000000000000n + BigInt(this.channels.size));
-        this.channels.set(recipient, channel);
-        reply = { id: channel, type: 1 };
-      } else if (answer.status === 200) {
-        const channel = /^\/channels\/(\d+)\/messages$/.exec(path)?.[1];
-        const recipient = [...this.channels].find(([, c]) => c === channel)?.[0] ?? '?';
-        this.delivered.push({ recipient, content: String(body.content) });
-        reply = { id: String(this.delivered.length) };
-      }
-      response.writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers }).end(JSON.stringify(reply));
-    });
-  });
-  origin = '';
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+  protected override pathOf(url: string): string {
+    return super.pathOf(url).replace(/^\/api\/v10/, '');
   }
 
-  stop(): Promise<void> {
-    for (const r of this.hung) r.socket?.destroy();
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
+  protected delivered({ path, body }: Received<Record<string, unknown>>): unknown {
+    if (path === '/users/@me/channels') {
+      const recipient = String(body.recipient_id);
+      const channel = this.channels.get(recipient) ?? String(900000000000000000n + BigInt(this.channels.size));
+      this.channels.set(recipient, channel);
+      return { id: channel, type: 1 };
+    }
+    const channel = /^\/channels\/(\d+)\/messages$/.exec(path)?.[1];
+    const recipient = [...this.channels].find(([, c]) => c === channel)?.[0] ?? '?';
+    this.messages.push({ recipient, content: String(body.content) });
+    return { id: String(this.messages.length) };
   }
 
-  reset(): void {
-    this.received.length = 0;
-    this.delivered.length = 0;
-    this.script.length = 0;
+  override reset(): void {
+    super.reset();
+    this.messages.length = 0;
   }
 }
 
@@ -119,7 +92,7 @@ describe('Discord direct messages of notices', () => {
     await notice(cid.id, 'won', 'app', 'Shield', 10);
     await notice(dee.id, 'points', 'discord', null, 50);
     await sent();
-    expect(bot.delivered).toEqual([
+    expect(bot.messages).toEqual([
       { recipient: '311111111111111111', content: 'You were outbid on \u2068Gold Dragon\u2069: the bid is now 1,250 points.' },
       { recipient: '322222222222222222', content: `Vous avez remporté \u2068Épée d’or\u2069 pour ${new Intl.NumberFormat('fr').format(2_000)} points.` },
     ]);
@@ -127,7 +100,7 @@ describe('Discord direct messages of notices', () => {
     expect(bot.received.filter((r) => r.path.endsWith('/messages')).every((r) => JSON.stringify(r.body.allowed_mentions) === '{"parse":[]}')).toBe(true);
     // looked at again (another pass, a restart of the cursor's reader): nothing is sent twice
     await sent();
-    expect(bot.delivered).toHaveLength(2);
+    expect(bot.messages).toHaveLength(2);
     const rows = await server.db.selectFrom('discord_outbox').select(['channel', 'kind', 'status']).where('channel', '=', 'dm').execute();
     expect(rows.map((r) => [r.kind, r.status]).sort()).toEqual([
       ['notice.outbid', 'sent'],
@@ -142,7 +115,7 @@ describe('Discord direct messages of notices', () => {
     await server.reactions.idle();
     clock.advance(2_000);
     await sent();
-    expect(bot.delivered).toEqual([{ recipient: '377777777777777777', content: 'Recibiste 75 puntos.' }]);
+    expect(bot.messages).toEqual([{ recipient: '377777777777777777', content: 'Recibiste 75 puntos.' }]);
     // and not in the app: the player chose Discord alone for it
     const listed = await call(server, 'GET', '/notices', { token: hal.token });
     expect(listed.body).toMatchObject({ unread: 0, notices: [] });
@@ -153,7 +126,7 @@ describe('Discord direct messages of notices', () => {
     bot.script.push({ status: 429, body: { message: 'You are being rate limited.', retry_after: 3, global: false } });
     await notice(eve.id, 'ending', 'discord', 'Banner', 300);
     await sent();
-    expect(bot.delivered).toEqual([]);
+    expect(bot.messages).toEqual([]);
     // another player's message meanwhile waits too: the bot's bucket is held, not only the first message
     const gus = await player('gus', '366666666666666666', 'discord');
     await notice(gus.id, 'started', 'discord', 'Lamp', 100);
@@ -162,13 +135,13 @@ describe('Discord direct messages of notices', () => {
     expect(bot.received).toHaveLength(1);
     clock.advance(2_500);
     await sent();
-    expect(bot.delivered.map((d) => d.content).sort()).toEqual(['\u2068Banner\u2069 ends soon: the bid stands at 300 points.', 'Bidding started on \u2068Lamp\u2069, which you watch: from 100 points.'].sort());
+    expect(bot.messages.map((d) => d.content).sort()).toEqual(['\u2068Banner\u2069 ends soon: the bid stands at 300 points.', 'Bidding started on \u2068Lamp\u2069, which you watch: from 100 points.'].sort());
 
     bot.reset();
     bot.script.push({ status: 200 }, { status: 403, body: { message: 'Cannot send messages to this user', code: 50007 } });
     await notice(eve.id, 'lost', 'discord', 'Crown', 900);
     await sent();
-    expect(bot.delivered).toEqual([]);
+    expect(bot.messages).toEqual([]);
     const outbox = await call(server, 'GET', '/discord/outbox', { token: admin.token });
     const failed = (outbox.body as { deliveries: { kind: string; status: string; lastError: string; title: string }[] }).deliveries.find((d) => d.kind === 'notice.lost');
     expect(failed).toMatchObject({ status: 'failed', title: '\u2068Crown\u2069 went to another player for 900 points.' });
@@ -183,10 +156,10 @@ describe('Discord direct messages of notices', () => {
     bot.script.push('hang');
     await notice(fay.id, 'automatic', 'both', null, 40);
     await sent();
-    expect(bot.delivered).toEqual([]);
+    expect(bot.messages).toEqual([]);
     clock.advance(5_000);
     await sent();
-    expect(bot.delivered).toEqual([{ recipient: '355555555555555555', content: 'You earned 40 points automatically from the latest scan.' }]);
+    expect(bot.messages).toEqual([{ recipient: '355555555555555555', content: 'You earned 40 points automatically from the latest scan.' }]);
   });
 });
 

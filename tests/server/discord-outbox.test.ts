@@ -1,12 +1,11 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordOutbox, claimRow } from '../../server/discord/outbox';
 import type { DomainEvent } from '../../server/events/events';
 import { ManualClock, bidCreated, bidder, createItem, sendBid } from './auction-helpers';
+import { DiscordStandIn, type Received } from './discord-stand-in';
 import { call, signedIn, startTestServer } from './helpers';
 import { killed, spawnServer, type Child } from './processes';
 import { importScan } from './scan-files';
@@ -18,56 +17,16 @@ interface Embed {
   description: string;
   fields?: { name: string; value: string }[];
 }
-type Answer = { status: number; body?: unknown; headers?: Record<string, string> } | 'hang' | 'drop';
-
 /**
- * A stand-in for Discord's webhooks: each POST to /api/webhooks/:id/:token is answered as the test
- * scripted (a status with a body and headers, no answer at all, or a dropped connection), else 200
- * with a message id. `posted` holds what Discord would show: the posts it answered 200.
+ * Discord's webhooks: each POST to /api/webhooks/:id/:token. `posted` holds what Discord would
+ * show: the posts it answered 200.
  */
-class StandInDiscord {
-  readonly received: { path: string; body: { embeds: Embed[] } }[] = [];
-  readonly posted: { path: string; body: { embeds: Embed[] } }[] = [];
-  /** Answers in order for every webhook (then 200). */
-  readonly script: Answer[] = [];
-  /** Every connection refused while set. */
-  down = false;
-  private readonly hung = new Set<http.ServerResponse>();
-  private readonly waiters: (() => void)[] = [];
-  private messages = 0;
-  private readonly server = http.createServer((request, response) => {
-    if (this.down) return void request.socket.destroy();
-    let text = '';
-    request.on('data', (chunk: Buffer) => (text += chunk.toString()));
-    request.on('end', () => {
-      const entry = { path: (request.url ?? '').replace(/\?.*$/, ''), body: JSON.parse(text || '{}') as { embeds: Embed[] } };
-      this.received.push(entry);
-      for (const wake of this.waiters.splice(0)) wake();
-      const answer = this.script.shift() ?? { status: 200 };
-      if (answer === 'drop') return void request.socket.destroy();
-      if (answer === 'hang') return void this.hung.add(response);
-      if (answer.status === 200) this.posted.push(entry);
-      response
-        .writeHead(answer.status, { 'content-type': 'application/json', ...answer.headers })
-        .end(JSON.stringify(answer.body ?? (answer.status === 200 ? { id: String(++this.messages) } : {})));
-    });
-  });
-  origin = '';
+class StandInDiscord extends DiscordStandIn<{ embeds: Embed[] }> {
+  readonly posted: Received<{ embeds: Embed[] }>[] = [];
 
-  async start(): Promise<void> {
-    await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-    this.origin = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-  }
-
-  stop(): Promise<void> {
-    for (const r of this.hung) r.socket?.destroy();
-    this.server.closeAllConnections();
-    return new Promise((resolve) => this.server.close(() => resolve()));
-  }
-
-  /** Resolves once `n` posts in all have arrived. */
-  async receivedCount(n: number): Promise<void> {
-    while (this.received.length < n) await new Promise<void>((resolve) => this.waiters.push(resolve));
+  protected delivered(post: Received<{ embeds: Embed[] }>): unknown {
+    this.posted.push(post);
+    return { id: String(this.posted.length) };
   }
 
   webhook(name: string): string {
@@ -82,11 +41,9 @@ class StandInDiscord {
     return this.posted.filter((p) => p.path === this.path(name)).map((p) => p.body.embeds[0].title);
   }
 
-  reset(): void {
-    this.received.length = 0;
+  override reset(): void {
+    super.reset();
     this.posted.length = 0;
-    this.script.length = 0;
-    this.down = false;
   }
 }
 
