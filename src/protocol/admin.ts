@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
 import { rankBody, user } from './auth';
 import { endpoint, okAnswer, resultTrue } from './endpoint';
-import { plainName } from './http';
+import { plainName, queryPageOf } from './http';
 import { RANKS } from './ranks';
 
 // Administration: accounts, the kingdoms the site knows,
@@ -42,15 +42,7 @@ export const ADMIN_ERRORS = {
 } as const;
 
 /** A query-string whole number from 1 (an empty one counts as absent). */
-export const queryPage = z.optional(
-  z.pipe(
-    z.string({ error: ADMIN_ERRORS.badPage }),
-    z.pipe(
-      z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))),
-      z.optional(z.int({ error: ADMIN_ERRORS.badPage }).check(z.gte(1, ADMIN_ERRORS.badPage), z.lte(1_000_000, ADMIN_ERRORS.badPage))),
-    ),
-  ),
-);
+export const queryPage = queryPageOf(ADMIN_ERRORS.badPage);
 const emptyIsAbsent = z.transform((v: string) => (v.trim() === '' ? undefined : v.trim()));
 
 // ── accounts ────────────────────────────────────────────────────────────────────────────────

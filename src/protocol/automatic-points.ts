@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { endpoint, okAnswer, resultTrue } from './endpoint';
-import { pathId, plainName } from './http';
+import { pathId, plainName, queryPageOf } from './http';
 import { fill } from './texts';
 import { MAX_POINTS_DELTA } from './points';
 
@@ -174,17 +174,7 @@ export const applyBody = z.object({
 });
 
 /** GET /points/runs: `page` a whole number from 1 to 1,000,000 (absent or empty: the first). */
-export const runsQuery = z.object({
-  page: z.optional(
-    z.pipe(
-      z.string({ error: RULE_ERRORS.badPage }),
-      z.pipe(
-        z.transform((v: string) => (v === '' ? undefined : Number(v))),
-        z.optional(z.int({ error: RULE_ERRORS.badPage }).check(z.gte(1, RULE_ERRORS.badPage), z.lte(1_000_000, RULE_ERRORS.badPage))),
-      ),
-    ),
-  ),
-});
+export const runsQuery = z.object({ page: queryPageOf(RULE_ERRORS.badPage) });
 
 export const appliedRun = z.object({ id: z.int(), entries: z.int(), total: z.int() });
 export type AppliedRun = z.infer<typeof appliedRun>;

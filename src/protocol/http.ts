@@ -16,6 +16,7 @@ export const HTTP_ERRORS = {
   readersBusy: 'Too many files are being read right now. Please send yours again in a minute.',
   readOutOfMemory: 'Reading this file takes more memory than the server allows: send fewer rows or columns, or save it as CSV.',
   readStopped: 'Reading the file stopped before it finished. Nothing was stored: please send it again.',
+  badPage: 'The page must be a whole number from 1.',
 } as const;
 
 /** A NUL anywhere in a request's text (PostgreSQL cannot store it; no text of ours needs it). */
@@ -58,3 +59,15 @@ export function pathId(text: string, options: { digits?: number; notFound?: bool
     z.transform((v: string) => Number(v)),
   );
 }
+
+/** A query-string whole number from `min` to `max`, refused with `error` (query values arrive as text; an empty one counts as absent). */
+export const queryInt = (error: string, min = 1, max = Number.MAX_SAFE_INTEGER) =>
+  z.optional(
+    z.pipe(
+      z.string({ error }),
+      z.pipe(z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))), z.optional(z.int({ error }).check(z.gte(min, error), z.lte(max, error)))),
+    ),
+  );
+
+/** A page of a list in the query (`page`): a whole number from 1 to 1,000,000. */
+export const queryPageOf = (error: string) => queryInt(error, 1, 1_000_000);

@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { endpoint, okAnswer, resultTrue } from './endpoint';
-import { pathId, plainName } from './http';
+import { pathId, plainName, queryInt } from './http';
 
 /**
  * KvK seasons on the wire: a season (start scan, end scan or the latest while it
@@ -248,13 +248,6 @@ export const STANDING_SORTS = [
 export type StandingSort = (typeof STANDING_SORTS)[number];
 
 const queryText = z.optional(z.string().check(z.maxLength(64, KVK_ERRORS.badQuery)));
-const queryInt = (error: string, min = 1, max = Number.MAX_SAFE_INTEGER) =>
-  z.optional(
-    z.pipe(
-      z.string({ error }),
-      z.pipe(z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))), z.optional(z.int({ error }).check(z.gte(min, error), z.lte(max, error)))),
-    ),
-  );
 const queryEnum = <T extends readonly [string, ...string[]]>(values: T, error: string) =>
   z.optional(z.pipe(z.string({ error }), z.pipe(z.transform((v: string) => (v === '' ? undefined : v)), z.optional(z.enum(values, { error })))));
 

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { queryPage } from './admin';
+import { HTTP_ERRORS, queryPageOf } from './http';
 
 /**
  * Notices and the watchlist: what reaches a player about the items they watch, lead or bid on, and
@@ -47,7 +47,7 @@ export const notice = z.object({
 export type Notice = z.infer<typeof notice>;
 
 /** `GET notices?page=`: newest first. */
-export const noticesQuery = z.object({ page: queryPage });
+export const noticesQuery = z.object({ page: queryPageOf(HTTP_ERRORS.badPage) });
 export const noticesAnswer = z.object({
   result: z.literal(true),
   unread: z.int().check(z.nonnegative()),

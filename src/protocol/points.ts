@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { endpoint, resultTrue } from './endpoint';
-import { plainReason } from './http';
+import { plainReason, queryInt as queryIntOf } from './http';
 
 /** The points ledger on the wire: every change of a balance is one append-only transaction. */
 export const TRANSACTION_KINDS = ['grant', 'deduct', 'purchase', 'refund', 'automatic'] as const;
@@ -100,13 +100,7 @@ export type TransactionBody = z.input<typeof transactionBody>;
  * absent), at most 2100-01-01 in epoch ms: a time, or a page whose offset stays a safe integer.
  */
 const QUERY_INT_MAX = Date.UTC(2100, 0, 1);
-const queryInt = (error: string, min = 0) =>
-  z.optional(
-    z.pipe(
-      z.string({ error }),
-      z.pipe(z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))), z.optional(z.int({ error }).check(z.gte(min, error), z.lte(QUERY_INT_MAX, error)))),
-    ),
-  );
+const queryInt = (error: string, min = 0) => queryIntOf(error, min, QUERY_INT_MAX);
 
 /** GET points/transactions and points/transactions.csv: every filter optional; from/to epoch ms, inclusive. */
 export const transactionsQuery = z.object({

@@ -1,7 +1,8 @@
 import * as z from 'zod/mini';
 import { endpoint, okAnswer, resultTrue } from './endpoint';
 import { pathId, plainName } from './http';
-import { governorDetail, governorRow, governorsQuery, kingdomSummary, queryInt, scan, SCAN_ERRORS, STATS, scanApplyBody, scanPreview, scanRedateBody, scansQuery, summaryQuery } from './scans';
+import { queryInt } from './http';
+import { governorDetail, governorRow, governorsQuery, kingdomSummary, scan, SCAN_ERRORS, STATS, scanApplyBody, scanPreview, scanRedateBody, scansQuery, summaryQuery } from './scans';
 
 // ── alliances, metrics and player ids ─────────────────────────────────────────────────────────
 

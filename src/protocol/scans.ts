@@ -1,4 +1,5 @@
 import * as z from 'zod/mini';
+import { queryInt } from './http';
 import { fill } from './texts';
 
 /**
@@ -182,15 +183,6 @@ export const scanCompareBody = z.object({
   takenAt: z.union([z.string().check(z.maxLength(40, SCAN_ERRORS.badTakenAt)), z.number({ error: SCAN_ERRORS.badTakenAt })], { error: SCAN_ERRORS.badTakenAt }),
 });
 export type ScanCompareBody = z.input<typeof scanCompareBody>;
-
-/** A query-string whole number from `min` (query values arrive as text; an empty one counts as absent). */
-export const queryInt = (error: string, min = 1, max = Number.MAX_SAFE_INTEGER) =>
-  z.optional(
-    z.pipe(
-      z.string({ error }),
-      z.pipe(z.transform((v: string) => (v.trim() === '' ? undefined : Number(v))), z.optional(z.int({ error }).check(z.gte(min, error), z.lte(max, error)))),
-    ),
-  );
 
 export const scansQuery = z.object({ page: queryInt(SCAN_ERRORS.badPage) });
 
