@@ -118,6 +118,8 @@ const DRAIN_CAP_MS = { fixed: 25_000, ramp: 8_000 };
 const SQLITE_SECONDS = 3;
 const PG_SECONDS = 3;
 const ENGINE_ALONE_SECONDS = 3;
+/** The engine alone is also run with this many bids in flight (as bench:max sends them): what its group commit does with bids that arrive together. */
+const ENGINE_INFLIGHT = 64;
 /** The targets: latency against plain ws, the sustained rate against the tuned floor. */
 const TARGET = { p99MsAt500: 50, ratioToWs: 1.5, ratioToFloor: 0.8, p99MsAt250: 50 };
 
@@ -652,6 +654,7 @@ log(`parts: ${[...parts].join(', ')}${only.length ? ' (BENCH_ONLY)' : ''}`);
 
 interface EngineAlone {
   bids: number;
+  inflight: number;
   seconds: number;
   perSecond: number;
   meanMs: number;
@@ -669,7 +672,7 @@ let cluster: PgCluster | null = null;
 process.on('exit', () => cluster?.stop());
 
 const suites: Partial<Record<'sqlite' | 'max' | 'ws' | 'floor' | 'floorw' | 'pg' | 'pg2' | 'pg3', SuiteResult>> = {};
-const engine: { sqlite?: EngineAlone; pg?: EngineAlone } = {};
+const engine: { sqlite?: EngineAlone; pg?: EngineAlone; sqliteGroup?: EngineAlone; pgGroup?: EngineAlone } = {};
 let sqlite: SqliteFigures | undefined;
 let pgFigures: PgFigures | undefined;
 let serverPragmas: Record<string, unknown> | undefined;
@@ -698,9 +701,9 @@ async function timedSetUp(name: string, base: string, players = SOCKETS): Promis
   return world;
 }
 
-async function runEngineAlone(name: string, server: { ask<A>(command: string, timeoutMs?: number): Promise<A> }): Promise<EngineAlone> {
-  log(`[${name}] ${ENGINE_ALONE_SECONDS} s of bids straight into the engine, no sockets…`);
-  const result = (await server.ask<{ engineAlone: EngineAlone }>(`engine-alone ${ENGINE_ALONE_SECONDS}`)).engineAlone;
+async function runEngineAlone(name: string, server: { ask<A>(command: string, timeoutMs?: number): Promise<A> }, inflight = 1): Promise<EngineAlone> {
+  log(`[${name}] ${ENGINE_ALONE_SECONDS} s of bids straight into the engine, no sockets, ${inflight === 1 ? 'one after the other' : `${inflight} in flight`}…`);
+  const result = (await server.ask<{ engineAlone: EngineAlone }>(`engine-alone ${ENGINE_ALONE_SECONDS} ${inflight}`)).engineAlone;
   log(`[${name}] engine alone: ${result.perSecond.toFixed(0)} bids/s, mean ${result.meanMs.toFixed(2)} ms, p99 ${result.p99Ms.toFixed(2)} ms, errors ${JSON.stringify(result.errors)}, ${result.connections} connections`);
   return result;
 }
@@ -811,9 +814,15 @@ try {
 
   // 4. the engine with no socket at all (sockets gone, so nothing to broadcast to), one database after the other
   await sleep(500);
-  if (parts.has('engine') && sqliteServer) engine.sqlite = await runEngineAlone('kingdom', sqliteServer);
+  if (parts.has('engine') && sqliteServer) {
+    engine.sqlite = await runEngineAlone('kingdom', sqliteServer);
+    engine.sqliteGroup = await runEngineAlone('kingdom', sqliteServer, ENGINE_INFLIGHT);
+  }
   await sqliteServer?.stop();
-  if (parts.has('engine') && pgServer) engine.pg = await runEngineAlone('pg', pgServer);
+  if (parts.has('engine') && pgServer) {
+    engine.pg = await runEngineAlone('pg', pgServer);
+    engine.pgGroup = await runEngineAlone('pg', pgServer, ENGINE_INFLIGHT);
+  }
   await pgServer?.stop();
   for (const pool of pools.splice(0)) await pool.terminate();
 
@@ -984,6 +993,9 @@ if (suites.pg3) sustainedRow('Kingdom on PostgreSQL, 3 processes', suites.pg3, s
 if (engine.sqlite) {
   lines.push(row(['SQLite engine alone, no sockets', engine.sqlite.perSecond.toFixed(0), sqlite ? `engine/plain bid row ${fx(ratio(engine.sqlite.perSecond, sqlite.bidRow.perSecond))}` : ''], W2));
 }
+if (engine.sqliteGroup) {
+  lines.push(row([`  ${engine.sqliteGroup.inflight} bids in flight`, engine.sqliteGroup.perSecond.toFixed(0), sqlite ? `engine/plain bid row ${fx(ratio(engine.sqliteGroup.perSecond, sqlite.bidRow.perSecond))}` : ''], W2));
+}
 if (sqlite) {
   lines.push(row(['SQLite, bid row per transaction', sqlite.bidRow.perSecond.toFixed(0), kingdom ? `server/sqlite ${fx(ratio(kingdom.sustainedRate, sqlite.bidRow.perSecond))}` : ''], W2));
   lines.push(
@@ -998,6 +1010,9 @@ if (sqlite) {
 }
 if (engine.pg) {
   lines.push(row(['PostgreSQL engine alone, no sockets', engine.pg.perSecond.toFixed(0), pgFigures ? `engine/plain bid row ${fx(ratio(engine.pg.perSecond, pgFigures.bidRow.perSecond))}` : ''], W2));
+}
+if (engine.pgGroup) {
+  lines.push(row([`  ${engine.pgGroup.inflight} bids in flight`, engine.pgGroup.perSecond.toFixed(0), pgFigures ? `engine/plain bid row ${fx(ratio(engine.pgGroup.perSecond, pgFigures.bidRow.perSecond))}` : ''], W2));
 }
 if (pgFigures) {
   lines.push(row(['PostgreSQL (pg), bid row per transaction', pgFigures.bidRow.perSecond.toFixed(0), suites.pg ? `server/pg ${fx(ratio(suites.pg.sustainedRate, pgFigures.bidRow.perSecond))}` : ''], W2));
@@ -1131,6 +1146,8 @@ fs.writeFileSync(
       postgresBaseline: pgFigures,
       engineAlone: engine.sqlite,
       engineAlonePostgres: engine.pg,
+      engineAloneInFlight: engine.sqliteGroup,
+      engineAlonePostgresInFlight: engine.pgGroup,
       serverCpuMsPerBid: cpu,
       serverPragmas,
       postgresSettings: pgSettings,

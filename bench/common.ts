@@ -125,6 +125,29 @@ export function timedSync(seconds: number, step: (i: number) => void): TimedRun 
 }
 
 /** Runs `step` one after the other (each awaited) for `seconds`. */
+/**
+ * timedAsync with `lanes` calls in flight at once (lane l's k-th call gets (l, k)), for as long: what a
+ * writer that commits the bids arriving together does with them. Each sample is one call's time.
+ */
+export async function timedLanes(seconds: number, lanes: number, step: (lane: number, k: number) => Promise<void>): Promise<TimedRun> {
+  const samples: number[] = [];
+  const start = performance.now();
+  const end = start + seconds * 1000;
+  let count = 0;
+  await Promise.all(
+    Array.from({ length: lanes }, async (_, lane) => {
+      for (let k = 0, t = performance.now(); t < end; k++) {
+        await step(lane, k);
+        const after = performance.now();
+        samples.push(after - t);
+        count += 1;
+        t = after;
+      }
+    }),
+  );
+  return summariseRun(samples, count, start);
+}
+
 export async function timedAsync(seconds: number, step: (i: number) => Promise<void>): Promise<TimedRun> {
   const samples: number[] = [];
   const start = performance.now();

@@ -15,7 +15,7 @@ import { startServer } from '../server/app';
 import { ephemeralConfig } from '../server/config';
 import { DEFAULT_SOCKET_LIMITS } from '../server/sockets/limits';
 import { stopWithParent } from './child-lifecycle';
-import { timedAsync } from './common';
+import { timedLanes } from './common';
 
 const [dataDir, databaseUrl, jwtSecret] = process.argv.slice(2);
 if (!dataDir) throw new Error('usage: server-child.ts <dataDir> [databaseUrl [jwtSecret]]');
@@ -51,26 +51,32 @@ stopWithParent(server, dataDir);
 
 /**
  * `commits` on stdin: the write transactions run for bids so far and the bids they carried.
- * `engine-alone <seconds>` on stdin: bids straight into the engine (AuctionEngine.createBid, the
- * call the auction socket makes), one after the other, for that long: the engine's own rate with
- * no socket in the way (run it once the sockets are gone, or it broadcasts to them). Two funded
- * players take turns on every live item, so each bid outbids the other, as in the socket runs.
+ * `engine-alone <seconds> [inflight]` on stdin: bids straight into the engine (AuctionEngine.createBid,
+ * the call the auction socket makes) for that long: the engine's own rate with no socket in the way
+ * (run it once the sockets are gone, or it broadcasts to them). Two funded players take turns on
+ * every live item, so each bid outbids the other, as in the socket runs. One bid after the other
+ * (inflight 1), or `inflight` at once, each on items of its own (an item has one bid in flight at a
+ * time), as bids from many players arrive together and the writer commits them in one group.
  */
-async function engineAlone(seconds: number) {
+async function engineAlone(seconds: number, inflight: number) {
   const players = await server.db.selectFrom('users').selectAll().where('balance', '>', 0).where('rank', '=', 'user').orderBy('id').limit(2).execute();
   const items = await server.db.selectFrom('items').select(['id', 'amount', 'leader_id']).where('state', '=', 'live').orderBy('id').execute();
   if (players.length < 2 || items.length === 0) throw new Error('engine-alone needs two funded players and a live item');
+  const lanes = Math.max(1, Math.min(inflight, items.length));
   const errors: Record<string, number> = {};
-  const run = await timedAsync(seconds, async (i) => {
-    const item = items[i % items.length];
+  let request = 0;
+  const run = await timedLanes(seconds, lanes, async (lane, k) => {
+    // lane l's items: those whose index is l modulo the lanes, in turn
+    const own = Math.ceil((items.length - lane) / lanes);
+    const item = items[lane + (k % own) * lanes];
     const player = players.find((p) => p.id !== item.leader_id) ?? players[0];
     item.amount += 1;
-    const answer = await server.auction.createBid(player, { itemId: item.id, amount: item.amount, requestId: `engine-alone-${i}` });
+    const answer = await server.auction.createBid(player, { itemId: item.id, amount: item.amount, requestId: `engine-alone-${++request}` });
     if (answer?.type === 'ERROR') errors[answer.error_type] = (errors[answer.error_type] ?? 0) + 1;
     else item.leader_id = player.id;
   });
   const { transactions, ...figures } = run;
-  return { bids: transactions, ...figures, errors, connections: server.hub.count() };
+  return { bids: transactions, ...figures, inflight: lanes, errors, connections: server.hub.count() };
 }
 
 let input = '';
@@ -78,13 +84,13 @@ process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk: string) => {
   input += chunk;
   for (let newline = input.indexOf('\n'); newline >= 0; newline = input.indexOf('\n')) {
-    const [command, arg] = input.slice(0, newline).trim().split(/\s+/);
+    const [command, arg, inflight] = input.slice(0, newline).trim().split(/\s+/);
     input = input.slice(newline + 1);
     if (command === 'commits') {
       // the engine's write transactions for bids so far, and the bids they carried (the group commit, server/auction/bid-queue.ts)
       process.stdout.write(`${JSON.stringify({ commits: server.auction.bidCommits })}\n`);
     } else if (command === 'engine-alone') {
-      engineAlone(Number(arg) || 3).then(
+      engineAlone(Number(arg) || 3, Number(inflight) || 1).then(
         (result) => process.stdout.write(`${JSON.stringify({ engineAlone: result })}\n`),
         (error: unknown) => process.stdout.write(`${JSON.stringify({ error: String(error) })}\n`),
       );
