@@ -6,11 +6,12 @@ export const BACKUP_NICE = 19;
 
 /**
  * Puts every thread of process `pid` (this one by default) at BACKUP_NICE. On Linux a priority
- * belongs to a thread, not a process: `os.setPriority(pid, 10)` lowered the main thread only, while
- * V8's threads and libuv's (the zlib threads that deflate the backup) kept the server's priority and
- * competed with its bids for the cores. The threads are listed in /proc/PID/task; threads made later
- * inherit the priority of the thread that makes them. Elsewhere the process is set as a whole.
- * Returns false where nothing could be lowered (not allowed): the backup then runs as it is.
+ * belongs to a thread, not a process, and a new thread takes its maker's: a process lowered as it
+ * is spawned has all its threads lowered, but one lowered once it runs (the CLI's own
+ * `os.setPriority(10)`) had its main thread lowered only, while V8's threads and libuv's (the zlib
+ * threads that deflate the backup) kept the shell's priority and competed with the server's bids
+ * for the cores. So each thread listed in /proc/PID/task is set. Elsewhere the process is set as a
+ * whole. Returns false where nothing could be lowered (not allowed): the backup then runs as it is.
  */
 export function lowerPriority(pid: number = process.pid): boolean {
   let ids: number[];
