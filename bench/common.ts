@@ -124,7 +124,6 @@ export function timedSync(seconds: number, step: (i: number) => void): TimedRun 
   return summariseRun(samples, i, start);
 }
 
-/** Runs `step` one after the other (each awaited) for `seconds`. */
 /**
  * timedAsync with `lanes` calls in flight at once (lane l's k-th call gets (l, k)), for as long: what a
  * writer that commits the bids arriving together does with them. Each sample is one call's time.
@@ -148,6 +147,7 @@ export async function timedLanes(seconds: number, lanes: number, step: (lane: nu
   return summariseRun(samples, count, start);
 }
 
+/** Runs `step` one after the other (each awaited) for `seconds`. */
 export async function timedAsync(seconds: number, step: (i: number) => Promise<void>): Promise<TimedRun> {
   const samples: number[] = [];
   const start = performance.now();

@@ -49,6 +49,9 @@ for (const name of settingNames) {
 
 stopWithParent(server, dataDir);
 
+/** The engine-alone runs' requestIds, counted over every run (a requestId used again would be answered from the first bid's stored answer, not bid). */
+let engineRequests = 0;
+
 /**
  * `commits` on stdin: the write transactions run for bids so far and the bids they carried.
  * `engine-alone <seconds> [inflight]` on stdin: bids straight into the engine (AuctionEngine.createBid,
@@ -64,14 +67,13 @@ async function engineAlone(seconds: number, inflight: number) {
   if (players.length < 2 || items.length === 0) throw new Error('engine-alone needs two funded players and a live item');
   const lanes = Math.max(1, Math.min(inflight, items.length));
   const errors: Record<string, number> = {};
-  let request = 0;
   const run = await timedLanes(seconds, lanes, async (lane, k) => {
     // lane l's items: those whose index is l modulo the lanes, in turn
     const own = Math.ceil((items.length - lane) / lanes);
     const item = items[lane + (k % own) * lanes];
     const player = players.find((p) => p.id !== item.leader_id) ?? players[0];
     item.amount += 1;
-    const answer = await server.auction.createBid(player, { itemId: item.id, amount: item.amount, requestId: `engine-alone-${++request}` });
+    const answer = await server.auction.createBid(player, { itemId: item.id, amount: item.amount, requestId: `engine-alone-${++engineRequests}` });
     if (answer?.type === 'ERROR') errors[answer.error_type] = (errors[answer.error_type] ?? 0) + 1;
     else item.leader_id = player.id;
   });
