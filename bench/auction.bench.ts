@@ -599,16 +599,7 @@ async function climb(targets: Target[], label: string): Promise<Map<Target, Clim
     for (const target of targets) {
       if (!climbing.has(target)) continue;
       const result = climbs.get(target)!;
-      const { ok, last: r, tries } = await rampStepTried(target, rate, label);
-      result.steps.push(...tries);
-      if (ok) {
-        result.sustainedStep = rate;
-        result.sustainedRate = r.deliveredPerS;
-        result.sustainedTold = r.toldPerS;
-      } else {
-        result.firstFailed = { offeredRate: rate, deliveredPerS: r.deliveredPerS, p99: r.lastSocketMs.p99 };
-        climbing.delete(target);
-      }
+      if (!(await rampStepTried(target, result, rate, label))) climbing.delete(target);
     }
     if (climbing.size === 0) break;
   }
@@ -621,29 +612,29 @@ async function climb(targets: Target[], label: string): Promise<Map<Target, Clim
       const failed = result.firstFailed?.offeredRate;
       if (failed === undefined || failed - result.sustainedStep <= REFINE_GAP) continue;
       const rate = Math.round((result.sustainedStep + failed) / 2);
-      const r = await rampStepTried(target, rate, `${label} (refining ${result.sustainedStep}–${failed})`);
-      result.steps.push(...r.tries);
-      if (r.ok) {
-        result.sustainedStep = rate;
-        result.sustainedRate = r.last.deliveredPerS;
-        result.sustainedTold = r.last.toldPerS;
-      } else result.firstFailed = { offeredRate: rate, deliveredPerS: r.last.deliveredPerS, p99: r.last.lastSocketMs.p99 };
+      await rampStepTried(target, result, rate, `${label} (refining ${result.sustainedStep}–${failed})`);
     }
   }
   return climbs;
 }
 
-/** One ramp step, tried once more if it fails (a shared machine can spoil one step). */
-async function rampStepTried(target: Target, rate: number, label: string): Promise<{ ok: boolean; last: PhaseResult; tries: PhaseResult[] }> {
-  const tries: PhaseResult[] = [];
+/**
+ * One ramp step, tried once more if it fails (a shared machine can spoil one step), written into the
+ * climb: its tries, and the step as the highest that passed or the first that failed. True when it passed.
+ */
+async function rampStepTried(target: Target, result: Climb, rate: number, label: string): Promise<boolean> {
   for (let k = 0; k < 2; k++) {
     const r = await runPhase(target, rate, RAMP_STEP_S, DRAIN_CAP_MS.ramp);
     const ok = sustained(r);
     log(`[${target.name}] ramp ${ok ? 'ok  ' : 'FAIL'} ${brief(r)}${k ? ' (second try)' : ''}${label}`);
-    tries.push(r);
-    if (ok) return { ok, last: r, tries };
+    result.steps.push(r);
+    if (ok) {
+      Object.assign(result, { sustainedStep: rate, sustainedRate: r.deliveredPerS, sustainedTold: r.toldPerS });
+      return true;
+    }
+    if (k === 1) result.firstFailed = { offeredRate: rate, deliveredPerS: r.deliveredPerS, p99: r.lastSocketMs.p99 };
   }
-  return { ok: false, last: tries[tries.length - 1], tries };
+  return false;
 }
 
 // ── the run ──────────────────────────────────────────────────────────────────────────────────
