@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { isSealed, type ErrorType } from '../../src/protocol/socket';
 import { isEligible } from '../../src/protocol/store';
-import { balancesOf, bidsNotifications, type BidEvent, type MaxNotice, type OwnBids } from '../cluster/events';
+import { balancesOf, bidsNotifications, type BidEvent, type MaxNotice } from '../cluster/events';
 import { bidEventStatements, eventsCommitted } from '../events/events';
 import type { Db } from '../db/open';
 import { poolOf } from '../db/postgres';
@@ -138,11 +138,7 @@ export class PostgresBidWriter implements BidWriter {
   readonly commits = { transactions: 0, bids: 0 };
   private readonly pool: pg.Pool;
 
-  constructor(
-    private readonly db: Db,
-    /** The bids being committed here, so this process tells its own events without reading them. */
-    private readonly ownBids?: OwnBids,
-  ) {
+  constructor(private readonly db: Db) {
     this.pool = poolOf(db);
   }
 
@@ -166,7 +162,7 @@ export class PostgresBidWriter implements BidWriter {
     let broken: Error | undefined;
     try {
       try {
-        const { results, events, domain, savepoint, failedAlone } = await this.judgeAndWrite(client, bids, now, !options.dryRun);
+        const { results, events, domain, savepoint, failedAlone } = await this.judgeAndWrite(client, bids, now);
         const tail =
           options.dryRun || failedAlone
             ? ['rollback']
@@ -192,7 +188,7 @@ export class PostgresBidWriter implements BidWriter {
     return Promise.resolve();
   }
 
-  private async judgeAndWrite(client: pg.PoolClient, bids: readonly PendingBid[], now: number, commit: boolean) {
+  private async judgeAndWrite(client: pg.PoolClient, bids: readonly PendingBid[], now: number) {
     const itemIds = [...new Set(bids.map((b) => b.request.itemId))];
     const opening = openingOf(client, itemIds, [...new Set(bids.map((b) => b.userId))], [...new Set(bids.map((b) => b.request.requestId))]);
     // the answers of BEGIN, the lock, the items, the users, the items' maxima
@@ -253,7 +249,7 @@ export class PostgresBidWriter implements BidWriter {
       // what this bid changes in the group's copies, undone with its writes when they fail
       const undo: (() => void)[] = [];
       const marks = { events: events.length, domain: domain.length };
-      const io = this.proxyWrites(client, { items, users, maxima, events, domain, undo, commit });
+      const io = this.proxyWrites(client, { items, users, maxima, events, domain, undo });
       try {
         const verdict = bid.kind === 'max' ? judgeMax({ storeOpen, row, bidder: bidder as UserRow, mayBid }, amount, at) : null;
         const decision: Decision | null = bid.kind === 'max' ? (verdict ? { kind: 'refuse', errorType: verdict } : null) : decide({ storeOpen, row, bidder: bidder as UserRow, mayBid, ownBid }, amount, at);
@@ -336,10 +332,9 @@ export class PostgresBidWriter implements BidWriter {
       events: (BidEvent | MaxNotice)[];
       domain: (MaxEvent & { at: number })[];
       undo: (() => void)[];
-      commit: boolean;
     },
   ) {
-    const { items, users, maxima, events, domain, undo, commit } = group;
+    const { items, users, maxima, events, domain, undo } = group;
     const keep = <K, V>(map: Map<K, V>, k: K) => {
       const had = map.has(k);
       const old = map.get(k);
@@ -364,7 +359,6 @@ export class PostgresBidWriter implements BidWriter {
       }
       const updated = userOf(updatedRow);
       const outbid = outbidRow ? userOf(outbidRow) : null;
-      const bidId = rows[0].bid_id;
       // the bids after this one are judged on the rows as it left them
       const after: ItemRow = { ...row, leader_id: decision.leaderId, amount: decision.itemAmount, ends_at: endsAt, extensions, bids_count: decision.bidsCount };
       keep(items, itemId);
@@ -377,8 +371,7 @@ export class PostgresBidWriter implements BidWriter {
       }
       const auto = requestId === null ? 1 : 0;
       const told = withReserve(toBid({ item_id: itemId, item_name: row.name, amount: decision.amount, username: bidder.username, ends_at: endsAt, created_at: at, extensions, auto }), row, decision);
-      if (commit) this.ownBids?.add(bidId, { bid: told, userId: bidder.id, itemId });
-      events.push({ bid: bidId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]), ...(isSealed(decision.item.format) ? { s: decision.bidsCount } : {}), ...(told.reserveMet === undefined ? {} : { r: told.reserveMet }) });
+      events.push({ w: told, by: bidder.id, i: itemId, outbid: outbid?.id ?? null, u: balancesOf(outbid ? [outbid, updated] : [updated]), ...(isSealed(decision.item.format) ? { s: decision.bidsCount } : {}) });
       return { bid: told, bidder: updated, outbid, row: after, item: { id: itemId, amount: decision.itemAmount, leaderId: decision.leaderId, endsAt, extensions }, boughtNow: decision.boughtNow };
     };
     const io: ProxyWrites & { setMaxima: typeof setMaxima; writeBid: typeof writeBid } = {

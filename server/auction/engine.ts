@@ -7,7 +7,7 @@ import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
 import { clusterAnnouncer, localAnnouncer, type Announcer } from '../sockets/announcer';
 import { isPostgres } from '../db/dialect';
-import { OwnBids, type ClusterEvent } from '../cluster/events';
+import type { ClusterEvent } from '../cluster/events';
 import { relay } from '../cluster/relay';
 import { BidView } from './bid-view';
 import { Bidding, type BidAnswer, type BidRequest, type EarlyRefusalAudit, type MaxRequest } from './bidding';
@@ -88,7 +88,6 @@ export class AuctionEngine implements AuctionService {
     return this.bidQueue.commits;
   }
   /** Clustered: the bids being committed here (their events are told without reading them back). */
-  private readonly ownBids = new OwnBids();
   /** Clustered: the events from PostgreSQL, told one after the other in the order they came. */
   private readonly deliveries = new Serial();
   readonly bids: Bidding;
@@ -103,7 +102,7 @@ export class AuctionEngine implements AuctionService {
     this.log = deps.log;
     this.bidView = new BidView({ shared: deps.clustered ?? false });
     this.announcer = deps.clustered ? clusterAnnouncer : localAnnouncer(deps.hub);
-    this.writer = isPostgres(deps.db) ? new PostgresBidWriter(deps.db, deps.clustered ? this.ownBids : undefined) : new SqliteBidWriter(deps.db);
+    this.writer = isPostgres(deps.db) ? new PostgresBidWriter(deps.db) : new SqliteBidWriter(deps.db);
     this.bidQueue = new BidQueue(this.queue, this.writer, () => this.now());
     const exclusive = <T>(job: () => Promise<T>) => this.exclusive(job);
     this.bids = new Bidding({
@@ -176,7 +175,7 @@ export class AuctionEngine implements AuctionService {
    * the leader re-arms its timer when the schedule may have moved.
    */
   remote(event: ClusterEvent): Promise<void> {
-    const deps = { db: this.db, hub: this.hub, bidView: this.bidView, ownBids: this.ownBids };
+    const deps = { db: this.db, hub: this.hub, bidView: this.bidView };
     const told = this.deliveries.run(() => relay(deps, event));
     const after =
       event.k === 'bids' || event.k === 'users' || event.k === 'all-users'

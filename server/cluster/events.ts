@@ -6,8 +6,9 @@ import { runAtCommit, type Queryable } from '../db/write';
 
 /**
  * What one server process tells the others that serve the same kingdom. Each event is small: it
- * names rows by id, and each other process reads the rows after and announces them to its own sockets (server/cluster/relay.ts). With SQLite there is one process
- * and nothing is sent.
+ * names rows by id, and each other process reads the rows after and announces them to its own
+ * sockets (server/cluster/relay.ts); a group's bids come whole, so the busiest event needs no read.
+ * With SQLite there is one process and nothing is sent.
  */
 /** An account's balance and reserved points as a commit left them: [userId, balance, reserved]. */
 export type Balance = [number, number, number];
@@ -17,15 +18,20 @@ export function balancesOf(users: Iterable<{ id: number; balance: number; reserv
   return [...users].map((u) => [u.id, u.balance, u.reserved]);
 }
 
-/** One accepted bid, as a 'bids' event names it. */
+/**
+ * One accepted bid, as a 'bids' event carries it: the bid as its bidder is told it (with the item's
+ * and the bidder's names), so no process reads a row to tell it.
+ */
 export interface BidEvent {
-  bid: number;
+  /** The bid, as BID_CREATED tells it in full (its reserveMet included). */
+  w: Bid;
+  /** The bidder, and the item (the wire's itemId may be a client's string: this is the row's). */
+  by: number;
+  i: number;
   outbid: number | null;
   u: Balance[];
   /** A sealed item's bid: the item's bid count after it (the bid is told masked to all but its bidder). */
   s?: number;
-  /** The item has a reserve: whether it is now met. */
-  r?: boolean;
 }
 
 /** A player's max as their own MAX_BID tells it (u: the player, i: the item, m: the max, l: leading, r: why it was dropped). */
@@ -92,7 +98,7 @@ export async function publish(db: Queryable, event: ClusterEvent): Promise<void>
   await sql`select pg_notify(${CHANNEL}, ${payload})`.execute(db);
 }
 
-/** A NOTIFY payload stays below this many characters (PostgreSQL refuses 8,000 bytes; the payload is ASCII). */
+/** A NOTIFY payload stays below this many bytes (PostgreSQL refuses 8,000; names may be Arabic, so bytes are counted, not characters). */
 const PAYLOAD_MAX = 7000;
 
 /** The statement that sends `event` with the COMMIT of a transaction run outside Kysely (values written in). */
@@ -110,7 +116,7 @@ export function bidsNotifications(bids: readonly (BidEvent | MaxNotice)[]): stri
   let chunk: (BidEvent | MaxNotice)[] = [];
   let size = 0;
   for (const bid of bids) {
-    const length = JSON.stringify(bid).length + 1;
+    const length = Buffer.byteLength(JSON.stringify(bid)) + 1;
     if (chunk.length > 0 && size + length > PAYLOAD_MAX) {
       statements.push(notifyStatement({ k: 'bids', b: chunk }));
       chunk = [];
@@ -121,25 +127,6 @@ export function bidsNotifications(bids: readonly (BidEvent | MaxNotice)[]): stri
   }
   if (chunk.length > 0) statements.push(notifyStatement({ k: 'bids', b: chunk }));
   return statements;
-}
-
-/**
- * The bids this process is committing, by bid id, so that telling its own 'bids' events needs no
- * read of the row it just wrote (another process's bid is read). Bounded: an entry whose event
- * never comes (a rollback) falls out.
- */
-export class OwnBids {
-  private readonly bids = new Map<number, { bid: Bid; userId: number; itemId: number }>();
-  constructor(private readonly max = 1000) {}
-  add(bidId: number, entry: { bid: Bid; userId: number; itemId: number }): void {
-    this.bids.set(bidId, entry);
-    if (this.bids.size > this.max) this.bids.delete(this.bids.keys().next().value as number);
-  }
-  take(bidId: number): { bid: Bid; userId: number; itemId: number } | undefined {
-    const entry = this.bids.get(bidId);
-    this.bids.delete(bidId);
-    return entry;
-  }
 }
 
 /** Reads an envelope; null for anything that is not one (another program on the channel). */

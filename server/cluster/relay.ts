@@ -3,16 +3,14 @@ import type { Db } from '../db/open';
 import type { UserRow } from '../db/schema';
 import { announceBid, announceStart } from '../auction/announce';
 import type { BidView } from '../auction/bid-view';
-import { selectBids, toBid } from '../auction/wire';
 import { announceBalance } from '../points/announce';
 import type { Hub } from '../sockets/hub';
-import type { Balance, ClusterEvent, OwnBids } from './events';
+import type { Balance, ClusterEvent } from './events';
 
 export interface RelayDeps {
   db: Db;
   hub: Hub;
   bidView: BidView;
-  ownBids?: OwnBids;
 }
 
 /** VIRTUAL_BALANCE_UPDATE with the balances a commit left (to the accounts with sockets here), their connections' copies updated. */
@@ -38,30 +36,21 @@ export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void>
   const { db, hub, bidView } = deps;
   switch (event.k) {
     case 'bids': {
-      // the rows of the other processes' bids, read once for the group (this process's own are known)
-      const own = event.b.map((b) => ('mx' in b ? undefined : deps.ownBids?.take(b.bid)));
-      const unknown = event.b.flatMap((b, i) => ('mx' in b || own[i] ? [] : [b.bid]));
-      const read = unknown.length ? await selectBids(db).select(['b.user_id']).where('b.id', 'in', unknown).execute() : [];
-      const byId = new Map(read.map((r) => [r.id, r]));
-      event.b.forEach((entry, i) => {
+      // each bid comes whole in the event: nothing is read
+      for (const entry of event.b) {
         if ('mx' in entry) {
           // a max set or dropped: to its owner's sockets alone
           const { u, i: itemId, m, l, r } = entry.mx;
           hub.sendToUser(u, 'auction', { type: MSG.MAX_BID, data: { itemId, max: m, leading: l, ...(r ? { reason: r } : {}) } });
-          return;
+          continue;
         }
-        const mine = own[i];
-        const row = mine ? null : byId.get(entry.bid);
-        if (!mine && !row) return;
-        const told = mine ? mine.bid : toBid(row as NonNullable<typeof row>);
-        const bid = entry.r === undefined ? told : { ...told, reserveMet: entry.r };
-        const ids = mine ? { user_id: mine.userId, item_id: mine.itemId } : (row as NonNullable<typeof row>);
+        const { w: bid, by, i: itemId } = entry;
         // the picture follows: the item's lead and end as this bid left them (a sealed bid may not lead: its transaction judges the next)
-        if (entry.s === undefined) bidView.bidCommitted({ id: ids.item_id, amount: bid.amount, leaderId: ids.user_id, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, []);
-        announceBid(hub, bid, ids.user_id, entry.outbid, entry.s === undefined ? undefined : { bids: entry.s });
+        if (entry.s === undefined) bidView.bidCommitted({ id: itemId, amount: bid.amount, leaderId: by, endsAt: bid.endsAt, extensions: bid.extensions ?? 0 }, []);
+        announceBid(hub, bid, by, entry.outbid, entry.s === undefined ? undefined : { bids: entry.s });
         // the outbid player's points back first, then the bidder's, as the committing process tells them
         tellBalances(hub, [...entry.u].sort((a, b) => (a[0] === entry.outbid ? -1 : b[0] === entry.outbid ? 1 : 0)));
-      });
+      }
       return;
     }
     case 'start': {

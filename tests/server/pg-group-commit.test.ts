@@ -3,6 +3,7 @@
  * the bids that arrive together in one transaction, a bid whose write fails is undone alone, and
  * the row locks make the two groups take turns. Two servers in this test process on one database
  * (each its own engine, pool and cluster link). Runs in the server-pg project only.
+ * A group's bids reach the other process whole in its NOTIFY: that process reads no row to tell them.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -17,13 +18,14 @@ const servers: Server[] = [];
 const bidders: Bidder[] = [];
 /** Made by the test itself, so the SQLite project, which skips it, leaves no folder behind. */
 let dataDir: string | null = null;
+let relayDir: string | null = null;
 afterAll(async () => {
   for (const b of bidders) {
     b.auction.close();
     b.user.close();
   }
   for (const s of servers.reverse()) await s.close();
-  if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  for (const dir of [dataDir, relayDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
 const error = (error_type: string, itemId: number, requestId: string) => ({ type: 'ERROR', error_type, data: { itemId, requestId } });
@@ -115,5 +117,39 @@ describe.runIf(onPostgres)('group commit on PostgreSQL, two processes', () => {
         await watcher.auction.waitFor((f) => f.type === 'BID_CREATED' && (f.data as { itemId: number }).itemId === itemId && (f.data as { amount: number }).amount === amount, 10_000);
       }
     }
+  });
+
+  it("a bid reaches the other process's sockets as its own process tells it: Arabic names, a reserve, a sealed item masked", { timeout: 60_000 }, async () => {
+    const limits = { frameRateLimit: { perSecond: 1000, burst: 1000 }, loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 } };
+    const dir = (relayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-pg-relay-')));
+    const a = await startTestServer({ dataDir: dir, ...limits });
+    servers.push(a);
+    const b = await startTestServer({ dataDir: dir, ...limits });
+    servers.push(b);
+    const admin = await signedIn(a, 'admin');
+    const olga = await bidder(a, admin.token, 10_000);
+    const rosa = await bidder(b, admin.token, 10_000);
+    bidders.push(olga, rosa);
+    // the longest names a kingdom may give, in Arabic (two bytes each in a NOTIFY payload)
+    const name = (word: string) => `${word} `.repeat(40).slice(0, 100).trim();
+    const crown = await createItem(a, admin.token, { itemName: name('تاج'), start_price: 100, minIncrement: 10, reservePrice: 300 });
+    const chest = await createItem(a, admin.token, { itemName: name('صندوق'), start_price: 100, minIncrement: 10, format: 'sealed-first' });
+    await a.auction.idle();
+    await b.auction.idle();
+    const on = (itemId: number) => (f: Record<string, unknown>) => f.type === 'BID_CREATED' && (f.data as { itemId: number }).itemId === itemId;
+    expect(await a.auction.createBid({ id: olga.id }, { itemId: crown.itemId, amount: 200, requestId: newRequestId() })).toBeNull();
+    const ownFirst = await olga.auction.waitFor(on(crown.itemId), 10_000);
+    const otherFirst = await rosa.auction.waitFor(on(crown.itemId), 10_000);
+    expect(otherFirst).toEqual(ownFirst);
+    expect(otherFirst.data).toMatchObject({ itemName: crown.itemName, username: olga.username, amount: 200, reserveMet: false });
+    expect(await a.auction.createBid({ id: olga.id }, { itemId: crown.itemId, amount: 300, requestId: newRequestId() })).toBeNull();
+    expect((await rosa.auction.waitFor(on(crown.itemId), 10_000)).data).toMatchObject({ amount: 300, reserveMet: true });
+    // a sealed bid: the bidder hears it whole, the other process's sockets only that someone bid
+    expect(await a.auction.createBid({ id: olga.id }, { itemId: chest.itemId, amount: 150, requestId: newRequestId() })).toBeNull();
+    expect((await olga.auction.waitFor(on(chest.itemId), 10_000)).data).toMatchObject({ itemName: chest.itemName, amount: 150 });
+    const masked = (await rosa.auction.waitFor(on(chest.itemId), 10_000)).data as Record<string, unknown>;
+    expect(masked).toMatchObject({ itemName: chest.itemName, sealed: true, bids: 1 });
+    expect(masked).not.toHaveProperty('amount');
+    expect(masked).not.toHaveProperty('username');
   });
 });
