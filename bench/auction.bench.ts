@@ -1026,7 +1026,7 @@ const cpuPerBid = (x: SuiteResult) => {
 const cpu = Object.fromEntries(LABELS.filter(([key]) => suites[key]).map(([key]) => [key, cpuPerBid(suites[key]!)]));
 if (Object.keys(cpu).length) {
   lines.push(
-    `Server CPU per accepted bid with ${SOCKETS} sockets (all phases): ` +
+    `Server CPU per accepted bid with ${SOCKETS} sockets (all phases, at each target's own rates: compare targets at one rate, below): ` +
       LABELS.filter(([key]) => cpu[key] !== undefined)
         .map(([key, label]) => `${label} ${cpu[key].toFixed(2)} ms (one free core: ~${(1000 / cpu[key]).toFixed(0)} bids/s)`)
         .join('; ') +
@@ -1034,10 +1034,33 @@ if (Object.keys(cpu).length) {
   );
 }
 const cores = os.cpus().length;
+/**
+ * Server CPU per accepted bid in one target's fixed phases at `rate`, all its tries together. The
+ * fan-out costs nearly the same every second whatever the rate (a write per socket per flush, at
+ * most one flush per `coalesceMs`), so CPU per bid falls as the rate grows: targets are compared at
+ * the same offered rate, never over their own ramps (each climbs to its own limit).
+ */
+const cpuPerBidAt = (x: SuiteResult | undefined, rate: number): number | undefined => {
+  const i = x ? x.fixed.findIndex((f) => f.offeredRate === rate) : -1;
+  const steps = i >= 0 ? x!.fixedTries[i].filter((r) => r.accepted >= 100) : [];
+  return steps.length ? steps.reduce((n, r) => n + r.serverCpuMsPerBid * r.accepted, 0) / steps.reduce((n, r) => n + r.accepted, 0) : undefined;
+};
+const PROCS = ['pg', 'pg2', 'pg3'] as const;
+const cpuByProcs: Record<number, Partial<Record<(typeof PROCS)[number] | 'sqlite', number>>> = {};
 if (suites.pg && (suites.pg2 || suites.pg3)) {
-  // server CPU per accepted bid, all the processes together: what predicts scaling on a host with free cores
-  const procs = (['pg', 'pg2', 'pg3'] as const).filter((k) => cpu[k] !== undefined).map((k, i) => `${i + 1} process${i ? 'es' : ''} ${cpu[k].toFixed(2)} ms (${fx(ratio(cpu[k], cpu.pg))})`);
-  lines.push(`PostgreSQL, server CPU per accepted bid, all processes together: ${procs.join(', ')}; each process after the first adds ${suites.pg3 && cpu.pg3 !== undefined ? ((cpu.pg3 - cpu.pg) / 2).toFixed(2) : suites.pg2 && cpu.pg2 !== undefined ? (cpu.pg2 - cpu.pg).toFixed(2) : '?'} ms per bid.`);
+  // server CPU per accepted bid, all the processes together, at the same offered rate: what predicts scaling on a host with free cores
+  for (const { rate } of FIXED_PG) {
+    const at = Object.fromEntries([...PROCS, 'sqlite' as const].map((k) => [k, cpuPerBidAt(suites[k], rate)]).filter(([, v]) => v !== undefined));
+    cpuByProcs[rate] = at;
+    const procs = PROCS.filter((k) => at[k] !== undefined).map((k) => `${PROCS.indexOf(k) + 1} process${k === 'pg' ? '' : 'es'} ${at[k]!.toFixed(2)} ms${at.pg ? ` (${fx(ratio(at[k]!, at.pg))})` : ''}`);
+    const added = PROCS.slice(1)
+      .filter((k, i) => at[k] !== undefined && at[PROCS[i]] !== undefined)
+      .map((k, i) => `the ${i === 0 ? '2nd' : '3rd'} adds ${(at[k]! - at[PROCS[i]]!).toFixed(2)} ms`);
+    lines.push(
+      `PostgreSQL, server CPU per accepted bid at ${rate}/s, all processes together: ${procs.join(', ')}` +
+        `${added.length ? `; ${added.join(', ')}${at.pg ? ` (the 1st spends ${at.pg.toFixed(2)} ms)` : ''}` : ''}${at.sqlite ? `; SQLite at the same rate ${at.sqlite.toFixed(2)} ms` : ''}.`,
+    );
+  }
 }
 if (suites.pg && suites.pg2) {
   // how busy the whole machine was at each target's last step (the first failing one, or the top): server(s) + clients + everything else
@@ -1053,8 +1076,7 @@ if (suites.pg && suites.pg2) {
     `What the cores allow: this machine has ${cores} cores; the server processes, PostgreSQL (in "others") and the client threads holding the ` +
       `${SOCKETS} sockets all run on them. A second server process can only add throughput when a core is left idle by the first one and ` +
       `by PostgreSQL and the clients; measured at the last ramp step: 1 process ${busyAt(one)}, 2 processes ${busyAt(two)}. ` +
-      `Each bid also costs the second process a NOTIFY, a read of the bid's rows and a broadcast to its half of the sockets: ` +
-      `${cpu.pg2 !== undefined && cpu.pg !== undefined ? `${cpu.pg2.toFixed(2)} ms of server CPU per bid for both together, against ${cpu.pg.toFixed(2)} ms for one process` : 'see the CPU per bid above'}. ` +
+      `Each bid also costs the second process its part of the group's NOTIFY and a broadcast to its half of the sockets: see the CPU per bid at each rate above. ` +
       `So on ${cores} cores the 2-process ratio shows what the split costs or saves here, not how the pair scales on a host with free cores.`,
   );
 }
@@ -1140,6 +1162,7 @@ fs.writeFileSync(
       engineAloneInFlight: engine.sqliteGroup,
       engineAlonePostgresInFlight: engine.pgGroup,
       serverCpuMsPerBid: cpu,
+      serverCpuMsPerBidByRate: cpuByProcs,
       serverPragmas,
       postgresSettings: pgSettings,
       targets,
