@@ -1,6 +1,6 @@
 import * as z from 'zod/mini';
 import { endpoint, resultTrue } from './endpoint';
-import { plainReason, queryInt as queryIntOf } from './http';
+import { plainReason, queryInt } from './http';
 
 /** The points ledger on the wire: every change of a balance is one append-only transaction. */
 export const TRANSACTION_KINDS = ['grant', 'deduct', 'purchase', 'refund', 'automatic'] as const;
@@ -100,7 +100,7 @@ export type TransactionBody = z.input<typeof transactionBody>;
  * absent), at most 2100-01-01 in epoch ms: a time, or a page whose offset stays a safe integer.
  */
 const QUERY_INT_MAX = Date.UTC(2100, 0, 1);
-const queryInt = (error: string, min = 0) => queryIntOf(error, min, QUERY_INT_MAX);
+const pointsQueryInt = (error: string, min = 0) => queryInt(error, min, QUERY_INT_MAX);
 
 /** GET points/transactions and points/transactions.csv: every filter optional; from/to epoch ms, inclusive. */
 export const transactionsQuery = z.object({
@@ -112,9 +112,9 @@ export const transactionsQuery = z.object({
     ),
   ),
   actor: z.optional(z.string().check(z.maxLength(64))),
-  from: queryInt(POINTS_ERRORS.badTime),
-  to: queryInt(POINTS_ERRORS.badTime),
-  page: queryInt(POINTS_ERRORS.badPage, 1),
+  from: pointsQueryInt(POINTS_ERRORS.badTime),
+  to: pointsQueryInt(POINTS_ERRORS.badTime),
+  page: pointsQueryInt(POINTS_ERRORS.badPage, 1),
 });
 export type TransactionsQuery = z.input<typeof transactionsQuery>;
 
@@ -135,7 +135,7 @@ export type Transaction = z.infer<typeof transaction>;
 /** GET points/players?q=&page=: q matches a username (contains, any case) or a governor id (prefix). */
 export const playersQuery = z.object({
   q: z.optional(z.string({ error: POINTS_ERRORS.badQuery }).check(z.maxLength(64, POINTS_ERRORS.badQuery))),
-  page: queryInt(POINTS_ERRORS.badPage, 1),
+  page: pointsQueryInt(POINTS_ERRORS.badPage, 1),
 });
 
 export const pointsPlayer = z.object({
