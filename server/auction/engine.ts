@@ -87,7 +87,6 @@ export class AuctionEngine implements AuctionService {
   get bidCommits(): { transactions: number; bids: number } {
     return this.bidQueue.commits;
   }
-  /** Clustered: the bids being committed here (their events are told without reading them back). */
   /** Clustered: the events from PostgreSQL, told one after the other in the order they came. */
   private readonly deliveries = new Serial();
   readonly bids: Bidding;
