@@ -1021,10 +1021,12 @@ if (pgFigures) {
       .join(', ')}, as the server's cluster; mean ${pgFigures.bidRow.meanMs.toFixed(2)} ms, p99 ${pgFigures.bidRow.p99Ms.toFixed(2)} ms per bid-row transaction)`,
   );
 }
-const cpuPerBid = (x: SuiteResult) => {
-  const steps = [...x.fixedTries.flat(), ...x.rampTries.flatMap((c) => c.steps)].filter((r) => r.accepted >= 100);
-  return steps.reduce((n, r) => n + r.serverCpuMsPerBid * r.accepted, 0) / steps.reduce((n, r) => n + r.accepted, 0);
+/** Server CPU per accepted bid over these phases, each weighed by its bids (phases of fewer than 100 bids left out); undefined with none. */
+const cpuPerBidOver = (phases: readonly PhaseResult[]): number | undefined => {
+  const steps = phases.filter((r) => r.accepted >= 100);
+  return steps.length ? steps.reduce((n, r) => n + r.serverCpuMsPerBid * r.accepted, 0) / steps.reduce((n, r) => n + r.accepted, 0) : undefined;
 };
+const cpuPerBid = (x: SuiteResult) => cpuPerBidOver([...x.fixedTries.flat(), ...x.rampTries.flatMap((c) => c.steps)]) ?? Number.NaN;
 const cpu = Object.fromEntries(LABELS.filter(([key]) => suites[key]).map(([key]) => [key, cpuPerBid(suites[key]!)]));
 if (Object.keys(cpu).length) {
   lines.push(
@@ -1044,8 +1046,7 @@ const cores = os.cpus().length;
  */
 const cpuPerBidAt = (x: SuiteResult | undefined, rate: number): number | undefined => {
   const i = x ? x.fixed.findIndex((f) => f.offeredRate === rate) : -1;
-  const steps = i >= 0 ? x!.fixedTries[i].filter((r) => r.accepted >= 100) : [];
-  return steps.length ? steps.reduce((n, r) => n + r.serverCpuMsPerBid * r.accepted, 0) / steps.reduce((n, r) => n + r.accepted, 0) : undefined;
+  return i >= 0 ? cpuPerBidOver(x!.fixedTries[i]) : undefined;
 };
 const PROCS = ['pg', 'pg2', 'pg3'] as const;
 const cpuByProcs: Record<number, Partial<Record<(typeof PROCS)[number] | 'sqlite', number>>> = {};

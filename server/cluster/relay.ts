@@ -30,8 +30,8 @@ async function usersById(db: Db, ids: number[]): Promise<Map<number, UserRow>> {
 /**
  * A process (this one too) committed `event`: this process reads the rows it names (a group's bids
  * come whole: nothing is read for them) and tells its own sockets, with the frames the committing
- * process sends to its own (the same builders). The
- * engine runs it in its queue, so a relayed frame keeps its place among this process's own.
+ * process sends to its own (the same builders). The engine runs it in its queue, so a relayed
+ * frame keeps its place among this process's own.
  */
 export async function relay(deps: RelayDeps, event: ClusterEvent): Promise<void> {
   const { db, hub, bidView } = deps;

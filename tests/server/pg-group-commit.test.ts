@@ -3,7 +3,7 @@
  * the bids that arrive together in one transaction, a bid whose write fails is undone alone, and
  * the row locks make the two groups take turns. Two servers in this test process on one database
  * (each its own engine, pool and cluster link). Runs in the server-pg project only.
- * A group's bids reach the other process whole in its NOTIFY: that process reads no row to tell them.
+ * A group's bids reach the other process whole in its NOTIFY, told there as the bidder's own process tells them.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,11 +28,12 @@ afterAll(async () => {
   for (const dir of [dataDir, relayDir]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** Room for a test's bursts of frames and sign-ins. */
+const limits = { frameRateLimit: { perSecond: 1000, burst: 1000 }, loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 } };
 const error = (error_type: string, itemId: number, requestId: string) => ({ type: 'ERROR', error_type, data: { itemId, requestId } });
 
 describe.runIf(onPostgres)('group commit on PostgreSQL, two processes', () => {
   it('a group in which one bid fails commits the others, while another process bids on the same items', { timeout: 60_000 }, async () => {
-    const limits = { frameRateLimit: { perSecond: 1000, burst: 1000 }, loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 } };
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-pg-group-'));
     const a = await startTestServer({ dataDir, ...limits });
     servers.push(a);
@@ -120,7 +121,6 @@ describe.runIf(onPostgres)('group commit on PostgreSQL, two processes', () => {
   });
 
   it("a bid reaches the other process's sockets as its own process tells it: Arabic names, a reserve, a sealed item masked", { timeout: 60_000 }, async () => {
-    const limits = { frameRateLimit: { perSecond: 1000, burst: 1000 }, loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 } };
     const dir = (relayDir = fs.mkdtempSync(path.join(os.tmpdir(), 'kingdom-pg-relay-')));
     const a = await startTestServer({ dataDir: dir, ...limits });
     servers.push(a);
