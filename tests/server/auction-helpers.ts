@@ -140,6 +140,9 @@ export async function auctionTestServer(clock: ManualClock, overrides: Partial<C
       frameRateLimit: { perSecond: 1000, burst: 1000 },
       loginRateLimit: { perEmail: 100, perAddress: 10_000, windowMs: 60_000 },
       reactions: { pollMs: 3_600_000, keepDays: 30, paused: false },
+      // the notices' passes read the engine's clock too (on PostgreSQL each pass does): a timed pass
+      // could take a reading a test meant for a bid (ManualClock.failNext), so they run when woken
+      notices: { pollMs: 3_600_000 },
       ...overrides,
     },
     { now: clock.now, ...deps },
