@@ -37,7 +37,7 @@ export class BidQueue {
   ) {}
 
   /** Write transactions run for bids so far, and the bids they carried. */
-  get commits(): { transactions: number; bids: number } {
+  get commits(): { transactions: number; bids: number; roundTrips?: number } {
     return { ...this.writer.commits };
   }
 

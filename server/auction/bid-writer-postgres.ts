@@ -22,24 +22,22 @@ import { readEligibility, toBid } from './wire';
  * numbers written into the text; the requestIds are quoted by pg's escapeLiteral (the protocol
  * refuses a NUL in them, and a group never carries one: see writeGroup).
  */
-function openingOf(client: pg.PoolClient, itemIds: readonly number[], userIds: readonly number[], requestIds: readonly string[]): string {
-  for (const id of [...itemIds, ...userIds]) if (!Number.isSafeInteger(id)) throw new Error(`not an id: ${id}`);
+function openingOf(client: pg.PoolClient, itemIds: readonly number[], userIds: readonly number[], asked: readonly { userId: number; requestId: string }[]): string {
+  for (const id of [...itemIds, ...userIds, ...asked.map((a) => a.userId)]) if (!Number.isSafeInteger(id)) throw new Error(`not an id: ${id}`);
   const items = `array[${itemIds.join(',')}]::bigint[]`;
-  const asked = `array[${requestIds.map((r) => client.escapeLiteral(r)).join(',')}]::text[]`;
-  return `begin; select pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY});
+  const pairs = `unnest(array[${asked.map((a) => a.userId).join(',')}]::bigint[], array[${asked.map((a) => client.escapeLiteral(a.requestId)).join(',')}]::text[]) as a(user_id, request_id)`;
+  return `begin; set local jit = off; select pg_advisory_xact_lock_shared(${WRITE_LOCK_KEY});
     select * from items where id = any(${items}) order by id for update;
-    select u.*,
-        (select s.store_open from kingdom_settings s where s.id = 1) as group_store_open,
-        (select coalesce(json_agg(q.x), '[]') from (
-            select json_build_array(r.request_id, r.bid_id, r.error_type, r.item_id, 0) as x
-              from bid_requests r where r.user_id = u.id and r.request_id = any(${asked})
-            union all
-            select json_build_array(m.request_id, null, null, m.item_id, 1)
-              from max_bid_requests m where m.user_id = u.id and m.request_id = any(${asked})) q) as group_asked
+    select u.*, (select s.store_open from kingdom_settings s where s.id = 1) as group_store_open
       from users u
       where u.id = any(array[${userIds.join(',')}]::bigint[]) or u.id in (select i.leader_id from items i where i.id = any(${items}))
         or u.id in (select mb.user_id from max_bids mb where mb.item_id = any(${items}) and mb.exhausted_at is null)
       order by u.id for update of u;
+    select r.user_id, r.request_id, r.bid_id, r.error_type, r.item_id, 0 as max
+      from ${pairs} join bid_requests r on r.user_id = a.user_id and r.request_id = a.request_id
+    union all
+    select m.user_id, m.request_id, null, null, m.item_id, 1
+      from ${pairs} join max_bid_requests m on m.user_id = a.user_id and m.request_id = a.request_id;
     select item_id, user_id, max, seq from max_bids where item_id = any(${items}) and exhausted_at is null order by item_id, seq`;
 }
 
@@ -107,8 +105,92 @@ const Q = {
   maxExhaust: { name: 'max_exhaust', text: 'update max_bids set exhausted_at = $3 where item_id = $1 and user_id = any($2::bigint[])' },
 };
 
+/**
+ * The first attempt's writes (see PostgresBidWriter): Q's writes as SQL-level prepared statements
+ * (PREPARE once per connection, EXECUTE with the values written in as literals), so every write of
+ * a group travels in the one string that commits it, each planned once per connection. The accepts
+ * end in a guard that divides by zero (failing the string, so the group is written again the
+ * careful way) when the item or a user was not updated, the check the careful way makes on the rows.
+ */
+const GUARD = `select 1 / ((select count(*) from i) * (select count(*) from u) * (case when $OUTBID::bigint is null then 1 else (select count(*) from o) end))::int`;
+const guarded = (text: string, outbid: string) => text.replace(/\n\s*select 'bidder'[\s\S]*$/, `\n      ${GUARD.replace('$OUTBID', outbid)}`);
+const FAST: Record<'refuse' | 'accept' | 'auto' | 'maxRequest' | 'maxDrop' | 'maxExhaust', { name: string; text: string }> = {
+  refuse: { name: 'kb_refuse', text: Q.refuse.text },
+  accept: { name: 'kb_accept', text: guarded(Q.accept.text, '$9') },
+  auto: { name: 'kb_auto', text: guarded(Q.auto.text, '$7') },
+  maxRequest: { name: 'kb_max_request', text: Q.maxRequest.text },
+  maxDrop: { name: 'kb_max_drop', text: Q.maxDrop.text },
+  maxExhaust: { name: 'kb_max_exhaust', text: Q.maxExhaust.text },
+};
+const PREPARE_FAST = Object.values(FAST)
+  .map((q) => `prepare ${q.name} as ${q.text}`)
+  .join('; ');
+
+/** A value written into an EXECUTE: whole or finite numbers, null, text quoted by pg, arrays of ids as text. */
+function literal(client: pg.PoolClient, value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`not a number: ${value}`);
+    return String(value);
+  }
+  if (typeof value === 'string') return client.escapeLiteral(value);
+  if (Array.isArray(value) && value.every((v) => Number.isSafeInteger(v))) return client.escapeLiteral(`{${value.join(',')}}`);
+  throw new Error('a value a batch cannot write');
+}
+
+/** The first attempt failed in the database (its transaction is lost): the group is written again, the careful way. */
+class FastFailed extends Error {
+  constructor(readonly cause: unknown) {
+    super('the batched attempt failed');
+  }
+}
+
+/**
+ * How a group's writes reach the database. Careful: each write is sent and its rows come back (a
+ * bid's own savepoint before it). Batched: writes wait in `pending` for the commit's string; a read
+ * sends them first (a read may see them), and a failure in the database is a FastFailed.
+ */
+class Writes {
+  readonly pending: string[] = [];
+  /** Writes sent ahead of a read, counted: a bid that fails after some of its writes were sent cannot be undone alone. */
+  sent = 0;
+
+  constructor(
+    private readonly client: pg.PoolClient,
+    readonly batched: boolean,
+    private readonly counts: { roundTrips: number },
+  ) {}
+
+  /** A statement sent now, counted as a round trip. */
+  query<R extends pg.QueryResultRow>(query: string | pg.QueryConfig): Promise<pg.QueryResult<R>> {
+    this.counts.roundTrips += 1;
+    return this.client.query<R>(query);
+  }
+
+  /** A write: sent now (careful, its rows returned) or kept for the commit (batched, no rows). */
+  async write<R extends pg.QueryResultRow>(which: keyof typeof FAST, values: unknown[]): Promise<R[] | null> {
+    if (!this.batched) return (await this.query<R>({ ...Q[which], values })).rows;
+    this.pending.push(`execute ${FAST[which].name}(${values.map((v) => literal(this.client, v)).join(', ')})`);
+    return null;
+  }
+
+  /** A read (or a write whose rows are needed): what is kept is sent first. */
+  async read<R extends pg.QueryResultRow>(query: { name: string; text: string; values: unknown[] }): Promise<R[]> {
+    if (!this.batched) return (await this.query<R>(query)).rows;
+    try {
+      if (this.pending.length) {
+        this.sent += this.pending.length;
+        await this.query(this.pending.splice(0).join('; '));
+      }
+      return (await this.query<R>(query)).rows;
+    } catch (error) {
+      throw new FastFailed(error);
+    }
+  }
+}
+
 /** What the users statement adds to each row. */
-type LockedUser = UserRow & { group_store_open: number | null; group_asked: string };
+type LockedUser = UserRow & { group_store_open: number | null };
 type Asked = { bid_id: number | null; error_type: string | null; item_id: number };
 
 /** The answer to a requestId already given: stored before the group (a bid's, or a SET_MAX_BID's item), or given by a bid of this group. */
@@ -117,7 +199,7 @@ type Answered = { stored: Asked } | { maxOn: number } | { outcome: Answer };
 const key = (userId: number, requestId: string) => `${userId}\n${requestId}`;
 
 function userOf(row: LockedUser | (UserRow & { who: string; bid_id: number; items_updated: number })): UserRow {
-  const { group_store_open: _s, group_asked: _a, who: _w, bid_id: _b, items_updated: _i, ...user } = row as LockedUser & { who?: string; bid_id?: number; items_updated?: number };
+  const { group_store_open: _s, who: _w, bid_id: _b, items_updated: _i, ...user } = row as LockedUser & { who?: string; bid_id?: number; items_updated?: number };
   return user;
 }
 
@@ -135,8 +217,10 @@ function userOf(row: LockedUser | (UserRow & { who: string; bid_id: number; item
  * each write returns).
  */
 export class PostgresBidWriter implements BidWriter {
-  readonly commits = { transactions: 0, bids: 0 };
+  readonly commits = { transactions: 0, bids: 0, roundTrips: 0 };
   private readonly pool: pg.Pool;
+  /** The connections that have the batched statements prepared (PREPARE_FAST). */
+  private readonly prepared = new WeakSet<pg.PoolClient>();
 
   constructor(private readonly db: Db) {
     this.pool = poolOf(db);
@@ -153,6 +237,13 @@ export class PostgresBidWriter implements BidWriter {
       const written = clean.length ? await this.writeGroup(clean, now, options) : [];
       return bids.map((b) => (b.request.requestId.includes('\u0000') ? { ok: false, error: new Error('a requestId with a NUL') } : (written.shift() as Written<BidOutcome>)));
     }
+    // first batched (every write in the commit's string); when that fails in the database, once more the careful way
+    const batched = await this.attempt(bids, now, options, true);
+    return batched ?? ((await this.attempt(bids, now, options, false)) as Written<BidOutcome>[]);
+  }
+
+  /** One transaction for the group; null when the batched attempt failed in the database (nothing of it was committed). */
+  private async attempt(bids: readonly PendingBid[], now: number, options: { dryRun?: boolean }, batched: boolean): Promise<Written<BidOutcome>[] | null> {
     let client: pg.PoolClient;
     try {
       client = await this.pool.connect();
@@ -162,22 +253,42 @@ export class PostgresBidWriter implements BidWriter {
     let broken: Error | undefined;
     try {
       try {
-        const { results, events, domain, savepoint, failedAlone } = await this.judgeAndWrite(client, bids, now);
+        if (batched && !this.prepared.has(client)) {
+          await client.query(PREPARE_FAST);
+          this.prepared.add(client);
+        }
+        const writes = new Writes(client, batched, this.commits);
+        const { results, events, domain, savepoint, failedAlone } = await this.judgeAndWrite(client, writes, bids, now);
         const tail =
           options.dryRun || failedAlone
             ? ['rollback']
-            : [...(savepoint ? ['release bid'] : []), ...bidEventStatements(domain.map((e) => ({ ...e, actor: null })), (t) => client.escapeLiteral(t)), ...bidsNotifications(events), 'commit'];
-        await client.query(tail.join('; '));
+            : [
+                ...writes.pending,
+                ...(savepoint ? ['release bid'] : []),
+                ...bidEventStatements(
+                  domain.map((e) => ({ ...e, actor: null })),
+                  (t) => client.escapeLiteral(t),
+                ),
+                ...bidsNotifications(events),
+                'commit',
+              ];
+        try {
+          await writes.query(tail.join('; '));
+        } catch (error) {
+          throw batched ? new FastFailed(error) : error;
+        }
         if (tail.length > 1 && domain.length > 0) eventsCommitted(this.db);
         return results;
       } catch (error) {
+        this.commits.roundTrips += 1;
         await client.query('rollback').catch((rollbackError: unknown) => {
           broken = rollbackError as Error;
         });
         throw error;
       }
     } catch (error) {
-      // nothing was committed: every bid of the group failed
+      // nothing was committed: the careful attempt comes next, or every bid of the group failed
+      if (batched) return null;
       return bids.map(() => ({ ok: false, error }));
     } finally {
       client.release(broken);
@@ -188,25 +299,28 @@ export class PostgresBidWriter implements BidWriter {
     return Promise.resolve();
   }
 
-  private async judgeAndWrite(client: pg.PoolClient, bids: readonly PendingBid[], now: number) {
+  private async judgeAndWrite(client: pg.PoolClient, writes: Writes, bids: readonly PendingBid[], now: number) {
     const itemIds = [...new Set(bids.map((b) => b.request.itemId))];
-    const opening = openingOf(client, itemIds, [...new Set(bids.map((b) => b.userId))], [...new Set(bids.map((b) => b.request.requestId))]);
-    // the answers of BEGIN, the lock, the items, the users, the items' maxima
-    const answers = (await client.query(opening)) as unknown as pg.QueryResult[];
-    const items = new Map((answers[2].rows as ItemRow[]).map((r) => [r.id, r]));
-    const locked = answers[3].rows as LockedUser[];
+    const opening = openingOf(
+      client,
+      itemIds,
+      [...new Set(bids.map((b) => b.userId))],
+      bids.map((b) => ({ userId: b.userId, requestId: b.request.requestId })),
+    );
+    // the answers of BEGIN, SET, the lock, the items, the users, the answers given, the items' maxima
+    const answers = (await writes.query(opening)) as unknown as pg.QueryResult[];
+    const items = new Map((answers[3].rows as ItemRow[]).map((r) => [r.id, r]));
+    const locked = answers[4].rows as LockedUser[];
     const users = new Map(locked.map((u) => [u.id, userOf(u)]));
     const maxima = new Map<number, StandingMax[]>();
-    for (const m of answers[4].rows as { item_id: number; user_id: number; max: number; seq: number }[]) {
+    for (const m of answers[6].rows as { item_id: number; user_id: number; max: number; seq: number }[]) {
       const list = maxima.get(m.item_id) ?? [];
       list.push({ userId: m.user_id, max: m.max, seq: m.seq });
       maxima.set(m.item_id, list);
     }
     const answered = new Map<string, Answered>();
-    for (const u of locked) {
-      for (const [requestId, bidId, errorType, itemId, max] of JSON.parse(u.group_asked) as [string, number | null, string | null, number, number][]) {
-        answered.set(key(u.id, requestId), max ? { maxOn: itemId } : { stored: { bid_id: bidId, error_type: errorType, item_id: itemId } });
-      }
+    for (const a of answers[5].rows as { user_id: number; request_id: string; bid_id: number | null; error_type: string | null; item_id: number; max: number }[]) {
+      answered.set(key(a.user_id, a.request_id), a.max ? { maxOn: a.item_id } : { stored: { bid_id: a.bid_id, error_type: a.error_type, item_id: a.item_id } });
     }
     // (a group always has a bidder, so the setting comes with its row; null: no settings row, the store is open)
     const storeOpen = locked.length === 0 || locked[0].group_store_open !== 0;
@@ -236,25 +350,26 @@ export class PostgresBidWriter implements BidWriter {
       let ownBid: number | null = null;
       try {
         if (!bidder) throw new Error(`no account ${userId}`);
-        mayBid = row ? await this.mayBidOn(client, row, bidder) : true;
-        if (bid.kind !== 'max' && row && isSealed(row.format)) ownBid = (await client.query<{ own: number | null }>({ ...Q.ownBid, values: [itemId, userId] })).rows[0]?.own ?? null;
+        mayBid = row ? await this.mayBidOn(writes, row, bidder) : true;
+        if (bid.kind !== 'max' && row && isSealed(row.format)) ownBid = (await writes.read<{ own: number | null }>({ ...Q.ownBid, values: [itemId, userId] }))[0]?.own ?? null;
       } catch (error) {
+        if (error instanceof FastFailed) throw error;
         results.push({ ok: false, error });
         continue;
       }
-      if (!alone) {
-        await client.query(savepoint ? 'release bid; savepoint bid' : 'savepoint bid');
+      if (!alone && !writes.batched) {
+        await writes.query(savepoint ? 'release bid; savepoint bid' : 'savepoint bid');
         savepoint = true;
       }
       // what this bid changes in the group's copies, undone with its writes when they fail
       const undo: (() => void)[] = [];
-      const marks = { events: events.length, domain: domain.length };
-      const io = this.proxyWrites(client, { items, users, maxima, events, domain, undo });
+      const marks = { events: events.length, domain: domain.length, pending: writes.pending.length, sent: writes.sent };
+      const io = this.proxyWrites(writes, { items, users, maxima, events, domain, undo });
       try {
         const verdict = bid.kind === 'max' ? judgeMax({ storeOpen, row, bidder: bidder as UserRow, mayBid }, amount, at) : null;
         const decision: Decision | null = bid.kind === 'max' ? (verdict ? { kind: 'refuse', errorType: verdict } : null) : decide({ storeOpen, row, bidder: bidder as UserRow, mayBid, ownBid }, amount, at);
         if (decision?.kind === 'refuse') {
-          await client.query({ ...Q.refuse, values: [userId, requestId, itemId, decision.errorType, now] });
+          await writes.write('refuse', [userId, requestId, itemId, decision.errorType, now]);
           const outcome = { kind: 'rejected' as const, errorType: decision.errorType as ErrorType, itemId };
           answered.set(key(userId, requestId), { outcome });
           results.push({ ok: true, value: { ...outcome, bidder } });
@@ -263,19 +378,19 @@ export class PostgresBidWriter implements BidWriter {
         const current = row as ItemRow;
         if (bid.kind === 'max') {
           const max = amount as number;
-          await client.query({ ...Q.maxRequest, values: [userId, requestId, itemId, now] });
+          await writes.write('maxRequest', [userId, requestId, itemId, now]);
           const list = maxima.get(itemId) ?? [];
           io.setMaxima(itemId, list.filter((m) => m.userId !== userId));
           let follow: Follow[] = [];
           let leaderId = current.leader_id;
           if (max > 0) {
-            const { rows } = await client.query<{ seq: number }>({ ...Q.maxSet, values: [itemId, userId, max, at] });
+            const rows = await writes.read<{ seq: number }>({ ...Q.maxSet, values: [itemId, userId, max, at] });
             io.setMaxima(itemId, [...(maxima.get(itemId) ?? []), { userId, max, seq: Number(rows[0].seq) }]);
             const answer = await answerMaxima(io, current, storeOpen, at);
             follow = answer.follow;
             leaderId = answer.row.leader_id;
           } else {
-            await client.query({ ...Q.maxDrop, values: [itemId, userId] });
+            await writes.write('maxDrop', [itemId, userId]);
           }
           // (the max stands, exhausted or not, unless it was withdrawn or dropped)
           const dropped = follow.some((f) => f.kind === 'max' && f.userId === userId);
@@ -307,12 +422,16 @@ export class PostgresBidWriter implements BidWriter {
           },
         });
       } catch (error) {
+        // batched: a failure in the database, or one after this bid's writes went ahead of a read, is the attempt's
+        if (error instanceof FastFailed) throw error;
+        if (writes.sent !== marks.sent) throw new FastFailed(error);
         // only this bid's writes are undone (a failure to undo them fails the whole group); alone, the group is
         for (const step of undo.reverse()) step();
         events.length = marks.events;
         domain.length = marks.domain;
+        writes.pending.length = marks.pending;
         if (alone) failedAlone = true;
-        else await client.query('rollback to bid');
+        else if (!writes.batched) await writes.query('rollback to bid');
         results.push({ ok: false, error });
       }
     }
@@ -324,7 +443,7 @@ export class PostgresBidWriter implements BidWriter {
    * over the group's copies of the rows it locked: each write updates the copy (and says how to undo it).
    */
   private proxyWrites(
-    client: pg.PoolClient,
+    writes: Writes,
     group: {
       items: Map<number, ItemRow>;
       users: Map<number, UserRow>;
@@ -347,18 +466,29 @@ export class PostgresBidWriter implements BidWriter {
     const writeBid = async (row: ItemRow, bidder: UserRow, decision: Extract<Decision, { kind: 'accept' }>, at: number, requestId: string | null, now: number) => {
       const itemId = row.id;
       const { endsAt, extensions } = decision;
-      const { rows } = await client.query<UserRow & { who: 'bidder' | 'outbid'; bid_id: number; items_updated: number }>(
+      const values =
         requestId === null
-          ? { ...Q.auto, values: [itemId, bidder.id, decision.amount, endsAt, at, extensions, decision.outbidId, decision.released, decision.reserved, decision.leaderId, decision.itemAmount, decision.bidsCount] }
-          : { ...Q.accept, values: [itemId, bidder.id, decision.amount, endsAt, at, extensions, requestId, now, decision.outbidId, decision.released, decision.reserved, decision.leaderId, decision.itemAmount, decision.bidsCount] },
-      );
-      const updatedRow = rows.find((r) => r.who === 'bidder');
-      const outbidRow = rows.find((r) => r.who === 'outbid');
-      if (!updatedRow || Number(rows[0].items_updated) !== 1 || (decision.outbidId !== null && !outbidRow)) {
-        throw new Error(`bid on item ${itemId}: the item or a user was not updated`);
+          ? [itemId, bidder.id, decision.amount, endsAt, at, extensions, decision.outbidId, decision.released, decision.reserved, decision.leaderId, decision.itemAmount, decision.bidsCount]
+          : [itemId, bidder.id, decision.amount, endsAt, at, extensions, requestId, now, decision.outbidId, decision.released, decision.reserved, decision.leaderId, decision.itemAmount, decision.bidsCount];
+      let updated: UserRow;
+      let outbid: UserRow | null;
+      if (writes.batched) {
+        // the rows as the write leaves them (its guard fails the attempt when it does not update them)
+        const was = decision.outbidId === null ? null : users.get(decision.outbidId);
+        if (decision.outbidId !== null && !was) throw new Error(`account ${decision.outbidId} was not locked`);
+        await writes.write(requestId === null ? 'auto' : 'accept', values);
+        updated = { ...bidder, reserved: bidder.reserved + decision.reserved };
+        outbid = was ? { ...was, reserved: was.reserved - decision.released } : null;
+      } else {
+        const rows = (await writes.write<UserRow & { who: 'bidder' | 'outbid'; bid_id: number; items_updated: number }>(requestId === null ? 'auto' : 'accept', values)) ?? [];
+        const updatedRow = rows.find((r) => r.who === 'bidder');
+        const outbidRow = rows.find((r) => r.who === 'outbid');
+        if (!updatedRow || Number(rows[0].items_updated) !== 1 || (decision.outbidId !== null && !outbidRow)) {
+          throw new Error(`bid on item ${itemId}: the item or a user was not updated`);
+        }
+        updated = userOf(updatedRow);
+        outbid = outbidRow ? userOf(outbidRow) : null;
       }
-      const updated = userOf(updatedRow);
-      const outbid = outbidRow ? userOf(outbidRow) : null;
       // the bids after this one are judged on the rows as it left them
       const after: ItemRow = { ...row, leader_id: decision.leaderId, amount: decision.itemAmount, ends_at: endsAt, extensions, bids_count: decision.bidsCount };
       keep(items, itemId);
@@ -383,15 +513,15 @@ export class PostgresBidWriter implements BidWriter {
         // (every holder of the items' maxima was locked in the opening, and every bidder)
         return user ? Promise.resolve(user) : Promise.reject(new Error(`account ${userId} was not locked`));
       },
-      mayBid: (row, user) => this.mayBidOn(client, row, user),
+      mayBid: (row, user) => this.mayBidOn(writes, row, user),
       writeAuto: (row, holder, decision, at) => writeBid(row, holder, decision, at, null, 0),
       drop: async (itemId, userId, frame) => {
-        await client.query({ ...Q.maxDrop, values: [itemId, userId] });
+        await writes.write('maxDrop', [itemId, userId]);
         setMaxima(itemId, (maxima.get(itemId) ?? []).filter((m) => m.userId !== userId));
         events.push({ mx: { u: userId, i: itemId, m: 0, l: frame.leading ?? false, ...(frame.reason ? { r: frame.reason } : {}) } });
       },
       exhaust: async (itemId, userIds, at) => {
-        await client.query({ ...Q.maxExhaust, values: [itemId, userIds, at] });
+        await writes.write('maxExhaust', [itemId, userIds, at]);
         setMaxima(itemId, (maxima.get(itemId) ?? []).filter((m) => !userIds.includes(m.userId)));
       },
       event: (event, at) => {
@@ -402,10 +532,10 @@ export class PostgresBidWriter implements BidWriter {
     return io;
   }
 
-  private async mayBidOn(client: pg.PoolClient, item: ItemRow, user: UserRow): Promise<boolean> {
+  private async mayBidOn(writes: Writes, item: ItemRow, user: UserRow): Promise<boolean> {
     const rules = readEligibility(item.eligibility);
     if (!rules.ranks?.length && !rules.groups?.length) return true;
-    const groups = rules.groups?.length ? (await client.query<{ name: string }>({ ...Q.groups, values: [user.id] })).rows.map((r) => r.name) : [];
+    const groups = rules.groups?.length ? (await writes.read<{ name: string }>({ ...Q.groups, values: [user.id] })).map((r) => r.name) : [];
     return isEligible(rules, user.rank, groups);
   }
 }

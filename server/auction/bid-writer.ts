@@ -65,8 +65,8 @@ export interface BidWriter {
    * every bid gets its error.
    */
   writeGroup(bids: readonly PendingBid[], now: number, options?: { dryRun?: boolean }): Promise<Written<BidOutcome>[]>;
-  /** Write transactions run for bids, and the bids they carried. */
-  readonly commits: { transactions: number; bids: number };
+  /** Write transactions run for bids, and the bids they carried; on PostgreSQL, the statements sent for them, each a round trip (a connection's one-time PREPARE apart). */
+  readonly commits: { transactions: number; bids: number; roundTrips?: number };
   /** Frees what the writer holds (its connection pool's clients are the database's). */
   close(): Promise<void>;
 }

@@ -84,7 +84,7 @@ export class AuctionEngine implements AuctionService {
   private readonly bidQueue: BidQueue;
 
   /** Write transactions run for bids so far, and the bids they carried (group commit, bid-queue.ts). */
-  get bidCommits(): { transactions: number; bids: number } {
+  get bidCommits(): { transactions: number; bids: number; roundTrips?: number } {
     return this.bidQueue.commits;
   }
   /** Clustered: the events from PostgreSQL, told one after the other in the order they came. */
