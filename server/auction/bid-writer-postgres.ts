@@ -205,16 +205,18 @@ function userOf(row: LockedUser | (UserRow & { who: string; bid_id: number; item
 
 /**
  * PostgreSQL (several processes write): group commit, as SQLite has it, on one pooled connection.
- * A group's round trips: the opening (BEGIN, the write lock, the items and the users locked and
- * read: openingOf), then per bid two (its savepoint, with the previous one's release; its write:
- * the one-statement accept, or the refusal remembered), and the COMMIT with the last release and
- * the group's NOTIFY. A group of one bid needs no savepoint (its failure undoes the whole
- * transaction): 3 round trips, as many as a plain BEGIN, INSERT, COMMIT. So a bid costs 2 round
- * trips plus 2 per group (a repeated requestId whose bid is read back, or an item limited to groups,
- * one more). Every row the group writes is locked before anything is judged, items then users,
+ * A group's round trips: two, however many bids it carries. The opening (BEGIN, the write lock, the
+ * items and the users locked and read, the answers already given: openingOf); then, batched, every
+ * write of the group (EXECUTEs of statements prepared once per connection), its events, its NOTIFY
+ * and the COMMIT in one string: as few as a transaction that reads before it writes can have (a
+ * plain BEGIN, INSERT, COMMIT has three). A sealed item's own bid or an item limited to groups is
+ * read on the way, one more (the writes kept so far go with it). When the batched string fails (a
+ * write the database refuses), it is rolled back and the group runs again the careful way: a
+ * savepoint and a round trip per write, so the failing bid is undone alone and the others commit.
+ * Every row the group writes is locked before anything is judged, items then users,
  * each in id order, so two groups in two processes take turns and never deadlock; within the group
- * each bid is judged in order on the rows as the bids before it left them (kept here, from what
- * each write returns).
+ * each bid is judged in order on the rows as the bids before it left them (kept here: from what
+ * each write returns, or, batched, as each write leaves them).
  */
 export class PostgresBidWriter implements BidWriter {
   readonly commits = { transactions: 0, bids: 0, roundTrips: 0 };
