@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_PRICE } from '../../src/protocol/store';
 import { addToGroup } from '../../server/auction/groups';
@@ -399,6 +400,36 @@ describe('group commit', () => {
     expect(await itemRow(server.db, items[1].itemId)).toMatchObject({ leader_id: tia.id, amount: 110 });
     expect((await userRow(server.db, sam.id)).reserved).toBe(100);
     expect((await userRow(server.db, tia.id)).reserved).toBe(220);
+    await expectBooksBalance(server.db);
+  });
+
+  it.runIf(onPostgres)('on PostgreSQL a write that changes nothing fails the batched string; the group runs again the careful way and only that bid fails', async () => {
+    const uma = await bidder(server, admin.token, 10_000);
+    const cup = await createItem(server, admin.token);
+    const jar = await createItem(server, admin.token);
+    // the jar's row silently refuses every update (a trigger that returns null): its bid's accept updates no item
+    const name = `skip_items_${jar.itemId}`;
+    await sql.raw(`create function ${name}() returns trigger language plpgsql as $$ begin return null; end $$`).execute(server.db);
+    await sql.raw(`create trigger ${name} before update on items for each row when (new.id = ${jar.itemId}) execute function ${name}()`).execute(server.db);
+    await server.auction.idle();
+    const before = server.auction.bidCommits;
+    const requests = [
+      { itemId: cup.itemId, amount: 100, requestId: newRequestId() },
+      { itemId: jar.itemId, amount: 100, requestId: newRequestId() },
+    ];
+    const answers = await Promise.all(requests.map((r) => server.auction.createBid({ id: uma.id }, r)));
+    await sql.raw(`drop trigger ${name} on items`).execute(server.db);
+    await sql.raw(`drop function ${name}()`).execute(server.db);
+    const after = server.auction.bidCommits;
+    expect(answers).toEqual([null, error('SYSTEM_ERROR', jar.itemId, requests[1].requestId)]);
+    // batched: the opening, the string that failed, its rollback; careful: the opening, per bid a savepoint and a write, the rollback to the failed one's savepoint, the commit
+    expect({ transactions: after.transactions - before.transactions, roundTrips: (after.roundTrips ?? 0) - (before.roundTrips ?? 0) }).toEqual({ transactions: 1, roundTrips: 3 + 7 });
+    expect(await itemRow(server.db, cup.itemId)).toMatchObject({ leader_id: uma.id, amount: 100 });
+    expect(await itemRow(server.db, jar.itemId)).toMatchObject({ leader_id: null });
+    // the failed bid left nothing: no bid, no remembered answer, no points reserved for it
+    expect(await server.db.selectFrom('bids').select('id').where('item_id', '=', jar.itemId).execute()).toEqual([]);
+    expect(await server.db.selectFrom('bid_requests').select('request_id').where('request_id', '=', requests[1].requestId).execute()).toEqual([]);
+    expect((await userRow(server.db, uma.id)).reserved).toBe(100);
     await expectBooksBalance(server.db);
   });
 
