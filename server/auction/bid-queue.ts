@@ -1,5 +1,5 @@
 import { setImmediate as nextTurn } from 'node:timers/promises';
-import { GROUP_MAX, type BidOutcome, type BidWriter, type PendingBid, type Written } from './bid-writer';
+import { GROUP_MAX, type BidCommits, type BidOutcome, type BidWriter, type PendingBid, type Written } from './bid-writer';
 import type { Serial } from './serial';
 
 /** A bid for the queue: what the writer judges and writes; then, once that has committed (or failed), its answer. */
@@ -37,7 +37,7 @@ export class BidQueue {
   ) {}
 
   /** Write transactions run for bids so far, and the bids they carried. */
-  get commits(): { transactions: number; bids: number; roundTrips?: number } {
+  get commits(): BidCommits {
     return { ...this.writer.commits };
   }
 

@@ -41,6 +41,36 @@ function openingOf(client: pg.PoolClient, itemIds: readonly number[], userIds: r
     select item_id, user_id, max, seq from max_bids where item_id = any(${items}) and exhausted_at is null order by item_id, seq`;
 }
 
+/** An accepted bid's writes (Q.accept): the bid, its request, the item, the outbid leader's points released, the bidder's reserved. */
+const ACCEPT_WRITES = `with b as (
+        insert into bids (item_id, user_id, amount, ends_at, created_at, extensions) values ($1, $2, $3, $4, $5, $6) returning id
+      ), r as (
+        insert into bid_requests (user_id, request_id, item_id, bid_id, error_type, created_at) select $2, $7, $1, b.id, null, $8 from b
+      ), i as (
+        update items set leader_id = $12, amount = $13, ends_at = $4, extensions = $6, bids_count = $14 where id = $1 and state = 'live' returning id
+      ), o as (
+        update users set reserved = reserved - $10 where id = $9 returning *
+      ), u as (
+        update users set reserved = reserved + $11 where id = $2 returning *
+      )`;
+/** An automatic bid's writes (Q.auto): as ACCEPT_WRITES without a request. */
+const AUTO_WRITES = `with b as (
+        insert into bids (item_id, user_id, amount, ends_at, created_at, extensions, auto) values ($1, $2, $3, $4, $5, $6, 1) returning id
+      ), i as (
+        update items set leader_id = $10, amount = $11, ends_at = $4, extensions = $6, bids_count = $12 where id = $1 and state = 'live' returning id
+      ), o as (
+        update users set reserved = reserved - $8 where id = $7 returning *
+      ), u as (
+        update users set reserved = reserved + $9 where id = $2 returning *
+      )`;
+/** What the careful way's accept answers: both users' rows as the writes left them, with the bid's id and the items updated. */
+const BOTH_ROWS = `select 'bidder' as who, (select id from b) as bid_id, (select count(*) from i) as items_updated, u.* from u
+      union all
+      select 'outbid', (select id from b), (select count(*) from i), o.* from o`;
+/** What the batched way's accept ends in: a division by zero (failing the string) when the item, the bidder or the outbid leader (`outbid`: its parameter) was not updated. */
+const guard = (outbid: string) =>
+  `select 1 / ((select count(*) from i) * (select count(*) from u) * (case when ${outbid}::bigint is null then 1 else (select count(*) from o) end))::int`;
+
 /**
  * The bids' statements, as pg named queries: each is parsed and planned once per connection and
  * then only bound and run (pg keeps the prepared statement on the connection by its name).
@@ -62,36 +92,14 @@ const Q = {
    */
   accept: {
     name: 'bid_accept',
-    text: `with b as (
-        insert into bids (item_id, user_id, amount, ends_at, created_at, extensions) values ($1, $2, $3, $4, $5, $6) returning id
-      ), r as (
-        insert into bid_requests (user_id, request_id, item_id, bid_id, error_type, created_at) select $2, $7, $1, b.id, null, $8 from b
-      ), i as (
-        update items set leader_id = $12, amount = $13, ends_at = $4, extensions = $6, bids_count = $14 where id = $1 and state = 'live' returning id
-      ), o as (
-        update users set reserved = reserved - $10 where id = $9 returning *
-      ), u as (
-        update users set reserved = reserved + $11 where id = $2 returning *
-      )
-      select 'bidder' as who, (select id from b) as bid_id, (select count(*) from i) as items_updated, u.* from u
-      union all
-      select 'outbid', (select id from b), (select count(*) from i), o.* from o`,
+    text: `${ACCEPT_WRITES}
+      ${BOTH_ROWS}`,
   },
   /** An automatic bid's writes, as `accept` without a request (the server placed it from the bidder's max). */
   auto: {
     name: 'bid_auto',
-    text: `with b as (
-        insert into bids (item_id, user_id, amount, ends_at, created_at, extensions, auto) values ($1, $2, $3, $4, $5, $6, 1) returning id
-      ), i as (
-        update items set leader_id = $10, amount = $11, ends_at = $4, extensions = $6, bids_count = $12 where id = $1 and state = 'live' returning id
-      ), o as (
-        update users set reserved = reserved - $8 where id = $7 returning *
-      ), u as (
-        update users set reserved = reserved + $9 where id = $2 returning *
-      )
-      select 'bidder' as who, (select id from b) as bid_id, (select count(*) from i) as items_updated, u.* from u
-      union all
-      select 'outbid', (select id from b), (select count(*) from i), o.* from o`,
+    text: `${AUTO_WRITES}
+      ${BOTH_ROWS}`,
   },
   maxRequest: { name: 'max_request', text: 'insert into max_bid_requests (user_id, request_id, item_id, created_at) values ($1, $2, $3, $4)' },
   maxSet: {
@@ -109,22 +117,21 @@ const Q = {
  * The first attempt's writes (see PostgresBidWriter): Q's writes as SQL-level prepared statements
  * (PREPARE once per connection, EXECUTE with the values written in as literals), so every write of
  * a group travels in the one string that commits it, each planned once per connection. The accepts
- * end in a guard that divides by zero (failing the string, so the group is written again the
- * careful way) when the item or a user was not updated, the check the careful way makes on the rows.
+ * end in `guard` (failing the string, so the group is written again the careful way) where the
+ * careful way checks the rows they answer.
  */
-const GUARD = `select 1 / ((select count(*) from i) * (select count(*) from u) * (case when $OUTBID::bigint is null then 1 else (select count(*) from o) end))::int`;
-const guarded = (text: string, outbid: string) => text.replace(/\n\s*select 'bidder'[\s\S]*$/, `\n      ${GUARD.replace('$OUTBID', outbid)}`);
-const FAST: Record<'refuse' | 'accept' | 'auto' | 'maxRequest' | 'maxDrop' | 'maxExhaust', { name: string; text: string }> = {
-  refuse: { name: 'kb_refuse', text: Q.refuse.text },
-  accept: { name: 'kb_accept', text: guarded(Q.accept.text, '$9') },
-  auto: { name: 'kb_auto', text: guarded(Q.auto.text, '$7') },
-  maxRequest: { name: 'kb_max_request', text: Q.maxRequest.text },
-  maxDrop: { name: 'kb_max_drop', text: Q.maxDrop.text },
-  maxExhaust: { name: 'kb_max_exhaust', text: Q.maxExhaust.text },
+type BatchedWrite = 'refuse' | 'accept' | 'auto' | 'maxRequest' | 'maxDrop' | 'maxExhaust';
+const BATCHED_TEXT: Record<BatchedWrite, string> = {
+  refuse: Q.refuse.text,
+  accept: `${ACCEPT_WRITES}\n      ${guard('$9')}`,
+  auto: `${AUTO_WRITES}\n      ${guard('$7')}`,
+  maxRequest: Q.maxRequest.text,
+  maxDrop: Q.maxDrop.text,
+  maxExhaust: Q.maxExhaust.text,
 };
-const PREPARE_FAST = Object.values(FAST)
-  .map((q) => `prepare ${q.name} as ${q.text}`)
-  .join('; ');
+/** Each batched write's SQL-level name: Q's, prefixed (pg's own named statements share the connection's namespace). */
+const batchedName = (which: BatchedWrite) => `kb_${Q[which].name}`;
+const PREPARE_FAST = (Object.keys(BATCHED_TEXT) as BatchedWrite[]).map((which) => `prepare ${batchedName(which)} as ${BATCHED_TEXT[which]}`).join('; ');
 
 /** A value written into an EXECUTE: whole or finite numbers, null, text quoted by pg, arrays of ids as text. */
 function literal(client: pg.PoolClient, value: unknown): string {
@@ -168,9 +175,9 @@ class Writes {
   }
 
   /** A write: sent now (careful, its rows returned) or kept for the commit (batched, no rows). */
-  async write<R extends pg.QueryResultRow>(which: keyof typeof FAST, values: unknown[]): Promise<R[] | null> {
+  async write<R extends pg.QueryResultRow>(which: BatchedWrite, values: unknown[]): Promise<R[] | null> {
     if (!this.batched) return (await this.query<R>({ ...Q[which], values })).rows;
-    this.pending.push(`execute ${FAST[which].name}(${values.map((v) => literal(this.client, v)).join(', ')})`);
+    this.pending.push(`execute ${batchedName(which)}(${values.map((v) => literal(this.client, v)).join(', ')})`);
     return null;
   }
 

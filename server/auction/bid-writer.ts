@@ -56,6 +56,13 @@ export type Written<O> = { ok: true; value: O } | { ok: false; error: unknown };
 /** The most bids one group commit carries: one transaction stays short whatever the flood. */
 export const GROUP_MAX = 64;
 
+/** Write transactions run for bids, and the bids they carried; on PostgreSQL, the statements sent for them, each a round trip (a connection's one-time PREPARE apart). */
+export interface BidCommits {
+  transactions: number;
+  bids: number;
+  roundTrips?: number;
+}
+
 export interface BidWriter {
   /**
    * Judges and writes `bids` in one write transaction, in their order, each on the writes of the
@@ -65,8 +72,8 @@ export interface BidWriter {
    * every bid gets its error.
    */
   writeGroup(bids: readonly PendingBid[], now: number, options?: { dryRun?: boolean }): Promise<Written<BidOutcome>[]>;
-  /** Write transactions run for bids, and the bids they carried; on PostgreSQL, the statements sent for them, each a round trip (a connection's one-time PREPARE apart). */
-  readonly commits: { transactions: number; bids: number; roundTrips?: number };
+  /** Write transactions run for bids, and the bids they carried (BidCommits). */
+  readonly commits: BidCommits;
   /** Frees what the writer holds (its connection pool's clients are the database's). */
   close(): Promise<void>;
 }

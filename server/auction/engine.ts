@@ -15,7 +15,7 @@ import type { MaxBid } from '../../src/protocol/socket';
 import type { Scheduler } from './scheduler';
 import { Serial } from './serial';
 import { BidQueue } from './bid-queue';
-import type { BidWriter } from './bid-writer';
+import type { BidCommits, BidWriter } from './bid-writer';
 import { SqliteBidWriter } from './bid-writer-sqlite';
 import { PostgresBidWriter } from './bid-writer-postgres';
 import { Settlement } from './settlement';
@@ -84,7 +84,7 @@ export class AuctionEngine implements AuctionService {
   private readonly bidQueue: BidQueue;
 
   /** Write transactions run for bids so far, and the bids they carried (group commit, bid-queue.ts). */
-  get bidCommits(): { transactions: number; bids: number; roundTrips?: number } {
+  get bidCommits(): BidCommits {
     return this.bidQueue.commits;
   }
   /** Clustered: the events from PostgreSQL, told one after the other in the order they came. */
